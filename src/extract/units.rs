@@ -1,0 +1,35 @@
+//! Extracted text as units: one char of text and the bytes of the original
+//! source it stands for. Format extractors (HTML, markdown) produce units; the
+//! normalizer consumes them, so spans always point into the original source.
+
+/// One character of extracted text and the bytes of the original source it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unit {
+    /// The character of extracted text.
+    pub ch: char,
+    /// Byte offset in the original where this unit's source starts.
+    pub start: u32,
+    /// Byte offset in the original where this unit's source ends (exclusive).
+    pub end: u32,
+}
+
+/// A heading found in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    /// 1 to 6.
+    pub level: u8,
+    /// Plain text title.
+    pub title: String,
+    /// Byte range of the whole heading in the original.
+    pub start: u32,
+    /// End of that range (exclusive).
+    pub end: u32,
+}
+
+/// The result of extracting text from a formatted source.
+pub struct Extracted {
+    /// The text, unit by unit, in source order.
+    pub units: Vec<Unit>,
+    /// Headings in source order.
+    pub headings: Vec<Heading>,
+}

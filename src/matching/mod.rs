@@ -1,0 +1,5 @@
+//! Matchers over a normalized text: exact (all quotes at once), fuzzy
+//! (bit-parallel edit distance), token-level paraphrase similarity, lexical
+//! "semantic" similarity over chunks, and CPython-exact `SequenceMatcher`.
+
+pub mod sequence_matcher;

@@ -1,0 +1,189 @@
+//! Word tokens of normalized text, a light English stemmer, stop words, and
+//! the numbers and negations a claim must not change (issue 2, item 4).
+//!
+//! A token is a run of letters and digits of any script; `.` and `,` inside a
+//! number (`2.0`, `1,000`) and an apostrophe inside a word (`don't`) stay in
+//! the token. Ideographs (CJK) and other characters of scripts written without
+//! spaces are one token each, so lexical matching still works on them.
+
+/// A token: byte range in the text it was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    /// Byte offset of the first char.
+    pub start: u32,
+    /// Byte offset after the last char.
+    pub end: u32,
+}
+
+impl Token {
+    /// The token's text in `text`.
+    pub fn text<'t>(&self, text: &'t str) -> &'t str {
+        text.get(self.start as usize..self.end as usize).unwrap_or("")
+    }
+}
+
+/// True for chars that are one token each (scripts written without spaces).
+fn is_ideographic(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF   // hiragana, katakana
+        | 0x3400..=0x4DBF // CJK extension A
+        | 0x4E00..=0x9FFF // CJK unified
+        | 0xF900..=0xFAFF // CJK compatibility
+        | 0x20000..=0x2FA1F
+        | 0x0E00..=0x0E7F // Thai
+    )
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !is_ideographic(c)
+}
+
+/// Tokenizes `text`.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    for_each_token(text, |t| tokens.push(t));
+    tokens
+}
+
+/// Calls `f` for every token of `text`, in order.
+pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
+    let bytes = text.as_bytes();
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        if is_ideographic(c) {
+            f(Token { start: i as u32, end: (i + c.len_utf8()) as u32 });
+            continue;
+        }
+        if !is_word_char(c) {
+            continue;
+        }
+        let start = i;
+        let mut end = i + c.len_utf8();
+        let mut prev = c;
+        while let Some(&(j, d)) = iter.peek() {
+            if is_word_char(d) {
+                end = j + d.len_utf8();
+                prev = d;
+                iter.next();
+                continue;
+            }
+            // joiners: 1,000  2.5  don't
+            let next = bytes.get(j + 1).copied().map(char::from);
+            let joins = match d {
+                '.' | ',' => prev.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()),
+                '\'' => prev.is_alphabetic() && next.is_some_and(|n| n.is_ascii_alphabetic()),
+                _ => false,
+            };
+            if !joins {
+                break;
+            }
+            iter.next();
+        }
+        f(Token { start: start as u32, end: end as u32 });
+    }
+}
+
+/// English stop words: function words that carry no content of their own.
+/// Negations are NOT stop words for the guard, but are for similarity.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
+    "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+    "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having",
+    "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it",
+    "its", "itself", "just", "may", "me", "might", "more", "most", "must", "my", "myself", "of", "off", "on",
+    "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "shall", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
+    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was",
+    "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
+    "you", "your", "yours", "yourself", "yourselves",
+];
+
+/// True when `word` (normalized, lowercase) is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// Words that negate what follows.
+const NEGATIONS: &[&str] = &[
+    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere", "without",
+];
+
+/// True when `word` (normalized) negates: a negation word or a `n't` form.
+pub fn is_negation(word: &str) -> bool {
+    NEGATIONS.binary_search(&word).is_ok() || word.ends_with("n't")
+}
+
+/// A light English stemmer: strips common inflectional and derivational
+/// suffixes so that `authenticate`, `authenticated` and `authentication`
+/// share a stem. Deliberately conservative (stems keep at least 4 chars);
+/// words of other scripts and numbers are returned unchanged.
+pub fn stem(word: &str) -> &str {
+    if !word.is_ascii() || word.len() <= 4 || word.as_bytes()[0].is_ascii_digit() {
+        return word;
+    }
+    const SUFFIXES: &[&str] = &[
+        "izations", "ization", "ational", "ations", "ation", "nesses", "ments", "ment", "ities", "ity", "ness",
+        "ingly", "ings", "ing", "ators", "ator", "ates", "ated", "ate", "ions", "ion", "ies", "ied", "ers", "er",
+        "ed", "ly", "es", "s",
+    ];
+    for suffix in SUFFIXES {
+        if let Some(base) = word.strip_suffix(suffix) {
+            // a plural -s, but not the s of "class" or "status"
+            let keeps_s = *suffix == "s" && (base.ends_with('s') || base.ends_with('u'));
+            if base.len() >= 4 && !keeps_s {
+                return base;
+            }
+        }
+    }
+    word
+}
+
+/// The numeric value of a number token (`1,000` is 1000, `2.0` is 2), so
+/// that format differences are not reported as changed numbers.
+pub fn number_value(word: &str) -> Option<f64> {
+    if !word.as_bytes().first()?.is_ascii_digit() {
+        return None;
+    }
+    let cleaned: String = word.chars().filter(|&c| c != ',').collect();
+    cleaned.parse::<f64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<&str> {
+        tokenize(s).iter().map(|t| t.text(s)).collect()
+    }
+
+    #[test]
+    fn tokens_keep_numbers_and_contractions() {
+        assert_eq!(words("oauth 2.0, 1,000 users don't (x)"), ["oauth", "2.0", "1,000", "users", "don't", "x"]);
+        assert_eq!(words("end. 5."), ["end", "5"]);
+        assert_eq!(words("中文abc😀déf"), ["中", "文", "abc", "déf"]);
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(NEGATIONS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_stop_word("the") && !is_stop_word("oauth"));
+    }
+
+    #[test]
+    fn stems_conflate_derivations() {
+        assert_eq!(stem("authentication"), stem("authenticate"));
+        assert_eq!(stem("authenticated"), stem("authenticate"));
+        assert_eq!(stem("users"), "user");
+        assert_eq!(stem("2023"), "2023");
+        assert_eq!(stem("class"), "class");
+    }
+
+    #[test]
+    fn negations_and_numbers() {
+        assert!(is_negation("not") && is_negation("isn't") && !is_negation("note"));
+        assert_eq!(number_value("1,000"), Some(1000.0));
+        assert_eq!(number_value("2.0"), number_value("2"));
+        assert_eq!(number_value("x1"), None);
+    }
+}
