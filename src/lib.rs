@@ -1,9 +1,34 @@
 //! evidence-validator: proves that evidence an LLM cites is really in the
 //! source, and says exactly where.
+//!
+//! ```
+//! use evidence_validator::{validate_evidence, host::FixedClock};
+//! use serde_json::json;
+//!
+//! let source = "# Requirements\nThe system must implement user authentication with OAuth 2.0 protocol.\n";
+//! let claims = json!({"claims": [{
+//!     "id": "EV001", "task_id": "P1.T001",
+//!     "quote": "implement user authentication with OAuth 2.0 protocol",
+//!     "evidence_type": "direct_quote"
+//! }]});
+//! let report = validate_evidence(source, &claims, &json!(null), &FixedClock(0.0)).unwrap();
+//! let result = &report.validated_claims[0];
+//! assert_eq!(result.validation_status, evidence_validator::validate::Status::Validated);
+//! let m = result.match_details.as_ref().unwrap();
+//! assert_eq!(m.matched_text, "implement user authentication with OAuth 2.0 protocol");
+//! assert_eq!(&source[m.location.byte_start..m.location.byte_end], m.matched_text);
+//! ```
 
+#![deny(missing_docs)]
+
+pub mod document;
 pub mod error;
 pub mod extract;
+pub mod host;
 pub mod matching;
 pub mod text;
+pub mod validate;
 
+pub use document::{Document, Format};
 pub use error::{Error, ErrorKind, Result};
+pub use validate::{validate_evidence, Config, Report};

@@ -5,3 +5,5 @@
 pub mod units;
 
 pub use units::{Extracted, Heading, Unit};
+pub mod html;
+pub mod markdown;

@@ -2,4 +2,8 @@
 //! (bit-parallel edit distance), token-level paraphrase similarity, lexical
 //! "semantic" similarity over chunks, and CPython-exact `SequenceMatcher`.
 
+pub mod exact;
+pub mod fuzzy;
+pub mod lexical;
 pub mod sequence_matcher;
+pub mod token;

@@ -1,0 +1,276 @@
+//! A parsed, indexed source document (spec 000 §3.2): its format, sections,
+//! line and offset index, and, per normalization profile, the normalized text
+//! and the token index the matchers search. Built once, queried many times.
+
+mod index;
+
+pub use index::{Chunk, SearchIndex, TokenIndex};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::extract::{self, Heading, Unit};
+use crate::text::{normalize, PositionIndex, Profile, Span};
+use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
+
+/// The format of a source document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Markdown: sections by ATX/setext headers; inline markup is not text.
+    Markdown,
+    /// HTML: the text a reader sees; spans still point into the markup.
+    Html,
+    /// Plain text.
+    PlainText,
+}
+
+impl Format {
+    /// Detects the format as spec 000 §3.2 does: markdown when the trimmed
+    /// text starts with `#`, HTML when it contains `<html` (or starts with a
+    /// doctype), plain text otherwise.
+    pub fn detect(source: &str) -> Format {
+        let trimmed = source.trim_start();
+        if trimmed.starts_with('#') {
+            return Format::Markdown;
+        }
+        let head: String = trimmed.chars().take(4096).collect::<String>().to_lowercase();
+        if head.starts_with("<!doctype html") || head.contains("<html") || contains_html_tag(source) {
+            return Format::Html;
+        }
+        Format::PlainText
+    }
+
+    /// The spec's name: `markdown`, `html` or `plain_text`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+            Format::PlainText => "plain_text",
+        }
+    }
+
+    /// Parses a format name (`markdown`, `md`, `html`, `plain_text`, `text`).
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.to_ascii_lowercase().as_str() {
+            "markdown" | "md" => Some(Format::Markdown),
+            "html" | "htm" => Some(Format::Html),
+            "plain_text" | "plain" | "text" | "txt" => Some(Format::PlainText),
+            _ => None,
+        }
+    }
+
+    /// The units of `text` read in this format.
+    pub fn units(self, text: &str) -> Vec<Unit> {
+        match self {
+            Format::Markdown => extract::markdown::extract_markdown(text).units,
+            Format::Html => extract::html::extract_html(text).units,
+            Format::PlainText => normalize::plain_units(text).collect(),
+        }
+    }
+
+    fn headings(self, text: &str) -> Vec<Heading> {
+        match self {
+            Format::Markdown => extract::markdown::extract_markdown(text).headings,
+            Format::Html => extract::html::extract_html(text).headings,
+            Format::PlainText => Vec::new(),
+        }
+    }
+}
+
+/// `<body`, `<p>` or `<div` near the start: HTML without an `<html>` tag.
+fn contains_html_tag(source: &str) -> bool {
+    let head = source.get(..source.len().min(2048)).unwrap_or(source).to_ascii_lowercase();
+    let head = head.trim_start();
+    head.starts_with('<') && ["<body", "<p>", "<div", "<article", "<section"].iter().any(|t| head.contains(t))
+}
+
+/// A section of the document: from its heading (or the start, for the
+/// preamble) to the next heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Section {
+    /// `section` or `preamble`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Heading level 1–6 (0 for the preamble).
+    pub level: u8,
+    /// The heading text (`Document Preamble` for the preamble).
+    pub title: String,
+    /// 1-based line of the heading.
+    pub start_line: usize,
+    /// Byte offset where the section starts.
+    pub byte_start: usize,
+    /// Byte offset where it ends (the next section's start).
+    pub byte_end: usize,
+    /// Byte offset where the heading itself ends (`byte_start` for the preamble).
+    pub heading_end: usize,
+}
+
+/// Metadata of spec 000 §2.2 `document_metadata`, with a few additions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentMetadata {
+    /// UTF-8 size.
+    pub size_bytes: usize,
+    /// Lines as `text.split('\n')` counts them.
+    pub line_count: usize,
+    /// Sections, including the preamble.
+    pub section_count: usize,
+    /// Words / 200 per minute, to two decimals.
+    pub estimated_reading_time_minutes: f64,
+    /// The format used.
+    pub format: Format,
+    /// Length in code points.
+    pub char_count: usize,
+    /// Length in UTF-16 code units (a JS string's `length`).
+    pub utf16_length: usize,
+    /// Word tokens.
+    pub word_count: usize,
+}
+
+/// A parsed source document with lazily built search indexes.
+pub struct Document {
+    source: String,
+    format: Format,
+    sections: Vec<Section>,
+    positions: PositionIndex,
+    indexes: Vec<(Profile, OnceCell<SearchIndex>)>,
+}
+
+/// Words per minute for the reading-time estimate.
+const READING_WPM: f64 = 200.0;
+
+impl Document {
+    /// Parses `source`, detecting its format unless one is given.
+    pub fn new(source: impl Into<String>, format: Option<Format>) -> Result<Document> {
+        let source = source.into();
+        if source.len() > u32::MAX as usize / 2 {
+            return Err(Error::new(ErrorKind::DocumentParsing, "document larger than 2 GiB cannot be indexed"));
+        }
+        let format = format.unwrap_or_else(|| Format::detect(&source));
+        let positions = PositionIndex::new(&source);
+        let sections = build_sections(&source, format, &positions);
+        let indexes = [true, false]
+            .iter()
+            .flat_map(|&c| [true, false].map(move |w| Profile { fold_case: c, collapse_whitespace: w }))
+            .map(|p| (p, OnceCell::new()))
+            .collect();
+        Ok(Document { source, format, sections, positions, indexes })
+    }
+
+    /// The original source text.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The format used to read the source.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Sections in order (a preamble first when text precedes the first heading).
+    pub fn sections(&self) -> &[Section] {
+        &self.sections
+    }
+
+    /// The section containing byte offset `byte`.
+    pub fn section_at(&self, byte: usize) -> Option<&Section> {
+        let i = self.sections.partition_point(|s| s.byte_start <= byte);
+        self.sections.get(i.checked_sub(1)?)
+    }
+
+    /// The offset index of the original text.
+    pub fn positions(&self) -> &PositionIndex {
+        &self.positions
+    }
+
+    /// The span of original bytes `start..end`.
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        self.positions.span(&self.source, start, end)
+    }
+
+    /// The normalized text and token index for `profile`, built on first use.
+    pub fn index(&self, profile: Profile) -> &SearchIndex {
+        let slot = self.indexes.iter().find(|(p, _)| *p == profile).map(|(_, cell)| cell);
+        match slot {
+            Some(cell) => cell.get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
+            // every profile has a slot; this arm keeps the function total
+            None => self.indexes[0].1.get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
+        }
+    }
+
+    /// Metadata for the report.
+    pub fn metadata(&self) -> DocumentMetadata {
+        let words = self.index(Profile::default()).tokens().len();
+        let (chars, utf16) = self.positions.offsets(&self.source, self.source.len());
+        DocumentMetadata {
+            size_bytes: self.source.len(),
+            line_count: self.positions.line_count(),
+            section_count: self.sections.len(),
+            estimated_reading_time_minutes: (words as f64 / READING_WPM * 100.0).round() / 100.0,
+            format: self.format,
+            char_count: chars,
+            utf16_length: utf16,
+            word_count: words,
+        }
+    }
+
+    /// Bytes held by the document and its built indexes, for benchmarks.
+    pub fn heap_bytes(&self) -> usize {
+        let built: usize = self.indexes.iter().filter_map(|(_, c)| c.get()).map(SearchIndex::heap_bytes).sum();
+        self.source.capacity() + self.positions.heap_bytes() + built
+    }
+}
+
+fn build_sections(source: &str, format: Format, positions: &PositionIndex) -> Vec<Section> {
+    let headings = format.headings(source);
+    let mut sections = Vec::with_capacity(headings.len() + 1);
+    let first = headings.first().map_or(source.len(), |h| h.start as usize);
+    if !source[..first.min(source.len())].trim().is_empty() {
+        sections.push(Section {
+            kind: "preamble",
+            level: 0,
+            title: "Document Preamble".to_string(),
+            start_line: 1,
+            byte_start: 0,
+            byte_end: first,
+            heading_end: 0,
+        });
+    }
+    for (i, h) in headings.iter().enumerate() {
+        let end = headings.get(i + 1).map_or(source.len(), |n| n.start as usize);
+        sections.push(Section {
+            kind: "section",
+            level: h.level,
+            title: h.title.clone(),
+            start_line: positions.line_of(h.start as usize),
+            byte_start: h.start as usize,
+            byte_end: end,
+            heading_end: h.end as usize,
+        });
+    }
+    sections
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_formats_like_the_spec() {
+        assert_eq!(Format::detect("\n  # Title\ntext"), Format::Markdown);
+        assert_eq!(Format::detect("<!DOCTYPE html><p>x</p>"), Format::Html);
+        assert_eq!(Format::detect("x <HTML> y"), Format::Html);
+        assert_eq!(Format::detect("just text"), Format::PlainText);
+    }
+
+    #[test]
+    fn markdown_sections_with_preamble() {
+        let doc = Document::new("intro\n# One\na\n## Two\nb\n", None).unwrap();
+        assert_eq!(doc.format(), Format::PlainText); // does not start with '#'
+        let doc = Document::new("intro\n# One\na\n## Two\nb\n", Some(Format::Markdown)).unwrap();
+        let titles: Vec<_> = doc.sections().iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Document Preamble", "One", "Two"]);
+        let b = doc.source().find('b').unwrap();
+        assert_eq!(doc.section_at(b).unwrap().title, "Two");
+        assert_eq!(doc.sections()[2].start_line, 4);
+    }
+}

@@ -1,0 +1,141 @@
+//! The default "semantic" matcher (spec 000 §3.5) without a model: BM25 over
+//! overlapping chunks of `chunk_size` chars ranks where the quote's content
+//! words are, and the confidence is the IDF-weighted share of the quote's
+//! content words that the chunk holds (1.0 when all are there, rare words
+//! weighing more than common ones). The reported range is trimmed to the
+//! matched words inside the chunk.
+//!
+//! Logarithms come from `libm`, so scores are bit-identical natively and in
+//! WebAssembly.
+
+use crate::document::{Chunk, TokenIndex};
+use crate::text::tokens::{self, stem};
+use std::collections::BTreeMap;
+
+/// BM25 term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25 length normalization.
+const B: f64 = 0.75;
+
+/// A chunk that holds the quote's words.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LexicalMatch {
+    /// Chunk number.
+    pub chunk: usize,
+    /// BM25 score (ranking only).
+    pub bm25: f64,
+    /// IDF-weighted share of the quote's content words present, 0–1.
+    pub coverage: f64,
+    /// Byte range in the normalized text, first to last matched word.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+}
+
+#[derive(Default, Clone)]
+struct Acc {
+    tf: Vec<u32>,
+    first: usize,
+    last: usize,
+}
+
+/// The best `limit` chunks by BM25 among those whose coverage is at least
+/// `threshold`, best first.
+pub fn find(normalized_quote: &str, index: &TokenIndex, chunks: &Chunk, threshold: f64, limit: usize) -> Vec<LexicalMatch> {
+    let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
+    let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
+    let chosen = if content.is_empty() { &words } else { &content };
+    let mut stems: Vec<&str> = chosen.iter().map(|w| stem(w)).collect();
+    stems.sort_unstable();
+    stems.dedup();
+    if stems.is_empty() {
+        return Vec::new();
+    }
+    let n = chunks.count() as f64;
+    let mut per_chunk: BTreeMap<usize, Acc> = BTreeMap::new();
+    let mut idfs = Vec::with_capacity(stems.len());
+    for (t, s) in stems.iter().enumerate() {
+        let postings = index.stem_id(s).map_or(&[][..], |id| index.postings(id));
+        let mut df = 0usize;
+        let mut last_chunk = None;
+        for &p in postings {
+            for c in chunks.chunks_of(index.char_start(p as usize) as usize) {
+                let acc = per_chunk.entry(c).or_insert_with(|| Acc { tf: vec![0; stems.len()], first: p as usize, last: p as usize });
+                acc.tf[t] += 1;
+                acc.first = acc.first.min(p as usize);
+                acc.last = acc.last.max(p as usize);
+                if last_chunk.is_none_or(|l| c > l) {
+                    df += 1;
+                    last_chunk = Some(c);
+                }
+            }
+        }
+        idfs.push(libm::log(1.0 + (n - df as f64 + 0.5) / (df as f64 + 0.5)));
+    }
+    let total_idf: f64 = idfs.iter().sum();
+    let avg = chunks.average_length().max(1.0);
+    let mut found: Vec<LexicalMatch> = per_chunk
+        .into_iter()
+        .filter_map(|(c, acc)| {
+            let len = chunks.length(c) as f64;
+            let mut bm25 = 0.0;
+            let mut covered = 0.0;
+            for (t, &tf) in acc.tf.iter().enumerate() {
+                if tf == 0 {
+                    continue;
+                }
+                let tf = tf as f64;
+                bm25 += idfs[t] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
+                covered += idfs[t];
+            }
+            let coverage = if total_idf > 0.0 { covered / total_idf } else { 0.0 };
+            let (a, b) = (index.token(acc.first)?, index.token(acc.last)?);
+            (coverage >= threshold).then_some(LexicalMatch {
+                chunk: c,
+                bm25,
+                coverage,
+                start: a.start as usize,
+                end: b.end as usize,
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then(a.chunk.cmp(&b.chunk)));
+    // overlapping chunks often trim to the same words: keep the first
+    let mut kept: Vec<LexicalMatch> = Vec::new();
+    for m in found {
+        if kept.len() >= limit {
+            break;
+        }
+        if !kept.iter().any(|k| k.start == m.start && k.end == m.end) {
+            kept.push(m);
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{normalize_str, Profile};
+
+    #[test]
+    fn ranks_the_chunk_with_the_rare_words_first() {
+        let mut doc = String::new();
+        for i in 0..40 {
+            doc.push_str(&format!("paragraph {i} talks about the weather and the sea. "));
+        }
+        doc.push_str("the ledger reconciliation runs nightly at the data center. ");
+        for i in 0..40 {
+            doc.push_str(&format!("paragraph {i} talks about the weather and the sea. "));
+        }
+        let doc = normalize_str(&doc, Profile::default());
+        let idx = TokenIndex::new(&doc);
+        let chunks = crate::document::SearchIndex::new(&doc, crate::document::Format::PlainText, Profile::default())
+            .chunks(500, 100);
+        let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5);
+        assert!(!got.is_empty());
+        assert_eq!(&doc[got[0].start..got[0].end], "ledger reconciliation runs nightly");
+        assert_eq!(got[0].coverage, 1.0);
+        assert!(find("nightly ledger weather audit", &idx, &chunks, 0.75, 5).is_empty());
+    }
+}

@@ -1,0 +1,360 @@
+//! The validation configuration of spec 000 §1.3, with its defaults. Parsed
+//! strictly: an unknown key, a wrong type or an out-of-range value is a
+//! `CONFIGURATION_ERROR` naming the JSON path.
+
+use crate::error::{Error, JsonPath, Result};
+use crate::text::Profile;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// How fuzzy similarity is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FuzzyAlgorithm {
+    /// 1 − edit distance / quote length.
+    Levenshtein,
+    /// CPython `difflib.SequenceMatcher(None, quote, candidate).ratio()`.
+    SequenceMatcher,
+}
+
+/// `fuzzy_matching`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FuzzyConfig {
+    /// Run the fuzzy matcher.
+    pub enabled: bool,
+    /// Minimum similarity (0–1) for a fuzzy match.
+    pub similarity_threshold: f64,
+    /// Maximum edit distance (in characters) for a fuzzy match.
+    pub max_edit_distance: usize,
+    /// Similarity measure.
+    pub algorithm: FuzzyAlgorithm,
+}
+
+/// `exact_matching`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExactConfig {
+    /// Run the exact matcher.
+    pub enabled: bool,
+    /// Compare case.
+    pub case_sensitive: bool,
+    /// Collapse whitespace (and join words hyphenated across lines).
+    pub normalize_whitespace: bool,
+}
+
+/// `semantic_matching` (lexical BM25 over chunks by default).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SemanticConfig {
+    /// Run the semantic matcher for paraphrases and references.
+    pub enabled: bool,
+    /// Chunk length in characters.
+    pub chunk_size: usize,
+    /// Overlap between consecutive chunks, in characters.
+    pub overlap_size: usize,
+    /// Minimum similarity (0–1).
+    pub similarity_threshold: f64,
+}
+
+/// `context_validation`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextConfig {
+    /// Use `context_hint` and `expected_section`.
+    pub enabled: bool,
+    /// Characters each side of a match searched for the hint's words.
+    pub context_window: usize,
+    /// Check `expected_section` against the match's section.
+    pub section_awareness: bool,
+}
+
+/// `performance_limits`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LimitsConfig {
+    /// Largest document accepted, in MiB.
+    pub max_document_size_mb: f64,
+    /// Most claims accepted in one call.
+    pub max_claims: usize,
+    /// Processing time budget, in seconds.
+    pub max_processing_time_seconds: f64,
+}
+
+/// The whole configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Config {
+    /// `fuzzy_matching`.
+    pub fuzzy_matching: FuzzyConfig,
+    /// `exact_matching`.
+    pub exact_matching: ExactConfig,
+    /// `semantic_matching`.
+    pub semantic_matching: SemanticConfig,
+    /// `context_validation`.
+    pub context_validation: ContextConfig,
+    /// `performance_limits`.
+    pub performance_limits: LimitsConfig,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            fuzzy_matching: FuzzyConfig {
+                enabled: true,
+                similarity_threshold: 0.85,
+                max_edit_distance: 3,
+                algorithm: FuzzyAlgorithm::Levenshtein,
+            },
+            exact_matching: ExactConfig { enabled: true, case_sensitive: false, normalize_whitespace: true },
+            semantic_matching: SemanticConfig {
+                enabled: true,
+                chunk_size: 500,
+                overlap_size: 100,
+                similarity_threshold: 0.75,
+            },
+            context_validation: ContextConfig { enabled: true, context_window: 200, section_awareness: true },
+            performance_limits: LimitsConfig {
+                max_document_size_mb: 50.0,
+                max_claims: 1000,
+                max_processing_time_seconds: 120.0,
+            },
+        }
+    }
+}
+
+impl Config {
+    /// The normalization profile the exact settings ask for.
+    pub fn profile(&self) -> Profile {
+        Profile {
+            fold_case: !self.exact_matching.case_sensitive,
+            collapse_whitespace: self.exact_matching.normalize_whitespace,
+        }
+    }
+
+    /// Parses overrides (either the §1.3 object with its `validation_config`
+    /// wrapper or the inner object) on top of the defaults. `null` means
+    /// defaults.
+    pub fn from_json(value: &Value) -> Result<Config> {
+        let root = JsonPath::root();
+        let (obj, path) = match value {
+            Value::Null => return Ok(Config::default()),
+            Value::Object(o) if o.len() == 1 && o.contains_key("validation_config") => {
+                let path = root.key("validation_config");
+                match o.get("validation_config") {
+                    Some(Value::Object(inner)) => (inner, path),
+                    Some(Value::Null) => return Ok(Config::default()),
+                    _ => return Err(Error::invalid_config(&path, "type", "validation_config must be an object")),
+                }
+            }
+            Value::Object(o) => (o, root),
+            _ => return Err(Error::invalid_config(&root, "type", "configuration must be a JSON object")),
+        };
+        let mut c = Config::default();
+        let mut top = Fields::new(obj, &path);
+        if let Some((o, p)) = top.object("fuzzy_matching")? {
+            let mut f = Fields::new(o, &p);
+            let d = &mut c.fuzzy_matching;
+            f.bool("enabled", &mut d.enabled)?;
+            f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
+            f.count("max_edit_distance", 0, 2000, &mut d.max_edit_distance)?;
+            if let Some((s, p)) = f.string("algorithm")? {
+                d.algorithm = match s {
+                    "levenshtein" => FuzzyAlgorithm::Levenshtein,
+                    "sequence_matcher" => FuzzyAlgorithm::SequenceMatcher,
+                    other => {
+                        return Err(Error::invalid_config(
+                            &p,
+                            "enum",
+                            format!("unknown algorithm {other:?}; expected \"levenshtein\" or \"sequence_matcher\""),
+                        ))
+                    }
+                };
+            }
+            f.finish()?;
+        }
+        if let Some((o, p)) = top.object("exact_matching")? {
+            let mut f = Fields::new(o, &p);
+            let d = &mut c.exact_matching;
+            f.bool("enabled", &mut d.enabled)?;
+            f.bool("case_sensitive", &mut d.case_sensitive)?;
+            f.bool("normalize_whitespace", &mut d.normalize_whitespace)?;
+            f.finish()?;
+        }
+        if let Some((o, p)) = top.object("semantic_matching")? {
+            let mut f = Fields::new(o, &p);
+            let d = &mut c.semantic_matching;
+            f.bool("enabled", &mut d.enabled)?;
+            f.count("chunk_size", 10, 1_000_000, &mut d.chunk_size)?;
+            f.count("overlap_size", 0, 1_000_000, &mut d.overlap_size)?;
+            f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
+            f.finish()?;
+            if d.overlap_size >= d.chunk_size {
+                return Err(Error::invalid_config(
+                    &p.key("overlap_size"),
+                    "maximum",
+                    format!("overlap_size ({}) must be smaller than chunk_size ({})", d.overlap_size, d.chunk_size),
+                ));
+            }
+        }
+        if let Some((o, p)) = top.object("context_validation")? {
+            let mut f = Fields::new(o, &p);
+            let d = &mut c.context_validation;
+            f.bool("enabled", &mut d.enabled)?;
+            f.count("context_window", 0, 1_000_000, &mut d.context_window)?;
+            f.bool("section_awareness", &mut d.section_awareness)?;
+            f.finish()?;
+        }
+        if let Some((o, p)) = top.object("performance_limits")? {
+            let mut f = Fields::new(o, &p);
+            let d = &mut c.performance_limits;
+            f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
+            f.count("max_claims", 1, 1_000_000, &mut d.max_claims)?;
+            f.positive("max_processing_time_seconds", 86_400.0, &mut d.max_processing_time_seconds)?;
+            f.finish()?;
+        }
+        top.finish()?;
+        Ok(c)
+    }
+}
+
+/// Reads known keys of one config object and rejects the rest.
+struct Fields<'a> {
+    obj: &'a Map<String, Value>,
+    path: JsonPath,
+    used: Vec<&'static str>,
+}
+
+impl<'a> Fields<'a> {
+    fn new(obj: &'a Map<String, Value>, path: &JsonPath) -> Self {
+        Fields { obj, path: path.clone(), used: Vec::new() }
+    }
+
+    fn take(&mut self, key: &'static str) -> Option<(&'a Value, JsonPath)> {
+        self.used.push(key);
+        self.obj.get(key).map(|v| (v, self.path.key(key)))
+    }
+
+    fn object(&mut self, key: &'static str) -> Result<Option<(&'a Map<String, Value>, JsonPath)>> {
+        match self.take(key) {
+            None | Some((Value::Null, _)) => Ok(None),
+            Some((Value::Object(o), p)) => Ok(Some((o, p))),
+            Some((_, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be an object"))),
+        }
+    }
+
+    fn bool(&mut self, key: &'static str, out: &mut bool) -> Result<()> {
+        match self.take(key) {
+            None => Ok(()),
+            Some((Value::Bool(b), _)) => {
+                *out = *b;
+                Ok(())
+            }
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be true or false, got {v}"))),
+        }
+    }
+
+    fn string(&mut self, key: &'static str) -> Result<Option<(&'a str, JsonPath)>> {
+        match self.take(key) {
+            None => Ok(None),
+            Some((Value::String(s), p)) => Ok(Some((s.as_str(), p))),
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a string, got {v}"))),
+        }
+    }
+
+    fn number(&mut self, key: &'static str) -> Result<Option<(f64, JsonPath)>> {
+        match self.take(key) {
+            None => Ok(None),
+            Some((Value::Number(n), p)) => match n.as_f64() {
+                Some(x) if x.is_finite() => Ok(Some((x, p))),
+                _ => Err(Error::invalid_config(&p, "type", format!("{key} must be a finite number"))),
+            },
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a number, got {v}"))),
+        }
+    }
+
+    fn fraction(&mut self, key: &'static str, out: &mut f64) -> Result<()> {
+        if let Some((x, p)) = self.number(key)? {
+            if !(0.0..=1.0).contains(&x) {
+                return Err(Error::invalid_config(&p, "range", format!("{key} must be between 0 and 1, got {x}")));
+            }
+            *out = x;
+        }
+        Ok(())
+    }
+
+    fn positive(&mut self, key: &'static str, max: f64, out: &mut f64) -> Result<()> {
+        if let Some((x, p)) = self.number(key)? {
+            if !(x > 0.0 && x <= max) {
+                return Err(Error::invalid_config(&p, "range", format!("{key} must be above 0 and at most {max}, got {x}")));
+            }
+            *out = x;
+        }
+        Ok(())
+    }
+
+    fn count(&mut self, key: &'static str, min: usize, max: usize, out: &mut usize) -> Result<()> {
+        if let Some((x, p)) = self.number(key)? {
+            if x.fract() != 0.0 || x < min as f64 || x > max as f64 {
+                return Err(Error::invalid_config(
+                    &p,
+                    "range",
+                    format!("{key} must be a whole number from {min} to {max}, got {x}"),
+                ));
+            }
+            *out = x as usize;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        let mut unknown: Vec<&String> = self.obj.keys().filter(|k| !self.used.contains(&k.as_str())).collect();
+        unknown.sort();
+        match unknown.first() {
+            None => Ok(()),
+            Some(k) => Err(Error::invalid_config(
+                &self.path.key(k),
+                "additionalProperties",
+                format!("unknown configuration key {k:?}; known keys here: {}", self.used.join(", ")),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_match_the_spec() {
+        let c = Config::from_json(&json!({})).unwrap();
+        assert_eq!(c, Config::default());
+        assert_eq!(c.fuzzy_matching.similarity_threshold, 0.85);
+        assert_eq!(c.fuzzy_matching.max_edit_distance, 3);
+        assert_eq!(c.semantic_matching.chunk_size, 500);
+        assert_eq!(c.semantic_matching.overlap_size, 100);
+        assert_eq!(c.context_validation.context_window, 200);
+        assert_eq!(c.performance_limits.max_claims, 1000);
+    }
+
+    #[test]
+    fn wrapper_and_overrides() {
+        let c = Config::from_json(&json!({"validation_config": {"fuzzy_matching": {"max_edit_distance": 5, "algorithm": "sequence_matcher"}}})).unwrap();
+        assert_eq!(c.fuzzy_matching.max_edit_distance, 5);
+        assert_eq!(c.fuzzy_matching.algorithm, FuzzyAlgorithm::SequenceMatcher);
+        assert_eq!(c.fuzzy_matching.similarity_threshold, 0.85);
+    }
+
+    #[test]
+    fn unknown_keys_and_ranges_are_errors_with_paths() {
+        let e = Config::from_json(&json!({"fuzzy_matching": {"treshold": 0.5}})).unwrap_err();
+        assert_eq!(e.code(), "CONFIGURATION_ERROR");
+        assert_eq!(e.details()["json_path"], "$.fuzzy_matching.treshold");
+        let e = Config::from_json(&json!({"semantic_matching": {"similarity_threshold": 1.5}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.semantic_matching.similarity_threshold");
+        let e = Config::from_json(&json!({"semantic_matching": {"chunk_size": 100, "overlap_size": 100}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.semantic_matching.overlap_size");
+        let e = Config::from_json(&json!({"performance_limits": {"max_claims": 0}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.performance_limits.max_claims");
+        let e = Config::from_json(&json!({"exact_matching": {"enabled": "yes"}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.exact_matching.enabled");
+        assert!(Config::from_json(&json!([1])).is_err());
+        let e = Config::from_json(&json!({"extra": 1})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.extra");
+    }
+}

@@ -1,0 +1,700 @@
+//! The per-claim pipeline of spec 000 §3.6: collect candidates from every
+//! matcher that applies, filter them by context, flag changed numbers and
+//! negations, deduplicate, and decide the status.
+
+use super::claims::{Claim, EvidenceType};
+use super::config::{Config, FuzzyAlgorithm};
+use super::report::*;
+use crate::document::{Document, SearchIndex};
+use crate::error::{Error, ErrorKind};
+use crate::host::Clock;
+use crate::matching::{exact, fuzzy, lexical, sequence_matcher::SequenceMatcher, token};
+use crate::text::tokens;
+use crate::text::{normalize, Profile};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Matches below this confidence are not reported as alternatives.
+const ALTERNATIVE_FLOOR: f64 = 0.5;
+/// Token passages below this share of the quote's words are not candidates.
+const TOKEN_FLOOR: f64 = 0.5;
+/// Near misses shown for a failed claim share at least this much.
+const NEAR_MISS_FLOOR: f64 = 0.3;
+/// Most alternatives / attempts reported.
+const MAX_LISTED: usize = 3;
+/// Matches overlapping more than this share of the shorter one are one place.
+const SAME_PLACE_OVERLAP: f64 = 0.5;
+/// The spec's context rule: more than this share of the hint's words nearby.
+const CONTEXT_MIN_SCORE: f64 = 0.3;
+/// Tokens before a passage also searched for a negation.
+const NEGATION_LOOKBEHIND: usize = 3;
+
+/// What `run` produced.
+pub(super) struct Outcome {
+    pub results: Vec<ClaimResult>,
+    pub failed: Vec<FailedClaim>,
+    pub warnings: Vec<Warning>,
+    pub errors: Vec<Value>,
+}
+
+/// A candidate match before the decision.
+#[derive(Debug, Clone)]
+struct Candidate {
+    kind: MatchType,
+    /// Byte range in the normalized text, when the matcher searched it.
+    norm: Option<(usize, usize)>,
+    /// Byte range in the original text.
+    orig: (usize, usize),
+    confidence: f64,
+    similarity: f64,
+    edit_distance: Option<usize>,
+    context_score: Option<f64>,
+    discrepancies: Vec<Discrepancy>,
+}
+
+/// A claim's quote prepared for matching.
+struct Prepared<'c> {
+    claim: &'c Claim,
+    quote: String,
+    chars: usize,
+}
+
+pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock, started: f64) -> Outcome {
+    let profile = config.profile();
+    let index = doc.index(profile);
+    let text = index.text();
+    let prepared: Vec<Prepared> = claims
+        .iter()
+        .map(|claim| {
+            let quote = normalize::normalize_units(doc.format().units(&claim.quote), profile);
+            let chars = quote.chars().count();
+            Prepared { claim, quote, chars }
+        })
+        .collect();
+    let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
+    let exact_hits = if config.exact_matching.enabled { exact::find_all(text, &quotes) } else { vec![Vec::new(); quotes.len()] };
+
+    let fuzzy_cfg = &config.fuzzy_matching;
+    let wants_fuzzy: Vec<bool> = prepared
+        .iter()
+        .zip(&exact_hits)
+        .map(|(p, hits)| fuzzy_cfg.enabled && (hits.is_empty() || p.claim.evidence_type.is_loose()))
+        .collect();
+    let queries: Vec<(usize, fuzzy::FuzzyQuery)> = prepared
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| wants_fuzzy[*i] && p.chars > 0)
+        .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
+        .collect();
+    let query_list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|(_, q)| fuzzy::FuzzyQuery { pattern: q.pattern, max_distance: q.max_distance }).collect();
+    let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
+    for m in fuzzy::find_all(text, &query_list) {
+        if let Some(&(owner, _)) = queries.get(m.query) {
+            fuzzy_hits[owner].push(m);
+        }
+    }
+
+    let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
+    let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
+    let mut seen_ids: Vec<&str> = Vec::new();
+    for (i, p) in prepared.iter().enumerate() {
+        if clock.now_ms() - started > budget_ms {
+            let skipped: Vec<Value> = prepared[i..].iter().map(|p| Value::from(p.claim.id.clone())).collect();
+            let err = Error::new(
+                ErrorKind::Processing,
+                format!(
+                    "processing time exceeded max_processing_time_seconds ({} s) after {i} of {} claims",
+                    config.performance_limits.max_processing_time_seconds,
+                    prepared.len()
+                ),
+            );
+            let mut entry = err.to_json();
+            if let Value::Object(o) = &mut entry {
+                o.insert("affected_claims".into(), Value::Array(skipped));
+            }
+            out.errors.push(entry);
+            break;
+        }
+        if seen_ids.contains(&p.claim.id.as_str()) {
+            out.warnings.push(Warning {
+                code: "DUPLICATE_CLAIM_ID".into(),
+                message: format!("claim id {} is used more than once; results are reported in input order", p.claim.id),
+                claim_id: Some(p.claim.id.clone()),
+            });
+        }
+        seen_ids.push(&p.claim.id);
+        let ctx = ClaimContext { doc, index, config, p };
+        let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
+        out.warnings.extend(decided.warnings);
+        if let Some(f) = decided.failed {
+            out.failed.push(f);
+        }
+        out.results.push(decided.result);
+    }
+    out
+}
+
+impl EvidenceType {
+    /// Paraphrases and concept references are not verbatim: the fuzzy and
+    /// token matchers always run for them.
+    fn is_loose(self) -> bool {
+        matches!(self, EvidenceType::Paraphrase | EvidenceType::ConceptReference)
+    }
+}
+
+/// The largest edit distance both limits allow: `max_edit_distance`, and
+/// for Levenshtein similarity `(1 − similarity_threshold) × length`.
+fn max_distance(config: &Config, chars: usize) -> usize {
+    let f = &config.fuzzy_matching;
+    let by_similarity = match f.algorithm {
+        FuzzyAlgorithm::Levenshtein => ((1.0 - f.similarity_threshold) * chars as f64 + 1e-9).floor() as usize,
+        FuzzyAlgorithm::SequenceMatcher => f.max_edit_distance,
+    };
+    f.max_edit_distance.min(by_similarity).min(chars.saturating_sub(1))
+}
+
+struct Decided {
+    result: ClaimResult,
+    failed: Option<FailedClaim>,
+    warnings: Vec<Warning>,
+}
+
+struct ClaimContext<'a> {
+    doc: &'a Document,
+    index: &'a SearchIndex,
+    config: &'a Config,
+    p: &'a Prepared<'a>,
+}
+
+impl<'a> ClaimContext<'a> {
+    fn decide(&self, exact_hits: &[(usize, usize)], fuzzy_hits: &[fuzzy::FuzzyMatch]) -> Decided {
+        let claim = self.p.claim;
+        let mut rejected: Vec<(Candidate, String)> = Vec::new();
+        let mut candidates = self.collect(exact_hits, fuzzy_hits, &mut rejected);
+        let found_before_context = !candidates.is_empty();
+        candidates = self.apply_context(candidates, &mut rejected);
+        let context_removed_all = found_before_context && candidates.is_empty();
+        for c in &mut candidates {
+            if c.kind != MatchType::Exact {
+                c.discrepancies = self.discrepancies(c);
+            }
+        }
+        candidates.sort_by(|a, b| {
+            (!a.discrepancies.is_empty())
+                .cmp(&!b.discrepancies.is_empty())
+                .then(b.confidence.total_cmp(&a.confidence))
+                .then(a.kind.cmp(&b.kind))
+                .then(a.orig.cmp(&b.orig))
+        });
+        let places = dedupe(candidates);
+        let mut warnings = Vec::new();
+        if places.is_empty() {
+            return self.not_found(rejected, context_removed_all);
+        }
+        let threshold = claim.confidence_threshold;
+        let clean_high: Vec<&Candidate> =
+            places.iter().filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold).collect();
+        let best = &places[0];
+        for d in &best.discrepancies {
+            warnings.push(self.discrepancy_warning(d));
+        }
+        let (status, alternatives): (Status, Vec<&Candidate>) = if clean_high.len() > 1 {
+            (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
+        } else if best.discrepancies.is_empty() && best.confidence >= threshold {
+            (Status::Validated, places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect())
+        } else {
+            (Status::LowConfidence, places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect())
+        };
+        let result = ClaimResult {
+            claim_id: claim.id.clone(),
+            task_id: claim.task_id.clone(),
+            evidence_type: claim.evidence_type,
+            validation_status: status,
+            confidence_score: best.confidence,
+            match_details: Some(self.details(best)),
+            alternative_matches: alternatives.iter().map(|c| self.alternative(c)).collect(),
+        };
+        let failed = match status {
+            Status::Validated | Status::Failed => None,
+            Status::Ambiguous => Some(FailedClaim {
+                claim_id: claim.id.clone(),
+                failure_reason: FailureReason::MultipleMatches,
+                attempted_matches: Vec::new(),
+                suggestions: vec![format!(
+                    "The quote matches {} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
+                    clean_high.len(),
+                    clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect::<Vec<_>>().join(", ")
+                )],
+            }),
+            Status::LowConfidence => Some(self.low_confidence(best)),
+        };
+        Decided { result, failed, warnings }
+    }
+
+    /// Candidates from every matcher that applies to the claim's type.
+    fn collect(&self, exact_hits: &[(usize, usize)], fuzzy_hits: &[fuzzy::FuzzyMatch], rejected: &mut Vec<(Candidate, String)>) -> Vec<Candidate> {
+        let claim = self.p.claim;
+        let mut out = Vec::new();
+        for &(s, e) in exact_hits {
+            out.extend(self.from_normalized(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
+        }
+        let f = &self.config.fuzzy_matching;
+        for m in fuzzy_hits {
+            let text = self.index.text();
+            let candidate_text = text.get(m.start..m.end).unwrap_or("");
+            let cand_chars = candidate_text.chars().count();
+            let similarity = match f.algorithm {
+                FuzzyAlgorithm::Levenshtein => 1.0 - m.distance as f64 / self.p.chars.max(cand_chars).max(1) as f64,
+                FuzzyAlgorithm::SequenceMatcher => {
+                    let a: Vec<char> = self.p.quote.chars().collect();
+                    let b: Vec<char> = candidate_text.chars().collect();
+                    SequenceMatcher::new(&a, &b, false).ratio()
+                }
+            };
+            let Some(c) = self.from_normalized(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance)) else {
+                continue;
+            };
+            if similarity >= f.similarity_threshold && m.distance <= f.max_edit_distance {
+                out.push(c);
+            } else {
+                let reason = format!(
+                    "similarity {similarity:.3} below fuzzy_matching.similarity_threshold {}",
+                    f.similarity_threshold
+                );
+                rejected.push((c, reason));
+            }
+        }
+        let loose = claim.evidence_type.is_loose();
+        if f.enabled && loose {
+            let tokens = self.index.tokens();
+            let q = token::TokenQuery::new(&self.p.quote, tokens);
+            for m in token::find(&q, tokens, TOKEN_FLOOR, 5) {
+                let dist = self.distance_to(m.start, m.end);
+                out.extend(self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
+            }
+        }
+        let s = &self.config.semantic_matching;
+        if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
+            let tokens = self.index.tokens();
+            let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
+            for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, 5) {
+                out.extend(self.from_normalized(MatchType::Semantic, m.start, m.end, m.coverage, m.coverage, None));
+            }
+        }
+        if claim.evidence_type == EvidenceType::SectionReference {
+            out.extend(self.section_candidates());
+        }
+        out
+    }
+
+    fn distance_to(&self, start: usize, end: usize) -> Option<usize> {
+        self.index.text().get(start..end).map(|t| fuzzy::levenshtein(&self.p.quote, t))
+    }
+
+    fn from_normalized(&self, kind: MatchType, s: usize, e: usize, confidence: f64, similarity: f64, edit_distance: Option<usize>) -> Option<Candidate> {
+        let orig = self.index.normalized().original_range(s, e)?;
+        Some(Candidate {
+            kind,
+            norm: Some((s, e)),
+            orig,
+            confidence,
+            similarity,
+            edit_distance,
+            context_score: None,
+            discrepancies: Vec::new(),
+        })
+    }
+
+    /// Headings whose words the quote holds (for section references).
+    fn section_candidates(&self) -> Vec<Candidate> {
+        let quote_stems = content_stems(&self.p.quote);
+        let profile = self.config.profile();
+        self.doc
+            .sections()
+            .iter()
+            .filter(|s| s.kind == "section")
+            .filter_map(|s| {
+                let title_stems = content_stems(&normalize::normalize_str(&s.title, profile));
+                if title_stems.is_empty() {
+                    return None;
+                }
+                let shared = title_stems.iter().filter(|t| quote_stems.contains(t)).count();
+                let score = shared as f64 / title_stems.len() as f64;
+                (score >= ALTERNATIVE_FLOOR).then(|| Candidate {
+                    kind: MatchType::Contextual,
+                    norm: None,
+                    orig: (s.byte_start, s.heading_end),
+                    confidence: score,
+                    similarity: score,
+                    edit_distance: None,
+                    context_score: None,
+                    discrepancies: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
+    /// Context validation (spec 000 §3.6 `_filter_by_context`) and the
+    /// `expected_section` check.
+    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Vec<(Candidate, String)>) -> Vec<Candidate> {
+        let cfg = &self.config.context_validation;
+        if !cfg.enabled {
+            return candidates;
+        }
+        let claim = self.p.claim;
+        let mut kept = candidates;
+        if let Some(hint) = claim.context_hint.as_deref().filter(|h| !h.trim().is_empty()) {
+            let hint = normalize::normalize_str(hint, self.config.profile());
+            let mut words: Vec<&str> = hint.split(' ').filter(|w| !w.is_empty()).collect();
+            words.sort_unstable();
+            words.dedup();
+            let mut next = Vec::new();
+            for mut c in kept {
+                let around = self.context_around(&c, cfg.context_window);
+                let found = words.iter().filter(|w| around.contains(*w)).count();
+                let score = found as f64 / words.len().max(1) as f64;
+                if score > CONTEXT_MIN_SCORE {
+                    c.context_score = Some(score);
+                    c.confidence = (c.confidence * (1.0 + score * 0.2)).min(1.0);
+                    next.push(c);
+                } else {
+                    let reason = format!(
+                        "context_hint words found within {} characters: {found} of {} (more than {:.0}% needed)",
+                        cfg.context_window,
+                        words.len(),
+                        CONTEXT_MIN_SCORE * 100.0
+                    );
+                    rejected.push((c, reason));
+                }
+            }
+            kept = next;
+        }
+        if let Some(expected) = claim.expected_section.as_deref().filter(|e| !e.trim().is_empty() && cfg.section_awareness) {
+            if self.doc.sections().iter().any(|s| s.kind == "section") {
+                let (inside, outside): (Vec<Candidate>, Vec<Candidate>) =
+                    kept.into_iter().partition(|c| self.in_section(c, expected));
+                for c in outside {
+                    let title = self.doc.section_at(c.orig.0).map_or("(none)", |s| s.title.as_str()).to_string();
+                    rejected.push((c, format!("found in section {title:?}, not in expected_section {expected:?}")));
+                }
+                kept = inside;
+            }
+        }
+        kept
+    }
+
+    fn context_around(&self, c: &Candidate, window: usize) -> String {
+        let profile = self.config.profile();
+        let src = self.doc.source();
+        let start = back_chars(src, c.orig.0, window);
+        let end = forward_chars(src, c.orig.1, window);
+        normalize::normalize_str(src.get(start..end).unwrap_or(""), profile)
+    }
+
+    fn in_section(&self, c: &Candidate, expected: &str) -> bool {
+        let Some(section) = self.doc.section_at(c.orig.0) else { return false };
+        let profile = self.config.profile();
+        let title = normalize::normalize_str(&section.title, profile);
+        let want = normalize::normalize_str(expected, profile);
+        if title.contains(&want) || want.contains(&title) {
+            return true;
+        }
+        let (t, w) = (content_stems(&title), content_stems(&want));
+        !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 >= w.len().max(1) + 1
+    }
+
+    /// Numbers and negations that differ between the quote and a passage.
+    fn discrepancies(&self, c: &Candidate) -> Vec<Discrepancy> {
+        let text = self.index.text();
+        let (passage, before) = match c.norm {
+            Some((s, e)) => (text.get(s..e).unwrap_or("").to_string(), tokens_before(text, s, NEGATION_LOOKBEHIND)),
+            None => (normalize::normalize_str(self.doc.source().get(c.orig.0..c.orig.1).unwrap_or(""), self.config.profile()), String::new()),
+        };
+        let strict = c.kind == MatchType::Fuzzy && c.edit_distance.is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
+        let mut out = Vec::new();
+        let (qn, pn) = (numbers(&self.p.quote), numbers(&passage));
+        let missing: Vec<String> = qn.iter().filter(|(v, _)| !pn.iter().any(|(w, _)| w == v)).map(|(_, s)| s.clone()).collect();
+        let extra: Vec<String> = pn.iter().filter(|(v, _)| !qn.iter().any(|(w, _)| w == v)).map(|(_, s)| s.clone()).collect();
+        if !missing.is_empty() || (strict && !extra.is_empty()) {
+            out.push(Discrepancy { kind: "number", quote: missing, source: extra });
+        }
+        let qneg = negations(&self.p.quote);
+        let pneg = negations(&format!("{before} {passage}"));
+        let differs = if strict { qneg.len() != negations(&passage).len() } else { qneg.len() != pneg.len() };
+        if differs {
+            out.push(Discrepancy { kind: "negation", quote: qneg, source: if strict { negations(&passage) } else { pneg } });
+        }
+        out
+    }
+
+    fn discrepancy_warning(&self, d: &Discrepancy) -> Warning {
+        let say = |v: &[String]| if v.is_empty() { "nothing".to_string() } else { v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ") };
+        let (code, what) = match d.kind {
+            "number" => ("NUMBER_MISMATCH", "numbers"),
+            _ => ("NEGATION_MISMATCH", "negation"),
+        };
+        Warning {
+            code: code.into(),
+            message: format!(
+                "claim {}: the quote's {what} differ from the source: quote has {}, source has {}; not validated",
+                self.p.claim.id,
+                say(&d.quote),
+                say(&d.source)
+            ),
+            claim_id: Some(self.p.claim.id.clone()),
+        }
+    }
+
+    fn location(&self, c: &Candidate) -> Location {
+        let span = self.doc.span(c.orig.0, c.orig.1);
+        let section = self.doc.section_at(c.orig.0).map(|s| s.title.clone());
+        Location::new(&span, section)
+    }
+
+    fn matched_text(&self, c: &Candidate) -> String {
+        self.doc.source().get(c.orig.0..c.orig.1).unwrap_or("").to_string()
+    }
+
+    fn details(&self, c: &Candidate) -> MatchDetails {
+        MatchDetails {
+            match_type: c.kind,
+            location: self.location(c),
+            matched_text: self.matched_text(c),
+            confidence_score: c.confidence,
+            similarity_score: c.similarity,
+            edit_distance: c.edit_distance,
+            context_score: c.context_score,
+            discrepancies: c.discrepancies.clone(),
+        }
+    }
+
+    fn alternative(&self, c: &Candidate) -> Alternative {
+        let location = self.location(c);
+        Alternative {
+            matched_text: self.matched_text(c),
+            confidence_score: c.confidence,
+            position: location.start_position,
+            match_type: c.kind,
+            location,
+        }
+    }
+
+    fn attempt(&self, c: &Candidate, reason: String) -> Attempt {
+        Attempt {
+            candidate_text: self.matched_text(c),
+            confidence_score: c.confidence,
+            rejection_reason: reason,
+            location: self.location(c),
+        }
+    }
+
+    fn low_confidence(&self, best: &Candidate) -> FailedClaim {
+        let line = self.doc.span(best.orig.0, best.orig.1).line;
+        let mut suggestions = Vec::new();
+        let reason = if best.discrepancies.is_empty() {
+            format!("confidence {:.3} below the claim's confidence_threshold {}", best.confidence, self.p.claim.confidence_threshold)
+        } else {
+            let what: Vec<&str> = best.discrepancies.iter().map(|d| d.kind).collect();
+            format!("the passage differs from the quote in {}", what.join(" and "))
+        };
+        for d in &best.discrepancies {
+            suggestions.push(format!(
+                "The source at line {line} says {} where the quote says {}: correct the quote.",
+                list_or_nothing(&d.source),
+                list_or_nothing(&d.quote)
+            ));
+        }
+        if best.discrepancies.is_empty() {
+            suggestions.push(format!(
+                "The closest passage is at line {line}; quote it exactly, or lower confidence_threshold if a looser match is acceptable."
+            ));
+        }
+        FailedClaim {
+            claim_id: self.p.claim.id.clone(),
+            failure_reason: FailureReason::LowConfidence,
+            attempted_matches: vec![self.attempt(best, reason)],
+            suggestions,
+        }
+    }
+
+    fn not_found(&self, mut rejected: Vec<(Candidate, String)>, context_removed_all: bool) -> Decided {
+        let claim = self.p.claim;
+        let mut suggestions = Vec::new();
+        let reason = if context_removed_all {
+            if claim.expected_section.is_some() {
+                suggestions.push("The quote is in the source but not where the claim says; correct expected_section or context_hint.".to_string());
+            } else {
+                suggestions.push("The quote is in the source but its context_hint words are not nearby; correct context_hint or widen context_window.".to_string());
+            }
+            FailureReason::ContextMismatch
+        } else {
+            rejected.extend(self.near_misses());
+            if rejected.is_empty() {
+                suggestions.push("No passage of the source shares the quote's content words; the quote may be fabricated.".to_string());
+                FailureReason::NotFound
+            } else {
+                if claim.evidence_type == EvidenceType::DirectQuote {
+                    suggestions.push("The closest passage is listed in attempted_matches; quote it verbatim, or set evidence_type to \"paraphrase\" if the claim restates it.".to_string());
+                } else {
+                    suggestions.push("The closest passage is listed in attempted_matches; it shares too few of the quote's words to support the claim.".to_string());
+                }
+                FailureReason::NotFound
+            }
+        };
+        rejected.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence).then(a.0.orig.cmp(&b.0.orig)));
+        let attempted: Vec<Attempt> = rejected.iter().take(MAX_LISTED).map(|(c, r)| self.attempt(c, r.clone())).collect();
+        Decided {
+            result: ClaimResult {
+                claim_id: claim.id.clone(),
+                task_id: claim.task_id.clone(),
+                evidence_type: claim.evidence_type,
+                validation_status: Status::Failed,
+                confidence_score: 0.0,
+                match_details: None,
+                alternative_matches: Vec::new(),
+            },
+            failed: Some(FailedClaim { claim_id: claim.id.clone(), failure_reason: reason, attempted_matches: attempted, suggestions }),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Passages sharing many of the quote's words, for a failed claim.
+    fn near_misses(&self) -> Vec<(Candidate, String)> {
+        let tokens = self.index.tokens();
+        let q = token::TokenQuery::new(&self.p.quote, tokens);
+        token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED)
+            .into_iter()
+            .filter_map(|m| {
+                let dist = self.distance_to(m.start, m.end);
+                let c = self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
+                let reason = format!(
+                    "shares {:.0}% of the quote's content words but is not the quoted text (edit distance {}, max_edit_distance {})",
+                    m.score * 100.0,
+                    dist.map_or("?".to_string(), |d| d.to_string()),
+                    self.config.fuzzy_matching.max_edit_distance
+                );
+                Some((c, reason))
+            })
+            .collect()
+    }
+}
+
+fn list_or_nothing(v: &[String]) -> String {
+    if v.is_empty() {
+        "nothing".to_string()
+    } else {
+        v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Keeps the first of candidates that are at the same place.
+fn dedupe(sorted: Vec<Candidate>) -> Vec<Candidate> {
+    let mut kept: Vec<Candidate> = Vec::new();
+    for c in sorted {
+        let same = kept.iter().any(|k| {
+            let overlap = c.orig.1.min(k.orig.1).saturating_sub(c.orig.0.max(k.orig.0));
+            let shorter = (c.orig.1 - c.orig.0).min(k.orig.1 - k.orig.0).max(1);
+            overlap as f64 / shorter as f64 > SAME_PLACE_OVERLAP
+        });
+        if !same {
+            kept.push(c);
+        }
+    }
+    kept
+}
+
+fn content_stems(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = tokens::tokenize(text)
+        .iter()
+        .map(|t| t.text(text))
+        .filter(|w| !tokens::is_stop_word(w))
+        .map(|w| tokens::stem(w).to_string())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// (value, as written) of every number in `text`.
+fn numbers(text: &str) -> Vec<(f64, String)> {
+    tokens::tokenize(text)
+        .iter()
+        .filter_map(|t| {
+            let w = t.text(text);
+            tokens::number_value(w).map(|v| (v, w.to_string()))
+        })
+        .collect()
+}
+
+fn negations(text: &str) -> Vec<String> {
+    tokens::tokenize(text).iter().map(|t| t.text(text)).filter(|w| tokens::is_negation(w)).map(str::to_string).collect()
+}
+
+/// The text of up to `n` tokens before byte `at`, within the same sentence.
+fn tokens_before(text: &str, at: usize, n: usize) -> String {
+    let mut from = at.saturating_sub(64);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let head = text.get(from..at).unwrap_or("");
+    let head = head.rfind(['.', '!', '?', ';', '\n']).map_or(head, |i| &head[i + 1..]);
+    let toks = tokens::tokenize(head);
+    toks.iter().rev().take(n).rev().map(|t| t.text(head)).collect::<Vec<_>>().join(" ")
+}
+
+fn back_chars(s: &str, from: usize, n: usize) -> usize {
+    s.get(..from).map_or(0, |h| h.char_indices().rev().take(n).last().map_or(from, |(i, _)| i))
+}
+
+fn forward_chars(s: &str, from: usize, n: usize) -> usize {
+    s.get(from..).map_or(s.len(), |t| t.char_indices().nth(n).map_or(s.len(), |(i, _)| from + i))
+}
+
+/// A match found by [`find_quote`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FoundMatch {
+    /// `exact` or `fuzzy`.
+    pub match_type: MatchType,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+    /// `original[byte_start..byte_end]`.
+    pub matched_text: String,
+    /// Character edit distance between the normalized quote and the match.
+    pub edit_distance: usize,
+    /// 1 − edit_distance / quote length.
+    pub similarity_score: f64,
+}
+
+/// Every place `quote` occurs in `doc`: exact occurrences, or when there are
+/// none and `max_edit_distance > 0`, fuzzy ones within that distance.
+pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distance: usize) -> Vec<FoundMatch> {
+    let index = doc.index(profile);
+    let q = normalize::normalize_units(doc.format().units(quote), profile);
+    let chars = q.chars().count();
+    if chars == 0 {
+        return Vec::new();
+    }
+    let mut hits: Vec<(usize, usize, usize)> =
+        exact::find_all(index.text(), &[q.as_str()]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
+    if hits.is_empty() && max_edit_distance > 0 {
+        let k = max_edit_distance.min(chars.saturating_sub(1));
+        hits = fuzzy::find_all(index.text(), &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
+            .into_iter()
+            .map(|m| (m.start, m.end, m.distance))
+            .collect();
+    }
+    hits.into_iter()
+        .filter_map(|(s, e, d)| {
+            let (os, oe) = index.normalized().original_range(s, e)?;
+            let span = doc.span(os, oe);
+            Some(FoundMatch {
+                match_type: if d == 0 { MatchType::Exact } else { MatchType::Fuzzy },
+                location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
+                matched_text: doc.source().get(os..oe)?.to_string(),
+                edit_distance: d,
+                similarity_score: 1.0 - d as f64 / chars as f64,
+            })
+        })
+        .collect()
+}

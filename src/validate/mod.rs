@@ -1,0 +1,92 @@
+//! `validate_evidence` (spec 000): checks every claim against a document with
+//! the exact, fuzzy, token, lexical and section matchers, applies context
+//! validation, the number/negation guard, and decides each claim's status.
+//!
+//! Every claim of the input appears once in `validated_claims` (its result,
+//! whatever the status) and, unless VALIDATED, once in `failed_claims` (why,
+//! with the rejected candidates and suggestions). A claim is never dropped:
+//! if the time budget runs out, the claims not reached are named in a
+//! `PROCESSING_ERROR` entry of `errors` and `ok` is false.
+
+mod claims;
+mod config;
+mod engine;
+mod report;
+
+pub use claims::{Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS};
+pub use config::{Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig};
+pub use engine::{find_quote, FoundMatch};
+pub use report::{
+    canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason, Generated,
+    Location, MatchDetails, MatchType, Report, Status, Summary, Warning,
+};
+
+use crate::document::Document;
+use crate::error::{Error, ErrorKind, JsonPath, Result};
+use crate::host::Clock;
+use serde_json::Value;
+
+/// The `generated.by` of every report.
+pub const GENERATOR: &str = concat!("evidence-validator ", env!("CARGO_PKG_VERSION"));
+
+/// Validates `claims` (§2.1 JSON) against `source` with `config` overrides
+/// (§1.3 JSON, `null` for defaults): the spec's `validate_evidence`.
+pub fn validate_evidence(source: &str, claims: &Value, config: &Value, clock: &dyn Clock) -> Result<Report> {
+    let config = Config::from_json(config)?;
+    let claims = ClaimSet::from_json(claims)?;
+    check_document(source, &config)?;
+    let doc = Document::new(source, claims.format)?;
+    validate_document(&doc, &claims.claims, &config, clock)
+}
+
+/// Checks the size limit and that the source is text.
+pub fn check_document(source: &str, config: &Config) -> Result<()> {
+    let limit = config.performance_limits.max_document_size_mb;
+    let size_mb = source.len() as f64 / (1024.0 * 1024.0);
+    if size_mb > limit {
+        return Err(Error::new(
+            ErrorKind::Validation,
+            format!("document too large: {size_mb:.2} MB > max_document_size_mb {limit} MB"),
+        )
+        .with_detail("constraint", Value::from("max_document_size_mb"))
+        .with_detail("size_bytes", Value::from(source.len()))
+        .with_detail("limit_mb", Value::from(limit)));
+    }
+    if let Some(pos) = memchr::memchr(0, source.as_bytes()) {
+        return Err(Error::new(
+            ErrorKind::DocumentParsing,
+            format!("source is not text: NUL byte at byte offset {pos}"),
+        )
+        .with_detail("byte_offset", Value::from(pos)));
+    }
+    Ok(())
+}
+
+/// Validates parsed claims against a parsed document.
+pub fn validate_document(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock) -> Result<Report> {
+    let limit = config.performance_limits.max_claims;
+    if claims.len() > limit {
+        return Err(Error::invalid_input(
+            &JsonPath::root().key("claims"),
+            "max_claims",
+            format!("too many claims: {} > performance_limits.max_claims {limit}", claims.len()),
+        ));
+    }
+    if doc.source().len() as f64 / (1024.0 * 1024.0) > config.performance_limits.max_document_size_mb {
+        check_document(doc.source(), config)?;
+    }
+    let started = clock.now_ms();
+    let outcome = engine::run(doc, claims, config, clock, started);
+    let summary = Summary::of(claims.len(), &outcome.results);
+    let hash = content_hash(&outcome.results, &outcome.failed, &summary);
+    Ok(Report {
+        ok: outcome.errors.is_empty(),
+        errors: outcome.errors,
+        warnings: outcome.warnings,
+        generated: Generated { by: GENERATOR.to_string(), timestamp: crate::host::rfc3339(started), content_hash: hash },
+        document_metadata: doc.metadata(),
+        validation_summary: summary,
+        validated_claims: outcome.results,
+        failed_claims: outcome.failed,
+    })
+}

@@ -1,0 +1,326 @@
+//! The output of spec 000 §2.2 (`evidence_validation.json`), with spans in
+//! every unit system added to each match, and the content hash.
+
+use crate::document::DocumentMetadata;
+use crate::text::Span;
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Final status of a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Status {
+    /// Found with enough confidence at one place.
+    Validated,
+    /// Not found.
+    Failed,
+    /// Found with enough confidence at several places.
+    Ambiguous,
+    /// Found, but not with enough confidence (or with a changed number or negation).
+    LowConfidence,
+}
+
+/// Why a claim needs attention (`failed_claims[].failure_reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum FailureReason {
+    /// No candidate passage at all.
+    NotFound,
+    /// Candidates, but below the thresholds.
+    LowConfidence,
+    /// Several equally good places.
+    MultipleMatches,
+    /// Found, but not near the context hint or not in the expected section.
+    ContextMismatch,
+}
+
+/// Which matcher found a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchType {
+    /// The normalized quote occurs verbatim.
+    Exact,
+    /// Within the edit-distance tolerance, or a token-level paraphrase.
+    Fuzzy,
+    /// A section heading the claim refers to.
+    Contextual,
+    /// Lexical similarity over chunks.
+    Semantic,
+}
+
+/// Where a match is: the spec's positions (code points) plus UTF-16 and byte
+/// offsets, line, column and section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Location {
+    /// Code point offset of the start in the original text.
+    pub start_position: usize,
+    /// Code point offset of the end (exclusive).
+    pub end_position: usize,
+    /// UTF-16 offset of the start (JS string index).
+    pub utf16_start: usize,
+    /// UTF-16 offset of the end.
+    pub utf16_end: usize,
+    /// UTF-8 byte offset of the start.
+    pub byte_start: usize,
+    /// UTF-8 byte offset of the end.
+    pub byte_end: usize,
+    /// 1-based line of the start.
+    pub line_number: usize,
+    /// 1-based column of the start, in code points.
+    pub column: usize,
+    /// 1-based line of the end.
+    pub end_line_number: usize,
+    /// Title of the enclosing section, when the document has sections.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+impl Location {
+    /// From a span and its section title.
+    pub fn new(span: &Span, section: Option<String>) -> Location {
+        Location {
+            start_position: span.start,
+            end_position: span.end,
+            utf16_start: span.utf16_start,
+            utf16_end: span.utf16_end,
+            byte_start: span.byte_start,
+            byte_end: span.byte_end,
+            line_number: span.line,
+            column: span.column,
+            end_line_number: span.end_line,
+            section,
+        }
+    }
+}
+
+/// A number or negation that differs between the quote and the source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Discrepancy {
+    /// `number` or `negation`.
+    pub kind: &'static str,
+    /// What the quote says (empty when it says nothing).
+    pub quote: Vec<String>,
+    /// What the source passage says.
+    pub source: Vec<String>,
+}
+
+/// `match_details`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchDetails {
+    /// Which matcher.
+    pub match_type: MatchType,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+    /// `original[byte_start..byte_end]`.
+    pub matched_text: String,
+    /// Confidence of this match (after context adjustment).
+    pub confidence_score: f64,
+    /// The matcher's similarity.
+    pub similarity_score: f64,
+    /// Character edit distance between the normalized quote and the match,
+    /// where it applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edit_distance: Option<usize>,
+    /// Share of the context hint's words found near the match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_score: Option<f64>,
+    /// Changed numbers or negations.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub discrepancies: Vec<Discrepancy>,
+}
+
+/// `alternative_matches[]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Alternative {
+    /// `original[byte_start..byte_end]`.
+    pub matched_text: String,
+    /// Confidence.
+    pub confidence_score: f64,
+    /// Code point start (the spec's `position`).
+    pub position: usize,
+    /// Which matcher.
+    pub match_type: MatchType,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+}
+
+/// One entry of `validated_claims`: every claim gets one, in input order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimResult {
+    /// The claim's id.
+    pub claim_id: String,
+    /// The claim's task id.
+    pub task_id: String,
+    /// The claim's evidence type.
+    pub evidence_type: crate::validate::EvidenceType,
+    /// Status.
+    pub validation_status: Status,
+    /// Confidence of the best match (0 when none).
+    pub confidence_score: f64,
+    /// The best match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_details: Option<MatchDetails>,
+    /// Other places (up to 3).
+    pub alternative_matches: Vec<Alternative>,
+}
+
+/// `attempted_matches[]`: a candidate that was rejected, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Attempt {
+    /// `original[byte_start..byte_end]`.
+    pub candidate_text: String,
+    /// Its confidence.
+    pub confidence_score: f64,
+    /// Why it was rejected.
+    pub rejection_reason: String,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+}
+
+/// One entry of `failed_claims`: every claim that is not VALIDATED.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailedClaim {
+    /// The claim's id.
+    pub claim_id: String,
+    /// Why.
+    pub failure_reason: FailureReason,
+    /// Rejected candidates, best first.
+    pub attempted_matches: Vec<Attempt>,
+    /// What to do about it.
+    pub suggestions: Vec<String>,
+}
+
+/// `warnings[]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// E.g. `NUMBER_MISMATCH`.
+    pub code: String,
+    /// What is wrong.
+    pub message: String,
+    /// The claim concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_id: Option<String>,
+}
+
+/// `validation_summary`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Claims in the input.
+    pub total_claims: usize,
+    /// VALIDATED.
+    pub validated_claims: usize,
+    /// FAILED.
+    pub failed_claims: usize,
+    /// AMBIGUOUS.
+    pub ambiguous_claims: usize,
+    /// LOW_CONFIDENCE.
+    pub low_confidence_claims: usize,
+    /// Mean confidence over all processed claims.
+    pub average_confidence: f64,
+    /// VALIDATED / total.
+    pub validation_rate: f64,
+}
+
+impl Summary {
+    /// Counts the results.
+    pub fn of(total: usize, results: &[ClaimResult]) -> Summary {
+        let count = |s: Status| results.iter().filter(|r| r.validation_status == s).count();
+        let validated = count(Status::Validated);
+        let sum: f64 = results.iter().map(|r| r.confidence_score).sum();
+        Summary {
+            total_claims: total,
+            validated_claims: validated,
+            failed_claims: count(Status::Failed),
+            ambiguous_claims: count(Status::Ambiguous),
+            low_confidence_claims: count(Status::LowConfidence),
+            average_confidence: if results.is_empty() { 0.0 } else { sum / results.len() as f64 },
+            validation_rate: if total == 0 { 0.0 } else { validated as f64 / total as f64 },
+        }
+    }
+}
+
+/// `generated`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Generated {
+    /// Tool and version.
+    pub by: String,
+    /// RFC 3339 UTC time of the run.
+    pub timestamp: String,
+    /// SHA-256 of the canonical JSON of results and summary.
+    #[serde(rename = "contentHash")]
+    pub content_hash: String,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// True when every claim was processed.
+    pub ok: bool,
+    /// Processing errors (e.g. the time budget ran out), with the claims they affected.
+    pub errors: Vec<Value>,
+    /// Warnings about individual claims.
+    pub warnings: Vec<Warning>,
+    /// Provenance and content hash.
+    pub generated: Generated,
+    /// About the source.
+    pub document_metadata: DocumentMetadata,
+    /// Counts.
+    pub validation_summary: Summary,
+    /// One result per processed claim, in input order.
+    pub validated_claims: Vec<ClaimResult>,
+    /// Diagnostics for every claim that is not VALIDATED.
+    pub failed_claims: Vec<FailedClaim>,
+}
+
+impl Report {
+    /// The report as JSON.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of the
+/// results and summary: the same bytes natively and in wasm.
+pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &Summary) -> String {
+    let value = serde_json::json!({
+        "failed_claims": failed,
+        "validated_claims": results,
+        "validation_summary": summary,
+    });
+    let canonical = canonical_json(&value);
+    let digest = Sha256::digest(canonical.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compact JSON with object keys sorted (serde_json's map is ordered by key
+/// unless `preserve_order` is enabled, which this crate never enables).
+pub fn canonical_json(value: &Value) -> String {
+    value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_json_sorts_keys() {
+        let v = json!({"b": 1, "a": {"d": [1, 2.5], "c": null}});
+        assert_eq!(canonical_json(&v), r#"{"a":{"c":null,"d":[1,2.5]},"b":1}"#);
+    }
+
+    #[test]
+    fn hash_of_empty_results_is_stable() {
+        let s = Summary::of(0, &[]);
+        // SHA-256 of the canonical JSON below, computed independently with
+        // Python: hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(',', ':')).encode())
+        let canonical = r#"{"failed_claims":[],"validated_claims":[],"validation_summary":{"ambiguous_claims":0,"average_confidence":0.0,"failed_claims":0,"low_confidence_claims":0,"total_claims":0,"validated_claims":0,"validation_rate":0.0}}"#;
+        let v = json!({"failed_claims": [], "validated_claims": [], "validation_summary": s});
+        assert_eq!(canonical_json(&v), canonical);
+        assert_eq!(content_hash(&[], &[], &s), "cfd34610c532788c7196ee42b421011159bfaf59d33abe3816f489d68e9d65fa");
+    }
+}
