@@ -32,3 +32,6 @@ pub mod validate;
 pub use document::{Document, Format};
 pub use error::{Error, ErrorKind, Result};
 pub use validate::{validate_evidence, Config, Report};
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

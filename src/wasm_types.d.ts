@@ -1,0 +1,204 @@
+
+/** Spec 000 §2.1: the kind of evidence a claim cites. */
+export type EvidenceType = "direct_quote" | "paraphrase" | "section_reference" | "concept_reference";
+
+/** The format of a source document. */
+export type SourceFormat = "markdown" | "html" | "plain_text";
+
+/** One evidence claim (spec 000 §2.1). */
+export interface Claim {
+  /** `EV` followed by digits, e.g. `EV001`. */
+  id: string;
+  /** `P<n>.T<n>`, e.g. `P1.T001`. */
+  task_id: string;
+  /** The cited text, 10–2000 code points. */
+  quote: string;
+  evidence_type: EvidenceType;
+  /** Words expected near the quote. */
+  context_hint?: string;
+  /** The section the quote should be in. */
+  expected_section?: string;
+  /** Minimum confidence for VALIDATED, 0–1 (default 0.8). */
+  confidence_threshold?: number;
+}
+
+/** The claims input (spec 000 §2.1). */
+export interface EvidenceClaims {
+  source_metadata?: { filename?: string; format?: SourceFormat; encoding?: string };
+  claims: Claim[];
+}
+
+/** Configuration overrides (spec 000 §1.3); every field is optional. */
+export interface ValidationConfigBody {
+  fuzzy_matching?: {
+    enabled?: boolean;
+    similarity_threshold?: number;
+    max_edit_distance?: number;
+    algorithm?: "levenshtein" | "sequence_matcher";
+  };
+  exact_matching?: { enabled?: boolean; case_sensitive?: boolean; normalize_whitespace?: boolean };
+  semantic_matching?: { enabled?: boolean; chunk_size?: number; overlap_size?: number; similarity_threshold?: number };
+  context_validation?: { enabled?: boolean; context_window?: number; section_awareness?: boolean };
+  performance_limits?: { max_document_size_mb?: number; max_claims?: number; max_processing_time_seconds?: number };
+}
+
+/** The configuration, bare or inside the spec's `validation_config` wrapper. */
+export type ValidationConfig = ValidationConfigBody | { validation_config: ValidationConfigBody };
+
+export type ValidationStatus = "VALIDATED" | "FAILED" | "AMBIGUOUS" | "LOW_CONFIDENCE";
+export type FailureReason = "NOT_FOUND" | "LOW_CONFIDENCE" | "MULTIPLE_MATCHES" | "CONTEXT_MISMATCH";
+export type MatchType = "exact" | "fuzzy" | "semantic" | "contextual";
+export type ErrorCode = "VALIDATION_ERROR" | "DOCUMENT_PARSING_ERROR" | "CONFIGURATION_ERROR" | "PROCESSING_ERROR";
+
+/**
+ * Where a match is in the ORIGINAL source. `source.slice(utf16_start, utf16_end)`
+ * in JS equals the matched text.
+ */
+export interface Location {
+  /** Code point offset of the start (the spec's position). */
+  start_position: number;
+  end_position: number;
+  /** UTF-16 offsets: JS string indices, DOM Range offsets. */
+  utf16_start: number;
+  utf16_end: number;
+  /** UTF-8 byte offsets. */
+  byte_start: number;
+  byte_end: number;
+  /** 1-based line and column (code points) of the start. */
+  line_number: number;
+  column: number;
+  end_line_number: number;
+  /** Title of the enclosing section. */
+  section?: string;
+}
+
+/** A number or negation that differs between quote and source. */
+export interface Discrepancy {
+  kind: "number" | "negation";
+  quote: string[];
+  source: string[];
+}
+
+export interface MatchDetails extends Location {
+  match_type: MatchType;
+  matched_text: string;
+  confidence_score: number;
+  similarity_score: number;
+  edit_distance?: number;
+  context_score?: number;
+  discrepancies?: Discrepancy[];
+}
+
+export interface AlternativeMatch extends Location {
+  matched_text: string;
+  confidence_score: number;
+  /** Code point start. */
+  position: number;
+  match_type: MatchType;
+}
+
+export interface ClaimResult {
+  claim_id: string;
+  task_id: string;
+  evidence_type: EvidenceType;
+  validation_status: ValidationStatus;
+  confidence_score: number;
+  match_details?: MatchDetails;
+  alternative_matches: AlternativeMatch[];
+}
+
+export interface AttemptedMatch extends Location {
+  candidate_text: string;
+  confidence_score: number;
+  rejection_reason: string;
+}
+
+export interface FailedClaim {
+  claim_id: string;
+  failure_reason: FailureReason;
+  attempted_matches: AttemptedMatch[];
+  suggestions: string[];
+}
+
+export interface ReportWarning {
+  code: string;
+  message: string;
+  claim_id?: string;
+}
+
+export interface ReportError {
+  code: ErrorCode;
+  message: string;
+  details: Record<string, unknown>;
+  affected_claims?: string[];
+}
+
+export interface DocumentMetadata {
+  size_bytes: number;
+  line_count: number;
+  section_count: number;
+  estimated_reading_time_minutes: number;
+  format: SourceFormat;
+  char_count: number;
+  utf16_length: number;
+  word_count: number;
+}
+
+export interface ValidationSummary {
+  total_claims: number;
+  validated_claims: number;
+  failed_claims: number;
+  ambiguous_claims: number;
+  low_confidence_claims: number;
+  average_confidence: number;
+  validation_rate: number;
+}
+
+/** The report (spec 000 §2.2). */
+export interface ValidationReport {
+  ok: boolean;
+  errors: ReportError[];
+  warnings: ReportWarning[];
+  generated: { by: string; timestamp: string; contentHash: string };
+  document_metadata: DocumentMetadata;
+  validation_summary: ValidationSummary;
+  /** One result per claim, in input order, whatever its status. */
+  validated_claims: ClaimResult[];
+  /** Diagnostics for every claim that is not VALIDATED. */
+  failed_claims: FailedClaim[];
+}
+
+export interface DocumentOptions {
+  format?: SourceFormat;
+}
+
+export interface FindOptions {
+  /** Largest edit distance for fuzzy matches when there is no exact one (default 3). */
+  maxEditDistance?: number;
+  caseSensitive?: boolean;
+  normalizeWhitespace?: boolean;
+}
+
+export interface FoundMatch extends Location {
+  match_type: "exact" | "fuzzy";
+  matched_text: string;
+  edit_distance: number;
+  similarity_score: number;
+}
+
+export interface Section {
+  type: "section" | "preamble";
+  level: number;
+  title: string;
+  start_line: number;
+  byte_start: number;
+  byte_end: number;
+  heading_end: number;
+}
+
+/** What the library throws: an `Error` with the spec's code and details. */
+export interface EvidenceValidatorError extends Error {
+  name: "EvidenceValidatorError";
+  code: ErrorCode;
+  details: Record<string, unknown>;
+}
