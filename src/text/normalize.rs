@@ -221,17 +221,19 @@ impl<'s, S: Sink> Joiner<'s, S> {
             }
             return;
         }
+        // only a hyphen can join a word broken across lines, not a dash
+        let hyphen = matches!(c, '-' | '\u{2010}' | '\u{2011}');
         let Some(c) = fold_char(c) else { return };
         if self.profile.fold_case && !c.is_lowercase() && c.is_alphabetic() {
             for l in c.to_lowercase() {
-                self.push(l, start, end, lower);
+                self.push(l, start, end, lower, false);
             }
         } else {
-            self.push(c, start, end, lower);
+            self.push(c, start, end, lower, hyphen);
         }
     }
 
-    fn push(&mut self, c: char, start: u32, end: u32, lower: bool) {
+    fn push(&mut self, c: char, start: u32, end: u32, lower: bool, hyphen: bool) {
         if !self.profile.collapse_whitespace {
             self.write(c, start, end);
             return;
@@ -261,7 +263,7 @@ impl<'s, S: Sink> Joiner<'s, S> {
                 self.write(' ', s, e);
             }
         }
-        if c == '-' && self.after_letter {
+        if hyphen && self.after_letter {
             self.hyphen = Some((start, end, false));
             return;
         }
@@ -332,6 +334,7 @@ mod tests {
         assert_eq!(norm("pre- and post-war"), "pre- and post-war");
         assert_eq!(norm("Paris-\nBerlin"), "paris- berlin");
         assert_eq!(norm("1990-\n2000"), "1990- 2000");
+        assert_eq!(norm("word\u{2014}\nnext"), "word- next");
         assert_eq!(original_of("the evi-\ndence shows", "evidence"), "evi-\ndence");
     }
 
