@@ -1,1 +1,73 @@
-fn main() {}
+//! Criterion benchmark of issue 2 / issue 3: 1000 direct quotes (70 %
+//! verbatim, 20 % with 1–3 letter edits, 10 % absent) against the ~1 MB real
+//! document in `benches/data/`, with the default configuration; the whole
+//! call (parsing and indexing included), and a query on a built `Document`.
+//!
+//! Before timing, checks the answers (every verbatim quote exact, every
+//! edited one fuzzy with its edit distance, every absent one FAILED) and
+//! prints the index memory.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use evidence_validator::host::FixedClock;
+use evidence_validator::text::Profile;
+use evidence_validator::validate::{self, find_quote, ClaimSet, Config, Status};
+use evidence_validator::Document;
+use serde_json::Value;
+use std::hint::black_box;
+
+const SOURCE: &str = include_str!("data/rust-book.md");
+const CLAIMS: &str = include_str!("data/claims-1000.json");
+
+fn check_answers(claims: &Value, report: &validate::Report) -> usize {
+    let mut wrong = 0;
+    for (claim, result) in claims["claims"].as_array().unwrap().iter().zip(&report.validated_claims) {
+        let kind = claim["bench"]["kind"].as_str().unwrap();
+        let edits = claim["bench"]["edits"].as_u64().unwrap() as usize;
+        let m = result.match_details.as_ref();
+        let ok = match kind {
+            "verbatim" => m.is_some_and(|m| m.edit_distance == Some(0)),
+            "edited" => m.is_some_and(|m| m.edit_distance == Some(edits)),
+            _ => result.validation_status == Status::Failed,
+        };
+        if !ok {
+            wrong += 1;
+            eprintln!("answer differs for {} ({kind}, {edits} edits): {:?}", result.claim_id, result.validation_status);
+        }
+    }
+    wrong
+}
+
+fn bench(c: &mut Criterion) {
+    let claims_json: Value = serde_json::from_str(CLAIMS).unwrap();
+    let config = Value::Null;
+    let report = validate::validate_evidence(SOURCE, &claims_json, &config, &FixedClock(0.0)).unwrap();
+    let wrong = check_answers(&claims_json, &report);
+    eprintln!("answers checked: {} of 1000 differ from the workload's", wrong);
+    let doc = Document::new(SOURCE, None).unwrap();
+    let _ = doc.index(Profile::default()).tokens();
+    eprintln!("document + index heap: {:.1} MB for {} bytes of source", doc.heap_bytes() as f64 / 1e6, SOURCE.len());
+
+    let mut group = c.benchmark_group("validate_evidence");
+    group.sample_size(20);
+    group.bench_function("1000 claims x 1 MB, whole call", |b| {
+        b.iter(|| validate::validate_evidence(black_box(SOURCE), &claims_json, &config, &FixedClock(0.0)).unwrap())
+    });
+    let parsed = ClaimSet::from_json(&claims_json).unwrap();
+    let cfg = Config::default();
+    group.bench_function("1000 claims on a built Document", |b| {
+        b.iter(|| validate::validate_document(&doc, black_box(&parsed.claims), &cfg, &FixedClock(0.0)).unwrap())
+    });
+    group.bench_function("Document::new + normalize 1 MB", |b| {
+        b.iter(|| {
+            let d = Document::new(black_box(SOURCE), None).unwrap();
+            d.index(Profile::default()).text().len()
+        })
+    });
+    group.bench_function("find one quote on a built Document", |b| {
+        b.iter(|| find_quote(&doc, black_box("the borrow checker ensures that references are valid"), Profile::default(), 3))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
