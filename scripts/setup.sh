@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a fresh Debian machine with
+# rustup, Node and npm: the wasm32 target, wasm-bindgen-cli at exactly the
+# version the crate pins, and the npm packages from the lock file.
+# Idempotent: skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rustup target add wasm32-unknown-unknown
+
+want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (have: ${have:-none}); takes a few minutes" >&2
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+if [ -f package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

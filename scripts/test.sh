@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: native Rust (unit, integration, property, CLI, doc tests),
+# the Rust tests compiled to wasm and run in Node by wasm-bindgen-test, then
+# builds the npm package and runs the JS tests against it.
+# Run scripts/setup.sh once first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "native tests (cargo test, release for the property tests' speed)"
+cargo test --release --all-targets
+step "doc tests (host; on wasm they would pass even when failing)"
+cargo test --release --doc
+
+step "wasm tests in Node (wasm-bindgen-test)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --no-default-features --tests
+
+step "npm package build"
+npm run build
+step "JS tests against the built package"
+npm run test:js
