@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -157,4 +158,27 @@ test('published .d.ts: no `any`, and the API is declared', () => {
     assert.match(text, /export interface ValidationReport/, t);
     assert.match(text, /export interface EvidenceValidatorError extends Error/, t);
   }
+});
+
+test('the packed tarball alone works: `npm pack`, unpack into node_modules, import and require', { timeout: 120_000 }, async (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-pack-'));
+  t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: pkgDir });
+  const [{ filename, files }] = JSON.parse(stdout);
+  assert.ok(files.some((f) => f.path === 'README.md'));
+  const dest = path.join(tmp, 'node_modules', 'evidence-validator');
+  fs.mkdirSync(dest, { recursive: true });
+  await exec('tar', ['-xzf', path.join(tmp, filename), '-C', dest, '--strip-components=1']);
+  const code = `
+    import { validateEvidence } from 'evidence-validator';
+    import { createRequire } from 'node:module';
+    const cjs = createRequire(import.meta.url)('evidence-validator');
+    const r = validateEvidence(${JSON.stringify(source)}, ${JSON.stringify(claims)}, null);
+    console.log(JSON.stringify({ hash: r.generated.contentHash, same: cjs.validateEvidence === validateEvidence,
+      url: import.meta.resolve('evidence-validator') }));`;
+  const run = await exec(process.execPath, ['--input-type=module', '-e', code], { cwd: tmp });
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.hash, expected.generated.contentHash);
+  assert.equal(out.same, true);
+  assert.ok(out.url.startsWith(pathToFileURL(tmp).href), out.url);
 });
