@@ -18,18 +18,26 @@ pub struct Unit {
 pub struct Heading {
     /// 1 to 6.
     pub level: u8,
-    /// Plain text title.
+    /// Plain text title: markup stripped, entities decoded, whitespace collapsed, trimmed.
     pub title: String,
-    /// Byte range of the whole heading in the original.
+    /// Byte offset in the original where the whole heading starts.
     pub start: u32,
     /// End of that range (exclusive).
     pub end: u32,
 }
 
 /// The result of extracting text from a formatted source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extracted {
-    /// The text, unit by unit, in source order.
+    /// The text, unit by unit, in source order (sorted by `start`, non-overlapping).
     pub units: Vec<Unit>,
     /// Headings in source order.
     pub headings: Vec<Heading>,
+}
+
+impl Extracted {
+    /// The extracted text: the units' chars concatenated.
+    pub fn text(&self) -> String {
+        self.units.iter().map(|u| u.ch).collect()
+    }
 }

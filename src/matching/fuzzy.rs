@@ -13,26 +13,38 @@
 //! # How it works
 //!
 //! 1. **Filter** (pigeonhole principle). A pattern of `m` chars is cut into
-//!    `k + 1` pieces of nearly equal length; any substring within `k` edits
-//!    of the pattern contains at least one piece verbatim. The pieces of all
-//!    patterns (deduplicated, and cut down to a prefix of at most
-//!    [`MAX_PIECE_CHARS`] chars, which keeps the filter valid) are searched in
-//!    one pass with an Aho–Corasick automaton. Each piece hit yields a
-//!    candidate window of about `m + 2k` chars; windows of one pattern are
+//!    `k + s` pieces of nearly equal length; any substring within `k` edits
+//!    of the pattern contains at least `s` of them verbatim, on diagonals
+//!    (implied alignment ends) at most `k` apart. `s` is 1 for `k = 0`, then
+//!    `1 + max(1, k / 8)` as long as pieces stay at least 4 chars long
+//!    (fewer otherwise): requiring several pieces keeps short, frequent
+//!    pieces from flooding the verifier. The pieces of all patterns
+//!    (deduplicated, and cut down to a prefix of at most [`MAX_PIECE_CHARS`]
+//!    chars, which keeps the filter valid) are searched in one overlapping
+//!    pass with a single Aho–Corasick automaton. Hits backed by `s` distinct
+//!    pieces in one band of diagonals become windows of `m + 2k` chars,
 //!    merged when they touch.
 //! 2. **Verify**. Each window is scanned with Myers' bit-parallel algorithm
-//!    (Hyyrö's blocked variant for patterns longer than 64 chars), which
-//!    gives the best distance of an alignment ending at every position.
+//!    in its semi-global form (Hyyrö's blocked variant for patterns longer
+//!    than 64 chars), which gives the best distance of an alignment ending
+//!    at every position. Only the 64-row blocks meeting the band of
+//!    diagonals of the window's hits (widened by `k`) are computed. A window
+//!    that is exactly the window of a verbatim occurrence, and can hold
+//!    nothing else, is answered by a byte comparison instead.
 //! 3. **Locate starts**. For a chosen end position, Myers is run again with
 //!    the reversed pattern over the text read backwards from that end, with
-//!    the alignment anchored at the end; this yields the distance for every
-//!    possible start.
+//!    the alignment anchored there and banded to `k` diagonals; this gives
+//!    the distance for every possible start.
+//! 4. Char positions are turned into byte offsets through a small rank /
+//!    select index over the text (free for ASCII text).
 //!
 //! Fall-back: when a piece would be shorter than [`MIN_PIECE_CHARS`] chars
-//! (large `k` on a short pattern), or when its pieces hit the text so often
-//! that the windows would cover it anyway, the pattern is verified by one
-//! bit-parallel scan of the whole text instead: still linear in the text
-//! length, times `ceil(m / 64)`.
+//! (large `k` on a short pattern: `m / (k + 1) < 2`), or when the pieces of
+//! a pattern hit the text so often that keeping the hits would cost more
+//! than scanning, the pattern is verified by one bit-parallel scan of the
+//! whole text instead: still linear in the text length, times
+//! `ceil(m / 64)`. The automaton failing to build (it should not) leads to
+//! the same fall-back for every pattern.
 //!
 //! # Which occurrences are reported
 //!
@@ -58,12 +70,21 @@ pub const MIN_PIECE_CHARS: usize = 2;
 /// Pieces are cut down to a prefix of at most this many chars before they
 /// go into the Aho–Corasick automaton (keeps the automaton small; a prefix of
 /// a piece occurs wherever the piece does, so no match is lost).
-pub const MAX_PIECE_CHARS: usize = 32;
+pub const MAX_PIECE_CHARS: usize = 16;
 
-/// A pattern whose pieces hit the text more often than this (or more often
-/// than `text.len() / (m + 2k)`, whichever is larger) is verified by a full
-/// scan instead of window by window.
-const MIN_HIT_CAP: usize = 64;
+/// One more verbatim piece is required per this many allowed edits.
+const EDITS_PER_EXTRA_PIECE: usize = 8;
+
+/// Two or more verbatim pieces are required only while pieces stay at
+/// least this long (shorter pieces hit too often to pay off).
+const SHORTEST_SHARED_PIECE: usize = 4;
+
+/// A pattern may keep at least this many hits before a full scan is
+/// preferred (see [`Plan::hit_cap`]).
+const MIN_HIT_CAP: usize = 1024;
+
+/// Hits kept for all patterns together, beyond one per text byte.
+const EXTRA_HIT_BUDGET: usize = 1 << 20;
 
 const WORD_BITS: usize = 64;
 const HIGH_BIT: u64 = 1 << 63;
@@ -100,13 +121,15 @@ pub struct FuzzyMatch {
 /// A query whose pattern is empty, or whose `max_distance` is at least the
 /// pattern's length in chars (every position would match), yields no
 /// matches.
+#[must_use]
 pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
+    let index = CharIndex::new(text);
     let mut plans: Vec<Plan> = queries.iter().map(Plan::new).collect();
-    collect_hits(text, &mut plans);
+    collect_hits(&index, &mut plans);
     let mut out = Vec::new();
-    for (index, plan) in plans.iter().enumerate() {
-        for found in plan.search(text) {
-            out.push(found.into_match(index));
+    for (query, plan) in plans.iter_mut().enumerate() {
+        for found in plan.search(&index) {
+            out.push(found.into_match(query));
         }
     }
     out
@@ -117,6 +140,7 @@ pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
 /// Uses Myers' bit-parallel algorithm with the shorter string as the
 /// pattern (blocked for strings longer than 64 chars), so the cost is
 /// `O(ceil(min / 64) * max)` for strings of `min` and `max` chars.
+#[must_use]
 pub fn levenshtein(a: &str, b: &str) -> usize {
     let (len_a, len_b) = (a.chars().count(), b.chars().count());
     let (pattern, text, m) = if len_a <= len_b {
@@ -128,11 +152,9 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
         return len_a.max(len_b);
     }
     let peq = Peq::new(pattern.chars(), m);
-    let mut columns = Columns::new(m);
-    for c in text.chars() {
-        columns.step(peq.get(c), 1);
-    }
-    columns.score
+    let mut columns = Columns::new(m, true, Band::FULL);
+    text.chars()
+        .fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
 }
 
 /// Best semi-global match of `pattern` inside `window`.
@@ -143,6 +165,7 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 /// no substring is within `max_distance`. `max_distance` is capped at the
 /// pattern length minus one (deleting the whole pattern costs its length,
 /// so larger distances would match the empty string anywhere).
+#[must_use]
 pub fn best_in_window(
     pattern: &str,
     window: &str,
@@ -154,11 +177,121 @@ pub fn best_in_window(
     }
     let matcher = Matcher::new(pattern, m, max_distance.min(m - 1));
     let mut found = Vec::new();
-    matcher.search(window, 0..window.len(), &mut found);
+    matcher.search(window, 0..window.len(), Band::FULL, &mut found);
     found
         .into_iter()
         .min_by_key(|f| (f.distance, f.chars.abs_diff(m), f.start, f.end))
         .map(|f| (f.start, f.end, f.distance))
+}
+
+// ---------------------------------------------------------------------------
+// Char positions
+// ---------------------------------------------------------------------------
+
+/// Bytes per block of [`CharIndex`].
+const INDEX_BLOCK: usize = 64;
+
+/// Converts between char indices and byte offsets of one text in
+/// (nearly) constant time.
+struct CharIndex<'t> {
+    text: &'t str,
+    /// Chars before each block of [`INDEX_BLOCK`] bytes; empty for ASCII.
+    marks: Vec<usize>,
+    /// Number of chars in the text.
+    chars: usize,
+}
+
+impl<'t> CharIndex<'t> {
+    fn new(text: &'t str) -> Self {
+        if text.is_ascii() {
+            return CharIndex {
+                text,
+                marks: Vec::new(),
+                chars: text.len(),
+            };
+        }
+        let mut chars = 0;
+        let marks = text
+            .as_bytes()
+            .chunks(INDEX_BLOCK)
+            .map(|block| {
+                let before = chars;
+                chars += count_char_starts(block);
+                before
+            })
+            .collect();
+        CharIndex { text, marks, chars }
+    }
+
+    /// Char index of the char starting at byte `byte`.
+    fn rank(&self, byte: usize) -> usize {
+        if self.marks.is_empty() {
+            return byte.min(self.chars);
+        }
+        let block = byte / INDEX_BLOCK;
+        let (from, before, ascii) = self.block(block);
+        if ascii {
+            return before + (byte - from);
+        }
+        let inside = self
+            .text
+            .as_bytes()
+            .get(from..byte)
+            .map_or(0, count_char_starts);
+        before + inside
+    }
+
+    /// Byte offset of char `index` (the text length past the end).
+    fn select(&self, index: usize) -> usize {
+        if index >= self.chars {
+            return self.text.len();
+        }
+        if self.marks.is_empty() {
+            return index;
+        }
+        let block = self
+            .marks
+            .partition_point(|&c| c <= index)
+            .saturating_sub(1);
+        let (from, mut seen, ascii) = self.block(block);
+        if ascii {
+            return from + (index - seen);
+        }
+        let bytes = self.text.as_bytes().get(from..).unwrap_or_default();
+        for (offset, &byte) in bytes.iter().enumerate() {
+            if is_char_start(byte) {
+                if seen == index {
+                    return from + offset;
+                }
+                seen += 1;
+            }
+        }
+        self.text.len()
+    }
+
+    /// First byte of block `block`, chars before it, and whether it is
+    /// all ASCII (then byte and char offsets advance together inside it).
+    fn block(&self, block: usize) -> (usize, usize, bool) {
+        let from = block * INDEX_BLOCK;
+        let before = self.marks.get(block).copied().unwrap_or(self.chars);
+        let after = self.marks.get(block + 1).copied().unwrap_or(self.chars);
+        let bytes = (self.text.len().saturating_sub(from)).min(INDEX_BLOCK);
+        (from, before, after.saturating_sub(before) == bytes)
+    }
+
+    /// Byte range of the char range `chars`.
+    fn bytes(&self, chars: Range<usize>) -> Range<usize> {
+        self.select(chars.start)..self.select(chars.end)
+    }
+}
+
+/// Whether `byte` starts a char in UTF-8 (is not a continuation byte).
+fn is_char_start(byte: u8) -> bool {
+    !(0x80..0xC0).contains(&byte)
+}
+
+fn count_char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| is_char_start(b)).count()
 }
 
 // ---------------------------------------------------------------------------
@@ -172,22 +305,25 @@ enum Mode {
     Skip,
     /// Verify the whole text.
     Scan,
-    /// Verify only windows around piece hits.
+    /// Verify only windows around confirmed piece hits.
     Filter,
 }
 
 /// A piece of a pattern fed to the automaton.
 struct Piece<'a> {
     text: &'a str,
+    /// Index of the piece in the pattern (`0..parts`).
+    index: usize,
     /// Char offset of the piece inside the pattern.
     offset: usize,
 }
 
-/// A piece hit: byte position in the text and the piece's char offset.
-#[derive(Clone, Copy)]
+/// A piece hit, as the alignment end it implies if the pattern occurred
+/// without indels (its diagonal), in chars.
+#[derive(Debug, Clone, Copy)]
 struct Hit {
-    at: usize,
-    offset: usize,
+    end: usize,
+    piece: usize,
 }
 
 /// Per-query search state.
@@ -196,6 +332,10 @@ struct Plan<'a> {
     m: usize,
     k: usize,
     mode: Mode,
+    /// Number of pieces the pattern is cut into (`k + needed`).
+    parts: usize,
+    /// Distinct pieces any occurrence contains verbatim.
+    needed: usize,
     hits: Vec<Hit>,
 }
 
@@ -203,35 +343,59 @@ impl<'a> Plan<'a> {
     fn new(query: &FuzzyQuery<'a>) -> Self {
         let m = query.pattern.chars().count();
         let k = query.max_distance;
-        let mode = if m == 0 || k >= m {
-            Mode::Skip
-        } else if m / (k + 1) < MIN_PIECE_CHARS {
+        let mut plan = Plan {
+            pattern: query.pattern,
+            m,
+            k,
+            mode: Mode::Skip,
+            parts: 0,
+            needed: 0,
+            hits: Vec::new(),
+        };
+        if m == 0 || k >= m {
+            return plan;
+        }
+        let mut needed = if k == 0 {
+            1
+        } else {
+            1 + (k / EDITS_PER_EXTRA_PIECE).max(1)
+        };
+        while needed > 1 && m / (k + needed) < SHORTEST_SHARED_PIECE {
+            needed -= 1;
+        }
+        plan.mode = if m / (k + needed) < MIN_PIECE_CHARS {
             Mode::Scan
         } else {
             Mode::Filter
         };
-        Plan { pattern: query.pattern, m, k, mode, hits: Vec::new() }
+        plan.parts = k + needed;
+        plan.needed = needed;
+        plan
     }
 
-    /// Most hits kept before switching to a full scan.
-    fn hit_cap(&self, text_len: usize) -> usize {
-        let window = self.m.saturating_add(self.k.saturating_mul(2)).max(1);
-        (text_len / window).max(MIN_HIT_CAP)
+    /// Most hits kept before a full scan is preferred: roughly where
+    /// handling the hits would cost as much as scanning the text.
+    fn hit_cap(&self, text_chars: usize) -> usize {
+        let blocks = self.m.div_ceil(WORD_BITS);
+        (text_chars.saturating_mul(blocks) / 4).max(MIN_HIT_CAP)
     }
 
-    fn add_hit(&mut self, hit: Hit, cap: usize) {
+    /// Records a hit, or gives up on filtering when over the caps.
+    fn add_hit(&mut self, hit: Hit, cap: usize, budget: &mut usize) {
         if self.mode != Mode::Filter {
             return;
         }
-        if self.hits.len() >= cap {
+        if self.hits.len() >= cap || *budget == 0 {
+            *budget += self.hits.len();
             self.mode = Mode::Scan;
             self.hits = Vec::new();
             return;
         }
+        *budget -= 1;
         self.hits.push(hit);
     }
 
-    /// The `k + 1` pieces, each cut to at most [`MAX_PIECE_CHARS`] chars.
+    /// The pieces, each cut to at most [`MAX_PIECE_CHARS`] chars.
     fn pieces(&self) -> Vec<Piece<'a>> {
         let bounds: Vec<usize> = self
             .pattern
@@ -239,47 +403,150 @@ impl<'a> Plan<'a> {
             .map(|(b, _)| b)
             .chain(std::iter::once(self.pattern.len()))
             .collect();
-        let parts = self.k + 1;
-        (0..parts)
-            .filter_map(|i| {
-                let from = split_point(i, self.m, parts);
-                let to = split_point(i + 1, self.m, parts).min(from + MAX_PIECE_CHARS);
+        (0..self.parts)
+            .filter_map(|index| {
+                let from = split_point(index, self.m, self.parts);
+                let to = split_point(index + 1, self.m, self.parts).min(from + MAX_PIECE_CHARS);
                 let text = self.pattern.get(*bounds.get(from)?..*bounds.get(to)?)?;
-                Some(Piece { text, offset: from })
+                Some(Piece {
+                    text,
+                    index,
+                    offset: from,
+                })
             })
             .collect()
     }
 
     /// Runs the verification for this query.
-    fn search(&self, text: &str) -> Vec<Found> {
+    fn search(&mut self, index: &CharIndex) -> Vec<Found> {
         let mut out = Vec::new();
         let windows = match self.mode {
             Mode::Skip => return out,
-            Mode::Filter if self.hits.is_empty() => return out,
-            Mode::Scan => vec![0..text.len()],
-            Mode::Filter => self.windows(text),
+            Mode::Scan => vec![(0..index.chars, Band::FULL)],
+            Mode::Filter => self.windows(index.chars),
         };
-        let matcher = Matcher::new(self.pattern, self.m, self.k);
-        for window in windows {
-            matcher.search(text, window, &mut out);
+        // Built on first use: most windows are answered by `sole_exact`.
+        let mut matcher: Option<Matcher> = None;
+        for (window, band) in windows {
+            if let Some(found) = self.sole_exact(index, &window) {
+                out.push(found);
+                continue;
+            }
+            let matcher = matcher.get_or_insert_with(|| Matcher::new(self.pattern, self.m, self.k));
+            matcher.search(index.text, index.bytes(window), band, &mut out);
         }
         out
     }
 
-    /// Merged candidate windows (byte ranges) around the piece hits.
-    fn windows(&self, text: &str) -> Vec<Range<usize>> {
-        let mut windows: Vec<Range<usize>> = self
+    /// Answers a window without Myers when it is exactly the window of a
+    /// verbatim occurrence `[s, s + m)`, i.e. `[s - k, s + m + k)`, clipped
+    /// by neither text end, and `m > 2k`. Then every alignment within `k`
+    /// edits in the window overlaps that occurrence (the margins are too
+    /// short to hold one), and no other verbatim occurrence is in the window
+    /// (its confirmed hits would have widened it), so the greedy selection
+    /// picks exactly that occurrence.
+    fn sole_exact(&self, index: &CharIndex, window: &Range<usize>) -> Option<Found> {
+        let fits = self.m > 2 * self.k
+            && window.start > 0
+            && window.end < index.chars
+            && window.len() == self.m + 2 * self.k;
+        if !fits {
+            return None;
+        }
+        let start = index.select(window.start + self.k);
+        let end = start.checked_add(self.pattern.len())?;
+        let candidate = index.text.as_bytes().get(start..end)?;
+        (candidate == self.pattern.as_bytes()).then_some(Found {
+            start,
+            end,
+            distance: 0,
+            chars: self.m,
+        })
+    }
+
+    /// Merged candidate windows (char ranges) around confirmed hits, each
+    /// with the band of diagonals (relative to the window start) that holds
+    /// every alignment within `k` edits through one of its hits.
+    fn windows(&mut self, text_chars: usize) -> Vec<(Range<usize>, Band)> {
+        self.hits.sort_unstable_by_key(|h| h.end);
+        let confirmed = confirm(&self.hits, self.parts, self.needed, self.k);
+        // (window, smallest and largest implied end of its hits)
+        let mut merged: Vec<(Range<usize>, usize, usize)> = Vec::new();
+        for hit in self
             .hits
             .iter()
-            .map(|hit| {
-                let before = hit.offset.saturating_add(self.k);
-                let after = (self.m - hit.offset.min(self.m)).saturating_add(self.k);
-                back_chars(text, hit.at, before)..forward_chars(text, hit.at, after)
-            })
-            .collect();
-        windows.sort_unstable_by_key(|w| w.start);
-        merge_ranges(windows)
+            .zip(confirmed)
+            .filter_map(|(h, ok)| ok.then_some(h))
+        {
+            let start = hit.end.saturating_sub(self.m + self.k);
+            let end = hit.end.saturating_add(self.k).min(text_chars);
+            match merged.last_mut() {
+                Some((last, _, max_end)) if start <= last.end => {
+                    last.end = last.end.max(end);
+                    *max_end = hit.end;
+                }
+                _ => merged.push((start..end, hit.end, hit.end)),
+            }
+        }
+        merged
+            .into_iter()
+            .map(|(w, lo, hi)| self.band_of(w, lo, hi))
+            .collect()
     }
+
+    /// Band of a window whose hits imply ends in `lo..=hi`: the diagonal of
+    /// a hit is its implied end minus `m`, and an alignment within `k`
+    /// edits strays at most `k` diagonals from any of its verbatim pieces.
+    fn band_of(&self, window: Range<usize>, lo: usize, hi: usize) -> (Range<usize>, Band) {
+        let diagonal =
+            |end: usize| (to_isize(end) - to_isize(window.start)).saturating_sub(to_isize(self.m));
+        let k = to_isize(self.k);
+        let band = Band {
+            lo: diagonal(lo).saturating_sub(k),
+            hi: diagonal(hi).saturating_add(k),
+        };
+        (window, band)
+    }
+}
+
+/// Marks the hits (sorted by diagonal) lying in some band of diagonals
+/// `[d, d + band]` that holds hits of at least `needed` distinct pieces.
+/// An occurrence within `band` edits has all its verbatim pieces in such a
+/// band, so no occurrence loses its hits.
+fn confirm(hits: &[Hit], parts: usize, needed: usize, band: usize) -> Vec<bool> {
+    let mut marked = vec![needed <= 1; hits.len()];
+    if needed <= 1 {
+        return marked;
+    }
+    let mut counts = vec![0usize; parts];
+    let (mut distinct, mut right, mut marked_to) = (0, 0, 0);
+    for (left, hit) in hits.iter().enumerate() {
+        while let Some(next) = hits
+            .get(right)
+            .filter(|h| h.end.saturating_sub(hit.end) <= band)
+        {
+            if let Some(c) = counts.get_mut(next.piece) {
+                distinct += usize::from(*c == 0);
+                *c += 1;
+            }
+            right += 1;
+        }
+        if distinct >= needed {
+            marked
+                .iter_mut()
+                .take(right)
+                .skip(marked_to.max(left))
+                .for_each(|m| *m = true);
+            marked_to = right;
+        }
+        if let Some(c) = counts.get_mut(hit.piece) {
+            if *c == 1 {
+                distinct = distinct.saturating_sub(1);
+            }
+            *c = c.saturating_sub(1);
+        }
+    }
+    marked
 }
 
 /// Char index where piece `i` of `parts` starts in a pattern of `m` chars.
@@ -288,24 +555,14 @@ fn split_point(i: usize, m: usize, parts: usize) -> usize {
     usize::try_from(point).unwrap_or(m).min(m)
 }
 
-/// Merges sorted ranges that overlap or touch.
-fn merge_ranges(sorted: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    let mut merged: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
-    for range in sorted {
-        match merged.last_mut() {
-            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
-            _ => merged.push(range),
-        }
-    }
-    merged
-}
+/// Who owns a piece string: (query, piece index, piece char offset).
+type Owners = Vec<Vec<(usize, usize, usize)>>;
 
-/// Searches all pieces of all filtered queries in one Aho–Corasick pass and
-/// records the hits in each plan.
-fn collect_hits(text: &str, plans: &mut [Plan]) {
+/// Deduplicated piece strings of all filtered queries and their owners.
+fn piece_table<'a>(plans: &[Plan<'a>]) -> (Vec<&'a str>, Owners) {
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut patterns: Vec<&str> = Vec::new();
-    let mut owners: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut owners: Owners = Vec::new();
     for (q, plan) in plans.iter().enumerate() {
         if plan.mode != Mode::Filter {
             continue;
@@ -317,21 +574,27 @@ fn collect_hits(text: &str, plans: &mut [Plan]) {
                 patterns.len() - 1
             });
             if let Some(list) = owners.get_mut(id) {
-                list.push((q, piece.offset));
+                list.push((q, piece.index, piece.offset));
             }
         }
     }
+    (patterns, owners)
+}
+
+/// Searches all pieces of all filtered queries in one Aho–Corasick pass and
+/// records the hits in each plan.
+fn collect_hits(index: &CharIndex, plans: &mut [Plan]) {
+    let (patterns, owners) = piece_table(plans);
     if patterns.is_empty() {
         return;
     }
-    let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(text.len())).collect();
     let automaton = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
         .build(&patterns);
     let iter = automaton
         .as_ref()
         .ok()
-        .and_then(|ac| ac.try_find_overlapping_iter(Input::new(text)).ok());
+        .and_then(|ac| ac.try_find_overlapping_iter(Input::new(index.text)).ok());
     let Some(iter) = iter else {
         // The automaton could not be built: verify everything by full scans.
         plans
@@ -340,45 +603,21 @@ fn collect_hits(text: &str, plans: &mut [Plan]) {
             .for_each(|p| p.mode = Mode::Scan);
         return;
     };
-    for hit in iter {
-        let Some(list) = owners.get(hit.pattern().as_usize()) else {
+    let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
+    let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
+    for found in iter {
+        let Some(list) = owners.get(found.pattern().as_usize()) else {
             continue;
         };
-        for &(q, offset) in list {
+        let at = index.rank(found.start());
+        for &(q, piece, offset) in list {
             let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
             if let Some(plan) = plans.get_mut(q) {
-                plan.add_hit(Hit { at: hit.start(), offset }, cap);
+                let end = at + (plan.m - offset.min(plan.m));
+                plan.add_hit(Hit { end, piece }, cap, &mut budget);
             }
         }
     }
-}
-
-/// Byte position `n` chars before `pos` (or 0).
-fn back_chars(text: &str, pos: usize, n: usize) -> usize {
-    let bytes = text.as_bytes();
-    let pos = pos.min(bytes.len());
-    if let Some(from) = pos.checked_sub(n) {
-        if bytes.get(from..pos).is_some_and(|s| s.is_ascii()) {
-            return from;
-        }
-    }
-    text.get(..pos)
-        .and_then(|head| head.char_indices().rev().nth(n.checked_sub(1)?))
-        .map_or(0, |(b, _)| b)
-}
-
-/// Byte position `n` chars after `pos` (or the text length).
-fn forward_chars(text: &str, pos: usize, n: usize) -> usize {
-    let bytes = text.as_bytes();
-    let pos = pos.min(bytes.len());
-    if let Some(to) = pos.checked_add(n) {
-        if bytes.get(pos..to).is_some_and(|s| s.is_ascii()) {
-            return to;
-        }
-    }
-    text.get(pos..)
-        .and_then(|tail| tail.char_indices().nth(n))
-        .map_or(text.len(), |(b, _)| pos + b)
 }
 
 // ---------------------------------------------------------------------------
@@ -421,7 +660,13 @@ impl Peq {
             }
         }
         let zeros = vec![0u64; blocks];
-        Peq { blocks, ascii, other_chars, other, zeros }
+        Peq {
+            blocks,
+            ascii,
+            other_chars,
+            other,
+            zeros,
+        }
     }
 
     /// The match vector (one word per block) of char `c`.
@@ -448,54 +693,146 @@ fn set_bit(words: &mut [u64], row: usize, i: usize) {
     }
 }
 
-/// State of one DP column: vertical delta vectors per block and the value
-/// of the last pattern row.
+/// A band of diagonals `j - i` in `lo..=hi` (text chars consumed minus
+/// pattern chars consumed). Only the 64-row blocks meeting the band are
+/// computed; cells outside it are given the cost of a real (not
+/// necessarily optimal) path, so computed values are upper bounds that are
+/// exact for every alignment whose path stays inside the band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Band {
+    lo: isize,
+    hi: isize,
+}
+
+impl Band {
+    /// Every diagonal: plain (unbanded) computation.
+    const FULL: Band = Band {
+        lo: isize::MIN,
+        hi: isize::MAX,
+    };
+
+    /// Diagonals `-k..=k`: alignments anchored at the origin with at most
+    /// `k` indels.
+    fn around_origin(k: usize) -> Band {
+        let k = to_isize(k);
+        Band { lo: -k, hi: k }
+    }
+
+    /// Blocks holding the band's rows in column `column` (1-based rows
+    /// `1..=m`), or `None` when the band misses the pattern there.
+    fn blocks(self, column: usize, m: usize) -> Option<(usize, usize)> {
+        let j = to_isize(column);
+        let top = j.saturating_sub(self.hi).max(1);
+        let bottom = j.saturating_sub(self.lo).min(to_isize(m));
+        if top > bottom {
+            return None;
+        }
+        let first = usize::try_from(top - 1).ok()? / WORD_BITS;
+        let last = usize::try_from(bottom - 1).ok()? / WORD_BITS;
+        Some((first, last))
+    }
+}
+
+fn to_isize(n: usize) -> isize {
+    isize::try_from(n).unwrap_or(isize::MAX)
+}
+
+/// One DP column, computed block by block: vertical delta vectors and the
+/// value of the bottom row of each block.
 struct Columns {
     pv: Vec<u64>,
     mv: Vec<u64>,
+    /// Value of each block's bottom row in the last column computing it.
+    scores: Vec<usize>,
+    m: usize,
     /// Bit of the last pattern char inside the last block.
     last_mask: u64,
-    /// `D[m][j]` for the current column `j`.
-    score: usize,
+    /// Row 0 is `D[0][j] = j` (anchored) instead of 0 (free start).
+    anchored: bool,
+    /// Text chars consumed so far.
+    column: usize,
+    /// Blocks `0..ready` hold a state (blocks are started in order).
+    ready: usize,
+    band: Band,
 }
 
 impl Columns {
-    /// Column 0: `D[i][0] = i` (all vertical deltas +1).
-    fn new(m: usize) -> Self {
+    /// Column 0 is `D[i][0] = i`.
+    fn new(m: usize, anchored: bool, band: Band) -> Self {
         let blocks = m.div_ceil(WORD_BITS).max(1);
         Columns {
             pv: vec![!0u64; blocks],
             mv: vec![0u64; blocks],
+            scores: vec![0; blocks],
+            m,
             last_mask: 1u64 << (m.saturating_sub(1) % WORD_BITS),
-            score: m,
+            anchored,
+            column: 0,
+            ready: 0,
+            band,
         }
     }
 
-    /// Advances one text char with match vector `eq`. `top` is the
-    /// horizontal delta of row 0: 0 for a free start (semi-global), 1 for an
-    /// anchored start. Returns the new `D[m][j]`.
+    /// Consumes one text char with match vector `eq`. Returns `D[m][j]`
+    /// for the new column `j` when the band reaches the last row.
     #[inline]
-    fn step(&mut self, eq: &[u64], top: i32) -> usize {
-        debug_assert_eq!(eq.len(), self.pv.len());
-        let last = self.pv.len() - 1;
-        let mut h = top;
-        let blocks = self.pv.iter_mut().zip(self.mv.iter_mut()).zip(eq);
-        for (b, ((pv, mv), &e)) in blocks.enumerate() {
-            let mask = if b == last { self.last_mask } else { HIGH_BIT };
+    fn step(&mut self, eq: &[u64]) -> Option<usize> {
+        self.column += 1;
+        let (first, last) = self.band.blocks(self.column, self.m)?;
+        self.start_blocks(last);
+        let mut h = i32::from(first > 0 || self.anchored);
+        let last_block = self.pv.len() - 1;
+        for b in first..=last {
+            let mask = if b == last_block {
+                self.last_mask
+            } else {
+                HIGH_BIT
+            };
+            let (Some(pv), Some(mv), Some(&e), Some(score)) = (
+                self.pv.get_mut(b),
+                self.mv.get_mut(b),
+                eq.get(b),
+                self.scores.get_mut(b),
+            ) else {
+                return None;
+            };
             h = advance_block(pv, mv, e, h, mask);
+            *score = (*score + usize::from(h > 0)).saturating_sub(usize::from(h < 0));
         }
-        self.score = match h {
-            1 => self.score + 1,
-            -1 => self.score.saturating_sub(1),
-            _ => self.score,
-        };
-        self.score
+        if last == last_block {
+            self.scores.get(last).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Starts blocks up to `last` entering the band: their previous column
+    /// is taken as the block above's bottom value plus one per row (a real
+    /// path: deletions straight down).
+    fn start_blocks(&mut self, last: usize) {
+        while self.ready <= last && self.ready < self.pv.len() {
+            let b = self.ready;
+            let above = match b.checked_sub(1) {
+                Some(a) => self.scores.get(a).copied().unwrap_or(0),
+                None if self.anchored => self.column - 1,
+                None => 0,
+            };
+            let rows = (self.m - b * WORD_BITS).min(WORD_BITS);
+            if let (Some(pv), Some(mv), Some(score)) = (
+                self.pv.get_mut(b),
+                self.mv.get_mut(b),
+                self.scores.get_mut(b),
+            ) {
+                (*pv, *mv, *score) = (!0, 0, above + rows);
+            }
+            self.ready += 1;
+        }
     }
 }
 
 /// One 64-row block of one column. `hin` is the horizontal delta entering
 /// the block's top, the result the delta leaving it at the row of `out`.
-#[inline(always)]
+#[inline]
 fn advance_block(pv: &mut u64, mv: &mut u64, eq: u64, hin: i32, out: u64) -> i32 {
     let hin_neg = u64::from(hin < 0);
     let hin_pos = u64::from(hin > 0);
@@ -534,7 +871,12 @@ struct Found {
 
 impl Found {
     fn into_match(self, query: usize) -> FuzzyMatch {
-        FuzzyMatch { query, start: self.start, end: self.end, distance: self.distance }
+        FuzzyMatch {
+            query,
+            start: self.start,
+            end: self.end,
+            distance: self.distance,
+        }
     }
 }
 
@@ -572,9 +914,10 @@ impl Matcher {
     }
 
     /// Appends the occurrences inside `window` (a byte range of `text`),
-    /// in order of start.
-    fn search(&self, text: &str, window: Range<usize>, out: &mut Vec<Found>) {
-        let mut candidates = self.candidates(text, window.clone());
+    /// in order of start. `band` (relative to the window start) must
+    /// contain the path of every alignment within `k` edits.
+    fn search(&self, text: &str, window: Range<usize>, band: Band, out: &mut Vec<Found>) {
+        let mut candidates = self.candidates(text, window.clone(), band);
         let mut rest = candidates.as_mut_slice();
         while !rest.is_empty() {
             let split = self.group_len(rest);
@@ -585,15 +928,17 @@ impl Matcher {
     }
 
     /// Forward scan: every end position in the window with distance `<= k`.
-    fn candidates(&self, text: &str, window: Range<usize>) -> Vec<Candidate> {
+    fn candidates(&self, text: &str, window: Range<usize>, band: Band) -> Vec<Candidate> {
         let mut found = Vec::new();
         let Some(slice) = text.get(window.clone()) else {
             debug_assert!(false, "window not on char boundaries");
             return found;
         };
-        let mut columns = Columns::new(self.m);
+        let mut columns = Columns::new(self.m, false, band);
         for (n, (b, c)) in slice.char_indices().enumerate() {
-            let distance = columns.step(self.forward.get(c), 0);
+            let Some(distance) = columns.step(self.forward.get(c)) else {
+                continue;
+            };
             if distance <= self.k {
                 found.push(Candidate {
                     end_char: n + 1,
@@ -646,7 +991,12 @@ impl Matcher {
                     };
                     let start_char = cand.end_char.saturating_sub(len);
                     cand.start = Some((start_char, start_byte));
-                    heap.push(Reverse((cand.distance, len.abs_diff(self.m), start_char, key.3)));
+                    heap.push(Reverse((
+                        cand.distance,
+                        len.abs_diff(self.m),
+                        start_char,
+                        key.3,
+                    )));
                 }
                 Some((start_char, start_byte)) => {
                     if overlaps(&chosen, start_char, cand.end_char) {
@@ -670,11 +1020,13 @@ impl Matcher {
     /// Returns `(length in chars, start byte)`.
     fn best_start(&self, text: &str, base: usize, cand: &Candidate) -> Option<(usize, usize)> {
         let slice = text.get(base..cand.end_byte)?;
-        let mut columns = Columns::new(self.m);
+        let mut columns = Columns::new(self.m, true, Band::around_origin(self.k));
         let mut best: Option<(usize, usize, usize, usize)> = None;
         let reversed = slice.char_indices().rev().take(self.m + self.k);
         for (n, (b, c)) in reversed.enumerate() {
-            let distance = columns.step(self.reverse.get(c), 1);
+            let Some(distance) = columns.step(self.reverse.get(c)) else {
+                continue;
+            };
             let len = n + 1;
             let key = (distance, len.abs_diff(self.m));
             // `<=`: on ties the later (leftmost) start wins.

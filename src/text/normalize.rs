@@ -48,7 +48,9 @@ pub struct Normalized {
 impl Normalized {
     /// Normalizes `units` (extracted text that knows its original offsets).
     pub fn from_units<I: IntoIterator<Item = Unit>>(units: I, profile: Profile) -> Normalized {
-        let mut sink = MapSink::default();
+        let units = units.into_iter();
+        let hint = units.size_hint().0;
+        let mut sink = MapSink { text: String::with_capacity(hint), starts: Vec::with_capacity(hint), ends: Vec::with_capacity(hint) };
         normalize_into(units, profile, false, &mut sink);
         Normalized { text: sink.text, starts: sink.starts, ends: sink.ends }
     }
@@ -137,39 +139,43 @@ impl Sink for TextSink {
 /// stage.
 fn normalize_into<I: IntoIterator<Item = Unit>, S: Sink>(units: I, profile: Profile, trim: bool, sink: &mut S) {
     let mut out = Joiner::new(profile, trim, sink);
-    let mut cluster = String::new();
-    let mut cluster_range: Option<(u32, u32, bool)> = None; // start, end, first char lowercase
+    // the pending cluster: its starter, range, and combining marks (rare)
+    let mut pending: Option<Unit> = None;
+    let mut marks = String::new();
     for unit in units {
-        let is_mark = canonical_combining_class(unit.ch) != 0;
-        match cluster_range.as_mut() {
-            Some(range) if is_mark => {
-                cluster.push(unit.ch);
-                range.1 = unit.end.max(range.1);
+        let is_mark = !unit.ch.is_ascii() && canonical_combining_class(unit.ch) != 0;
+        if is_mark {
+            if let Some(p) = pending.as_mut() {
+                marks.push(unit.ch);
+                p.end = unit.end.max(p.end);
                 continue;
             }
-            Some(&mut (s, e, lower)) => emit_cluster(&cluster, s, e, lower, &mut out),
-            None => {}
         }
-        cluster.clear();
-        cluster.push(unit.ch);
-        cluster_range = Some((unit.start, unit.end, unit.ch.is_lowercase()));
+        if let Some(p) = pending.take() {
+            emit_cluster(p, &marks, &mut out);
+            marks.clear();
+        }
+        pending = Some(unit);
     }
-    if let Some((s, e, lower)) = cluster_range {
-        emit_cluster(&cluster, s, e, lower, &mut out);
+    if let Some(p) = pending {
+        emit_cluster(p, &marks, &mut out);
     }
     out.finish();
 }
 
-fn emit_cluster<S: Sink>(cluster: &str, start: u32, end: u32, lower: bool, out: &mut Joiner<'_, S>) {
-    let mut chars = cluster.chars();
-    if let (Some(c), None) = (chars.next(), chars.next()) {
-        if c.is_ascii() {
-            out.push_folded(c, start, end, lower);
-            return;
-        }
+/// Emits a starter and its combining marks, NFKC-normalized (ASCII alone
+/// needs no normalization).
+fn emit_cluster<S: Sink>(starter: Unit, marks: &str, out: &mut Joiner<'_, S>) {
+    let lower = starter.ch.is_lowercase();
+    if marks.is_empty() && starter.ch.is_ascii() {
+        out.push_folded(starter.ch, starter.start, starter.end, lower);
+        return;
     }
+    let mut cluster = String::with_capacity(4 + marks.len());
+    cluster.push(starter.ch);
+    cluster.push_str(marks);
     for c in cluster.nfkc() {
-        out.push_folded(c, start, end, lower);
+        out.push_folded(c, starter.start, starter.end, lower);
     }
 }
 
@@ -215,10 +221,14 @@ impl<'s, S: Sink> Joiner<'s, S> {
     /// letter (only such a word continues a hyphenated one).
     fn push_folded(&mut self, c: char, start: u32, end: u32, lower: bool) {
         if c == '\u{00AD}' {
-            if self.profile.collapse_whitespace && self.after_letter && self.hyphen.is_none() {
+            if self.profile.collapse_whitespace && self.after_letter && self.hyphen.is_none() && self.space.is_none() {
                 self.hyphen = Some((start, end, true));
-                self.space = None;
             }
+            return;
+        }
+        if c.is_ascii_alphanumeric() {
+            let c = if self.profile.fold_case { c.to_ascii_lowercase() } else { c };
+            self.push(c, start, end, lower, false);
             return;
         }
         // only a hyphen can join a word broken across lines, not a dash
@@ -329,6 +339,7 @@ mod tests {
         assert_eq!(norm("the evi-  \r\n   dence"), "the evidence");
         assert_eq!(norm("evi\u{00AD}\ndence"), "evidence");
         assert_eq!(norm("evi\u{00AD}dence"), "evidence");
+        assert_eq!(norm("a \u{00AD}b"), "a b");
         // not across a line break, or before a capital or digit: a real hyphen
         assert_eq!(norm("well-known"), "well-known");
         assert_eq!(norm("pre- and post-war"), "pre- and post-war");
