@@ -70,11 +70,54 @@ impl Format {
 
     fn headings(self, text: &str) -> Vec<Heading> {
         match self {
-            Format::Markdown => extract::markdown::extract_markdown(text).headings,
+            Format::Markdown => {
+                let headings = extract::markdown::extract_markdown(text).headings;
+                if headings.is_empty() {
+                    dedented_markdown_headings(text)
+                } else {
+                    headings
+                }
+            }
             Format::Html => extract::html::extract_html(text).headings,
             Format::PlainText => Vec::new(),
         }
     }
+}
+
+/// Headings of a markdown text whose every line is indented by the same
+/// whitespace (a document pasted from source code, like the examples of
+/// spec 000 §5): read with that indentation removed, offsets mapped back.
+fn dedented_markdown_headings(text: &str) -> Vec<Heading> {
+    let indent = text
+        .split('\n')
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    if indent == 0 {
+        return Vec::new();
+    }
+    // (start in dedented text, start in original, bytes removed) per line
+    let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+    let mut dedented = String::with_capacity(text.len());
+    let mut orig = 0;
+    for line in text.split('\n') {
+        let removed = if line.trim().is_empty() { 0 } else { indent.min(line.len()) };
+        lines.push((dedented.len(), orig, removed));
+        dedented.push_str(line.get(removed..).unwrap_or(""));
+        dedented.push('\n');
+        orig += line.len() + 1;
+    }
+    let back = |pos: u32| -> u32 {
+        let i = lines.partition_point(|l| l.0 <= pos as usize).saturating_sub(1);
+        let (d, o, r) = lines.get(i).copied().unwrap_or((0, 0, 0));
+        ((pos as usize - d) + o + r).min(text.len()) as u32
+    };
+    extract::markdown::extract_markdown(&dedented)
+        .headings
+        .into_iter()
+        .map(|h| Heading { start: back(h.start), end: back(h.end), ..h })
+        .collect()
 }
 
 /// `<body`, `<p>` or `<div` near the start: HTML without an `<html>` tag.
@@ -272,5 +315,24 @@ mod tests {
         let b = doc.source().find('b').unwrap();
         assert_eq!(doc.section_at(b).unwrap().title, "Two");
         assert_eq!(doc.sections()[2].start_line, 4);
+    }
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+
+    /// The documents of spec 000 §5 are indented (Python triple quotes);
+    /// their headings still make sections.
+    #[test]
+    fn indented_headings_of_spec_5_4() {
+        let src = "\n    # Section 1\n    Users need to authenticate with the system.\n    \n    # Section 2  \n    The authentication system must be secure.\n";
+        let doc = Document::new(src, None).unwrap();
+        assert_eq!(doc.format(), Format::Markdown);
+        let titles: Vec<_> = doc.sections().iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Section 1", "Section 2"]);
+        let s2 = &doc.sections()[1];
+        assert_eq!(&src[s2.byte_start..s2.heading_end], "# Section 2  ");
+        assert_eq!(s2.start_line, 5);
     }
 }
