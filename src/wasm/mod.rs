@@ -13,19 +13,28 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = include_str!("wasm_types.d.ts");
+const TYPES: &'static str = include_str!("types.d.ts");
 
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The JS clock.
+/// The JS clock: `performance.timeOrigin + performance.now()` (sub-millisecond
+/// where the runtime allows, so short time budgets are honoured), else
+/// `Date.now()`.
 struct DateClock;
 
 impl Clock for DateClock {
     fn now_ms(&self) -> f64 {
-        js_sys::Date::now()
+        let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok().filter(|p| p.is_object());
+        let precise = performance.and_then(|p| {
+            let now = Reflect::get(&p, &"now".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+            let now = now.call0(&p).ok()?.as_f64()?;
+            let origin = Reflect::get(&p, &"timeOrigin".into()).ok()?.as_f64()?;
+            Some(origin + now)
+        });
+        precise.unwrap_or_else(js_sys::Date::now)
     }
 }
 

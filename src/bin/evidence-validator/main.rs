@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The bundled sample, used when `validate` is given no files.
-const SAMPLE_SOURCE: &str = include_str!("../../samples/incident-review.md");
-const SAMPLE_CLAIMS: &str = include_str!("../../samples/claims.json");
+const SAMPLE_SOURCE: &str = include_str!("../../../samples/incident-review.md");
+const SAMPLE_CLAIMS: &str = include_str!("../../../samples/claims.json");
 
 #[derive(Parser)]
 #[command(name = "evidence-validator", version, about = "Proves an LLM's evidence is real: checks cited quotes against their source.")]
