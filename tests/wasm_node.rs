@@ -8,8 +8,7 @@
 //! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 //!   cargo test --target wasm32-unknown-unknown --no-default-features --test wasm_node
 //! ```
-//! (no `-q`: it breaks the runner). Add `-- --include-ignored` to also run
-//! the cases of [`KNOWN_ISSUES`].
+//! (no `-q`: it breaks the runner).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -18,25 +17,6 @@ use evidence_validator::host::FixedClock;
 use evidence_validator::validate_evidence;
 use serde_json::Value;
 use wasm_bindgen_test::*;
-
-/// Cases that fail because of a known library bug (the native replay fails on
-/// them too), with the reason. They run in the ignored test
-/// `known_issue_cases_replay_in_wasm`; remove an entry once it is fixed.
-/// The JS tests keep the same list (tests/js/helpers.mjs).
-const KNOWN_ISSUES: &[(&str, &str)] = &[
-    (
-        "context hint that is not near the match is a CONTEXT_MISMATCH",
-        "markdown headings are not extracted yet (src/extract/markdown.rs is a TEMPORARY stub)",
-    ),
-    (
-        "expected section that holds the quote validates it",
-        "markdown headings are not extracted yet (src/extract/markdown.rs is a TEMPORARY stub)",
-    ),
-];
-
-fn known_issue(name: &str) -> Option<&'static str> {
-    KNOWN_ISSUES.iter().find(|(n, _)| *n == name).map(|(_, why)| *why)
-}
 
 /// Every span of a report points at its text in bytes, code points and UTF-16.
 fn spans_hold(source: &str, report: &Value) -> Result<(), String> {
@@ -86,22 +66,8 @@ fn case_file_replays_in_wasm() {
     assert!(cases.len() >= 4, "case file missing");
     let mut failures = Vec::new();
     for case in &cases {
-        let name = case["name"].as_str().unwrap_or("?");
-        if let Some(why) = known_issue(name) {
-            console_log!("skipped (known issue, see known_issue_cases_replay_in_wasm): [{name}] {why}");
-            continue;
-        }
         failures.extend(replay(case));
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[wasm_bindgen_test]
-#[ignore = "known library bugs: see KNOWN_ISSUES"]
-fn known_issue_cases_replay_in_wasm() {
-    let cases = common::cases();
-    let failures: Vec<String> =
-        cases.iter().filter(|c| known_issue(c["name"].as_str().unwrap_or("?")).is_some()).flat_map(replay).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

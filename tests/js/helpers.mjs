@@ -28,14 +28,10 @@ export const cases = () => readJson('tests/cases/validate_evidence.json');
 /**
  * Cases that fail because of a known library bug, with the reason: reported
  * with node:test's `todo` (shown, not failing the run). Remove an entry once
- * the bug is fixed; the native replay (tests/validate_cases.rs) fails on the
- * same cases.
+ * the bug is fixed.
  */
 export const KNOWN_ISSUES = new Map([
-  ['context hint that is not near the match is a CONTEXT_MISMATCH',
-    'markdown headings are not extracted yet (src/extract/markdown.rs is a TEMPORARY stub: every match is in "Document Preamble")'],
-  ['expected section that holds the quote validates it',
-    'markdown headings are not extracted yet (src/extract/markdown.rs is a TEMPORARY stub: every match is in "Document Preamble")'],
+  // ['case name', 'what is wrong in the library'],
 ]);
 
 /** A dotted path (`validated_claims.0.match_details.line_number`), as tests/common/mod.rs. */
