@@ -15,8 +15,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("types.d.ts");
 
-#[wasm_bindgen(start)]
-fn start() {
+/// Routes Rust panics to `console.error` (once; called by every entry
+/// point instead of a `start` function, which would be exported).
+fn init_panic_hook() {
     console_error_panic_hook::set_once();
 }
 
@@ -79,12 +80,13 @@ fn parse_format(name: &str) -> Result<Format, JsValue> {
 
 /// Validates evidence claims against a source document (spec 000
 /// `validate_evidence`). Throws an `EvidenceValidatorError` on bad input.
-#[wasm_bindgen(js_name = validateEvidence, unchecked_return_type = "ValidationReport")]
+#[wasm_bindgen(js_name = validateEvidence, skip_typescript)]
 pub fn validate_evidence(
     source: String,
-    #[wasm_bindgen(unchecked_param_type = "EvidenceClaims | Claim[]")] claims: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidationConfig | null")] config: Option<JsValue>,
+    claims: JsValue,
+    config: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
+    init_panic_hook();
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let report = validate::validate_evidence(&source, &claims, &config, &DateClock).map_err(to_js_error)?;
@@ -92,7 +94,7 @@ pub fn validate_evidence(
 }
 
 /// A source document parsed and indexed once, validated against many times.
-#[wasm_bindgen(js_name = Document)]
+#[wasm_bindgen(js_name = Document, skip_typescript)]
 pub struct JsDocument {
     inner: Document,
 }
@@ -100,11 +102,9 @@ pub struct JsDocument {
 #[wasm_bindgen(js_class = Document)]
 impl JsDocument {
     /// Parses `source`; `options.format` overrides format detection.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        source: String,
-        #[wasm_bindgen(unchecked_param_type = "DocumentOptions | null")] options: Option<JsValue>,
-    ) -> Result<JsDocument, JsValue> {
+    #[wasm_bindgen(constructor, skip_typescript)]
+    pub fn new(source: String, options: Option<JsValue>) -> Result<JsDocument, JsValue> {
+        init_panic_hook();
         let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let format = match options.get("format") {
             None | Some(Value::Null) => None,
@@ -121,12 +121,8 @@ impl JsDocument {
     /// Validates claims against this document (the same report as
     /// `validateEvidence`). `source_metadata.format` in the claims is ignored:
     /// the document's format was fixed when it was built.
-    #[wasm_bindgen(unchecked_return_type = "ValidationReport")]
-    pub fn validate(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "EvidenceClaims | Claim[]")] claims: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ValidationConfig | null")] config: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(skip_typescript)]
+    pub fn validate(&self, claims: JsValue, config: Option<JsValue>) -> Result<JsValue, JsValue> {
         let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
         let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
         let config = Config::from_json(&config).map_err(to_js_error)?;
@@ -137,12 +133,8 @@ impl JsDocument {
 
     /// Every place `quote` occurs: exact matches, or fuzzy ones within
     /// `options.maxEditDistance` (default 3) when there is no exact one.
-    #[wasm_bindgen(unchecked_return_type = "FoundMatch[]")]
-    pub fn find(
-        &self,
-        quote: &str,
-        #[wasm_bindgen(unchecked_param_type = "FindOptions | null")] options: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(skip_typescript)]
+    pub fn find(&self, quote: &str, options: Option<JsValue>) -> Result<JsValue, JsValue> {
         let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let flag = |key: &str, default: bool| -> Result<bool, JsValue> {
             match options.get(key) {
@@ -168,26 +160,26 @@ impl JsDocument {
     }
 
     /// The format used: `markdown`, `html` or `plain_text`.
-    #[wasm_bindgen(getter, unchecked_return_type = "SourceFormat")]
+    #[wasm_bindgen(getter, skip_typescript)]
     pub fn format(&self) -> String {
         self.inner.format().name().to_string()
     }
 
     /// `document_metadata` of the report.
-    #[wasm_bindgen(getter, unchecked_return_type = "DocumentMetadata")]
+    #[wasm_bindgen(getter, skip_typescript)]
     pub fn metadata(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.metadata())
     }
 
     /// The sections, in order.
-    #[wasm_bindgen(getter, unchecked_return_type = "Section[]")]
+    #[wasm_bindgen(getter, skip_typescript)]
     pub fn sections(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.sections())
     }
 }
 
 /// The library version.
-#[wasm_bindgen]
+#[wasm_bindgen(skip_typescript)]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }

@@ -202,3 +202,31 @@ export interface EvidenceValidatorError extends Error {
   code: ErrorCode;
   details: Record<string, unknown>;
 }
+
+/**
+ * Validates evidence claims against a source document (spec 000
+ * `validate_evidence`). Throws an {@link EvidenceValidatorError} on bad input.
+ */
+export function validateEvidence(source: string, claims: EvidenceClaims | Claim[], config?: ValidationConfig | null): ValidationReport;
+
+/** The library version. */
+export function version(): string;
+
+/** A source document parsed and indexed once, validated against many times. */
+export class Document {
+  /** Parses `source`; `options.format` overrides format detection. */
+  constructor(source: string, options?: DocumentOptions | null);
+  /** Releases the wasm memory held by this document. */
+  free(): void;
+  [Symbol.dispose](): void;
+  /** Validates claims against this document: the same report as `validateEvidence`. */
+  validate(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null): ValidationReport;
+  /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
+  find(quote: string, options?: FindOptions | null): FoundMatch[];
+  /** The format used to read the source. */
+  readonly format: SourceFormat;
+  /** `document_metadata` of the report. */
+  readonly metadata: DocumentMetadata;
+  /** The sections, in order. */
+  readonly sections: Section[];
+}
