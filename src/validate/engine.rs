@@ -26,6 +26,9 @@ const MAX_LISTED: usize = 3;
 const SAME_PLACE_OVERLAP: f64 = 0.5;
 /// The spec's context rule: more than this share of the hint's words nearby.
 const CONTEXT_MIN_SCORE: f64 = 0.3;
+/// A semantic match's words may spread over this many times the quote's
+/// token count before its confidence is scaled down.
+const SEMANTIC_SPREAD: f64 = 3.0;
 /// Tokens before a passage also searched for a negation.
 const NEGATION_LOOKBEHIND: usize = 3;
 
@@ -277,14 +280,24 @@ impl<'a> ClaimContext<'a> {
         if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
             let tokens = self.index.tokens();
             let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
+            let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
             for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, 5) {
-                out.extend(self.from_normalized(MatchType::Semantic, m.start, m.end, m.coverage, m.coverage, None));
+                let confidence = m.coverage * self.density(m.start, m.end, quote_tokens);
+                out.extend(self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage, None));
             }
         }
         if claim.evidence_type == EvidenceType::SectionReference {
             out.extend(self.section_candidates());
         }
         out
+    }
+
+    /// 1 when the matched words lie within [`SEMANTIC_SPREAD`] times the
+    /// quote's length, less in proportion when they are scattered over a
+    /// longer passage: words merely co-occurring in a chunk are not evidence.
+    fn density(&self, start: usize, end: usize, quote_tokens: usize) -> f64 {
+        let span_tokens = self.index.text().get(start..end).map_or(1, |t| tokens::tokenize(t).len()).max(1);
+        (SEMANTIC_SPREAD * quote_tokens as f64 / span_tokens as f64).min(1.0)
     }
 
     fn distance_to(&self, start: usize, end: usize) -> Option<usize> {
