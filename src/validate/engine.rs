@@ -606,7 +606,7 @@ fn dedupe(sorted: Vec<Candidate>) -> Vec<Candidate> {
     for c in sorted {
         let same = kept.iter().any(|k| {
             let overlap = c.orig.1.min(k.orig.1).saturating_sub(c.orig.0.max(k.orig.0));
-            let shorter = (c.orig.1 - c.orig.0).min(k.orig.1 - k.orig.0).max(1);
+            let shorter = c.orig.1.saturating_sub(c.orig.0).min(k.orig.1.saturating_sub(k.orig.0)).max(1);
             overlap as f64 / shorter as f64 > SAME_PLACE_OVERLAP
         });
         if !same {
