@@ -1,0 +1,63 @@
+// Tiny DOM helpers shared by the modes. Text always goes in as text nodes:
+// nothing a user pastes is ever parsed as HTML.
+
+/**
+ * `h('button', { class: 'x', onclick: f, 'aria-label': 'y' }, 'text', child)`.
+ * Attributes: `on*` functions become listeners, `true` sets an empty
+ * attribute, `false`/`null`/`undefined` are skipped; children are nodes,
+ * strings (text nodes) or arrays of those.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends nodes, strings (as text nodes) and nested arrays of them. */
+export function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function replaceChildren(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+let uid = 0;
+/** A document-unique id with a prefix. */
+export const uniqueId = (prefix) => `${prefix}-${++uid}`;
+
+/** Calls `fn` once `ms` after the last call; `.flush()` runs a pending call now, `.cancel()` drops it. */
+export function debounce(fn, ms) {
+  let timer = null;
+  const debounced = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { timer = null; fn(); }, ms);
+  };
+  debounced.flush = () => {
+    if (timer !== null) { clearTimeout(timer); timer = null; fn(); }
+  };
+  debounced.cancel = () => { clearTimeout(timer); timer = null; };
+  return debounced;
+}
+
+/** Offers `text` as a file download. */
+export function download(filename, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { href: url, download: filename, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,161 @@
+// From a validation report to highlight segments. Pure functions (no DOM), so
+// tests/browser/spans.test.mjs runs them in Node.
+//
+// A span is one place in the source a report points at, in UTF-16 code units
+// (JS string indices), straight from the library's `utf16_start`/`utf16_end`:
+//   - role `match`: a claim's `match_details` (coloured by the claim's status),
+//   - role `alternative`: its `alternative_matches` (the other places of an
+//     AMBIGUOUS claim),
+//   - role `candidate`: the `attempted_matches` of a claim in `failed_claims`
+//     (nearest candidates the library rejected), unless it is the claim's own
+//     match.
+// Spans may overlap (a semantic match over a paragraph holds other quotes), so
+// the text is cut at every span boundary into segments, each carrying every
+// span that covers it.
+
+/** @typedef {'VALIDATED'|'LOW_CONFIDENCE'|'AMBIGUOUS'|'FAILED'} Status */
+
+/**
+ * @typedef {object} Span
+ * @property {string} key          unique: `c<claim index>.m`, `.a<i>`, `.c<i>`
+ * @property {number} claim        index of the claim in `validated_claims`
+ * @property {string} claimId
+ * @property {'match'|'alternative'|'candidate'} role
+ * @property {Status} status       the claim's status
+ * @property {number} start        UTF-16 offset
+ * @property {number} end          UTF-16 offset (exclusive)
+ * @property {string} text         matched_text / candidate_text
+ * @property {number} confidence
+ * @property {string=} matchType
+ * @property {number=} editDistance
+ * @property {number=} similarity
+ * @property {string=} reason      why a candidate was rejected
+ * @property {number=} line
+ * @property {string=} section
+ */
+
+const ROLE_RANK = { match: 0, alternative: 1, candidate: 2 };
+
+/**
+ * The failed_claims entry of each claim, by index in validated_claims. Claim
+ * ids may repeat (the library warns DUPLICATE_CLAIM_ID), so the n-th failed
+ * entry of an id goes with the n-th non-VALIDATED result of that id.
+ * @returns {Array<object|undefined>}
+ */
+export function failuresByClaim(report) {
+  const queues = new Map();
+  for (const f of report.failed_claims ?? []) {
+    if (!queues.has(f.claim_id)) queues.set(f.claim_id, []);
+    queues.get(f.claim_id).push(f);
+  }
+  return (report.validated_claims ?? []).map((r) =>
+    r.validation_status === 'VALIDATED' ? undefined : queues.get(r.claim_id)?.shift());
+}
+
+/** Every span of a report (see the file comment), in report order. */
+export function collectSpans(report) {
+  /** @type {Span[]} */
+  const spans = [];
+  const failures = failuresByClaim(report);
+  (report.validated_claims ?? []).forEach((r, claim) => {
+    const base = { claim, claimId: r.claim_id, status: r.validation_status };
+    const m = r.match_details;
+    if (m) {
+      spans.push({
+        ...base, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
+        confidence: m.confidence_score, matchType: m.match_type, editDistance: m.edit_distance,
+        similarity: m.similarity_score, line: m.line_number, section: m.section,
+      });
+    }
+    (r.alternative_matches ?? []).forEach((a, i) => {
+      spans.push({
+        ...base, key: `c${claim}.a${i}`, role: 'alternative', start: a.utf16_start, end: a.utf16_end,
+        text: a.matched_text, confidence: a.confidence_score, matchType: a.match_type, line: a.line_number,
+        section: a.section,
+      });
+    });
+    (failures[claim]?.attempted_matches ?? []).forEach((a, i) => {
+      if (m && a.utf16_start === m.utf16_start && a.utf16_end === m.utf16_end) return; // the match itself
+      spans.push({
+        ...base, key: `c${claim}.c${i}`, role: 'candidate', start: a.utf16_start, end: a.utf16_end,
+        text: a.candidate_text, confidence: a.confidence_score, reason: a.rejection_reason, line: a.line_number,
+        section: a.section,
+      });
+    });
+  });
+  return spans.filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start);
+}
+
+/**
+ * The span that colours a segment: matches before alternatives before
+ * candidates, then the shortest (the most specific: a quote inside a
+ * paragraph-long semantic match shows as itself), then report order.
+ */
+export function primarySpan(spans) {
+  let best = null;
+  for (const s of spans) {
+    if (best === null) { best = s; continue; }
+    const byRole = ROLE_RANK[s.role] - ROLE_RANK[best.role];
+    const byLength = (s.end - s.start) - (best.end - best.start);
+    if (byRole < 0 || (byRole === 0 && byLength < 0)) best = s;
+  }
+  return best;
+}
+
+/**
+ * Cuts [0, length) at every span boundary. Returns the segments in order,
+ * covering the whole text without gaps: `{ start, end, spans }`, where `spans`
+ * (in report order) is empty for plain text. Spans are clamped to the text.
+ * @param {number} length
+ * @param {Span[]} spans
+ */
+export function segment(length, spans) {
+  const clamp = (n) => Math.max(0, Math.min(length, n));
+  const live = spans.map((s, order) => ({ s, order, start: clamp(s.start), end: clamp(s.end) }))
+    .filter((x) => x.end > x.start);
+  const cuts = new Set([0, length]);
+  for (const x of live) { cuts.add(x.start); cuts.add(x.end); }
+  const points = [...cuts].sort((a, b) => a - b);
+  const byStart = [...live].sort((a, b) => a.start - b.start || a.order - b.order);
+  const out = [];
+  let active = [];
+  let next = 0;
+  for (let i = 0; i + 1 < points.length; i++) {
+    const [a, b] = [points[i], points[i + 1]];
+    active = active.filter((x) => x.end > a);
+    while (next < byStart.length && byStart[next].start <= a) active.push(byStart[next++]);
+    const covering = active.filter((x) => x.start <= a && x.end >= b).sort((x, y) => x.order - y.order).map((x) => x.s);
+    out.push({ start: a, end: b, spans: covering });
+  }
+  // Two plain neighbours cannot arise from the cuts above; merged anyway, as
+  // a guard, so plain text is always one text node between marks.
+  const merged = [];
+  for (const seg of out) {
+    const prev = merged.at(-1);
+    if (prev && prev.spans.length === 0 && seg.spans.length === 0) prev.end = seg.end;
+    else merged.push(seg);
+  }
+  return merged;
+}
+
+/** A short human label for a status. */
+export const STATUS_LABEL = {
+  VALIDATED: 'validated',
+  LOW_CONFIDENCE: 'low confidence',
+  AMBIGUOUS: 'ambiguous',
+  FAILED: 'failed',
+};
+
+/** One line describing a span, for the tooltip and screen readers. */
+export function describeSpan(s) {
+  const parts = [`${s.claimId}`, STATUS_LABEL[s.status] ?? s.status, `confidence ${s.confidence.toFixed(2)}`];
+  if (s.role === 'match') {
+    if (s.matchType) parts.push(`${s.matchType} match`);
+    if (typeof s.editDistance === 'number') parts.push(`edit distance ${s.editDistance}`);
+  } else if (s.role === 'alternative') {
+    parts.push(`another place of this ambiguous quote${s.matchType ? ` (${s.matchType})` : ''}`);
+  } else {
+    parts.push(`rejected candidate: ${s.reason ?? 'not accepted'}`);
+  }
+  return parts.join(' · ');
+}

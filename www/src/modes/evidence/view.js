@@ -1,0 +1,93 @@
+// The highlighted source and its tooltip.
+//
+// The source is shown as it is (markdown and HTML as their text, since the
+// library's offsets point into the original), built from text nodes and
+// <mark> elements, never innerHTML: each segment (spans.js) is a slice of the
+// source string at the library's UTF-16 offsets, so a mark holds exactly the
+// characters the library matched, emoji and CJK included.
+
+import { h } from '../../dom.js';
+import { describeSpan, primarySpan } from './spans.js';
+
+/**
+ * Fills `pre` with the source and its marks.
+ * @returns {Map<string, HTMLElement[]>} the marks of each span key, in order
+ */
+export function renderSource(pre, source, segments, tooltipId) {
+  const marks = new Map();
+  const frag = document.createDocumentFragment();
+  for (const seg of segments) {
+    const text = source.slice(seg.start, seg.end);
+    if (seg.spans.length === 0) {
+      frag.append(document.createTextNode(text));
+      continue;
+    }
+    const top = primarySpan(seg.spans);
+    const mark = document.createElement('mark');
+    mark.append(document.createTextNode(text));
+    mark.className = `hl hl-${top.status.toLowerCase().replace('_', '-')} hl-${top.role}`;
+    if (seg.spans.length > 1) mark.classList.add('hl-overlap');
+    mark.tabIndex = 0;
+    mark.dataset.spans = seg.spans.map((s) => s.key).join(' ');
+    mark.dataset.claims = [...new Set(seg.spans.map((s) => s.claimId))].join(' ');
+    mark.dataset.status = top.status;
+    mark.dataset.role = top.role;
+    mark.setAttribute('aria-describedby', tooltipId);
+    for (const s of seg.spans) {
+      if (!marks.has(s.key)) marks.set(s.key, []);
+      marks.get(s.key).push(mark);
+    }
+    frag.append(mark);
+  }
+  pre.replaceChildren(frag);
+  return marks;
+}
+
+/**
+ * One tooltip for every mark: shown on hover and on keyboard focus, hidden on
+ * leave, blur and Escape. It is the marks' aria-describedby, so a screen
+ * reader reads the claim, status, confidence, match type and edit distance
+ * when a mark gets focus. `spansOf(mark)` gives the spans of a mark.
+ */
+export function attachTooltip(container, tooltip, spansOf) {
+  let owner = null;
+
+  function show(mark) {
+    const spans = spansOf(mark);
+    if (!spans.length) return;
+    owner = mark;
+    tooltip.replaceChildren(...spans.map((s) => h('div', { class: `tip-line tip-${s.role}` }, describeSpan(s))));
+    tooltip.hidden = false;
+    place(mark);
+  }
+
+  function hide() {
+    owner = null;
+    tooltip.hidden = true;
+  }
+
+  function place(mark) {
+    const r = mark.getClientRects()[0] ?? mark.getBoundingClientRect();
+    const tip = tooltip.getBoundingClientRect();
+    const margin = 8;
+    let top = r.bottom + 6;
+    if (top + tip.height > window.innerHeight - margin) top = Math.max(margin, r.top - tip.height - 6);
+    const left = Math.min(Math.max(margin, r.left), Math.max(margin, window.innerWidth - tip.width - margin));
+    tooltip.style.top = `${Math.round(top)}px`;
+    tooltip.style.left = `${Math.round(left)}px`;
+  }
+
+  const markOf = (e) => e.target instanceof Element ? e.target.closest('mark.hl') : null;
+  container.addEventListener('mouseover', (e) => { const m = markOf(e); if (m && m !== owner) show(m); });
+  container.addEventListener('mouseout', (e) => {
+    const m = markOf(e);
+    if (m && m === owner && !m.contains(e.relatedTarget) && document.activeElement !== m) hide();
+  });
+  container.addEventListener('focusin', (e) => { const m = markOf(e); if (m) show(m); });
+  container.addEventListener('focusout', (e) => { if (markOf(e) === owner) hide(); });
+  container.addEventListener('keydown', (e) => { if (e.key === 'Escape' && owner) { hide(); e.stopPropagation(); } });
+  // Any scroll (the viewer's, the page's) moves the mark: follow it.
+  document.addEventListener('scroll', () => { if (owner) place(owner); }, { capture: true, passive: true });
+  window.addEventListener('resize', () => { if (owner) place(owner); });
+  return { show, hide, get owner() { return owner; } };
+}

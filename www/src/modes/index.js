@@ -1,0 +1,18 @@
+// The UI's modes, one tab each. A mode is a folder under www/src/modes/ whose
+// `mode.js` exports
+//
+//   mount(panel: HTMLElement, ctx: { setStatus(text: string): void }): void | Promise<void>
+//
+// called once, the first time its tab is shown; it owns everything inside
+// `panel`. Each is loaded on demand (its own chunk, with the wasm module), so a
+// mode costs nothing until it is opened. To add one (the transcript mode of
+// spec 001, the judge view of specs 002/003), add an entry below.
+
+export const modes = [
+  {
+    id: 'evidence',
+    label: 'Evidence',
+    title: 'Quotes against a source document (spec 000)',
+    load: () => import(/* webpackChunkName: "mode-evidence" */ './evidence/mode.js'),
+  },
+];
