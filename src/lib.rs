@@ -24,7 +24,9 @@
 pub mod document;
 pub mod error;
 pub mod extract;
+pub mod finding;
 pub mod host;
+pub mod judge;
 pub mod matching;
 pub mod text;
 pub mod validate;

@@ -1,0 +1,145 @@
+//! The native way to ask a jury (not on wasm32): every juror on its own
+//! thread, all at once, each with its own deadline. The core
+//! ([`Verification`](super::Verification)) stays free of I/O; this module
+//! only runs the calls it asks for. The HTTP jurors live in the CLI.
+
+use super::jury::JurorFailure;
+use super::log::{LogBook, LogEntry};
+use super::{ClaimRequest, JudgeConfig, JudgeRequest, JudgeResult, Verification};
+use crate::error::Error;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A juror that answers synchronously (an HTTP call, a script in a test).
+pub trait Juror: Send + Sync {
+    /// The juror's name (unique within a jury; used in logs).
+    fn name(&self) -> &str;
+    /// Asks the juror: `system` is the instructions, `prompt` the spec's
+    /// prompt. Returns the raw answer text, or an error message.
+    fn ask(&self, system: &str, prompt: &str) -> Result<String, String>;
+    /// This juror's own timeout, overriding the jury's.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+}
+
+/// One juror's outcome from [`ask_all`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    /// The request's juror index.
+    pub index: usize,
+    /// The raw answer or the failure.
+    pub outcome: Result<String, JurorFailure>,
+    /// Milliseconds until the answer (or the timeout).
+    pub elapsed_ms: f64,
+}
+
+/// Makes every request at once, one thread per request, and waits at most
+/// each juror's timeout (its own, else `default_timeout`) for it. A juror
+/// past its deadline is recorded as timed out and its thread is left to
+/// finish on its own (its late answer is dropped); a juror that panics is a
+/// failure. Results are in request order.
+pub fn ask_all(jurors: &[Arc<dyn Juror>], requests: &[JudgeRequest], default_timeout: Duration) -> Vec<Asked> {
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel::<(usize, Result<String, String>, f64)>();
+    let mut pending: Vec<(usize, Instant, Duration)> = Vec::new();
+    let mut results: Vec<Option<Asked>> = vec![None; requests.len()];
+    for (slot, req) in requests.iter().enumerate() {
+        let Some(juror) = jurors.get(req.index).cloned() else {
+            results[slot] = Some(Asked {
+                index: req.index,
+                outcome: Err(JurorFailure::Error(format!("no juror at index {}", req.index))),
+                elapsed_ms: 0.0,
+            });
+            continue;
+        };
+        let timeout = juror.timeout().unwrap_or(default_timeout);
+        pending.push((slot, start + timeout, timeout));
+        let tx = tx.clone();
+        let (system, prompt) = (req.system.clone(), req.prompt.clone());
+        let spawned = std::thread::Builder::new().name(format!("juror-{}", juror.name())).spawn(move || {
+            let t0 = Instant::now();
+            let answer = catch_unwind(AssertUnwindSafe(|| juror.ask(&system, &prompt)))
+                .unwrap_or_else(|_| Err("the juror panicked".to_string()));
+            // the receiver may be gone (timed out): nothing to do then
+            let _ = tx.send((slot, answer, t0.elapsed().as_secs_f64() * 1000.0));
+        });
+        if let Err(e) = spawned {
+            pending.retain(|(s, _, _)| *s != slot);
+            results[slot] =
+                Some(Asked { index: req.index, outcome: Err(JurorFailure::Error(format!("cannot start a thread: {e}"))), elapsed_ms: 0.0 });
+        }
+    }
+    drop(tx);
+    while !pending.is_empty() {
+        let now = Instant::now();
+        let next_deadline = pending.iter().map(|(_, d, _)| *d).min().unwrap_or(now);
+        let received = rx.recv_timeout(next_deadline.saturating_duration_since(now));
+        match received {
+            Ok((slot, answer, elapsed_ms)) => {
+                if let Some(pos) = pending.iter().position(|(s, _, _)| *s == slot) {
+                    pending.swap_remove(pos);
+                    let index = requests.get(slot).map_or(slot, |r| r.index);
+                    results[slot] = Some(Asked { index, outcome: answer.map_err(JurorFailure::Error), elapsed_ms });
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                pending.retain(|(slot, deadline, timeout)| {
+                    if *deadline > now {
+                        return true;
+                    }
+                    let index = requests.get(*slot).map_or(*slot, |r| r.index);
+                    results[*slot] = Some(Asked {
+                        index,
+                        outcome: Err(JurorFailure::Timeout { after_ms: timeout.as_millis().min(u64::MAX as u128) as u64 }),
+                        elapsed_ms: timeout.as_secs_f64() * 1000.0,
+                    });
+                    false
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                for (slot, _, _) in pending.drain(..) {
+                    let index = requests.get(slot).map_or(slot, |r| r.index);
+                    results[slot] =
+                        Some(Asked { index, outcome: Err(JurorFailure::Error("the juror's thread ended without an answer".into())), elapsed_ms: 0.0 });
+                }
+            }
+        }
+    }
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(slot, r)| {
+            r.unwrap_or_else(|| Asked {
+                index: requests.get(slot).map_or(slot, |r| r.index),
+                outcome: Err(JurorFailure::Error("no answer".into())),
+                elapsed_ms: 0.0,
+            })
+        })
+        .collect()
+}
+
+/// One whole check: steps 1 and 2, then the jury asked concurrently (each
+/// juror with its timeout, `config.timeout_ms` unless it has its own),
+/// every exchange numbered in `book` and handed to `log`.
+pub fn verify_claim(
+    request: ClaimRequest,
+    source: Result<&str, String>,
+    config: &JudgeConfig,
+    jurors: &[Arc<dyn Juror>],
+    book: &mut LogBook,
+    log: &mut dyn FnMut(&LogEntry),
+) -> Result<JudgeResult, Error> {
+    let names = jurors.iter().map(|j| j.name().to_string()).collect();
+    let mut check = Verification::new(request, source, config, names)?;
+    let requests = check.requests();
+    let asked = ask_all(jurors, &requests, Duration::from_millis(config.timeout_ms));
+    for (req, a) in requests.iter().zip(asked) {
+        log(&book.entry(&req.judge, &req.system, &req.prompt, &a.outcome));
+        check.record(a.index, a.outcome, Some(a.elapsed_ms));
+    }
+    Ok(check.finish())
+}

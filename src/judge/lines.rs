@@ -1,0 +1,250 @@
+//! Step 1 of the judge (spec 002 "File existence and context retrieval"):
+//! the cited lines of a source file and the lines around them.
+//!
+//! Lines are numbered from 1. A line ends at `\n`; a `\r` before it is not
+//! part of the line, and a final `\n` does not start an empty last line, so
+//! `"a\nb\n"` has two lines, like Python's `readlines()`.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A cited line range, `L<start>-L<end>` (both inclusive, from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LineRange {
+    /// First cited line (1-based).
+    pub start: usize,
+    /// Last cited line (1-based, inclusive).
+    pub end: usize,
+}
+
+/// Why a line range cannot be read: the error of step 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CitationError {
+    /// The cited file does not exist or cannot be read.
+    FileNotFound {
+        /// The cited file name.
+        filename: String,
+        /// What the host said (e.g. the operating system's error).
+        message: String,
+    },
+    /// The range is not a valid range (start 0, start after end, not a number).
+    InvalidRange {
+        /// What was wrong.
+        message: String,
+    },
+    /// The range goes past the end of the file.
+    OutOfRange {
+        /// The cited range.
+        range: LineRange,
+        /// How many lines the file has.
+        line_count: usize,
+    },
+}
+
+impl fmt::Display for CitationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CitationError::FileNotFound { filename, message } => write!(f, "file not found: {filename}: {message}"),
+            CitationError::InvalidRange { message } => write!(f, "invalid line range: {message}"),
+            CitationError::OutOfRange { range, line_count } => {
+                write!(f, "cited lines {range} are outside the file ({line_count} lines)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CitationError {}
+
+impl LineRange {
+    /// The range `start..=end`; an error when `start` is 0 or after `end`.
+    pub fn new(start: usize, end: usize) -> Result<LineRange, CitationError> {
+        if start == 0 {
+            return Err(CitationError::InvalidRange { message: "line numbers start at 1 (got L0)".into() });
+        }
+        if start > end {
+            return Err(CitationError::InvalidRange { message: format!("start line {start} is after end line {end}") });
+        }
+        Ok(LineRange { start, end })
+    }
+
+    /// Parses `L13326-L13328`, `L13326`, `13326-13328` or `L5-7` (the `L`
+    /// is optional, either case; spaces around `-` are allowed).
+    pub fn parse(text: &str) -> Result<LineRange, CitationError> {
+        let bad = || CitationError::InvalidRange {
+            message: format!("{text:?} is not a line range like L12-L14 or L12"),
+        };
+        let (a, b) = match text.split_once('-') {
+            Some((a, b)) => (a, Some(b)),
+            None => (text, None),
+        };
+        let start = parse_line_number(a).ok_or_else(bad)?;
+        let end = match b {
+            Some(b) => parse_line_number(b).ok_or_else(bad)?,
+            None => start,
+        };
+        LineRange::new(start, end)
+    }
+
+    /// Number of cited lines.
+    pub fn len(&self) -> usize {
+        self.end - self.start + 1
+    }
+
+    /// Always false: a range holds at least one line.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+impl fmt::Display for LineRange {
+    /// `L<start>-L<end>`, the form of the spec's prompt (also for one line).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "L{}-L{}", self.start, self.end)
+    }
+}
+
+/// `L123`, `l123` or `123` (surrounding spaces allowed) as a number.
+pub fn parse_line_number(text: &str) -> Option<usize> {
+    let t = text.trim();
+    let t = t.strip_prefix(['L', 'l']).unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// One line of a source file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's text, without its line ending.
+    pub text: String,
+}
+
+/// The result of step 1: the cited lines and their context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Passage {
+    /// The cited range.
+    pub range: LineRange,
+    /// Up to `context_lines` lines before the range.
+    pub before: Vec<Line>,
+    /// The cited lines.
+    pub cited: Vec<Line>,
+    /// Up to `context_lines` lines after the range.
+    pub after: Vec<Line>,
+    /// How many lines the file has.
+    pub line_count: usize,
+}
+
+impl Passage {
+    /// The cited lines, exactly, joined with `\n` (spec: `cited_text`).
+    pub fn cited_text(&self) -> String {
+        join(&self.cited)
+    }
+
+    /// The lines before, joined with `\n` (spec: `context_before`).
+    pub fn context_before(&self) -> String {
+        join(&self.before)
+    }
+
+    /// The lines after, joined with `\n` (spec: `context_after`).
+    pub fn context_after(&self) -> String {
+        join(&self.after)
+    }
+
+    /// Step 2's search area: `context_before + cited_text` (spec 002 step 2,
+    /// process 1), with line tags (they are removed by normalization).
+    pub fn search_area(&self) -> String {
+        let mut s = tagged(&self.before);
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&tagged(&self.cited));
+        s
+    }
+}
+
+fn join(lines: &[Line]) -> String {
+    lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// Lines with their tags, `[L12] text`, one per line: how the prompt and
+/// `text_found` show them.
+pub fn tagged(lines: &[Line]) -> String {
+    lines.iter().map(|l| format!("[L{}] {}", l.number, l.text)).collect::<Vec<_>>().join("\n")
+}
+
+/// The lines of `source` (see the module documentation for what a line is).
+pub fn split_lines(source: &str) -> Vec<&str> {
+    let body = source.strip_suffix('\n').unwrap_or(source);
+    if source.is_empty() {
+        return Vec::new();
+    }
+    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+/// Step 1: the lines `range` of `source` with `context_lines` lines of
+/// context on each side (fewer at the start and end of the file). An error
+/// when the range goes past the end of the file.
+pub fn locate(source: &str, range: LineRange, context_lines: usize) -> Result<Passage, CitationError> {
+    let lines = split_lines(source);
+    let line_count = lines.len();
+    if range.start == 0 || range.start > range.end {
+        return Err(CitationError::InvalidRange { message: format!("{range} is not a valid range") });
+    }
+    if range.end > line_count {
+        return Err(CitationError::OutOfRange { range, line_count });
+    }
+    let take = |from: usize, to: usize| -> Vec<Line> {
+        // from..=to, 1-based, already clamped to the file
+        (from..=to)
+            .filter_map(|n| lines.get(n - 1).map(|t| Line { number: n, text: (*t).to_string() }))
+            .collect()
+    };
+    let before_from = range.start.saturating_sub(context_lines).max(1);
+    let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
+    let after_to = range.end.saturating_add(context_lines).min(line_count);
+    let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
+    Ok(Passage { range, before, cited: take(range.start, range.end), after, line_count })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ranges() {
+        assert_eq!(LineRange::parse("L13326-L13328").unwrap(), LineRange { start: 13326, end: 13328 });
+        assert_eq!(LineRange::parse("L7").unwrap(), LineRange { start: 7, end: 7 });
+        assert_eq!(LineRange::parse("5 - 9").unwrap(), LineRange { start: 5, end: 9 });
+        assert_eq!(LineRange::parse("l5-L9").unwrap(), LineRange { start: 5, end: 9 });
+        for bad in ["", "L", "L0", "L9-L5", "Lx", "L1-", "-L3", "L1-L2-L3", "L+1", "L99999999999999999999999"] {
+            assert!(LineRange::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn context_is_clamped_to_the_file() {
+        let src = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n";
+        let p = locate(src, LineRange::new(7, 8).unwrap(), 5).unwrap();
+        assert_eq!(p.context_before(), "2\n3\n4\n5\n6");
+        assert_eq!(p.cited_text(), "7\n8");
+        assert_eq!(p.context_after(), "9\n10\n11\n12\n13");
+        let p = locate(src, LineRange::new(1, 1).unwrap(), 5).unwrap();
+        assert!(p.before.is_empty());
+        assert_eq!(p.context_after(), "2\n3\n4\n5\n6");
+        let p = locate(src, LineRange::new(13, 13).unwrap(), 5).unwrap();
+        assert!(p.after.is_empty());
+        assert_eq!(p.search_area(), "[L8] 8\n[L9] 9\n[L10] 10\n[L11] 11\n[L12] 12\n[L13] 13");
+        assert_eq!(
+            locate(src, LineRange::new(13, 14).unwrap(), 5),
+            Err(CitationError::OutOfRange { range: LineRange { start: 13, end: 14 }, line_count: 13 })
+        );
+        assert!(locate("", LineRange::new(1, 1).unwrap(), 5).is_err());
+        let p = locate("a\r\nb", LineRange::new(2, 2).unwrap(), usize::MAX).unwrap();
+        assert_eq!(p.context_before(), "a");
+        assert_eq!(p.cited_text(), "b");
+    }
+}

@@ -1,0 +1,482 @@
+//! The judge (spec 002): is a cited line range real, does the quote appear
+//! in it, and does a jury of LLMs agree that the source supports the claim?
+//!
+//! 1. **Step 1** ([`lines`]): the cited lines `L<start>-L<end>` of the
+//!    source file and 5 lines of context on each side; a missing file or a
+//!    range outside the file ends the check at once.
+//! 2. **Step 2** ([`quote`]): the quote's score against `context_before +
+//!    cited_text` after normalization, the longest matching block over the
+//!    quote's length, equal to CPython's `difflib`; passes at 0.8.
+//! 3. **Step 3** ([`prompt`], [`ballot`], [`jury`]): the spec's prompt, sent
+//!    to every juror; answers read robustly and put to a vote. Runs even
+//!    when step 2 failed (the verdict is then `QUOTE_NOT_FOUND`, and the
+//!    jury's view is still reported and logged).
+//!
+//! The core does no I/O and never waits: [`Verification`] is a state
+//! machine. Built from the request and the source text (steps 1 and 2 run
+//! at once), it says which juror requests to make ([`Verification::requests`]),
+//! takes their answers or failures in any order ([`Verification::record`])
+//! and gives the spec's output object ([`Verification::finish`]). The
+//! surfaces make the calls: the CLI with threads and HTTP
+//! ([`blocking`] has the threaded runner), wasm with JS promises. [`log`]
+//! formats and numbers the prompt/response logs; [`citations`] is the batch
+//! verification of a markdown report (spec 002 `verify_report.py`).
+//!
+//! ```
+//! use evidence_validator::judge::{ClaimRequest, JudgeConfig, Verdict, Verification};
+//! use evidence_validator::judge::jury::JurorFailure;
+//!
+//! let source = "intro\nThe committee approved the budget on Monday.\noutro\n";
+//! let request = ClaimRequest::new("The budget passed", "approved the budget on Monday", "minutes.txt", 2, 2);
+//! let mut check = Verification::new(request, Ok(source), &JudgeConfig::default(), vec!["a".into(), "b".into()]).unwrap();
+//! assert_eq!(check.quote_match().unwrap().score, 1.0);
+//! let asks = check.requests();
+//! assert!(asks[0].prompt.starts_with("SOURCE FILE: minutes.txt\nCITED LINES: L2-L2\n"));
+//! check.record(0, Ok(r#"{"verdict": "VALID", "reason": "It says so."}"#.into()), None);
+//! check.record(1, Err(JurorFailure::Timeout { after_ms: 1000 }), None);
+//! let result = check.finish();
+//! assert_eq!(result.verdict, Verdict::Valid);
+//! assert!(result.verified);
+//! ```
+
+pub mod ballot;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod blocking;
+pub mod citations;
+pub mod jury;
+pub mod lines;
+pub mod log;
+pub mod prompt;
+pub mod quote;
+
+use crate::error::{Error, ErrorKind};
+use jury::{deliberate, JurorAnswer, JurorFailure, Semantic, SemanticVerdict, Vote};
+use lines::{locate, tagged, CitationError, LineRange, Passage};
+use quote::{check_quote, QuoteMatch};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub use ballot::{parse_answer, Ballot, JurorVerdict};
+pub use prompt::{build_prompt, JURY_INSTRUCTIONS};
+
+/// Settings of the judge, with the spec's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JudgeConfig {
+    /// Lines of context before and after the cited range (spec: 5).
+    pub context_lines: usize,
+    /// Step 2 passes when the score is at least this (spec: 0.8).
+    pub threshold: f64,
+    /// CPython's `autojunk` heuristic in step 2 (default off; see [`quote`]).
+    pub autojunk: bool,
+    /// How long each juror may take, in milliseconds (default 120 000: local
+    /// models on a laptop are slow). Used by the surfaces.
+    pub timeout_ms: u64,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> JudgeConfig {
+        JudgeConfig { context_lines: 5, threshold: 0.8, autojunk: false, timeout_ms: 120_000 }
+    }
+}
+
+/// Largest `context_lines` accepted.
+pub const MAX_CONTEXT_LINES: usize = 10_000;
+/// Largest `timeout_ms` accepted (one day).
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+
+impl JudgeConfig {
+    /// From JSON (`null` = defaults); unknown keys, wrong types and
+    /// out-of-range values are a `CONFIGURATION_ERROR`.
+    pub fn from_json(value: &Value) -> Result<JudgeConfig, Error> {
+        let config: JudgeConfig = match value {
+            Value::Null => JudgeConfig::default(),
+            v => serde_json::from_value(v.clone())
+                .map_err(|e| Error::new(ErrorKind::Configuration, format!("judge configuration: {e}")))?,
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Checks the ranges: threshold in 0–1, context lines up to
+    /// [`MAX_CONTEXT_LINES`], timeout 1 ms to [`MAX_TIMEOUT_MS`].
+    pub fn check(&self) -> Result<(), Error> {
+        let bad = |field: &str, msg: String| {
+            Err(Error::new(ErrorKind::Configuration, msg).with_detail("field", Value::String(field.into())))
+        };
+        if !(self.threshold.is_finite() && (0.0..=1.0).contains(&self.threshold)) {
+            return bad("threshold", format!("threshold must be between 0 and 1, got {}", self.threshold));
+        }
+        if self.context_lines > MAX_CONTEXT_LINES {
+            return bad("context_lines", format!("context_lines must be at most {MAX_CONTEXT_LINES}, got {}", self.context_lines));
+        }
+        if self.timeout_ms == 0 || self.timeout_ms > MAX_TIMEOUT_MS {
+            return bad("timeout_ms", format!("timeout_ms must be from 1 to {MAX_TIMEOUT_MS}, got {}", self.timeout_ms));
+        }
+        Ok(())
+    }
+}
+
+/// One claim to judge: the spec's CLI arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimRequest {
+    /// The claim being made.
+    pub claim: String,
+    /// The quote used as evidence.
+    pub quote: String,
+    /// The cited file's name (in `data/canonical/` for the CLI).
+    pub filename: String,
+    /// First cited line (1-based).
+    pub start_line: usize,
+    /// Last cited line (1-based, inclusive).
+    pub end_line: usize,
+}
+
+impl ClaimRequest {
+    /// A request.
+    pub fn new(
+        claim: impl Into<String>,
+        quote: impl Into<String>,
+        filename: impl Into<String>,
+        start_line: usize,
+        end_line: usize,
+    ) -> ClaimRequest {
+        ClaimRequest { claim: claim.into(), quote: quote.into(), filename: filename.into(), start_line, end_line }
+    }
+}
+
+/// The final verdict of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    /// Quote found; the jury finds it substantive, in context, supporting.
+    Valid,
+    /// Quote found; the jury finds that context changes its meaning.
+    Misleading,
+    /// Quote found; the jury finds it too short or generic.
+    Insufficient,
+    /// Quote found; the jury finds it does not support the claim.
+    Unsupported,
+    /// Quote found; the jury split evenly.
+    HungJury,
+    /// Quote found; every juror failed.
+    LlmError,
+    /// Step 2 failed: the quote is not in the cited lines (whatever the jury said).
+    QuoteNotFound,
+    /// Step 1 failed: the cited file does not exist or cannot be read.
+    FileNotFound,
+    /// Step 1 failed: the cited lines are not in the file (or not a range).
+    LinesOutOfRange,
+    /// Quote found, but no juror was given: steps 1 and 2 only.
+    JuryNotConvened,
+}
+
+impl Verdict {
+    /// Every verdict, in declaration order.
+    pub const ALL: [Verdict; 10] = [
+        Verdict::Valid,
+        Verdict::Misleading,
+        Verdict::Insufficient,
+        Verdict::Unsupported,
+        Verdict::HungJury,
+        Verdict::LlmError,
+        Verdict::QuoteNotFound,
+        Verdict::FileNotFound,
+        Verdict::LinesOutOfRange,
+        Verdict::JuryNotConvened,
+    ];
+
+    /// The name used in output, e.g. `QUOTE_NOT_FOUND`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Valid => "VALID",
+            Verdict::Misleading => "MISLEADING",
+            Verdict::Insufficient => "INSUFFICIENT",
+            Verdict::Unsupported => "UNSUPPORTED",
+            Verdict::HungJury => "HUNG_JURY",
+            Verdict::LlmError => "LLM_ERROR",
+            Verdict::QuoteNotFound => "QUOTE_NOT_FOUND",
+            Verdict::FileNotFound => "FILE_NOT_FOUND",
+            Verdict::LinesOutOfRange => "LINES_OUT_OF_RANGE",
+            Verdict::JuryNotConvened => "JURY_NOT_CONVENED",
+        }
+    }
+}
+
+impl From<SemanticVerdict> for Verdict {
+    fn from(v: SemanticVerdict) -> Verdict {
+        match v {
+            SemanticVerdict::Valid => Verdict::Valid,
+            SemanticVerdict::Misleading => Verdict::Misleading,
+            SemanticVerdict::Insufficient => Verdict::Insufficient,
+            SemanticVerdict::Unsupported => Verdict::Unsupported,
+            SemanticVerdict::HungJury => Verdict::HungJury,
+            SemanticVerdict::LlmError => Verdict::LlmError,
+        }
+    }
+}
+
+/// The text step 1 found (present when step 1 succeeded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundContext {
+    /// The cited lines, exactly.
+    pub cited_text: String,
+    /// Up to `context_lines` lines before.
+    pub context_before: String,
+    /// Up to `context_lines` lines after.
+    pub context_after: String,
+    /// How many lines the file has.
+    pub line_count: usize,
+}
+
+/// Who sat on the jury and how they voted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JuryReport {
+    /// Whether any juror was asked (false with no jurors, or when step 1 failed).
+    pub convened: bool,
+    /// The jurors' names.
+    pub jurors: Vec<String>,
+    /// Every vote.
+    pub votes: Vec<Vote>,
+    /// Ballots per verdict.
+    pub tally: BTreeMap<JurorVerdict, usize>,
+    /// Jurors with a ballot.
+    pub answered: usize,
+    /// Jurors that failed.
+    pub failed: usize,
+}
+
+/// The output object of one check (spec 002 "Output structure", plus the
+/// request, the found context, the jury's votes and any error).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeResult {
+    /// Step 1 succeeded.
+    pub step_1_existence: bool,
+    /// Step 2 passed the threshold.
+    pub step_2_quote_match: bool,
+    /// Step 2's score, 0.0 to 1.0 (0.0 when step 1 failed).
+    pub quote_score: f64,
+    /// The jury's outcome; `null` when the jury was not convened.
+    pub step_3_semantic: Option<Semantic>,
+    /// The final verdict.
+    pub verdict: Verdict,
+    /// `verdict == VALID`.
+    pub verified: bool,
+    /// The cited lines with their tags (`[L13326] The ...`); empty when step 1 failed.
+    pub text_found: String,
+    /// Step 1's error, if any.
+    pub error: Option<String>,
+    /// The claim.
+    pub claim: String,
+    /// The quote.
+    pub quote: String,
+    /// The cited file.
+    pub filename: String,
+    /// `L<start>-L<end>`.
+    pub cited_lines: String,
+    /// The threshold step 2 used.
+    pub threshold: f64,
+    /// What step 1 found.
+    pub context: Option<FoundContext>,
+    /// The jury.
+    pub jury: JuryReport,
+}
+
+/// One request to one juror.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JudgeRequest {
+    /// The juror's position in the jury (for [`Verification::record`]).
+    pub index: usize,
+    /// The juror's name.
+    pub judge: String,
+    /// The system message ([`JURY_INSTRUCTIONS`]).
+    pub system: String,
+    /// The spec's prompt.
+    pub prompt: String,
+}
+
+/// One check in progress: steps 1 and 2 done, the jury's answers pending.
+#[derive(Debug, Clone)]
+pub struct Verification {
+    request: ClaimRequest,
+    config: JudgeConfig,
+    passage: Result<Passage, CitationError>,
+    quote: Option<QuoteMatch>,
+    prompt: Option<String>,
+    jurors: Vec<String>,
+    answers: Vec<Option<JurorAnswer>>,
+}
+
+/// Checks juror names: non-empty, unique.
+pub fn check_juror_names(jurors: &[String]) -> Result<(), Error> {
+    for (i, name) in jurors.iter().enumerate() {
+        if name.trim().is_empty() {
+            return Err(Error::new(ErrorKind::Configuration, format!("juror {} has an empty name", i + 1)));
+        }
+        if jurors[..i].contains(name) {
+            return Err(Error::new(ErrorKind::Configuration, format!("two jurors are named {name:?}; names must be unique")));
+        }
+    }
+    Ok(())
+}
+
+impl Verification {
+    /// Runs steps 1 and 2 on `source` (the cited file's text, or the error
+    /// reading it) and prepares the jury. An error only for a bad
+    /// configuration or juror names; a missing file or a bad range is a
+    /// result (`FILE_NOT_FOUND`, `LINES_OUT_OF_RANGE`).
+    pub fn new(
+        request: ClaimRequest,
+        source: Result<&str, String>,
+        config: &JudgeConfig,
+        jurors: Vec<String>,
+    ) -> Result<Verification, Error> {
+        config.check()?;
+        check_juror_names(&jurors)?;
+        let passage = match source {
+            Err(message) => Err(CitationError::FileNotFound { filename: request.filename.clone(), message }),
+            Ok(text) => LineRange::new(request.start_line, request.end_line)
+                .and_then(|range| locate(text, range, config.context_lines)),
+        };
+        let (quote, prompt) = match &passage {
+            Ok(p) => (
+                Some(check_quote(&request.quote, &p.search_area(), config.threshold, config.autojunk)),
+                Some(build_prompt(&request.filename, p.range, p, &request.claim, &request.quote)),
+            ),
+            Err(_) => (None, None),
+        };
+        let answers = vec![None; jurors.len()];
+        Ok(Verification { request, config: config.clone(), passage, quote, prompt, jurors, answers })
+    }
+
+    /// Step 1's outcome.
+    pub fn passage(&self) -> Result<&Passage, &CitationError> {
+        self.passage.as_ref()
+    }
+
+    /// Step 2's outcome (none when step 1 failed).
+    pub fn quote_match(&self) -> Option<&QuoteMatch> {
+        self.quote.as_ref()
+    }
+
+    /// The prompt (none when step 1 failed).
+    pub fn prompt(&self) -> Option<&str> {
+        self.prompt.as_deref()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &JudgeConfig {
+        &self.config
+    }
+
+    /// Whether the jury meets: there are jurors and step 1 succeeded.
+    pub fn convened(&self) -> bool {
+        !self.jurors.is_empty() && self.prompt.is_some()
+    }
+
+    /// The requests still to make: one per juror without an answer (none
+    /// when the jury does not meet).
+    pub fn requests(&self) -> Vec<JudgeRequest> {
+        let Some(prompt) = &self.prompt else { return Vec::new() };
+        self.jurors
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.answers.get(*i).is_some_and(Option::is_none))
+            .map(|(index, judge)| JudgeRequest {
+                index,
+                judge: judge.clone(),
+                system: JURY_INSTRUCTIONS.to_string(),
+                prompt: prompt.clone(),
+            })
+            .collect()
+    }
+
+    /// Records juror `index`'s raw answer or failure. False (and nothing
+    /// recorded) for an unknown index, an already answered juror, or a jury
+    /// that does not meet.
+    pub fn record(&mut self, index: usize, outcome: Result<String, JurorFailure>, elapsed_ms: Option<f64>) -> bool {
+        if !self.convened() {
+            return false;
+        }
+        let Some(judge) = self.jurors.get(index).cloned() else { return false };
+        match self.answers.get_mut(index) {
+            Some(slot @ None) => {
+                *slot = Some(JurorAnswer { judge, outcome, elapsed_ms });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether every juror has answered or failed.
+    pub fn is_complete(&self) -> bool {
+        !self.convened() || self.answers.iter().all(Option::is_some)
+    }
+
+    /// The spec's output object. A juror with nothing recorded counts as
+    /// failed (`no answer recorded`).
+    pub fn finish(self) -> JudgeResult {
+        let Verification { request, config, passage, quote, jurors, answers, prompt } = self;
+        let convened = !jurors.is_empty() && prompt.is_some();
+        let cited_lines = match LineRange::new(request.start_line, request.end_line) {
+            Ok(r) => r.to_string(),
+            Err(_) => format!("L{}-L{}", request.start_line, request.end_line),
+        };
+        let deliberation = convened.then(|| {
+            let answers: Vec<JurorAnswer> = answers
+                .into_iter()
+                .zip(&jurors)
+                .map(|(a, name)| a.unwrap_or_else(|| JurorAnswer::failed(name.clone(), JurorFailure::Error("no answer recorded".into()))))
+                .collect();
+            deliberate(&answers)
+        });
+        let quote_match = quote.as_ref().is_some_and(|q| q.matched);
+        let verdict = match (&passage, &deliberation) {
+            (Err(CitationError::FileNotFound { .. }), _) => Verdict::FileNotFound,
+            (Err(_), _) => Verdict::LinesOutOfRange,
+            (Ok(_), _) if !quote_match => Verdict::QuoteNotFound,
+            (Ok(_), Some(d)) => d.semantic.verdict.into(),
+            (Ok(_), None) => Verdict::JuryNotConvened,
+        };
+        let jury = match &deliberation {
+            Some(d) => JuryReport {
+                convened: true,
+                jurors: jurors.clone(),
+                votes: d.votes.clone(),
+                tally: d.tally.clone(),
+                answered: d.answered,
+                failed: d.failed,
+            },
+            None => JuryReport { convened: false, jurors, votes: Vec::new(), tally: BTreeMap::new(), answered: 0, failed: 0 },
+        };
+        JudgeResult {
+            step_1_existence: passage.is_ok(),
+            step_2_quote_match: quote_match,
+            quote_score: quote.as_ref().map_or(0.0, |q| q.score),
+            step_3_semantic: deliberation.map(|d| d.semantic),
+            verdict,
+            verified: verdict == Verdict::Valid,
+            text_found: passage.as_ref().map_or(String::new(), |p| tagged(&p.cited)),
+            error: passage.as_ref().err().map(|e| e.to_string()),
+            claim: request.claim,
+            quote: request.quote,
+            filename: request.filename,
+            cited_lines,
+            threshold: config.threshold,
+            context: passage.as_ref().ok().map(|p| FoundContext {
+                cited_text: p.cited_text(),
+                context_before: p.context_before(),
+                context_after: p.context_after(),
+                line_count: p.line_count,
+            }),
+            jury,
+        }
+    }
+}
+
+/// Steps 1 and 2 only, without a jury (verdict `JURY_NOT_CONVENED` when the
+/// quote is found).
+pub fn check_without_jury(request: ClaimRequest, source: Result<&str, String>, config: &JudgeConfig) -> Result<JudgeResult, Error> {
+    Ok(Verification::new(request, source, config, Vec::new())?.finish())
+}
