@@ -11,6 +11,8 @@
 //! VALIDATED; 2 bad input (one line on stderr naming the error code and
 //! where); 3 the report could not be written.
 
+mod judge;
+
 use clap::{Parser, Subcommand};
 use evidence_validator::host::SystemClock;
 use evidence_validator::text::Profile;
@@ -72,6 +74,11 @@ enum Command {
         #[arg(long)]
         format: Option<String>,
     },
+    /// Judge one claim against cited lines of a canonical file (spec 002):
+    /// lines exist, quote matches, and a jury of LLMs agrees.
+    Judge(judge::JudgeArgs),
+    /// Judge every [file:Lx-Ly](path) citation of a markdown report (spec 002).
+    VerifyReport(judge::VerifyReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -152,6 +159,8 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             write_output(None, &json)?;
             Ok(if found.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
+        Command::Judge(args) => judge::run_judge(args),
+        Command::VerifyReport(args) => judge::run_verify_report(args),
     }
 }
 

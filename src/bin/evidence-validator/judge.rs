@@ -1,0 +1,407 @@
+//! `judge` and `verify-report` (spec 002 "CLI usage"): one claim against
+//! the cited lines of a canonical file, or every citation of a markdown
+//! report.
+//!
+//! ```text
+//! evidence-validator judge CLAIM QUOTE FILENAME START_LINE END_LINE
+//!     [--canonical-dir DIR] [--judge NAME[=URL][,model=M][,timeout=S][,key_env=VAR]]...
+//!     [--no-env-judges] [--threshold 0.8] [--context-lines 5] [--autojunk]
+//!     [--timeout SECONDS] [--log-dir DIR] [--log-name NAME] [--output FILE] [--strict]
+//! evidence-validator verify-report REPORT.md [same jury options] [--output-dir DIR] [--strict]
+//! ```
+//!
+//! The jury: every `--judge`, plus the spec's environment variables unless
+//! `--no-env-judges`: `LOCAL_LLM_BASE_URL` adds `local`, `GOOGLE_API_KEY`
+//! adds `gemini` (gemma-3-27b-it on Google's OpenAI-compatible endpoint),
+//! `OPENAI_API_KEY` adds `openai` (gpt-4o-mini). `--judge local`, `--judge
+//! gemini` and `--judge openai` without a URL name those presets (`local`
+//! defaults to `http://localhost:1234/v1`, LM Studio's address). Every juror
+//! is an OpenAI-compatible chat completion endpoint (LM Studio, Ollama's
+//! `/v1`, llama.cpp server), asked on its own thread with its own timeout.
+//! With no juror, steps 1 and 2 run and the result says the jury was not
+//! convened (verdict `JURY_NOT_CONVENED` when the quote is found).
+//!
+//! Every prompt and raw response goes to
+//! `<log-dir>/<report>/<judge>_NNNN.txt` (default log dir
+//! `debug_output/llm_logs`), numbered on from the files already there.
+//!
+//! Exit codes: 0 result written; 1 `--strict` and not verified (every
+//! citation, for `verify-report`); 2 bad arguments; 3 output not written.
+
+use super::Failure;
+use clap::Args;
+use evidence_validator::host::{rfc3339, Clock, SystemClock};
+use evidence_validator::judge::blocking::{self, Juror};
+use evidence_validator::judge::citations::{parse_citations, BatchReport, CitationResult};
+use evidence_validator::judge::lines::parse_line_number;
+use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
+use evidence_validator::judge::{check_juror_names, ClaimRequest, JudgeConfig};
+use evidence_validator::{Error, ErrorKind};
+use serde_json::json;
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where and how to judge: shared by both subcommands.
+#[derive(Args, Debug)]
+pub struct JuryArgs {
+    /// Directory of the canonical ("baked") source files.
+    #[arg(long, default_value = "data/canonical/")]
+    canonical_dir: PathBuf,
+    /// A juror: NAME=URL of an OpenAI-compatible endpoint (e.g.
+    /// local=http://localhost:1234/v1), with optional ,model=M ,timeout=SECONDS
+    /// ,key_env=VAR (the variable holding a bearer token). `local`, `gemini`
+    /// and `openai` alone name presets. Repeat for a jury.
+    #[arg(long = "judge", value_name = "NAME[=URL][,model=M]")]
+    judges: Vec<String>,
+    /// Ignore LOCAL_LLM_BASE_URL, GOOGLE_API_KEY and OPENAI_API_KEY.
+    #[arg(long)]
+    no_env_judges: bool,
+    /// Step 2 passes at this score (0 to 1).
+    #[arg(long, default_value_t = 0.8)]
+    threshold: f64,
+    /// Lines of context before and after the cited lines.
+    #[arg(long, default_value_t = 5)]
+    context_lines: usize,
+    /// Use CPython's autojunk heuristic in step 2 (off by default: it makes
+    /// the score meaningless on areas of 200+ characters).
+    #[arg(long)]
+    autojunk: bool,
+    /// Seconds each juror may take (unless its own timeout= says otherwise).
+    #[arg(long, default_value_t = 120.0)]
+    timeout: f64,
+    /// Root of the prompt/response logs.
+    #[arg(long, default_value = "debug_output/llm_logs")]
+    log_dir: PathBuf,
+}
+
+/// `judge`: the spec's single-claim arguments.
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    /// The claim being made.
+    claim: String,
+    /// The quote used as evidence.
+    quote: String,
+    /// The cited file, in the canonical directory.
+    filename: String,
+    /// First cited line (13326 or L13326).
+    start_line: String,
+    /// Last cited line.
+    end_line: String,
+    #[command(flatten)]
+    jury: JuryArgs,
+    /// Name of the log subdirectory.
+    #[arg(long, default_value = "judge")]
+    log_name: String,
+    /// Write the result here (stdout when absent).
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// Exit with status 1 unless the verdict is VALID.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// `verify-report`: every citation of a markdown report.
+#[derive(Args, Debug)]
+pub struct VerifyReportArgs {
+    /// The markdown report.
+    report: PathBuf,
+    #[command(flatten)]
+    jury: JuryArgs,
+    /// Where to write `<report>_verification.json` and `.md`.
+    #[arg(long, default_value = "reports/verification_reports/")]
+    output_dir: PathBuf,
+    /// Exit with status 1 unless every citation is VALID.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// A juror behind an OpenAI-compatible chat completion endpoint.
+struct HttpJuror {
+    name: String,
+    url: String,
+    model: String,
+    api_key: Option<String>,
+    timeout: Option<Duration>,
+    agent: ureq::Agent,
+}
+
+impl Juror for HttpJuror {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// POSTs the chat request; the raw response body is the answer (the
+    /// core unwraps `choices[0].message.content`, and the log keeps the raw
+    /// JSON as the spec asks).
+    fn ask(&self, system: &str, prompt: &str) -> Result<String, String> {
+        let body = json!({
+            "model": self.model,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
+            "temperature": 0,
+            "stream": false,
+        });
+        let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
+        if let Some(key) = &self.api_key {
+            request = request.header("Authorization", format!("Bearer {key}"));
+        }
+        let mut response = request.send(body.to_string()).map_err(|e| format!("POST {}: {e}", self.url))?;
+        let status = response.status();
+        let text = response.body_mut().read_to_string().map_err(|e| format!("reading the response of {}: {e}", self.url))?;
+        if !status.is_success() {
+            let short: String = text.chars().take(500).collect();
+            return Err(format!("HTTP {status} from {}: {short}", self.url));
+        }
+        Ok(text)
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+}
+
+fn config_error(message: String) -> Failure {
+    Failure::Input(Error::new(ErrorKind::Configuration, message))
+}
+
+/// `https://host/v1` → `https://host/v1/chat/completions` (kept when it
+/// already ends so).
+fn completions_url(base: &str) -> Result<String, Failure> {
+    let base = base.trim();
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(config_error(format!("juror URL {base:?} must start with http:// or https://")));
+    }
+    if base.trim_end_matches('/').ends_with("/chat/completions") {
+        return Ok(base.trim_end_matches('/').to_string());
+    }
+    Ok(format!("{}/chat/completions", base.trim_end_matches('/')))
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// (url, model, key env) of a preset juror name.
+fn preset(name: &str) -> Option<(String, &'static str, Option<&'static str>)> {
+    match name {
+        "local" => Some((env("LOCAL_LLM_BASE_URL").unwrap_or_else(|| "http://localhost:1234/v1".into()), "local-model", None)),
+        "gemini" => Some(("https://generativelanguage.googleapis.com/v1beta/openai".into(), "gemma-3-27b-it", Some("GOOGLE_API_KEY"))),
+        "openai" => Some(("https://api.openai.com/v1".into(), "gpt-4o-mini", Some("OPENAI_API_KEY"))),
+        _ => None,
+    }
+}
+
+/// One `--judge` value.
+fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failure> {
+    let mut parts = spec.split(',');
+    let head = parts.next().unwrap_or("").trim();
+    let (name, url) = match head.split_once('=') {
+        Some((n, u)) => (n.trim().to_string(), Some(u.trim().to_string())),
+        None => (head.to_string(), None),
+    };
+    if name.is_empty() {
+        return Err(config_error(format!("--judge {spec:?}: the juror needs a name (NAME=URL)")));
+    }
+    let known = preset(&name);
+    let (mut model, mut key_env) = match &known {
+        Some((_, m, k)) => (m.to_string(), k.map(str::to_string)),
+        None => ("local-model".to_string(), None),
+    };
+    let url = match (url, &known) {
+        (Some(u), _) => u,
+        (None, Some((u, _, _))) => u.clone(),
+        (None, None) => {
+            return Err(config_error(format!(
+                "--judge {spec:?}: give a URL (NAME=URL); only local, gemini and openai have defaults"
+            )))
+        }
+    };
+    let mut timeout = None;
+    for part in parts {
+        let (k, v) = part.split_once('=').map(|(k, v)| (k.trim(), v.trim())).unwrap_or((part.trim(), ""));
+        match k {
+            "model" if !v.is_empty() => model = v.to_string(),
+            "key_env" if !v.is_empty() => key_env = Some(v.to_string()),
+            "timeout" => match v.parse::<f64>() {
+                Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => timeout = Some(Duration::from_secs_f64(s)),
+                _ => return Err(config_error(format!("--judge {spec:?}: timeout must be seconds from 0 to 86400, got {v:?}"))),
+            },
+            _ => {
+                return Err(config_error(format!(
+                    "--judge {spec:?}: unknown option {part:?}; expected model=M, timeout=SECONDS or key_env=VAR"
+                )))
+            }
+        }
+    }
+    let api_key = match &key_env {
+        Some(var) => Some(env(var).ok_or_else(|| config_error(format!("juror {name}: environment variable {var} is not set")))?),
+        None => None,
+    };
+    let limit = timeout.unwrap_or(default_timeout) + Duration::from_secs(1);
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(limit)).http_status_as_error(false).build().into();
+    Ok(HttpJuror { name, url: completions_url(&url)?, model, api_key, timeout, agent })
+}
+
+/// The jury: `--judge` values, then the environment's presets not named yet.
+fn jurors(args: &JuryArgs) -> Result<Vec<Arc<dyn Juror>>, Failure> {
+    let default_timeout = Duration::from_secs_f64(args.timeout.clamp(0.001, 86_400.0));
+    let mut out: Vec<HttpJuror> = args.judges.iter().map(|s| parse_juror(s, default_timeout)).collect::<Result<_, _>>()?;
+    if !args.no_env_judges {
+        for (name, var) in [("local", "LOCAL_LLM_BASE_URL"), ("gemini", "GOOGLE_API_KEY"), ("openai", "OPENAI_API_KEY")] {
+            if env(var).is_some() && !out.iter().any(|j| j.name == name) {
+                out.push(parse_juror(name, default_timeout)?);
+            }
+        }
+    }
+    let names: Vec<String> = out.iter().map(|j| j.name.clone()).collect();
+    check_juror_names(&names)?;
+    if out.is_empty() {
+        eprintln!("evidence-validator: no juror given (--judge or LOCAL_LLM_BASE_URL / GOOGLE_API_KEY / OPENAI_API_KEY): steps 1 and 2 only, the jury is not convened");
+    } else {
+        let list: Vec<String> = out.iter().map(|j| format!("{} ({}, {})", j.name, j.url, j.model)).collect();
+        eprintln!("evidence-validator: jury: {}", list.join("; "));
+    }
+    Ok(out.into_iter().map(|j| Arc::new(j) as Arc<dyn Juror>).collect())
+}
+
+fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
+        return Err(config_error(format!("--timeout must be seconds from 0 to 86400, got {}", args.timeout)));
+    }
+    let config = JudgeConfig {
+        context_lines: args.context_lines,
+        threshold: args.threshold,
+        autojunk: args.autojunk,
+        timeout_ms: ((args.timeout * 1000.0).round() as u64).max(1),
+    };
+    config.check()?;
+    Ok(config)
+}
+
+/// The text of `name` in the canonical directory, or why not. Names that
+/// would leave the directory (absolute, `..`) are refused.
+fn read_canonical(dir: &Path, name: &str) -> Result<String, String> {
+    let rel = Path::new(name);
+    if name.is_empty() || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err(format!("{name:?} is not a file name inside the canonical directory"));
+    }
+    let path = dir.join(rel);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            eprintln!("evidence-validator: warning: {} is not valid UTF-8; invalid bytes replaced", path.display());
+            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    }
+}
+
+/// Writes log entries under `<root>/<report>/`, numbering on from the files
+/// already there.
+struct LogWriter {
+    dir: PathBuf,
+    warned: bool,
+}
+
+impl LogWriter {
+    /// The writer and the book numbering its entries.
+    fn new(root: &Path, report: &str, jurors: &[Arc<dyn Juror>]) -> (LogWriter, LogBook) {
+        let dir = root.join(safe_file_stem(report));
+        let mut book = LogBook::new();
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            let files: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
+            for j in jurors {
+                let prefix = format!("{}_", safe_file_stem(j.name()));
+                let last = files
+                    .iter()
+                    .filter_map(|f| f.strip_prefix(&prefix)?.strip_suffix(".txt")?.parse::<u32>().ok())
+                    .max();
+                if let Some(last) = last {
+                    book.resume_after(j.name(), last);
+                }
+            }
+        }
+        (LogWriter { dir, warned: false }, book)
+    }
+
+    fn write(&mut self, entry: &LogEntry) {
+        let result = std::fs::create_dir_all(&self.dir).and_then(|_| std::fs::write(self.dir.join(&entry.file_name), &entry.text));
+        if let Err(e) = result {
+            if !self.warned {
+                eprintln!("evidence-validator: warning: cannot write logs to {}: {e}", self.dir.display());
+                self.warned = true;
+            }
+        }
+    }
+}
+
+fn line_arg(value: &str, what: &str) -> Result<usize, Failure> {
+    parse_line_number(value).ok_or_else(|| {
+        Failure::Input(Error::new(ErrorKind::Validation, format!("{what} must be a line number like 13326 or L13326, got {value:?}")))
+    })
+}
+
+/// `evidence-validator judge ...`
+pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
+    let config = judge_config(&args.jury)?;
+    let start = line_arg(&args.start_line, "START_LINE")?;
+    let end = line_arg(&args.end_line, "END_LINE")?;
+    let jurors = jurors(&args.jury)?;
+    let source = read_canonical(&args.jury.canonical_dir, &args.filename);
+    let request = ClaimRequest::new(args.claim, args.quote, args.filename, start, end);
+    let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &args.log_name, &jurors);
+    let result = blocking::verify_claim(request, source.as_deref().map_err(Clone::clone), &config, &jurors, &mut book, &mut |e| logs.write(e))?;
+    let text = serde_json::to_string_pretty(&result).map_err(|e| Failure::Output(e.to_string()))?;
+    super::write_output(args.output.as_deref(), &text)?;
+    Ok(if args.strict && !result.verified { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `evidence-validator verify-report ...`
+pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
+    let config = judge_config(&args.jury)?;
+    let markdown = super::read_text(&args.report, ErrorKind::DocumentParsing)?;
+    let jurors = jurors(&args.jury)?;
+    let name = args.report.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned());
+    let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &name, &jurors);
+    let citations = parse_citations(&markdown);
+    eprintln!("evidence-validator: {} citation(s) in {}", citations.len(), args.report.display());
+    let mut results = Vec::with_capacity(citations.len());
+    for c in citations {
+        let mut resolved = None;
+        let mut last_error = String::from("no file name");
+        for candidate in c.candidate_names() {
+            match read_canonical(&args.jury.canonical_dir, &candidate) {
+                Ok(text) => {
+                    resolved = Some((candidate, text));
+                    break;
+                }
+                Err(e) => last_error = e,
+            }
+        }
+        let source = resolved.as_ref().map(|(_, t)| t.as_str()).ok_or(last_error);
+        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
+        eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
+        results.push(CitationResult { citation: c, resolved_file: resolved.map(|(n, _)| n), result });
+    }
+    let report = BatchReport::new(name.clone(), rfc3339(SystemClock.now_ms()), results);
+    let out_err = |p: &Path, e: std::io::Error| Failure::Output(format!("cannot write {}: {e}", p.display()));
+    std::fs::create_dir_all(&args.output_dir).map_err(|e| out_err(&args.output_dir, e))?;
+    let stem = safe_file_stem(&name);
+    let json_path = args.output_dir.join(format!("{stem}_verification.json"));
+    let md_path = args.output_dir.join(format!("{stem}_verification.md"));
+    let json_text = serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
+    std::fs::write(&json_path, format!("{json_text}\n")).map_err(|e| out_err(&json_path, e))?;
+    std::fs::write(&md_path, report.to_markdown()).map_err(|e| out_err(&md_path, e))?;
+    let summary = json!({
+        "report": name,
+        "summary": report.summary,
+        "json_report": json_path.display().to_string(),
+        "markdown_report": md_path.display().to_string(),
+    });
+    let text = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Output(e.to_string()))?;
+    super::write_output(None, &text)?;
+    let all_verified = report.results.iter().all(|r| r.result.verified);
+    Ok(if args.strict && !all_verified { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
