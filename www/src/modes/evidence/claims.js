@@ -48,8 +48,13 @@ export function parseClaims(text) {
   return { kind: 'lines', claims: { claims }, count: claims.length, format: null };
 }
 
-/** "line 3, column 7" from V8's JSON.parse message ("… at position 42 …"), when it gives one. */
+/**
+ * "line 3, column 7" from JSON.parse's message when it says where: V8's
+ * "… at position 42", Firefox's "… at line 3 column 7".
+ */
 function jsonErrorWhere(text, e) {
+  const lc = /line (\d+) column (\d+)/.exec(e.message);
+  if (lc) return `line ${lc[1]}, column ${lc[2]}`;
   const m = /position (\d+)/.exec(e.message);
   if (!m) return undefined;
   const pos = Number(m[1]);
