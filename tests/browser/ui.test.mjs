@@ -262,8 +262,8 @@ test('typing into the source re-validates (debounced) and the highlights follow'
   await page.waitForFunction((s) => document.querySelector('.source-view').textContent === s, source);
   const after1 = await state();
   assert.ok(after1.validations > before.validations);
-  assert.ok(after1.validations - before.validations <= 3, `debounced: ${after1.validations - before.validations} runs for 5 keystrokes`);
   assert.ok(after1.docBuilds > before.docBuilds, 'a new source builds a new Document');
+  assert.ok(after1.docBuilds - before.docBuilds <= after1.validations - before.validations, 'at most one Document per run');
   assert.equal(await page.$eval(box, (t) => t.value), source);
   const expected = lib.validateEvidence(source, SAMPLES.travel.claims, null);
   assert.equal(expected.validated_claims[3].validation_status, 'VALIDATED');
@@ -271,12 +271,23 @@ test('typing into the source re-validates (debounced) and the highlights follow'
   assert.match(await page.$eval('mark.hl[data-spans~="c3.m"]', (m) => m.className), /hl-validated/);
   assert.equal((await highlights())['c0.m'].text, 'tiny but spotless 🧼✨, and the staff spoke excellent English');
 
+  // debounced: a burst of keystrokes is validated far fewer times than keys were pressed
+  const burst = ' Typed quickly.';
+  const beforeBurst = await state();
+  await page.$eval(box, (t) => t.setSelectionRange(t.value.length, t.value.length));
+  await page.keyboard.type(burst);
+  source += burst;
+  await page.waitForFunction((s) => document.querySelector('.source-view').textContent === s, source);
+  const afterBurst = await state();
+  const runs = afterBurst.validations - beforeBurst.validations;
+  assert.ok(runs >= 1 && runs < burst.length / 2, `${runs} runs for ${burst.length} keystrokes`);
+
   // a threshold change re-validates on the same Document (the index is reused)
   const distance = 'input[data-config="fuzzy_matching.max_edit_distance"]';
   await page.click('details.config summary');
   await page.fill(distance, '0');
-  const after2 = await validationsAfter(after1.validations);
-  assert.equal(after2.docBuilds, after1.docBuilds, 'no new Document for a config change');
+  const after2 = await validationsAfter(afterBurst.validations);
+  assert.equal(after2.docBuilds, afterBurst.docBuilds, 'no new Document for a config change');
   const strict = lib.validateEvidence(source, SAMPLES.travel.claims, { fuzzy_matching: { max_edit_distance: 0 } });
   assert.notEqual(strict.validated_claims[4].validation_status, 'VALIDATED', 'the typo no longer validates');
   await assertHighlightsMatch(source, strict);

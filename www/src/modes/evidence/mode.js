@@ -7,6 +7,9 @@
 // re-runs `doc.validate`. A changed source or format builds a new one and
 // frees the old one's wasm memory.
 //
+// Format: the selector, or with "Auto-detect" the claims' own
+// `source_metadata.format` when they give one, else the library's detection.
+//
 // For tests and curious readers, the mode's root element carries
 // data-validations (runs finished), data-doc-builds (Documents built) and
 // data-state (`empty`, `ok` or `error`).
