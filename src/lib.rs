@@ -29,6 +29,7 @@ pub mod host;
 pub mod judge;
 pub mod matching;
 pub mod text;
+pub mod transcript;
 pub mod validate;
 
 pub use document::{Document, Format};

@@ -1,0 +1,149 @@
+//! What SRT and WebVTT share: cue timestamps and cue text cleanup (markup
+//! removed, entities decoded) so that `<i>`, `<v Name>` or `&amp;` never
+//! reach the normalized tokens.
+
+/// Parses a cue timestamp: `[h…:]mm:ss[.,]fff` (hours optional and of any
+/// length, a fraction of 1–9 digits, or none). Seconds, or why not.
+pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
+    let s = s.trim();
+    let (clock, fraction) = match s.find(['.', ',']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
+        return Err(format!("{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"));
+    }
+    let n = |p: &str| p.parse::<u64>().map_err(|_| format!("{s:?}: {p} is too large"));
+    let (h, m, sec) = if parts.len() == 3 { (n(parts[0])?, n(parts[1])?, n(parts[2])?) } else { (0, n(parts[0])?, n(parts[1])?) };
+    if parts[parts.len() - 1].len() != 2 || (parts.len() == 3 && parts[1].len() != 2) {
+        return Err(format!("{s:?}: minutes and seconds must have two digits"));
+    }
+    if m > 59 || sec > 59 {
+        return Err(format!("{s:?}: minutes and seconds must be below 60"));
+    }
+    let frac = match fraction {
+        None => 0.0,
+        Some(f) if digits(f) && f.len() <= 9 => f.parse::<u64>().map_err(|e| e.to_string())? as f64 / 10f64.powi(f.len() as i32),
+        Some(f) => return Err(format!("{s:?}: the fraction {f:?} must be 1 to 9 digits")),
+    };
+    Ok(h as f64 * 3600.0 + m as f64 * 60.0 + sec as f64 + frac)
+}
+
+/// A cue timing line `start --> end [settings]`: (start, end), or why not.
+pub(crate) fn parse_timing(line: &str) -> std::result::Result<(f64, f64), String> {
+    let Some((a, b)) = line.split_once("-->") else { return Err("no \"-->\" in the timing line".into()) };
+    let b = b.trim_start();
+    // WebVTT cue settings (align:start position:10%) and SRT coordinates (X1:…) follow the end time.
+    let end = b.split_whitespace().next().unwrap_or("");
+    Ok((parse_timestamp(a)?, parse_timestamp(end)?))
+}
+
+/// Cue text without markup: WebVTT/SRT tags (`<i>`, `</b>`, `<c.red>`,
+/// `<v Name>`, `<00:00:01.000>`, `<font color=…>`) and SSA overrides
+/// (`{\an8}`) removed, character references decoded. Returns the text and the
+/// first `<v>` speaker.
+pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
+    let mut out = String::with_capacity(text.len());
+    let mut speaker = None;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' {
+            if let Some(end) = rest.find('>') {
+                let tag = &rest[1..end];
+                let looks_like_tag = tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
+                if looks_like_tag && !tag.contains('<') {
+                    if speaker.is_none() {
+                        speaker = voice(tag);
+                    }
+                    rest = &rest[end + 1..];
+                    continue;
+                }
+            }
+        } else if c == '{' && rest[1..].starts_with('\\') {
+            if let Some(end) = rest.find('}') {
+                rest = &rest[end + 1..];
+                continue;
+            }
+        } else if c == '&' {
+            if let Some((decoded, used)) = entity(rest) {
+                out.push_str(&decoded);
+                rest = &rest[used..];
+                continue;
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    (out, speaker)
+}
+
+/// The speaker of a `<v Name>` / `<v.class Name>` tag.
+fn voice(tag: &str) -> Option<String> {
+    let after = tag.strip_prefix('v')?;
+    if !(after.starts_with([' ', '\t', '.'])) {
+        return None;
+    }
+    let name = after.trim_start_matches(|c: char| c != ' ' && c != '\t').trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// A character reference at the start of `s`: (text, bytes used).
+fn entity(s: &str) -> Option<(String, usize)> {
+    let semi = s.bytes().take(12).position(|b| b == b';')?;
+    let name = s.get(1..semi)?;
+    let decoded = match name {
+        "amp" => "&".to_string(),
+        "lt" => "<".to_string(),
+        "gt" => ">".to_string(),
+        "quot" => "\"".to_string(),
+        "apos" => "'".to_string(),
+        "nbsp" => "\u{a0}".to_string(),
+        "lrm" | "rlm" => String::new(),
+        n if n.starts_with("#x") || n.starts_with("#X") => char::from_u32(u32::from_str_radix(&n[2..], 16).ok()?)?.to_string(),
+        n if n.starts_with('#') => char::from_u32(n[1..].parse().ok()?)?.to_string(),
+        _ => return None,
+    };
+    Some((decoded, semi + 1))
+}
+
+/// Splits input into lines (LF or CRLF), without a leading byte-order mark.
+pub(crate) fn lines(input: &str) -> Vec<&str> {
+    let input = input.strip_prefix('\u{feff}').unwrap_or(input);
+    input.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(parse_timestamp("00:00:01,500"), Ok(1.5));
+        assert_eq!(parse_timestamp("01:02.25"), Ok(62.25));
+        assert_eq!(parse_timestamp("100:00:00.000"), Ok(360_000.0));
+        assert_eq!(parse_timestamp("00:00:03"), Ok(3.0));
+        assert!(parse_timestamp("00:61:00,000").is_err());
+        assert!(parse_timestamp("1:2:3").is_err());
+        assert!(parse_timestamp("00:00:01,5x").is_err());
+        assert!(parse_timestamp("").is_err());
+        assert!(parse_timestamp("99999999999999999999999:00:00").is_err());
+    }
+
+    #[test]
+    fn timing_lines_with_settings() {
+        assert_eq!(parse_timing("00:00.380 --> 00:02.760 align:start position:10%"), Ok((0.38, 2.76)));
+        assert_eq!(parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"), Ok((1.0, 2.0)));
+        assert!(parse_timing("00:00:01,000 -> 00:00:02,000").is_err());
+    }
+
+    #[test]
+    fn markup_is_removed() {
+        let (t, s) = clean_cue_text("<v.loud Roger Bingham>We are <i>in</i> New&nbsp;York &amp; <c.yellow>LA</c></v>");
+        assert_eq!(t, "We are in New\u{a0}York & LA");
+        assert_eq!(s.as_deref(), Some("Roger Bingham"));
+        assert_eq!(clean_cue_text("{\\an8}a < b and c > d").0, "a < b and c > d");
+        assert_eq!(clean_cue_text("one<00:00:01.000> two &unknown; &#233;&#xE9;").0, "one two &unknown; éé");
+    }
+}

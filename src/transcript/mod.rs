@@ -1,0 +1,67 @@
+//! Spec 001 (`../shared/seeds/001_…`): evidence grounding for speech
+//! evaluations. An LLM's commendations and recommendations each cite an
+//! `evidence_quote` and an `evidence_timestamp`; this module checks them
+//! against what the speaker actually said.
+//!
+//! - [`model`]: the [`Transcript`] (words and/or segments with times over one
+//!   display text that every span points into); [`import`]: readers for
+//!   Whisper `verbose_json`, WhisperX, whisper-timestamped, whisper.cpp,
+//!   Deepgram, Speechmatics, Amazon Transcribe, a plain JSON shape, SRT and
+//!   WebVTT.
+//! - [`normalize`]: the spec's normalization and tokens, mapped back to the
+//!   original text.
+//! - [`validate`]: the three checks for one item ([`validate_item`]).
+//! - [`budget`]: the retry budget as an I/O-free state machine
+//!   ([`EvaluationGenerator`]) with a native driver ([`EvaluationHost`]).
+//! - [`redact`]: the TTS script, names redacted strictly after validation.
+//! - [`metrics`]: duration and words per minute.
+//!
+//! ```
+//! use evidence_validator::transcript::*;
+//! let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:06.000\n<v Ana>Good morning! Today I will show you three ways to save water.\n";
+//! let t = parse_transcript(vtt, InputFormat::Auto).unwrap();
+//! let item = EvaluationItem::new("Today I will show you three ways", 3.0);
+//! let r = t.validate(&item, &TranscriptConfig::default());
+//! assert!(r.passed, "{:?}", r.failed_checks);
+//! let m = r.matched.unwrap();
+//! assert_eq!(&t.text()[m.span.byte_start..m.span.byte_end], "Today I will show you three ways");
+//! ```
+
+pub mod budget;
+pub mod config;
+pub mod evaluation;
+pub mod import;
+pub mod metrics;
+pub mod model;
+pub mod normalize;
+pub mod redact;
+pub mod validate;
+
+pub use budget::{
+    preview_budget, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure, CheckedItem, DroppedItem,
+    EvaluationGenerator, EvaluationHost, EvaluationOutcome, GenerateReason, GenerateRequest, HostFailure, HostFailureKind,
+    ItemRef, OutcomeValidations, OutcomeWarning, PreviewAction, PreviewItem, Regeneration, Requirements, RetryRequest,
+};
+pub use config::TranscriptConfig;
+pub use evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
+pub use import::{from_json, parse_srt, parse_transcript, parse_vtt, InputFormat};
+pub use metrics::{transcript_metrics, TranscriptMetrics};
+pub use model::{Segment, TimingLevel, Transcript, TranscriptFormat, TranscriptToken, Word};
+pub use normalize::normalize;
+pub use redact::{redact_names, render_script, OmittedItem, RedactionOptions, RenderedScript, ValidatedEvaluation};
+pub use validate::{
+    validate_evaluation, validate_item, Check, CheckName, CheckReason, CheckStatus, EvaluationValidation, ItemValidation,
+    Locality, LocalityBasis, MatchedSpan, Occurrence, PartialMatch,
+};
+
+impl Transcript {
+    /// Validates one item against this transcript ([`validate_item`]).
+    pub fn validate(&self, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
+        validate_item(self, item, config)
+    }
+
+    /// Duration and words per minute ([`transcript_metrics`]).
+    pub fn metrics(&self) -> TranscriptMetrics {
+        transcript_metrics(self)
+    }
+}

@@ -1,0 +1,610 @@
+//! Spec 001 "Validation Algorithm" for one [`EvaluationItem`]: the
+//! contiguous-match check, the length check and timestamp locality, each
+//! reported with its outcome and why, plus the matched span (tokens, words,
+//! segments, text span, times) for highlighting.
+//!
+//! Decisions where the spec is silent:
+//! - **Contiguous match.** All of the quote's tokens must occur, in order and
+//!   adjacent, in the transcript's tokens, *and* the quote must have at least
+//!   `min_contiguous_tokens` (6) tokens: "at least 6 consecutive matching
+//!   tokens" cannot hold for a quote of 5. Such a quote fails with
+//!   `TOO_FEW_TOKENS` even when it occurs (its occurrence is still reported).
+//!   A partly matching quote fails with `NOT_FOUND`, and the longest run of
+//!   it that does occur is reported as a diagnostic.
+//! - **Length** counts spec tokens (after normalization), at most
+//!   `max_quote_tokens` (15). It is checked independently of the match.
+//! - **Locality, word level**: |t − start of the first matched word| ≤
+//!   `locality_seconds`. When that word has no timestamp (WhisperX leaves
+//!   numbers unaligned), the first matched word's start is only known to lie
+//!   in its segment, or between its timed neighbours; locality then holds when
+//!   that interval overlaps [t − 20, t + 20], and the result says which basis
+//!   was used.
+//! - **Locality, segment level**: the segment holding the first matched token
+//!   must overlap [t − 20, t + 20]. A quote may run on into the next segment
+//!   (subtitle cues are short); the timestamp refers to its first word, so its
+//!   first segment is the one judged.
+//! - Comparisons allow 1 µs of floating-point noise (ASR times like
+//!   `0.79999995`).
+//! - **Several occurrences**: the one that satisfies locality is chosen (the
+//!   nearest in time when several do, then the earliest); when none does, the
+//!   nearest is reported with the failed check. Every occurrence is listed.
+//! - A timestamp that is not a finite number ≥ 0 fails locality
+//!   (`INVALID_TIMESTAMP`).
+
+use super::config::TranscriptConfig;
+use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
+use super::model::{TimingLevel, Transcript};
+use super::normalize;
+use crate::text::Span;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Floating-point slack when comparing times, in seconds.
+const EPSILON: f64 = 1e-6;
+/// Occurrences listed in a result (the count is always exact).
+const MAX_LISTED_OCCURRENCES: usize = 50;
+/// Quotes longer than this get no longest-partial-match diagnostic.
+const MAX_DIAGNOSTIC_QUOTE_TOKENS: usize = 256;
+
+/// The three checks of spec 001.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckName {
+    /// The quote's tokens occur contiguously, at least `min_contiguous_tokens` of them.
+    ContiguousMatch,
+    /// The quote has at most `max_quote_tokens` tokens.
+    Length,
+    /// The match is near `evidence_timestamp`.
+    TimestampLocality,
+}
+
+impl CheckName {
+    /// The snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckName::ContiguousMatch => "contiguous_match",
+            CheckName::Length => "length",
+            CheckName::TimestampLocality => "timestamp_locality",
+        }
+    }
+}
+
+/// A check's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    /// The check holds.
+    Passed,
+    /// The check does not hold.
+    Failed,
+    /// The check could not be made (locality when the quote was not found); counts as not passed.
+    NotEvaluated,
+}
+
+/// Why a check has its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
+pub enum CheckReason {
+    /// Contiguous match: the whole quote occurs, with enough tokens.
+    Matched,
+    /// Contiguous match: the quote's tokens do not occur contiguously.
+    NotFound,
+    /// Contiguous match: the quote has fewer than `min_contiguous_tokens` tokens.
+    TooFewTokens,
+    /// Length: at most `max_quote_tokens`.
+    WithinLimit,
+    /// Length: more than `max_quote_tokens`.
+    TooLong,
+    /// Locality: within the window.
+    WithinWindow,
+    /// Locality: outside the window.
+    OutsideWindow,
+    /// Locality: the quote does not occur, so there is nothing to locate.
+    NoMatch,
+    /// Locality: `evidence_timestamp` is not a finite number ≥ 0.
+    InvalidTimestamp,
+    /// Locality: the matched text has no timing at all.
+    NoTimestamps,
+}
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    /// Passed, failed, or not evaluated.
+    pub status: CheckStatus,
+    /// A machine-readable reason.
+    pub reason: CheckReason,
+    /// A sentence a person can act on.
+    pub message: String,
+}
+
+impl Check {
+    fn new(status: CheckStatus, reason: CheckReason, message: String) -> Check {
+        Check { status, reason, message }
+    }
+
+    /// Whether the check passed.
+    pub fn passed(&self) -> bool {
+        self.status == CheckStatus::Passed
+    }
+}
+
+/// What the locality of a match was judged on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalityBasis {
+    /// The first matched word's start time.
+    WordStart,
+    /// The time range of the segment holding the first matched token.
+    Segment,
+    /// The first matched word has no timestamp and no segment: the range
+    /// between its timed neighbours' starts.
+    NeighbouringWords,
+}
+
+/// The timing evidence for one occurrence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Locality {
+    /// Word or segment resolution.
+    pub level: TimingLevel,
+    /// What the reference interval is.
+    pub basis: LocalityBasis,
+    /// Start of the interval in which the first matched word starts.
+    pub reference_start: f64,
+    /// End of that interval (equal to the start for a word's start; may be
+    /// `null` in JSON when unbounded).
+    pub reference_end: f64,
+    /// Seconds between `evidence_timestamp` and the interval (0 inside it).
+    pub distance_seconds: f64,
+    /// Whether the interval meets [t − window, t + window].
+    pub within_window: bool,
+}
+
+/// Where a quote was found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchedSpan {
+    /// First matched transcript token.
+    pub token_start: usize,
+    /// One past the last matched token.
+    pub token_end: usize,
+    /// First matched word, for transcripts with words.
+    pub word_start: Option<usize>,
+    /// One past the last matched word.
+    pub word_end: Option<usize>,
+    /// Segment of the first matched token, if any.
+    pub segment_start: Option<usize>,
+    /// One past the segment of the last matched token.
+    pub segment_end: Option<usize>,
+    /// The matched characters of [`Transcript::text`].
+    pub span: Span,
+    /// The transcript text at `span` (original casing and punctuation).
+    pub text: String,
+    /// Start of the first matched token (its word's start, else its segment's).
+    pub start_time: Option<f64>,
+    /// End of the last matched token.
+    pub end_time: Option<f64>,
+    /// The timing evidence (absent when the match has no timing at all).
+    pub locality: Option<Locality>,
+}
+
+/// Every place the whole quote occurs, briefly.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Occurrence {
+    /// First token.
+    pub token_start: usize,
+    /// Start time of the first token.
+    pub start_time: Option<f64>,
+    /// Seconds from the evidence timestamp (0 inside a segment's range).
+    pub distance_seconds: Option<f64>,
+    /// Whether this occurrence satisfies locality.
+    pub within_window: bool,
+    /// Whether this is the occurrence reported in `matched`.
+    pub chosen: bool,
+}
+
+/// The longest run of the quote's tokens that does occur (when the whole
+/// quote does not).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartialMatch {
+    /// Tokens in the run.
+    pub length: usize,
+    /// First quote token of the run.
+    pub quote_token_start: usize,
+    /// First transcript token of the run.
+    pub token_start: usize,
+    /// The run's characters in [`Transcript::text`].
+    pub span: Span,
+    /// The transcript text at `span`.
+    pub text: String,
+    /// Start time of the run's first token.
+    pub start_time: Option<f64>,
+}
+
+/// The result of validating one item.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ItemValidation {
+    /// All three checks passed.
+    pub passed: bool,
+    /// The transcript's timing level.
+    pub timing: TimingLevel,
+    /// The quote's tokens after normalization.
+    pub quote_tokens: Vec<String>,
+    /// The item's timestamp.
+    pub evidence_timestamp: f64,
+    /// Contiguous match (≥ `min_contiguous_tokens`).
+    pub contiguous_match: Check,
+    /// Length (≤ `max_quote_tokens`).
+    pub length: Check,
+    /// Timestamp locality.
+    pub timestamp_locality: Check,
+    /// The checks that did not pass, in the spec's order.
+    pub failed_checks: Vec<CheckName>,
+    /// The chosen occurrence.
+    pub matched: Option<MatchedSpan>,
+    /// How many times the whole quote occurs.
+    pub occurrence_count: usize,
+    /// The occurrences (at most 50), in transcript order.
+    pub occurrences: Vec<Occurrence>,
+    /// When the quote does not occur: its longest run that does.
+    pub longest_partial_match: Option<PartialMatch>,
+}
+
+impl ItemValidation {
+    /// The named check.
+    pub fn check(&self, name: CheckName) -> &Check {
+        match name {
+            CheckName::ContiguousMatch => &self.contiguous_match,
+            CheckName::Length => &self.length,
+            CheckName::TimestampLocality => &self.timestamp_locality,
+        }
+    }
+
+    /// One line per failed check: `contiguous_match: …`.
+    pub fn failure_summary(&self) -> Vec<String> {
+        self.failed_checks.iter().map(|c| format!("{}: {}", c.name(), self.check(*c).message)).collect()
+    }
+}
+
+fn secs(t: f64) -> String {
+    format!("{t:.2} s")
+}
+
+/// The interval in which the first word of a match starting at `token` starts.
+fn reference(t: &Transcript, token: usize) -> Option<(TimingLevel, LocalityBasis, f64, f64)> {
+    let tok = t.tokens().get(token)?;
+    let seg = tok.segment.and_then(|s| t.segments().get(s));
+    if t.timing() == TimingLevel::Word {
+        if let Some(w) = tok.word.and_then(|w| t.words().get(w)) {
+            if let Some(s) = w.start {
+                return Some((TimingLevel::Word, LocalityBasis::WordStart, s, s));
+            }
+        }
+        if let Some(seg) = seg {
+            return Some((TimingLevel::Segment, LocalityBasis::Segment, seg.start, seg.end));
+        }
+        let wi = tok.word?;
+        let words = t.words();
+        let before = words.get(..wi).and_then(|ws| ws.iter().rev().find_map(|w| w.start));
+        let after = words.get(wi + 1..).and_then(|ws| ws.iter().find_map(|w| w.start));
+        if before.is_none() && after.is_none() {
+            return None;
+        }
+        return Some((
+            TimingLevel::Word,
+            LocalityBasis::NeighbouringWords,
+            before.unwrap_or(0.0),
+            after.unwrap_or(f64::INFINITY),
+        ));
+    }
+    seg.map(|s| (TimingLevel::Segment, LocalityBasis::Segment, s.start, s.end))
+}
+
+fn locality(t: &Transcript, token: usize, ts: f64, window: f64) -> Option<Locality> {
+    let (level, basis, lo, hi) = reference(t, token)?;
+    let distance = if ts < lo {
+        lo - ts
+    } else if ts > hi {
+        ts - hi
+    } else {
+        0.0
+    };
+    let valid = ts.is_finite() && ts >= 0.0;
+    Some(Locality {
+        level,
+        basis,
+        reference_start: lo,
+        reference_end: hi,
+        distance_seconds: distance,
+        within_window: valid && distance <= window + EPSILON,
+    })
+}
+
+/// Validates one item against a transcript.
+///
+/// ```
+/// use evidence_validator::transcript::{parse_transcript, validate_item, EvaluationItem, InputFormat, TranscriptConfig};
+/// let srt = "1\n00:00:00,000 --> 00:00:05,000\nToday I want to tell you about the river behind my house.\n";
+/// let t = parse_transcript(srt, InputFormat::Srt).unwrap();
+/// let item = EvaluationItem::new("tell you about the river behind", 1.0);
+/// let r = validate_item(&t, &item, &TranscriptConfig::default());
+/// assert!(r.passed);
+/// assert_eq!(r.matched.unwrap().text, "tell you about the river behind");
+/// ```
+pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
+    let quote = normalize::tokens(&item.evidence_quote);
+    let ts = item.evidence_timestamp;
+    let window = config.locality_seconds;
+    let n = quote.len();
+    let tokens = transcript.tokens();
+
+    // Quote tokens as small ids; transcript tokens mapped to them (or none).
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let q: Vec<usize> = quote.iter().map(|s| { let next = ids.len(); *ids.entry(s.as_str()).or_insert(next) }).collect();
+    let mapped: Vec<Option<usize>> = tokens.iter().map(|t| ids.get(t.text.as_str()).copied()).collect();
+
+    let mut starts = Vec::new();
+    if n > 0 && n <= mapped.len() {
+        for i in 0..=mapped.len() - n {
+            if mapped[i..i + n].iter().zip(&q).all(|(m, q)| *m == Some(*q)) {
+                starts.push(i);
+            }
+        }
+    }
+
+    // Choose the occurrence: within the window first, then nearest, then earliest.
+    let localities: Vec<Option<Locality>> = starts.iter().map(|&i| locality(transcript, i, ts, window)).collect();
+    let key = |k: usize| {
+        let l = localities[k].as_ref();
+        (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
+    };
+    let chosen = (0..starts.len()).min_by(|&a, &b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
+    });
+
+    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
+    let occurrences = starts
+        .iter()
+        .zip(&localities)
+        .enumerate()
+        .take(MAX_LISTED_OCCURRENCES)
+        .map(|(k, (&i, l))| Occurrence {
+            token_start: i,
+            start_time: tokens.get(i).and_then(|t| t.start),
+            distance_seconds: l.as_ref().map(|l| l.distance_seconds),
+            within_window: l.as_ref().is_some_and(|l| l.within_window),
+            chosen: Some(k) == chosen,
+        })
+        .collect();
+
+    // Contiguous match.
+    let min = config.min_contiguous_tokens;
+    let found = !starts.is_empty();
+    let occurs = |found: bool| {
+        if found {
+            format!("it occurs {} in the transcript", if starts.len() == 1 { "once".to_string() } else { format!("{} times", starts.len()) })
+        } else {
+            "it does not occur in the transcript".to_string()
+        }
+    };
+    let mut partial = None;
+    let contiguous_match = if n == 0 {
+        Check::new(CheckStatus::Failed, CheckReason::TooFewTokens, format!("the quote has no words after normalization; at least {min} consecutive matching tokens are required"))
+    } else if n < min {
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::TooFewTokens,
+            format!("the quote has {n} token{}; at least {min} consecutive matching tokens are required ({})", if n == 1 { "" } else { "s" }, occurs(found)),
+        )
+    } else if let Some(m) = &matched {
+        Check::new(
+            CheckStatus::Passed,
+            CheckReason::Matched,
+            format!("all {n} quote tokens occur contiguously at tokens {}–{} ({})", m.token_start, m.token_end - 1, occurs(true)),
+        )
+    } else {
+        partial = longest_run(transcript, &q, &mapped, ts, window);
+        let detail = match &partial {
+            Some(p) => {
+                let next = quote.get(p.quote_token_start + p.length);
+                let found_there = tokens.get(p.token_start + p.length).map(|t| t.text.as_str());
+                let diff = match (next, found_there) {
+                    (Some(want), Some(got)) => format!(", then the quote has {want:?} where the transcript has {got:?}"),
+                    (Some(want), None) => format!(", then the quote has {want:?} where the transcript ends"),
+                    _ => String::new(),
+                };
+                format!(
+                    "; the longest run that occurs is {} of {n} tokens ({:?}{}){diff}",
+                    p.length,
+                    p.text,
+                    p.start_time.map_or(String::new(), |s| format!(" at {}", secs(s)))
+                )
+            }
+            None if n > MAX_DIAGNOSTIC_QUOTE_TOKENS => String::new(),
+            None => "; none of its tokens occurs".to_string(),
+        };
+        Check::new(CheckStatus::Failed, CheckReason::NotFound, format!("the quote's {n} tokens do not occur contiguously in the transcript{detail}"))
+    };
+
+    // Length.
+    let max = config.max_quote_tokens;
+    let length = if n <= max {
+        Check::new(CheckStatus::Passed, CheckReason::WithinLimit, format!("{n} token{} (at most {max})", if n == 1 { "" } else { "s" }))
+    } else {
+        Check::new(CheckStatus::Failed, CheckReason::TooLong, format!("the quote has {n} tokens; at most {max} are allowed"))
+    };
+
+    // Timestamp locality.
+    let timestamp_locality = if !(ts.is_finite() && ts >= 0.0) {
+        Check::new(CheckStatus::Failed, CheckReason::InvalidTimestamp, format!("evidence_timestamp {ts} is not a number of seconds ≥ 0"))
+    } else {
+        match (&matched, chosen) {
+            (None, _) | (_, None) => Check::new(
+                CheckStatus::NotEvaluated,
+                CheckReason::NoMatch,
+                "not evaluated: the whole quote does not occur in the transcript".to_string(),
+            ),
+            (Some(m), Some(_)) => match &m.locality {
+                None => Check::new(CheckStatus::Failed, CheckReason::NoTimestamps, "the matched words have no timestamps and no segment".to_string()),
+                Some(l) => {
+                    let others = if starts.len() > 1 { format!(" (chosen among {} occurrences)", starts.len()) } else { String::new() };
+                    let lo_hi = |l: &Locality| {
+                        if l.reference_end.is_finite() {
+                            format!("{}–{}", secs(l.reference_start), secs(l.reference_end))
+                        } else {
+                            format!("after {}", secs(l.reference_start))
+                        }
+                    };
+                    let what = match l.basis {
+                        LocalityBasis::WordStart => format!("the first matched word starts at {}, {} from the evidence timestamp {}", secs(l.reference_start), secs(l.distance_seconds), secs(ts)),
+                        LocalityBasis::Segment => format!(
+                            "the match starts in segment {} ({}){}, {} from the evidence timestamp {}",
+                            m.segment_start.unwrap_or(0),
+                            lo_hi(l),
+                            if transcript.timing() == TimingLevel::Word { " (its first word has no timestamp)" } else { "" },
+                            secs(l.distance_seconds),
+                            secs(ts)
+                        ),
+                        LocalityBasis::NeighbouringWords => format!(
+                            "the first matched word has no timestamp; by its neighbours it starts {}, {} from the evidence timestamp {}",
+                            lo_hi(l),
+                            secs(l.distance_seconds),
+                            secs(ts)
+                        ),
+                    };
+                    if l.within_window {
+                        Check::new(CheckStatus::Passed, CheckReason::WithinWindow, format!("{what} (within {window} s){others}"))
+                    } else if starts.len() > 1 {
+                        Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("none of the {} occurrences is within {window} s of {}; the nearest: {what}", starts.len(), secs(ts)))
+                    } else {
+                        Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("{what} (more than {window} s)"))
+                    }
+                }
+            },
+        }
+    };
+
+    let failed_checks: Vec<CheckName> = [
+        (CheckName::ContiguousMatch, &contiguous_match),
+        (CheckName::Length, &length),
+        (CheckName::TimestampLocality, &timestamp_locality),
+    ]
+    .iter()
+    .filter(|(_, c)| !c.passed())
+    .map(|(n, _)| *n)
+    .collect();
+    ItemValidation {
+        passed: failed_checks.is_empty(),
+        timing: transcript.timing(),
+        quote_tokens: quote,
+        evidence_timestamp: ts,
+        contiguous_match,
+        length,
+        timestamp_locality,
+        failed_checks,
+        matched,
+        occurrence_count: starts.len(),
+        occurrences,
+        longest_partial_match: partial,
+    }
+}
+
+fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> MatchedSpan {
+    let tokens = t.tokens();
+    let (first, last) = (&tokens[start], &tokens[end - 1]);
+    let (bs, be) = (first.span.byte_start, last.span.byte_end);
+    let last_word = t.word_at(be.saturating_sub(1)).or(last.word);
+    let last_segment = t.segment_at(be.saturating_sub(1)).or(last.segment);
+    MatchedSpan {
+        token_start: start,
+        token_end: end,
+        word_start: first.word,
+        word_end: last_word.map(|w| w + 1),
+        segment_start: first.segment,
+        segment_end: last_segment.map(|s| s + 1),
+        span: t.span(bs, be),
+        text: t.text().get(bs..be).unwrap_or("").to_string(),
+        start_time: first.start,
+        end_time: last.end,
+        locality,
+    }
+}
+
+/// The longest run of quote tokens occurring contiguously (local runs
+/// preferred among equally long ones, then the earliest).
+fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, window: f64) -> Option<PartialMatch> {
+    let n = q.len();
+    if n == 0 || n > MAX_DIAGNOSTIC_QUOTE_TOKENS {
+        return None;
+    }
+    let mut prev = vec![0usize; n + 1];
+    let mut cur = vec![0usize; n + 1];
+    // (length, local, transcript start, quote start)
+    let mut best: Option<(usize, bool, usize, usize)> = None;
+    for (i, m) in mapped.iter().enumerate() {
+        for j in 0..n {
+            cur[j + 1] = if *m == Some(q[j]) { prev[j] + 1 } else { 0 };
+            let len = cur[j + 1];
+            if len == 0 || best.is_some_and(|b| len < b.0) {
+                continue;
+            }
+            if best.is_some_and(|b| len == b.0 && b.1) {
+                continue;
+            }
+            let start = i + 1 - len;
+            let local = locality(t, start, ts, window).is_some_and(|l| l.within_window);
+            if best.map_or(true, |b| len > b.0 || local) {
+                best = Some((len, local, start, j + 1 - len));
+            }
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let (length, _, token_start, quote_token_start) = best?;
+    let tokens = t.tokens();
+    let (bs, be) = (tokens[token_start].span.byte_start, tokens[token_start + length - 1].span.byte_end);
+    Some(PartialMatch {
+        length,
+        quote_token_start,
+        token_start,
+        span: t.span(bs, be),
+        text: t.text().get(bs..be).unwrap_or("").to_string(),
+        start_time: tokens[token_start].start,
+    })
+}
+
+/// The validation of every item of an evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvaluationValidation {
+    /// One result per commendation, in order.
+    pub commendations: Vec<ItemValidation>,
+    /// One result per recommendation, in order.
+    pub recommendations: Vec<ItemValidation>,
+    /// Commendations that passed.
+    pub passed_commendations: usize,
+    /// Recommendations that passed.
+    pub passed_recommendations: usize,
+}
+
+impl EvaluationValidation {
+    /// The results of one kind.
+    pub fn results(&self, kind: ItemKind) -> &[ItemValidation] {
+        match kind {
+            ItemKind::Commendation => &self.commendations,
+            ItemKind::Recommendation => &self.recommendations,
+        }
+    }
+}
+
+/// Validates every item of an evaluation.
+pub fn validate_evaluation(transcript: &Transcript, evaluation: &StructuredEvaluation, config: &TranscriptConfig) -> EvaluationValidation {
+    let run = |items: &[EvaluationItem]| items.iter().map(|i| validate_item(transcript, i, config)).collect::<Vec<_>>();
+    let commendations = run(&evaluation.commendations);
+    let recommendations = run(&evaluation.recommendations);
+    EvaluationValidation {
+        passed_commendations: commendations.iter().filter(|r| r.passed).count(),
+        passed_recommendations: recommendations.iter().filter(|r| r.passed).count(),
+        commendations,
+        recommendations,
+    }
+}
