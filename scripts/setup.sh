@@ -15,6 +15,13 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want"
 fi
 
+# Debian's Chromium for the browser test (playwright-core drives it; needs
+# root, as CI runs). The fonts only make emoji/CJK legible in screenshots.
+if ! [ -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji fonts-wqy-microhei
+fi
+
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi

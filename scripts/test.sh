@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: native Rust (unit, integration, property, CLI, doc tests),
 # the Rust tests compiled to wasm and run in Node by wasm-bindgen-test, then
-# builds the npm package and runs the JS tests against it.
+# builds the npm package and runs the JS tests against it, the web UI in
+# Chromium and the edge function in workerd.
 # Run scripts/setup.sh once first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +22,7 @@ step "npm package build"
 npm run build
 step "JS tests against the built package"
 npm run test:js
+step "web UI in Debian's Chromium (playwright-core; builds www/dist when stale)"
+npm run test:browser
+step "edge function in workerd (Miniflare on 127.0.0.1)"
+npm run test:edge
