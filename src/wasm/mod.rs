@@ -2,6 +2,8 @@
 //! converts its JS input, makes one core call, and converts the output.
 //! Errors reach JS as `Error` objects with `code` and `details`.
 
+mod judge;
+
 use crate::document::{Document, Format};
 use crate::error::{Error, ErrorKind};
 use crate::host::Clock;
