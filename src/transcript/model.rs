@@ -227,16 +227,54 @@ pub(crate) enum Spacing {
     Raw,
 }
 
+/// A word being built: its byte range in the text so far.
+#[derive(Debug)]
+struct PendingWord {
+    text: String,
+    start: Option<f64>,
+    end: Option<f64>,
+    confidence: Option<f64>,
+    speaker: Option<String>,
+    segment: Option<usize>,
+    byte_start: usize,
+    byte_end: usize,
+}
+
+/// A finished segment before spans are computed.
+#[derive(Debug)]
+struct PendingSegment {
+    text: String,
+    start: f64,
+    end: f64,
+    speaker: Option<String>,
+    word_start: usize,
+    word_end: usize,
+    byte_start: usize,
+    byte_end: usize,
+}
+
+/// The segment words are being added to.
+#[derive(Debug)]
+struct OpenSegment {
+    text: String,
+    start: f64,
+    end: f64,
+    speaker: Option<String>,
+    first_word: usize,
+    /// Byte offset of its first word, once there is one.
+    byte_start: Option<usize>,
+}
+
 /// Builds a [`Transcript`] piece by piece.
 #[derive(Debug)]
 pub(crate) struct Builder {
     format: TranscriptFormat,
     spacing: Spacing,
     text: String,
-    words: Vec<(String, Option<f64>, Option<f64>, Option<f64>, Option<String>, Option<usize>, usize, usize)>,
-    segments: Vec<(String, f64, f64, Option<String>, usize, usize, usize, usize)>,
-    /// The segment being filled with words: (text, start, end, speaker, first word, byte start).
-    open: Option<(String, f64, f64, Option<String>, usize, usize)>,
+    words: Vec<PendingWord>,
+    segments: Vec<PendingSegment>,
+    /// The segment being filled with words.
+    open: Option<OpenSegment>,
     /// Text to put before the next word ("attaches to next" punctuation).
     pending_prefix: String,
     /// The next word starts a new line (a segment began or ended).
@@ -288,28 +326,37 @@ impl Builder {
         self.close_segment();
         let begin = self.words.len();
         self.new_line = true;
-        self.open = Some((clean_inline(text), start, end, speaker, begin, usize::MAX));
+        self.open = Some(OpenSegment { text: text.trim().to_string(), start, end, speaker, first_word: begin, byte_start: None });
     }
 
     /// Closes the open segment (if any): its span covers its words; a segment
     /// that got no words contributes its own text.
     pub(crate) fn close_segment(&mut self) {
-        let Some((text, start, end, speaker, first_word, byte_start)) = self.open.take() else { return };
+        let Some(open) = self.open.take() else { return };
         self.new_line = true;
         let last_word = self.words.len();
-        if last_word == first_word {
-            self.push_segment(&text, start, end, speaker);
+        if last_word == open.first_word {
+            self.push_segment(&open.text, open.start, open.end, open.speaker);
             return;
         }
-        let byte_end = self.words.last().map_or(self.text.len(), |w| w.7);
-        let byte_start = if byte_start == usize::MAX { byte_end } else { byte_start };
+        let byte_end = self.words.last().map_or(self.text.len(), |w| w.byte_end);
+        let byte_start = open.byte_start.unwrap_or(byte_end);
         // A segment given without text (sentences rebuilt from words) shows its words.
-        let text = if text.is_empty() { self.text.get(byte_start..byte_end).unwrap_or("").to_string() } else { text };
+        let text = if open.text.is_empty() { self.text.get(byte_start..byte_end).unwrap_or("").to_string() } else { open.text };
         let index = self.segments.len();
-        for w in &mut self.words[first_word..last_word] {
-            w.5 = Some(index);
+        for w in self.words.get_mut(open.first_word..last_word).into_iter().flatten() {
+            w.segment = Some(index);
         }
-        self.segments.push((text, start, end, speaker, first_word, last_word, byte_start, byte_end));
+        self.segments.push(PendingSegment {
+            text,
+            start: open.start,
+            end: open.end,
+            speaker: open.speaker,
+            word_start: open.first_word,
+            word_end: last_word,
+            byte_start,
+            byte_end,
+        });
     }
 
     /// A segment without words: its text goes into the display text.
@@ -321,7 +368,7 @@ impl Builder {
         self.text.push_str(text);
         let byte_end = self.text.len();
         let w = self.words.len();
-        self.segments.push((text.to_string(), start, end, speaker, w, w, byte_start, byte_end));
+        self.segments.push(PendingSegment { text: text.to_string(), start, end, speaker, word_start: w, word_end: w, byte_start, byte_end });
         self.new_line = true;
     }
 
@@ -355,23 +402,21 @@ impl Builder {
         self.text.push_str(&word);
         let byte_end = self.text.len();
         if let Some(o) = &mut self.open {
-            if o.5 == usize::MAX {
-                o.5 = byte_start;
-            }
+            o.byte_start.get_or_insert(byte_start);
         }
-        self.words.push((word, start, end, confidence, speaker, None, byte_start, byte_end));
+        self.words.push(PendingWord { text: word, start, end, confidence, speaker, segment: None, byte_start, byte_end });
     }
 
     /// Punctuation that belongs to the previous word (`Union` + `,`): appended
     /// to it without a space.
     pub(crate) fn attach_to_previous(&mut self, punct: &str) {
         let punct = punct.trim();
-        let last_is_word = self.words.last().is_some_and(|w| w.7 == self.text.len());
+        let last_is_word = self.words.last().is_some_and(|w| w.byte_end == self.text.len());
         match self.words.last_mut() {
             Some(w) if last_is_word => {
                 self.text.push_str(punct);
-                w.0.push_str(punct);
-                w.7 = self.text.len();
+                w.text.push_str(punct);
+                w.byte_end = self.text.len();
             }
             _ => self.pending_prefix.push_str(punct),
         }
@@ -401,27 +446,27 @@ impl Builder {
         let words: Vec<Word> = self
             .words
             .into_iter()
-            .map(|(t, start, end, confidence, speaker, segment, bs, be)| Word {
-                text: t,
-                start,
-                end,
-                confidence,
-                speaker,
-                segment,
-                span: span(bs, be),
+            .map(|w| Word {
+                span: span(w.byte_start, w.byte_end),
+                text: w.text,
+                start: w.start,
+                end: w.end,
+                confidence: w.confidence,
+                speaker: w.speaker,
+                segment: w.segment,
             })
             .collect();
         let segments: Vec<Segment> = self
             .segments
             .into_iter()
-            .map(|(t, start, end, speaker, ws, we, bs, be)| Segment {
-                text: t,
-                start,
-                end,
-                speaker,
-                word_start: ws,
-                word_end: we,
-                span: span(bs, be),
+            .map(|s| Segment {
+                span: span(s.byte_start, s.byte_end),
+                text: s.text,
+                start: s.start,
+                end: s.end,
+                speaker: s.speaker,
+                word_start: s.word_start,
+                word_end: s.word_end,
             })
             .collect();
         let timing = if words.iter().any(|w| w.start.is_some()) {
@@ -467,11 +512,6 @@ impl Builder {
         transcript.positions = positions;
         Ok(transcript)
     }
-}
-
-/// Segment text as stored: trimmed, inner runs of spaces kept as given.
-fn clean_inline(text: &str) -> String {
-    text.trim().to_string()
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! where); 3 the report could not be written.
 
 mod judge;
+mod transcript;
 
 use clap::{Parser, Subcommand};
 use evidence_validator::host::SystemClock;
@@ -79,6 +80,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Judge every [file:Lx-Ly](path) citation of a markdown report (spec 002).
     VerifyReport(judge::VerifyReportArgs),
+    /// Check a speech evaluation's evidence against the speaker's transcript (spec 001).
+    Transcript(transcript::TranscriptArgs),
 }
 
 fn main() -> ExitCode {
@@ -161,6 +164,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         }
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
+        Command::Transcript(args) => transcript::run(args),
     }
 }
 
