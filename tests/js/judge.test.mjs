@@ -1,0 +1,252 @@
+// The judge (spec 002) and findings (spec 003) through the npm package:
+// the scripted juries of tests/data/judge/jury.json with JS judge functions
+// (resolving, rejecting, throwing, hanging past the timeout, answering
+// garbage), the log callback, verifyReport, and the spec 003 cases and
+// citation-laundering attacks of tests/data/judge/findings.json (the same
+// data the Rust tests replay).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  Finding, verifyClaim, verifyReport, verifyFinding, checkClaim, judgePrompt, juryInstructions,
+  quoteScore, normalizeJudgeText, parseJudgeAnswer, parseCitations,
+} from 'evidence-validator';
+import { readJson, assertThrowsCode } from './helpers.mjs';
+
+const jury = readJson('tests/data/judge/jury.json');
+const findings = readJson('tests/data/judge/findings.json');
+
+const delay = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+
+/** A case's request (overrides applied) in the JS API's form. */
+function requestOf(c) {
+  const r = { ...jury.request, source: jury.source, ...(c.request ?? {}) };
+  return r;
+}
+
+/** JS judge functions for a case's scripted answers; errors alternate between throwing and rejecting. */
+function judgesOf(c, calls) {
+  const judges = {};
+  c.answers.forEach((a, i) => {
+    judges[a.judge] = (prompt, context) => {
+      calls.push({ judge: a.judge, prompt, context });
+      if ('answer' in a) return delay(5 + i, a.answer);
+      if ('error' in a) {
+        if (i % 2 === 0) throw new Error(a.error);
+        return delay(5).then(() => Promise.reject(new Error(a.error)));
+      }
+      return new Promise(() => {}); // hangs forever
+    };
+  });
+  return judges;
+}
+
+function checkExpect(c, r) {
+  const e = c.expect;
+  const where = `[${c.name}] ${JSON.stringify(r)}`;
+  if (e.verdict) assert.equal(r.verdict, e.verdict, where);
+  if (e.semantic_verdict) assert.equal(r.step_3_semantic?.verdict, e.semantic_verdict, where);
+  if (e.reason_starts_with) assert.ok(r.step_3_semantic.reason.startsWith(e.reason_starts_with), where);
+  if (e.reason_contains) assert.ok(r.step_3_semantic.reason.includes(e.reason_contains), where);
+  if ('answered' in e) assert.equal(r.jury.answered, e.answered, where);
+  if ('failed' in e) assert.equal(r.jury.failed, e.failed, where);
+  if ('verified' in e) assert.equal(r.verified, e.verified, where);
+  if ('convened' in e) assert.equal(r.jury.convened, e.convened, where);
+  if ('step_1_existence' in e) assert.equal(r.step_1_existence, e.step_1_existence, where);
+  if ('step_2_quote_match' in e) assert.equal(r.step_2_quote_match, e.step_2_quote_match, where);
+  if (e.error_contains) assert.ok(r.error.includes(e.error_contains), where);
+  for (const [judge, part] of Object.entries(e.errors_contain ?? {})) {
+    const vote = r.jury.votes.find((v) => v.judge === judge);
+    assert.ok(vote?.error?.includes(part), `${where}: error of ${judge}`);
+  }
+}
+
+for (const c of jury.cases) {
+  test(`jury: ${c.name}`, async () => {
+    const calls = [];
+    const logs = [];
+    const t0 = Date.now();
+    const r = await verifyClaim(requestOf(c), { judges: judgesOf(c, calls), timeoutMs: 150, log: (e) => logs.push(e) });
+    assert.ok(Date.now() - t0 < 2000, 'bounded by the timeout');
+    checkExpect(c, r);
+    if (r.jury.convened) {
+      assert.equal(calls.length, c.answers.length, 'every juror asked once');
+      for (const call of calls) {
+        assert.ok(call.prompt.startsWith('SOURCE FILE: minutes.txt\nCITED LINES: L'), call.prompt);
+        assert.equal(call.context.system, juryInstructions());
+        assert.equal(call.context.judge, call.judge);
+      }
+      assert.deepEqual(logs.map((l) => l.file_name), c.answers.map((a) => `${a.judge}_0001.txt`));
+      for (const l of logs) {
+        assert.equal(l.report, 'judge');
+        assert.ok(l.text.includes(`=== PROMPT ===\n${l.prompt}\n\n=== RESPONSE ===\n`));
+        assert.ok((l.response === null) !== (l.error === null));
+      }
+    } else {
+      assert.equal(calls.length, 0);
+      assert.equal(logs.length, 0);
+    }
+  });
+}
+
+test('jurors are asked at once, each with its own timeout', async () => {
+  const c = jury.cases[0];
+  const t0 = Date.now();
+  const r = await verifyClaim(requestOf(c), {
+    judges: [
+      { name: 'a', ask: () => delay(300, 'VALID') },
+      { name: 'b', ask: () => delay(300, 'VALID') },
+      { name: 'c', ask: () => delay(300, 'VALID') },
+      { name: 'patient', ask: () => delay(400, 'VALID'), timeoutMs: 2000 },
+      { name: 'strict', ask: () => delay(400, 'VALID'), timeoutMs: 50 },
+    ],
+    timeoutMs: 350,
+  });
+  assert.ok(Date.now() - t0 < 900, `took ${Date.now() - t0} ms: not concurrent`);
+  assert.equal(r.jury.answered, 4);
+  assert.equal(r.jury.votes[4].error, 'timed out after 50 ms');
+  assert.equal(r.step_3_semantic.reason.startsWith('Consensus (4/4): VALID'), true);
+});
+
+test('judges may return objects, and a throwing log callback does not fail the check', async () => {
+  const r = await verifyClaim(requestOf(jury.cases[0]), {
+    judges: { obj: async () => ({ verdict: 'UNSUPPORTED', reason: 'No.' }), undef: async () => undefined },
+    log: () => { throw new Error('disk full'); },
+  });
+  assert.equal(r.verdict, 'UNSUPPORTED');
+  assert.equal(r.jury.votes[1].error, 'the judge returned no text');
+});
+
+test('bad requests and options reject with EvidenceValidatorError', async () => {
+  const base = requestOf(jury.cases[0]);
+  const rejects = async (p, code) => {
+    await assert.rejects(p, (e) => e.name === 'EvidenceValidatorError' && e.code === code);
+  };
+  await rejects(verifyClaim({ ...base, start_line: undefined }), 'VALIDATION_ERROR');
+  await rejects(verifyClaim({ ...base, extra: 1 }), 'VALIDATION_ERROR');
+  await rejects(verifyClaim(base, { judges: { a: 'not a function' } }), 'CONFIGURATION_ERROR');
+  await rejects(verifyClaim(base, { judges: [{ name: 'a', ask: () => 'VALID' }, { name: 'a', ask: () => 'VALID' }] }), 'CONFIGURATION_ERROR');
+  await rejects(verifyClaim(base, { threshold: 2 }), 'CONFIGURATION_ERROR');
+  await rejects(verifyClaim(base, { timeoutMs: 0 }), 'CONFIGURATION_ERROR');
+  await rejects(verifyClaim(base, { colour: 'red' }), 'CONFIGURATION_ERROR');
+  await rejects(verifyReport('x', 'not sources'), 'CONFIGURATION_ERROR');
+  assertThrowsCode(() => checkClaim({ ...base, lines: 'L7-' , start_line: undefined, end_line: undefined }), 'VALIDATION_ERROR');
+  assertThrowsCode(() => parseJudgeAnswer('lorem ipsum'), 'VALIDATION_ERROR');
+});
+
+test('steps 1 and 2 alone, the prompt, the score', () => {
+  const base = requestOf(jury.cases[0]);
+  const r = checkClaim({ ...base, start_line: undefined, end_line: undefined, lines: 'L6-L7' });
+  assert.equal(r.verdict, 'JURY_NOT_CONVENED');
+  assert.equal(r.quote_score, 1);
+  assert.equal(r.cited_lines, 'L6-L7');
+  assert.equal(r.context.context_before.split('\n').length, 5);
+  assert.equal(checkClaim({ ...base, source: null }).verdict, 'FILE_NOT_FOUND');
+  const p = judgePrompt(base);
+  assert.ok(p.prompt.startsWith('SOURCE FILE: minutes.txt\nCITED LINES: L6-L7\n\nCONTEXT BEFORE:\n[L1] [L1] City council'));
+  assert.ok(p.prompt.endsWith(`\n\nCLAIM BEING MADE: ${base.claim}\nQUOTE USED: ${base.quote}`));
+  assert.equal(p.system, juryInstructions());
+  assert.equal(normalizeJudgeText('  [L12] The  QUICK\n fox '), 'the quick fox');
+  // CPython: SequenceMatcher(None, 'abcdefghij', 'abcdefgh--').find_longest_match(...).size / 10
+  assert.equal(quoteScore('abcdefghij', 'abcdefgh--'), 0.8);
+  const area = 'the city council met on tuesday evening to discuss the proposed budget for the next fiscal year. after a long debate about the cost of the new bridge over the river, the committee approved the budget with a narrow majority of five votes to four. the mayor said the vote showed that the council could still work together on hard questions.';
+  assert.equal(quoteScore('city council met on', area), 1);
+  assert.equal(quoteScore('city council met on', area, true), 0); // CPython with autojunk=True
+  assert.deepEqual(parseJudgeAnswer('Verdict: **INSUFFICIENT**'), {
+    verdict: 'INSUFFICIENT', substantive_quote: false, quote_in_context: true, supports_claim: false, reason: 'Verdict: **INSUFFICIENT**',
+  });
+});
+
+test('verifyReport: every citation, sources as a map or a function, logs numbered per juror', async () => {
+  const quote = jury.request.quote;
+  const report = `# Council\n\nThe budget passed: "${quote}" [minutes.txt:L6-L7](data/canonical/minutes.txt). ` +
+    'The mayor resigned [minutes.txt:L8](data/canonical/minutes.txt).\n\n- Fees doubled [fees.txt:L1](fees.txt)\n';
+  assert.equal(parseCitations(report).length, 3);
+  const logs = [];
+  const r = await verifyReport(report, { 'minutes.txt': jury.source }, {
+    judges: { local: async () => 'VALID' }, log: (e) => logs.push(e), reportName: 'council',
+  });
+  assert.equal(r.report, 'council');
+  assert.equal(r.summary.total, 3);
+  assert.equal(r.summary.verified, 1);
+  assert.equal(r.summary.verification_rate, 1 / 3);
+  assert.deepEqual(r.summary.verdicts, { VALID: 1, QUOTE_NOT_FOUND: 1, FILE_NOT_FOUND: 1 });
+  assert.deepEqual(logs.map((l) => [l.report, l.file_name]), [['council', 'local_0001.txt'], ['council', 'local_0002.txt']]);
+  assert.ok(r.markdown.includes('**1 of 3 citations verified (33.3 %).**'));
+  assert.equal(r.results[2].resolved_file, null);
+
+  const seen = [];
+  const viaFunction = await verifyReport(report, async (c) => { seen.push(c.file); return c.file === 'minutes.txt' ? jury.source : null; });
+  assert.deepEqual(seen, ['minutes.txt', 'minutes.txt', 'fees.txt']);
+  assert.equal(viaFunction.summary.jury_convened, false);
+  assert.deepEqual(viaFunction.summary.verdicts, { JURY_NOT_CONVENED: 1, QUOTE_NOT_FOUND: 1, FILE_NOT_FOUND: 1 });
+});
+
+/** A case's finding, as the Rust test builds it (HASH_OF:<text> expanded). */
+function findingOf(c) {
+  const fields = { ...c.finding };
+  if (typeof fields.extraction_span_hash === 'string' && fields.extraction_span_hash.startsWith('HASH_OF:')) {
+    fields.extraction_span_hash = Finding.computeHash(fields.extraction_span_hash.slice('HASH_OF:'.length));
+  }
+  const create = c.create_with_hash ?? !('extraction_span_hash' in fields);
+  return create ? Finding.createWithHash(fields) : new Finding(fields);
+}
+
+for (const c of findings.validation) {
+  test(`Finding.validate: ${c.name}`, () => {
+    const f = findingOf(c);
+    if (c.error === null) {
+      f.validate();
+      return;
+    }
+    const e = assertThrowsCode(() => f.validate(), 'VALIDATION_ERROR');
+    assert.ok(e.message.includes(c.error), `${e.message} should contain ${c.error}`);
+    if (c.exact) assert.equal(e.message, `VALIDATION_ERROR: ${c.error}`);
+  });
+}
+
+for (const c of findings.verification) {
+  test(`verifyFinding: ${c.name}`, () => {
+    const f = findingOf(c);
+    for (const r of [verifyFinding(f, c.source), verifyFinding(f.toJSON(), c.source)]) {
+      assert.equal(r.valid, c.expect.valid, JSON.stringify(r));
+      if ('reason' in c.expect) assert.equal(r.reason, c.expect.reason);
+      if ('reason_contains' in c.expect) assert.ok(r.reason.includes(c.expect.reason_contains), r.reason);
+      if ('confidence' in c.expect) assert.equal(r.confidence, c.expect.confidence);
+    }
+  });
+}
+
+test('the three citation-laundering attacks are blocked (spec 003 smoke test)', () => {
+  assert.equal(findings.attacks.length, 3);
+  for (const a of findings.attacks) {
+    const f = findingOf(a);
+    if (a.kind === 'validate') {
+      const e = assertThrowsCode(() => f.validate(), 'VALIDATION_ERROR');
+      assert.equal(e.message, `VALIDATION_ERROR: ${a.blocked_with}`, a.name);
+    } else {
+      const r = verifyFinding(f, a.source);
+      assert.equal(r.valid, false, a.name);
+      assert.equal(r.reason, a.blocked_with, a.name);
+    }
+  }
+});
+
+test('Finding: fields, Date timestamps, JSON, bad input', () => {
+  const f = Finding.createWithHash({
+    category: 'market_intelligence', title: 'GitHub Growth', content: 'Growth rate is 15-20%',
+    source_url: 'https://example.com', extracted_at: new Date(Date.UTC(2025, 0, 31, 12)),
+    extraction_span: 'file organization tools on github show 15-20% annual growth',
+    relevance_score: 8, recency_score: 9, trust_score: 2, char_offsets: [3, 61],
+  });
+  f.validate();
+  assert.equal(f.extracted_at, '2025-01-31T12:00:00.000Z');
+  assert.equal(f.extraction_span_hash, Finding.computeHash('  file organization tools on github\nshow 15-20% annual growth '));
+  assert.deepEqual(f.char_offsets, [3, 61]);
+  assert.equal(f.trust_score, 2);
+  assert.deepEqual(JSON.parse(JSON.stringify(f)), f.toJSON());
+  assertThrowsCode(() => new Finding({ relevance_score: 1 }), 'VALIDATION_ERROR');
+  assertThrowsCode(() => new Finding({ ...f.toJSON(), bogus: true }), 'VALIDATION_ERROR');
+  assertThrowsCode(() => verifyFinding({ relevance_score: 'high' }, 'x'), 'VALIDATION_ERROR');
+  f.free();
+});
