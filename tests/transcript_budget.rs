@@ -2,6 +2,7 @@
 //! retry, one that never does, one that throws, one that answers garbage;
 //! each checks the exact sequence of calls and the final result. Also the
 //! offline preview (the CLI's `--evaluation`) and redaction after validation.
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_validator::transcript::*;
 use serde_json::json;

@@ -3,6 +3,7 @@
 //! `make_fixtures.py`), the real engine outputs of `../shared/data/asr/`
 //! when that directory exists, and malformed input naming the line or JSON
 //! path.
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_validator::transcript::{
     from_json, normalize, parse_transcript, InputFormat, TimingLevel, Transcript, TranscriptFormat,

@@ -2,6 +2,7 @@
 //! level. The cases live once in `tests/data/transcript/validate_cases.json`
 //! and are replayed here, in wasm (tests/transcript_wasm.rs) and in JS
 //! (tests/js/transcript.test.mjs).
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_validator::transcript::{
     from_json, parse_transcript, validate_evaluation, CheckReason, CheckStatus, EvaluationItem, InputFormat, LocalityBasis,

@@ -3,6 +3,7 @@
 //! Errors reach JS as `Error` objects with `code` and `details`.
 
 mod judge;
+mod transcript;
 
 use crate::document::{Document, Format};
 use crate::error::{Error, ErrorKind};

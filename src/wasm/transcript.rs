@@ -1,0 +1,681 @@
+//! The JS surface of spec 001 (transcript evidence): the `Transcript`
+//! class (import, validate, metrics), the `EvaluationGenerator` class (the
+//! retry budget driven by JS callbacks returning Promises), `renderScript`,
+//! and the normalization helpers. Each entry point converts its input, makes
+//! core calls, and converts the output; the TypeScript types are below.
+
+use super::{init_panic_hook, to_js, to_js_error, to_json};
+use crate::error::{Error, ErrorKind};
+use crate::transcript::{
+    self as core, Action, EvaluationGenerator as Machine, EvaluationItem, InputFormat, RedactionOptions, StructuredEvaluation,
+    Transcript, TranscriptConfig, ValidatedEvaluation,
+};
+use js_sys::{Function, Promise, Reflect, JSON};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TRANSCRIPT_TYPES: &'static str = r#"
+/** How to read a transcript: by content (`auto`), or forced. */
+export type TranscriptInputFormat = "auto" | "json" | "srt" | "vtt";
+
+/** The ASR output a transcript was read from. */
+export type TranscriptFormat =
+  | "whisper_verbose_json" | "whisperx" | "whisper_timestamped" | "whisper_cpp" | "deepgram"
+  | "speechmatics" | "aws_transcribe" | "aws_transcribe_call_analytics" | "plain_json" | "srt" | "webvtt";
+
+/** Word level when any word has a timestamp, else segment level. */
+export type TimingLevel = "word" | "segment";
+
+/** Options of `new Transcript`. */
+export interface TranscriptOptions {
+  /** Default `auto`: `WEBVTT` → WebVTT, `{` → JSON, else SRT (or by `fileName`'s extension). */
+  format?: TranscriptInputFormat;
+  /** A file name whose extension (.json, .srt, .vtt) decides the format when `format` is `auto`. */
+  fileName?: string;
+}
+
+/**
+ * Where something is in `transcript.text`: `text.slice(utf16_start, utf16_end)`
+ * in JS; code points (`start`/`end`) and UTF-8 bytes too; 1-based line and column.
+ */
+export interface TranscriptSpan {
+  start: number;
+  end: number;
+  utf16_start: number;
+  utf16_end: number;
+  byte_start: number;
+  byte_end: number;
+  line: number;
+  column: number;
+  end_line: number;
+}
+
+/** One recognized word. `start`/`end` are null when the ASR gave none (WhisperX numerals). */
+export interface TranscriptWord {
+  text: string;
+  start: number | null;
+  end: number | null;
+  confidence?: number;
+  speaker?: string;
+  /** Index of its segment. */
+  segment: number | null;
+  span: TranscriptSpan;
+}
+
+/** One segment: a Whisper segment, a subtitle cue, a sentence or a turn. */
+export interface TranscriptSegment {
+  text: string;
+  start: number;
+  end: number;
+  speaker?: string;
+  /** Its words are `words.slice(word_start, word_end)`. */
+  word_start: number;
+  word_end: number;
+  span: TranscriptSpan;
+}
+
+/** A spec 001 token (lowercase letters and digits) mapped back to its word, segment, times and span. */
+export interface TranscriptToken {
+  text: string;
+  word: number | null;
+  segment: number | null;
+  start: number | null;
+  end: number | null;
+  span: TranscriptSpan;
+}
+
+/** Input of the plain JSON shape (what `transcript.toJSON()` writes, spans aside). */
+export interface TranscriptJson {
+  language?: string;
+  segments?: { start: number; end: number; text?: string; speaker?: string; words?: TranscriptWordInput[] }[];
+  words?: TranscriptWordInput[];
+}
+
+/** A word of the plain JSON shape: the text under `text` or `word`. */
+export interface TranscriptWordInput {
+  text?: string;
+  word?: string;
+  start?: number | null;
+  end?: number | null;
+  confidence?: number;
+  speaker?: string;
+}
+
+/** What `transcript.toJSON()` returns. */
+export interface TranscriptData {
+  format: TranscriptFormat;
+  language?: string;
+  timing: TimingLevel;
+  text: string;
+  words: TranscriptWord[];
+  segments: TranscriptSegment[];
+  warnings: string[];
+}
+
+/** Duration and pace. With segments only, `reduced_timing_precision` is true and a note says so. */
+export interface TranscriptMetrics {
+  timing: TimingLevel;
+  start_seconds: number;
+  end_seconds: number;
+  duration_seconds: number;
+  word_count: number;
+  words_per_minute: number | null;
+  reduced_timing_precision: boolean;
+  notes: string[];
+}
+
+/** Thresholds of spec 001 and its retry budget; every field optional (the spec's defaults). */
+export interface TranscriptConfig {
+  /** Default 6. */
+  min_contiguous_tokens?: number;
+  /** Default 15. */
+  max_quote_tokens?: number;
+  /** Default 20. */
+  locality_seconds?: number;
+  /** Default 2 (the first generation included). */
+  max_generations?: number;
+  /** Default 1. */
+  max_retries_per_item?: number;
+  /** Default 2. */
+  min_commendations?: number;
+  /** Default 1. */
+  min_recommendations?: number;
+}
+
+/** A scalar or structure in the extra fields of an item or evaluation. */
+export type EvaluationJson = string | number | boolean | null | EvaluationJson[] | { [key: string]: EvaluationJson };
+
+/** One commendation or recommendation with its evidence. Other fields are kept. */
+export interface EvaluationItem {
+  /** What the evaluator says (read out in the script). */
+  text?: string;
+  /** A verbatim snippet of the transcript, 6–15 words. */
+  evidence_quote: string;
+  /** Seconds since speech start of the quote's first word (≥ 0). */
+  evidence_timestamp: number;
+  [key: string]: EvaluationJson | undefined;
+}
+
+/** A whole evaluation. Other fields (a summary) are kept. */
+export interface StructuredEvaluation {
+  commendations: EvaluationItem[];
+  recommendations: EvaluationItem[];
+  [key: string]: EvaluationJson | EvaluationItem[] | undefined;
+}
+
+export type ItemKind = "commendation" | "recommendation";
+export type CheckName = "contiguous_match" | "length" | "timestamp_locality";
+export type CheckStatus = "passed" | "failed" | "not_evaluated";
+export type CheckReason =
+  | "MATCHED" | "NOT_FOUND" | "TOO_FEW_TOKENS" | "WITHIN_LIMIT" | "TOO_LONG"
+  | "WITHIN_WINDOW" | "OUTSIDE_WINDOW" | "NO_MATCH" | "INVALID_TIMESTAMP" | "NO_TIMESTAMPS";
+
+/** One check's outcome and why. */
+export interface EvidenceCheck {
+  status: CheckStatus;
+  reason: CheckReason;
+  message: string;
+}
+
+/** What locality was judged on: the first word's start, its segment, or its timed neighbours. */
+export interface EvidenceLocality {
+  level: TimingLevel;
+  basis: "word_start" | "segment" | "neighbouring_words";
+  reference_start: number;
+  /** null when unbounded (an untimed last word). */
+  reference_end: number | null;
+  distance_seconds: number;
+  within_window: boolean;
+}
+
+/** The chosen occurrence of a quote: tokens, words, segments (end exclusive), span and times. */
+export interface MatchedSpan {
+  token_start: number;
+  token_end: number;
+  word_start: number | null;
+  word_end: number | null;
+  segment_start: number | null;
+  segment_end: number | null;
+  span: TranscriptSpan;
+  /** `transcript.text` at `span`. */
+  text: string;
+  start_time: number | null;
+  end_time: number | null;
+  locality: EvidenceLocality | null;
+}
+
+export interface QuoteOccurrence {
+  token_start: number;
+  start_time: number | null;
+  distance_seconds: number | null;
+  within_window: boolean;
+  chosen: boolean;
+}
+
+/** The longest run of the quote that does occur, when the whole quote does not. */
+export interface PartialQuoteMatch {
+  length: number;
+  quote_token_start: number;
+  token_start: number;
+  span: TranscriptSpan;
+  text: string;
+  start_time: number | null;
+}
+
+/** The validation of one item: each check, the matched span, every occurrence. */
+export interface ItemValidation {
+  passed: boolean;
+  timing: TimingLevel;
+  quote_tokens: string[];
+  /** null when not a finite number. */
+  evidence_timestamp: number | null;
+  contiguous_match: EvidenceCheck;
+  length: EvidenceCheck;
+  timestamp_locality: EvidenceCheck;
+  failed_checks: CheckName[];
+  matched: MatchedSpan | null;
+  occurrence_count: number;
+  occurrences: QuoteOccurrence[];
+  longest_partial_match: PartialQuoteMatch | null;
+}
+
+export interface EvaluationValidation {
+  commendations: ItemValidation[];
+  recommendations: ItemValidation[];
+  passed_commendations: number;
+  passed_recommendations: number;
+}
+
+/** The evidence rules, for the host's prompt. */
+export interface EvidenceRequirements {
+  min_commendations: number;
+  min_recommendations: number;
+  min_quote_tokens: number;
+  max_quote_tokens: number;
+  locality_seconds: number;
+  instructions: string;
+}
+
+/** `callbacks.generate` is asked for a whole evaluation. */
+export interface GenerateRequest {
+  generation: number;
+  max_generations: number;
+  reason: "initial" | "too_few_valid_items" | "previous_generation_failed";
+  /** What went wrong in the previous generation, one line each. */
+  feedback: string[];
+  requirements: EvidenceRequirements;
+}
+
+export interface CheckFailure {
+  check: CheckName;
+  reason: CheckReason;
+  message: string;
+}
+
+/** `callbacks.retryItem` is asked to rewrite one failing item. */
+export interface RetryRequest {
+  generation: number;
+  kind: ItemKind;
+  index: number;
+  retry: number;
+  item: EvaluationItem;
+  failures: CheckFailure[];
+  requirements: EvidenceRequirements;
+}
+
+/**
+ * The host's LLM calls. Either may return a value or a Promise; a callback
+ * that throws, rejects or returns something that is not an evaluation (item)
+ * is a recorded failure, never a crash. Called with `this` = the callbacks object.
+ */
+export interface EvaluationCallbacks {
+  generate(request: GenerateRequest): Promise<StructuredEvaluation> | StructuredEvaluation;
+  retryItem(request: RetryRequest): Promise<EvaluationItem> | EvaluationItem;
+}
+
+export interface CheckedItem {
+  kind: ItemKind;
+  index: number;
+  item: EvaluationItem;
+  validation: ItemValidation;
+}
+
+/** One callback call and what came of it. */
+export interface EvaluationAttempt {
+  sequence: number;
+  call: "generate" | "retry_item";
+  generation: number;
+  kind?: ItemKind;
+  index?: number;
+  retry?: number;
+  status: "answered" | "callback_failed" | "invalid_answer";
+  error?: string;
+  /** The answered items, validated. */
+  items: CheckedItem[];
+}
+
+export interface DroppedItem {
+  generation: number;
+  kind: ItemKind;
+  index: number;
+  item: EvaluationItem;
+  reason: string;
+}
+
+export interface ItemRef {
+  kind: ItemKind;
+  index: number;
+}
+
+export interface Regeneration {
+  after_generation: number;
+  reason: string;
+  retries_not_made: ItemRef[];
+}
+
+export interface OutcomeWarning {
+  code: "BEST_EFFORT";
+  message: string;
+}
+
+/** The result of `EvaluationGenerator.run`: only validated items (unredacted), and every attempt. */
+export interface EvaluationOutcome {
+  evaluation: StructuredEvaluation;
+  /** Parallel to `evaluation`'s lists. */
+  validations: { commendations: ItemValidation[]; recommendations: ItemValidation[] };
+  complete: boolean;
+  generation: number | null;
+  generations_used: number;
+  attempts: EvaluationAttempt[];
+  dropped: DroppedItem[];
+  regenerations: Regeneration[];
+  warnings: OutcomeWarning[];
+}
+
+/** What the budget would do offline with one evaluation (no LLM asked). */
+export interface BudgetPreview {
+  items: { kind: ItemKind; index: number; item: EvaluationItem; action: "keep" | "reprompt" | "drop"; validation: ItemValidation }[];
+  passed_commendations: number;
+  passed_recommendations: number;
+  would_regenerate: boolean;
+  regeneration_unavoidable: boolean;
+  summary: string;
+  warnings: OutcomeWarning[];
+}
+
+/** Names to redact in the TTS script (whole words, any case); `replacement` defaults to "someone". */
+export interface RedactionOptions {
+  names: string[];
+  replacement?: string;
+}
+
+/** The TTS script, names redacted after validation. */
+export interface RenderedScript {
+  script: string;
+  /** The validated evaluation with names redacted: for display, never to be validated. */
+  evaluation: StructuredEvaluation;
+  redactions: number;
+  /** Items left out because they failed validation against the raw transcript. */
+  omitted: { kind: ItemKind; index: number; reasons: string[] }[];
+}
+"#;
+
+fn config(value: Option<JsValue>) -> Result<TranscriptConfig, JsValue> {
+    let v = to_json(&value.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
+    TranscriptConfig::from_json(&v).map_err(to_js_error)
+}
+
+fn evaluation(value: &JsValue) -> Result<StructuredEvaluation, JsValue> {
+    let v = to_json(value, ErrorKind::Validation, "evaluation")?;
+    // An EvaluationOutcome is accepted too: its `evaluation`.
+    let v = match v {
+        Value::Object(mut o) if o.contains_key("attempts") && o.get("evaluation").is_some_and(Value::is_object) => {
+            o.remove("evaluation").unwrap_or(Value::Null)
+        }
+        v => v,
+    };
+    StructuredEvaluation::from_json(&v).map_err(to_js_error)
+}
+
+/// A transcript read from ASR output: words and/or segments with times.
+#[wasm_bindgen(js_name = Transcript)]
+pub struct JsTranscript {
+    inner: Transcript,
+}
+
+#[wasm_bindgen(js_class = Transcript)]
+impl JsTranscript {
+    /// Reads a transcript from text (JSON, SRT, WebVTT) or from a parsed JSON
+    /// object. Throws an `EvidenceValidatorError` (`DOCUMENT_PARSING_ERROR`
+    /// naming the line or JSON path) on malformed input.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string | TranscriptJson | object")] input: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsTranscript, JsValue> {
+        init_panic_hook();
+        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
+        let opt = |k: &str| -> Result<Option<String>, JsValue> {
+            match options.get(k) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(to_js_error(Error::new(ErrorKind::Configuration, format!("options.{k} must be a string, got {other}")))),
+            }
+        };
+        let mut format = match opt("format")? {
+            None => InputFormat::Auto,
+            Some(name) => InputFormat::from_name(&name).ok_or_else(|| {
+                to_js_error(Error::new(ErrorKind::Configuration, format!("unknown options.format {name:?}; expected \"auto\", \"json\", \"srt\" or \"vtt\"")))
+            })?,
+        };
+        if format == InputFormat::Auto {
+            if let Some(name) = opt("fileName")? {
+                format = InputFormat::from_file_name(&name);
+            }
+        }
+        let inner = match input.as_string() {
+            Some(text) => core::parse_transcript(&text, format),
+            None => {
+                let value = to_json(&input, ErrorKind::DocumentParsing, "the transcript")?;
+                core::from_json(&value)
+            }
+        }
+        .map_err(to_js_error)?;
+        Ok(JsTranscript { inner })
+    }
+
+    /// The source format.
+    #[wasm_bindgen(getter, unchecked_return_type = "TranscriptFormat")]
+    pub fn format(&self) -> String {
+        self.inner.format().name().to_string()
+    }
+
+    /// `word` or `segment`.
+    #[wasm_bindgen(getter, unchecked_return_type = "TimingLevel")]
+    pub fn timing(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.timing())
+    }
+
+    /// The language the ASR reported.
+    #[wasm_bindgen(getter)]
+    pub fn language(&self) -> Option<String> {
+        self.inner.language().map(str::to_string)
+    }
+
+    /// The display text every span points into.
+    #[wasm_bindgen(getter)]
+    pub fn text(&self) -> String {
+        self.inner.text().to_string()
+    }
+
+    /// The words.
+    #[wasm_bindgen(getter, unchecked_return_type = "TranscriptWord[]")]
+    pub fn words(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.words())
+    }
+
+    /// The segments.
+    #[wasm_bindgen(getter, unchecked_return_type = "TranscriptSegment[]")]
+    pub fn segments(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.segments())
+    }
+
+    /// The spec 001 tokens, each mapped back.
+    #[wasm_bindgen(getter, unchecked_return_type = "TranscriptToken[]")]
+    pub fn tokens(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.tokens())
+    }
+
+    /// What the importer accepted with a warning.
+    #[wasm_bindgen(getter, unchecked_return_type = "string[]")]
+    pub fn warnings(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.warnings())
+    }
+
+    /// Duration and words per minute.
+    #[wasm_bindgen(getter, unchecked_return_type = "TranscriptMetrics")]
+    pub fn metrics(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.metrics())
+    }
+
+    /// The transcript as plain data (the plain JSON shape plus spans).
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "TranscriptData")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner)
+    }
+
+    /// Validates one item (spec 001: contiguous match, length, locality).
+    #[wasm_bindgen(unchecked_return_type = "ItemValidation")]
+    pub fn validate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EvaluationItem")] item: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let config = self::config(config)?;
+        let v = to_json(&item, ErrorKind::Validation, "item")?;
+        let item = EvaluationItem::from_json(&v, &Default::default()).map_err(to_js_error)?;
+        to_js(&core::validate_item(&self.inner, &item, &config))
+    }
+
+    /// Validates every item of an evaluation.
+    #[wasm_bindgen(js_name = validateEvaluation, unchecked_return_type = "EvaluationValidation")]
+    pub fn validate_evaluation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let config = self::config(config)?;
+        let e = self::evaluation(&evaluation)?;
+        to_js(&core::validate_evaluation(&self.inner, &e, &config))
+    }
+
+    /// What the retry budget would do with this evaluation offline (no LLM asked).
+    #[wasm_bindgen(js_name = previewBudget, unchecked_return_type = "BudgetPreview")]
+    pub fn preview_budget(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let config = self::config(config)?;
+        let e = self::evaluation(&evaluation)?;
+        to_js(&core::preview_budget(&self.inner, &e, &config))
+    }
+}
+
+/// The retry budget of spec 001 driven by JS callbacks.
+#[wasm_bindgen(js_name = EvaluationGenerator)]
+pub struct JsEvaluationGenerator {
+    transcript: Transcript,
+    config: TranscriptConfig,
+}
+
+/// What a thrown or rejected JS value says.
+fn describe_thrown(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        let name = String::from(err.name());
+        let message = String::from(err.message());
+        return if name.is_empty() { message } else { format!("{name}: {message}") };
+    }
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "a non-serializable value".to_string())
+}
+
+/// Calls `f` on `this` with `request` and awaits the answer as JSON; a
+/// throw, a rejection or an unserializable answer is `Err`.
+async fn call(f: &Function, this: &JsValue, request: JsValue, name: &str) -> Result<Value, String> {
+    let returned = f.call1(this, &request).map_err(|e| format!("{name} threw {}", describe_thrown(&e)))?;
+    let answer = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| format!("{name} rejected with {}", describe_thrown(&e)))?;
+    if answer.is_undefined() {
+        return Err(format!("{name} returned undefined"));
+    }
+    let text = JSON::stringify(&answer)
+        .map_err(|e| format!("{name} returned a value that cannot be serialized: {}", describe_thrown(&e)))?
+        .as_string()
+        .ok_or_else(|| format!("{name} returned a value that cannot be serialized"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{name} returned invalid JSON: {e}"))
+}
+
+fn callback(callbacks: &JsValue, key: &str) -> Result<Function, JsValue> {
+    Reflect::get(callbacks, &key.into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| to_js_error(Error::new(ErrorKind::Configuration, format!("callbacks.{key} must be a function"))))
+}
+
+#[wasm_bindgen(js_class = EvaluationGenerator)]
+impl JsEvaluationGenerator {
+    /// A generator validating against `transcript` (raw, unredacted).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        transcript: &JsTranscript,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
+    ) -> Result<JsEvaluationGenerator, JsValue> {
+        init_panic_hook();
+        Ok(JsEvaluationGenerator { transcript: transcript.inner.clone(), config: self::config(config)? })
+    }
+
+    /// Runs the retry budget: `callbacks.generate` for whole evaluations,
+    /// `callbacks.retryItem` for failing items, one call at a time. Resolves
+    /// with the outcome; rejects only when `callbacks` lacks a function.
+    #[wasm_bindgen(unchecked_return_type = "Promise<EvaluationOutcome>")]
+    pub fn run(&self, #[wasm_bindgen(unchecked_param_type = "EvaluationCallbacks")] callbacks: JsValue) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let mut machine = Machine::new(self.transcript.clone(), self.config.clone());
+        // A promise built here (a `Promise` return's raw ABI type would be `any`).
+        Ok(future_to_promise(async move {
+            let generate = callback(&callbacks, "generate")?;
+            let retry = callback(&callbacks, "retryItem")?;
+            loop {
+                // Answers follow the request just polled, so the machine never refuses them.
+                let _ = match machine.poll() {
+                    Action::Generate(r) => {
+                        let answer = call(&generate, &callbacks, to_js(&r)?, "generate").await;
+                        machine.handle_generated_json(answer)
+                    }
+                    Action::RetryItem(r) => {
+                        let answer = call(&retry, &callbacks, to_js(&r)?, "retryItem").await;
+                        machine.handle_retried_json(answer)
+                    }
+                    Action::Finished(outcome) => return to_js(&outcome),
+                };
+            }
+        })
+        .into())
+    }
+}
+
+/// Renders the TTS script: validates `evaluation` (or an outcome's) against
+/// the raw transcript first, keeps the items that pass, then redacts
+/// `options.names` in the script. Validation never sees redacted text.
+#[wasm_bindgen(js_name = renderScript, unchecked_return_type = "RenderedScript")]
+pub fn render_script(
+    transcript: &JsTranscript,
+    #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RedactionOptions | null")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    init_panic_hook();
+    let config = self::config(config)?;
+    let e = self::evaluation(&evaluation)?;
+    let o = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
+    let mut redaction = RedactionOptions::default();
+    match o.get("names") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(names)) => {
+            for (i, n) in names.iter().enumerate() {
+                match n {
+                    Value::String(s) => redaction.names.push(s.clone()),
+                    other => return Err(to_js_error(Error::new(ErrorKind::Configuration, format!("options.names[{i}] must be a string, got {other}")))),
+                }
+            }
+        }
+        Some(other) => return Err(to_js_error(Error::new(ErrorKind::Configuration, format!("options.names must be an array of strings, got {other}")))),
+    }
+    match o.get("replacement") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) => redaction.replacement = s.clone(),
+        Some(other) => return Err(to_js_error(Error::new(ErrorKind::Configuration, format!("options.replacement must be a string, got {other}")))),
+    }
+    let validated = ValidatedEvaluation::new(&transcript.inner, &e, &config);
+    to_js(&core::render_script(&validated, &redaction))
+}
+
+/// Spec 001 normalization: lowercase, punctuation stripped (letters and
+/// digits of every script kept), whitespace collapsed and trimmed.
+#[wasm_bindgen(js_name = normalizeEvidenceText)]
+pub fn normalize_evidence_text(text: &str) -> String {
+    core::normalize(text)
+}
+
+/// The spec 001 tokens of `text`.
+#[wasm_bindgen(js_name = evidenceTokens, unchecked_return_type = "string[]")]
+pub fn evidence_tokens(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&core::normalize::tokens(text))
+}
