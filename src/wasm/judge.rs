@@ -531,22 +531,36 @@ where
     }
 }
 
-/// A promise resolved after `ms`, and the timer handle (None where the
-/// runtime has no `setTimeout`).
-fn sleep(ms: u64) -> Option<(Promise, JsValue)> {
-    let global = js_sys::global();
-    let set_timeout = get(&global, "setTimeout").dyn_into::<Function>().ok()?;
-    let mut handle = JsValue::UNDEFINED;
-    let promise = Promise::new(&mut |resolve, _reject| {
-        handle = set_timeout.call2(&global, &resolve, &JsValue::from_f64(ms as f64)).unwrap_or(JsValue::UNDEFINED);
-    });
-    Some((promise, handle))
+/// A timer: a promise resolved after `ms`.
+struct Timer {
+    promise: Promise,
+    handle: JsValue,
+    resolve: Function,
 }
 
-fn clear_timer(handle: &JsValue) {
-    let global = js_sys::global();
-    if let Ok(clear) = get(&global, "clearTimeout").dyn_into::<Function>() {
-        let _ = clear.call1(&global, handle);
+impl Timer {
+    /// None where the runtime has no `setTimeout`.
+    fn start(ms: u64) -> Option<Timer> {
+        let global = js_sys::global();
+        let set_timeout = get(&global, "setTimeout").dyn_into::<Function>().ok()?;
+        let mut handle = JsValue::UNDEFINED;
+        let mut resolver: Option<Function> = None;
+        let promise = Promise::new(&mut |resolve, _reject| {
+            handle = set_timeout.call2(&global, &resolve, &JsValue::from_f64(ms as f64)).unwrap_or(JsValue::UNDEFINED);
+            resolver = Some(resolve);
+        });
+        Some(Timer { promise, handle, resolve: resolver? })
+    }
+
+    /// Cancels the timer and settles its promise now, so nothing waits on
+    /// it (a pending timer would keep Node running; an unsettled promise
+    /// would keep its Rust callbacks alive).
+    fn stop(&self) {
+        let global = js_sys::global();
+        if let Ok(clear) = get(&global, "clearTimeout").dyn_into::<Function>() {
+            let _ = clear.call1(&global, &self.handle);
+        }
+        let _ = self.resolve.call0(&JsValue::NULL);
     }
 }
 
@@ -571,14 +585,11 @@ async fn ask(func: Function, name: String, system: String, prompt: String, timeo
         Ok(v) => Promise::resolve(&v),
         Err(e) => return (Err(JurorFailure::Error(format!("the judge threw: {}", describe(&e)))), DateClock.now_ms() - t0),
     };
-    let timer = sleep(timeout_ms);
-    let (timer_future, handle) = match timer {
-        Some((p, h)) => (Some(JsFuture::from(p)), Some(h)),
-        None => (None, None),
-    };
+    let timer = Timer::start(timeout_ms);
+    let timer_future = timer.as_ref().map(|t| JsFuture::from(t.promise.clone()));
     let raced = Race { answer: JsFuture::from(promise), timer: timer_future }.await;
-    if let Some(h) = &handle {
-        clear_timer(h);
+    if let Some(t) = &timer {
+        t.stop();
     }
     let elapsed = DateClock.now_ms() - t0;
     let outcome = match raced {
