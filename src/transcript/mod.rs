@@ -8,7 +8,7 @@
 //!   Whisper `verbose_json`, WhisperX, whisper-timestamped, whisper.cpp,
 //!   Deepgram, Speechmatics, Amazon Transcribe, a plain JSON shape, SRT and
 //!   WebVTT.
-//! - [`normalize`]: the spec's normalization and tokens, mapped back to the
+//! - [`mod@normalize`]: the spec's normalization and tokens, mapped back to the
 //!   original text.
 //! - [`validate`]: the three checks for one item ([`validate_item`]).
 //! - [`budget`]: the retry budget as an I/O-free state machine

@@ -3,7 +3,7 @@
 //! span points into.
 //!
 //! Importers (see [`super::import`]) build a [`Transcript`] through
-//! [`Builder`]: the display text is made of the words (when the ASR output
+//! `Builder`: the display text is made of the words (when the ASR output
 //! has them) or the segment texts, segments separated by a newline, so each
 //! word's and segment's span in [`Transcript::text`] is known exactly.
 
