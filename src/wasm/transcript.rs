@@ -295,6 +295,15 @@ export interface EvaluationCallbacks {
   retryItem(request: RetryRequest): Promise<EvaluationItem> | EvaluationItem;
 }
 
+/** Options of `EvaluationGenerator.run`. */
+export interface EvaluationRunOptions {
+  /**
+   * Longest wait for one callback answer, in milliseconds; a callback still
+   * pending then is a recorded failure ("timed out"). Default: no limit.
+   */
+  timeoutMs?: number;
+}
+
 export interface CheckedItem {
   kind: ItemKind;
   index: number;
@@ -567,11 +576,62 @@ fn describe_thrown(e: &JsValue) -> String {
     JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "a non-serializable value".to_string())
 }
 
-/// Calls `f` on `this` with `request` and awaits the answer as JSON; a
-/// throw, a rejection or an unserializable answer is `Err`.
-async fn call(f: &Function, this: &JsValue, request: JsValue, name: &str) -> Result<Value, String> {
+/// A `setTimeout` timer as a promise resolved with a sentinel object.
+struct Timer {
+    promise: Promise,
+    sentinel: JsValue,
+    handle: JsValue,
+    resolve: Option<Function>,
+}
+
+impl Timer {
+    /// `None` where the runtime has no `setTimeout`.
+    fn start(ms: f64) -> Option<Timer> {
+        let global = js_sys::global();
+        let set_timeout = Reflect::get(&global, &"setTimeout".into()).ok()?.dyn_into::<Function>().ok()?;
+        let sentinel: JsValue = js_sys::Object::new().into();
+        let mut handle = JsValue::UNDEFINED;
+        let mut resolver = None;
+        let promise = Promise::new(&mut |resolve: Function, _reject| {
+            let fire = resolve.bind1(&JsValue::NULL, &sentinel);
+            handle = set_timeout.call2(&global, &fire, &JsValue::from_f64(ms)).unwrap_or(JsValue::UNDEFINED);
+            resolver = Some(resolve);
+        });
+        Some(Timer { promise, sentinel, handle, resolve: resolver })
+    }
+
+    /// Cancels the timer and settles its promise (a pending timer would keep
+    /// Node running).
+    fn stop(&self) {
+        let global = js_sys::global();
+        if let Some(clear) = Reflect::get(&global, &"clearTimeout".into()).ok().and_then(|f| f.dyn_into::<Function>().ok()) {
+            let _ = clear.call1(&global, &self.handle);
+        }
+        if let Some(r) = &self.resolve {
+            let _ = r.call1(&JsValue::NULL, &JsValue::NULL);
+        }
+    }
+}
+
+/// Calls `f` on `this` with `request` and awaits the answer as JSON, at most
+/// `timeout_ms`; a throw, a rejection, a timeout or an unserializable answer
+/// is `Err`.
+async fn call(f: &Function, this: &JsValue, request: JsValue, name: &str, timeout_ms: Option<f64>) -> Result<Value, String> {
     let returned = f.call1(this, &request).map_err(|e| format!("{name} threw {}", describe_thrown(&e)))?;
-    let answer = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| format!("{name} rejected with {}", describe_thrown(&e)))?;
+    let answer = Promise::resolve(&returned);
+    let timer = timeout_ms.and_then(Timer::start);
+    let raced = match &timer {
+        Some(t) => Promise::race(&js_sys::Array::of2(&answer, &t.promise)),
+        None => answer,
+    };
+    let settled = JsFuture::from(raced).await;
+    if let Some(t) = &timer {
+        t.stop();
+        if settled.as_ref().is_ok_and(|v| js_sys::Object::is(v, &t.sentinel)) {
+            return Err(format!("{name} timed out after {} ms", timeout_ms.unwrap_or(0.0)));
+        }
+    }
+    let answer = settled.map_err(|e| format!("{name} rejected with {}", describe_thrown(&e)))?;
     if answer.is_undefined() {
         return Err(format!("{name} returned undefined"));
     }
@@ -602,25 +662,43 @@ impl JsEvaluationGenerator {
     }
 
     /// Runs the retry budget: `callbacks.generate` for whole evaluations,
-    /// `callbacks.retryItem` for failing items, one call at a time. Resolves
-    /// with the outcome; rejects only when `callbacks` lacks a function.
+    /// `callbacks.retryItem` for failing items, one call at a time, each
+    /// answer awaited at most `options.timeoutMs`. Resolves with the outcome;
+    /// rejects only when `callbacks` lacks a function or the options are bad.
     #[wasm_bindgen(unchecked_return_type = "Promise<EvaluationOutcome>")]
-    pub fn run(&self, #[wasm_bindgen(unchecked_param_type = "EvaluationCallbacks")] callbacks: JsValue) -> Result<JsValue, JsValue> {
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EvaluationCallbacks")] callbacks: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EvaluationRunOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
         init_panic_hook();
         let mut machine = Machine::new(self.transcript.clone(), self.config.clone());
         // A promise built here (a `Promise` return's raw ABI type would be `any`).
         Ok(future_to_promise(async move {
+            let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
+            let timeout = match options.get("timeoutMs") {
+                None | Some(Value::Null) => None,
+                Some(v) => match v.as_f64() {
+                    Some(ms) if ms.is_finite() && ms > 0.0 && ms <= 2_147_483_647.0 => Some(ms),
+                    _ => {
+                        return Err(to_js_error(Error::new(
+                            ErrorKind::Configuration,
+                            format!("options.timeoutMs must be a number of milliseconds from 1 to 2147483647, got {v}"),
+                        )))
+                    }
+                },
+            };
             let generate = callback(&callbacks, "generate")?;
             let retry = callback(&callbacks, "retryItem")?;
             loop {
                 // Answers follow the request just polled, so the machine never refuses them.
                 let _ = match machine.poll() {
                     Action::Generate(r) => {
-                        let answer = call(&generate, &callbacks, to_js(&r)?, "generate").await;
+                        let answer = call(&generate, &callbacks, to_js(&r)?, "generate", timeout).await;
                         machine.handle_generated_json(answer)
                     }
                     Action::RetryItem(r) => {
-                        let answer = call(&retry, &callbacks, to_js(&r)?, "retryItem").await;
+                        let answer = call(&retry, &callbacks, to_js(&r)?, "retryItem", timeout).await;
                         machine.handle_retried_json(answer)
                     }
                     Action::Finished(outcome) => return to_js(&outcome),

@@ -245,6 +245,25 @@ test('plain values work as well as promises, and `this` is the callbacks object'
   assert.equal(o.validations.recommendations[0].timing, 'segment');
 });
 
+test('a callback that never answers times out and is recorded', async () => {
+  const calls = [];
+  const callbacks = {
+    generate(r) { calls.push(`generate ${r.generation}`); return new Promise(() => {}); },
+    retryItem() { throw new Error('not expected'); },
+  };
+  const started = Date.now();
+  const o = await new EvaluationGenerator(fixture('plain.json')).run(callbacks, { timeoutMs: 30 });
+  assert.ok(Date.now() - started < 5000);
+  assert.deepEqual(calls, ['generate 1', 'generate 2']);
+  assert.deepEqual(statuses(o), ['generate:callback_failed', 'generate:callback_failed']);
+  assert.equal(o.attempts[0].error, 'generate timed out after 30 ms');
+  assert.equal(o.generation, null);
+  assert.equal(o.warnings[0].code, 'BEST_EFFORT');
+  // a quick answer is not affected by the timer
+  const quick = scripted([evaluation([GOOD_C1, GOOD_C2], [GOOD_R])], () => { throw new Error('no'); });
+  assert.equal((await new EvaluationGenerator(fixture('plain.json')).run(quick.callbacks, { timeoutMs: 5000 })).complete, true);
+});
+
 test('run rejects when a callback is missing', async () => {
   const g = new EvaluationGenerator(fixture('plain.json'));
   await assert.rejects(g.run({ generate: async () => evaluation([], []) }), (e) => {
@@ -253,6 +272,7 @@ test('run rejects when a callback is missing', async () => {
     assert.match(e.message, /callbacks\.retryItem must be a function/);
     return true;
   });
+  await assert.rejects(g.run({ generate() {}, retryItem() {} }, { timeoutMs: -1 }), (e) => e.code === 'CONFIGURATION_ERROR');
 });
 
 test('previewBudget says what would be re-prompted and whether regeneration follows', () => {
@@ -293,7 +313,7 @@ test('the published types declare the transcript API without any', () => {
   for (const expected of [
     'export class Transcript',
     'export class EvaluationGenerator',
-    'run(callbacks: EvaluationCallbacks): Promise<EvaluationOutcome>;',
+    'run(callbacks: EvaluationCallbacks, options?: EvaluationRunOptions | null): Promise<EvaluationOutcome>;',
     'validate(item: EvaluationItem, config?: TranscriptConfig | null): ItemValidation;',
     'export function renderScript(transcript: Transcript, evaluation: StructuredEvaluation | EvaluationOutcome, options?: RedactionOptions | null, config?: TranscriptConfig | null): RenderedScript;',
     'constructor(transcript: Transcript, config?: TranscriptConfig | null);',
