@@ -29,11 +29,44 @@ function newest(p) {
   return Math.max(st.mtimeMs, ...fs.readdirSync(p).map((e) => newest(path.join(p, e))));
 }
 
+/**
+ * Runs `fn` holding a lock directory (`node --test` may run several browser
+ * test files at once: one webpack build at a time, the others wait for it and
+ * then find www/dist/ fresh). A lock older than `staleMs` (a killed run) is
+ * taken over.
+ */
+function withBuildLock(fn, staleMs = 600_000) {
+  const lock = path.join(outDir, '.www-build.lock');
+  fs.mkdirSync(outDir, { recursive: true });
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let age = 0;
+      try { age = Date.now() - fs.statSync(lock).mtimeMs; } catch { continue; }
+      if (age > staleMs) fs.rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(sleeper, 0, 0, 200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Builds www/dist/ with webpack unless it is newer than every input. */
 export function ensureWwwBuilt() {
   if (!fs.existsSync(path.join(root, 'pkg', 'package.json'))) {
     throw new Error('pkg/ is not built: run `npm run build` first (the web UI bundles the package)');
   }
+  return withBuildLock(buildIfStale);
+}
+
+function buildIfStale() {
   const inputs = ['www/src', 'www/samples', 'www/index.html', 'www/style.css', 'samples', 'webpack.config.js', 'pkg/bundler']
     .map((rel) => newest(path.join(root, rel)));
   const built = newest(path.join(distDir, 'index.html'));

@@ -4,6 +4,11 @@
 
 import { h } from './dom.js';
 import { modes } from './modes/index.js';
+import { installJudgeHook } from './modes/judge/registry.js';
+
+// window.evidenceValidator.registerJudge: a host page's own jurors for the
+// judge view, registrable before the view is opened (www/README.md).
+installJudgeHook();
 
 function start() {
   const tablist = document.getElementById('mode-tabs');

@@ -5,8 +5,7 @@
 //
 // called once, the first time its tab is shown; it owns everything inside
 // `panel`. Each is loaded on demand (its own chunk, with the wasm module), so a
-// mode costs nothing until it is opened. To add one (the transcript mode of
-// spec 001, the judge view of specs 002/003), add an entry below.
+// mode costs nothing until it is opened. To add one, add an entry below.
 
 export const modes = [
   {
@@ -14,5 +13,17 @@ export const modes = [
     label: 'Evidence',
     title: 'Quotes against a source document (spec 000)',
     load: () => import(/* webpackChunkName: "mode-evidence" */ './evidence/mode.js'),
+  },
+  {
+    id: 'transcript',
+    label: 'Transcript',
+    title: 'An evaluation\'s quotes against a speech transcript (spec 001)',
+    load: () => import(/* webpackChunkName: "mode-transcript" */ './transcript/mode.js'),
+  },
+  {
+    id: 'judge',
+    label: 'Judge',
+    title: 'A claim\'s cited lines, quote score and jury verdict; a whole report\'s citations (spec 002)',
+    load: () => import(/* webpackChunkName: "mode-judge" */ './judge/mode.js'),
   },
 ];

@@ -1,0 +1,209 @@
+// "Verify a report": every [file:Lx-Ly](path) citation of a markdown report
+// checked against named source texts with the sitting jury (verifyReport,
+// spec 002 batch verification): each citation's verdict, its cited lines and
+// votes, and the summary (verdict counts, verification rate).
+//
+// Sources are an editable list of name + text (a file loader adds files by
+// their name). A citation's file is looked up by its label, then by the
+// link's file name, then by the link's path, as the package does.
+//
+// The root carries data-runs (finished runs) and data-state (`empty`,
+// `running`, `ok`, `error`) for tests.
+
+import { parseCitations, verifyReport } from 'evidence-validator';
+import { download, h, replaceChildren, uniqueId } from '../../dom.js';
+import { renderJury, renderLines, stepChip, verdictBadge, verdictTone } from './render.js';
+import { reportSample } from './samples.js';
+
+export function reportView(jury, ctx, { fileInput }) {
+  const ids = { report: uniqueId('jd-report'), reportFile: uniqueId('jd-report-file'), sourcesFile: uniqueId('jd-sources-file') };
+  let runs = 0;
+  let runId = 0;
+  let last = null;
+
+  const reportBox = h('textarea', {
+    id: ids.report, class: 'report-input', rows: 12, spellcheck: 'false',
+    placeholder: 'A markdown report citing its sources as [file.txt:L12-L14](path/to/file.txt).', oninput: () => updateCount(),
+  });
+  const reportLoader = fileInput(ids.reportFile, '.md,.markdown,.txt,text/*', async (file) => {
+    reportBox.value = await file.text();
+    reportName = file.name.replace(/\.[^.]*$/, '') || 'report';
+    updateCount();
+  });
+  let reportName = 'report';
+  const citationCount = h('p', { class: 'help citation-count', 'aria-live': 'polite' });
+
+  const sourceList = h('ol', { class: 'source-list', 'aria-label': 'Sources' });
+  const sourcesLoader = fileInput(ids.sourcesFile, '.txt,.md,.markdown,.html,.htm,.csv,.json,text/*', async (files) => {
+    for (const file of files) addSource(file.name, await file.text());
+  }, { multiple: true, label: 'Load files…' });
+  const addButton = h('button', { type: 'button', class: 'secondary', onclick: () => addSource('', '').querySelector('input').focus() }, 'Add source');
+  const loadSample = h('button', { type: 'button', onclick: () => applySample(true) }, 'Load sample');
+  const runButton = h('button', { type: 'button', class: 'run-report', onclick: () => run() }, 'Verify report');
+
+  const inputs = h('div', { class: 'judge-inputs' },
+    h('div', { class: 'sample-bar' }, h('span', {}, 'Sample: the harbour board report, two sources (a third is missing)'), loadSample),
+    h('div', { class: 'field' },
+      h('div', { class: 'field-head' },
+        h('label', { for: ids.report, class: 'field-label' }, 'Report (markdown)'),
+        h('span', { class: 'field-tools' }, reportLoader.input, reportLoader.label)),
+      reportBox, citationCount),
+    h('div', { class: 'field' },
+      h('div', { class: 'field-head' },
+        h('span', { class: 'field-label', id: `${ids.sourcesFile}-title` }, 'Sources'),
+        h('span', { class: 'field-tools' }, addButton, sourcesLoader.input, sourcesLoader.label)),
+      h('p', { class: 'help' }, 'Each cited file by name. A citation\'s file is found by its label, then the link\'s file name, then the link\'s path.'),
+      sourceList));
+
+  const summary = h('div', { class: 'report-summary', role: 'status', 'aria-live': 'polite' });
+  const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+  const list = h('ol', { class: 'citation-list', 'aria-label': 'Citations' });
+  const downloads = h('div', { class: 'report-downloads', hidden: true },
+    h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.md`, last.markdown, 'text/markdown') }, 'Download verification (markdown)'),
+    h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.json`, `${JSON.stringify(last, null, 2)}\n`) }, 'Download JSON'));
+  const results = h('div', { class: 'judge-results report-results', dataset: { runs: '0', state: 'empty' } },
+    summary, problem, downloads, list);
+
+  function addSource(name, text) {
+    // a file with the same name replaces the text
+    for (const li of sourceList.children) {
+      if (name && li.querySelector('input').value === name) {
+        li.querySelector('textarea').value = text;
+        return li;
+      }
+    }
+    const nameId = uniqueId('jd-src-name');
+    const textId = uniqueId('jd-src-text');
+    const nameInput = h('input', { id: nameId, type: 'text', class: 'file-name-input', spellcheck: 'false', placeholder: 'file.txt' });
+    nameInput.value = name;
+    const textBox = h('textarea', { id: textId, rows: 5, spellcheck: 'false', wrap: 'off', placeholder: 'The file\'s text.' });
+    textBox.value = text;
+    const li = h('li', { class: 'source-item' },
+      h('div', { class: 'field-head' },
+        h('span', { class: 'field-tools' }, h('label', { for: nameId }, 'Name'), nameInput),
+        h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove source ${name}`, onclick: () => li.remove() }, 'Remove')),
+      h('label', { for: textId, class: 'visually-hidden' }, 'Text'),
+      textBox);
+    sourceList.append(li);
+    return li;
+  }
+
+  /** name → text; the first of a repeated name wins (and is reported). */
+  function sources() {
+    const map = {};
+    const repeated = [];
+    for (const li of sourceList.children) {
+      const name = li.querySelector('input').value.trim();
+      if (!name) continue;
+      if (name in map) repeated.push(name);
+      else map[name] = li.querySelector('textarea').value;
+    }
+    return { map, repeated };
+  }
+
+  function updateCount() {
+    let n;
+    try {
+      n = parseCitations(reportBox.value).length;
+    } catch {
+      n = null;
+    }
+    citationCount.textContent = n === null ? '' : `${n} citation${n === 1 ? '' : 's'} found.`;
+  }
+
+  function applySample(go) {
+    reportBox.value = reportSample.report;
+    reportName = reportSample.name;
+    sourceList.replaceChildren();
+    for (const s of reportSample.sources) addSource(s.name, s.text);
+    updateCount();
+    if (go) run();
+  }
+
+  async function run() {
+    const id = ++runId;
+    const { map, repeated } = sources();
+    const logs = [];
+    const options = { ...jury.options(), reportName, log: (e) => logs.push(e) };
+    problem.hidden = true;
+    runButton.disabled = true;
+    runButton.textContent = 'Verifying…';
+    results.dataset.state = 'running';
+    replaceChildren(summary, h('p', { class: 'muted' }, 'Verifying every citation…'));
+    let report;
+    try {
+      report = await verifyReport(reportBox.value, map, options);
+    } catch (e) {
+      if (e?.name !== 'EvidenceValidatorError') throw e;
+      if (id !== runId) return;
+      replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
+      problem.hidden = false;
+      summary.replaceChildren();
+      list.replaceChildren();
+      downloads.hidden = true;
+      last = null;
+      results.dataset.state = 'error';
+      return;
+    } finally {
+      runButton.disabled = false;
+      runButton.textContent = 'Verify report';
+    }
+    runs++;
+    results.dataset.runs = String(runs);
+    if (id !== runId) return;
+    last = report;
+    show(report, logs, repeated);
+    results.dataset.state = 'ok';
+    ctx.setStatus(`Report: ${report.summary.verified} of ${report.summary.total} citations verified`);
+  }
+
+  function show(report, logs, repeated) {
+    const s = report.summary;
+    const rate = `${(s.verification_rate * 100).toFixed(1)} %`;
+    replaceChildren(summary,
+      h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
+        s.jury_convened ? '' : ' The jury was not convened (no juror ticked): steps 1 and 2 only.'),
+      h('ul', { class: 'verdict-counts', 'aria-label': 'Verdict counts' },
+        Object.entries(s.verdicts).map(([v, n]) => h('li', { dataset: { verdict: v } }, verdictBadge(v), ` ${n}`))),
+      repeated.length ? h('p', { class: 'claim-warning' }, `Repeated source names (the first is used): ${repeated.join(', ')}`) : null);
+    downloads.hidden = false;
+    const { contextLines } = jury.settings();
+    // the log entries of each citation: every juror's n-th entry (entry.number, counted per juror over
+    // the whole report) is for the n-th citation the jury sat on
+    let sat = 0;
+    replaceChildren(list, report.results.map((c) => {
+      const r = c.result;
+      const n = r.jury.convened ? ++sat : 0;
+      const own = n ? logs.filter((e) => e.number === n) : [];
+      const cit = c.citation;
+      return h('li', { class: `citation tone-${verdictTone(r.verdict)}`, dataset: { index: String(cit.index), verdict: r.verdict } },
+        h('div', { class: 'citation-head' },
+          h('span', { class: 'citation-no' }, `#${cit.index}`),
+          verdictBadge(r.verdict, 'citation-verdict'),
+          h('code', { class: 'citation-md' }, cit.markdown),
+          h('span', { class: 'muted' }, ` report line ${cit.report_line}`)),
+        h('dl', { class: 'citation-facts' },
+          h('dt', {}, 'Claim'), h('dd', { class: 'citation-claim' }, cit.claim),
+          h('dt', {}, 'Quote'), h('dd', { class: 'citation-quote' }, cit.quote),
+          h('dt', {}, 'File'), h('dd', {}, c.resolved_file ?? h('span', { class: 'step-error' }, `not among the sources (${cit.file})`)),
+          h('dt', {}, 'Steps'), h('dd', {},
+            stepChip(r.step_1_existence, { pass: 'lines exist', fail: 'lines' }), ' ',
+            r.step_1_existence ? stepChip(r.step_2_quote_match, { pass: `quote ${r.quote_score.toFixed(2)}`, fail: `quote ${r.quote_score.toFixed(2)}` }) : null, ' ',
+            r.step_3_semantic ? h('span', { class: 'citation-jury' }, r.step_3_semantic.reason) : null),
+          r.error ? [h('dt', {}, 'Error'), h('dd', { class: 'step-error' }, r.error)] : null),
+        r.step_1_existence ? h('details', { class: 'citation-more' },
+          h('summary', {}, r.jury.convened ? 'Cited lines, votes and log' : 'Cited lines'),
+          renderLines(r, contextLines, `${r.cited_lines} of ${r.filename}`),
+          r.jury.convened ? renderJury(r, own) : null) : null);
+    }));
+  }
+
+  updateCount();
+  return {
+    inputs,
+    actions: h('div', { class: 'judge-actions' }, runButton),
+    results,
+    loadSample: () => applySample(true),
+    get report() { return last; },
+  };
+}
