@@ -38,31 +38,74 @@ impl Default for Profile {
 
 /// A normalized text and, for each of its bytes, the original byte range it
 /// came from.
+///
+/// The map is stored as runs, not per byte (which took 8 bytes per byte of
+/// text): in a *linear* run, normalized byte `norm + i` came from original
+/// byte `orig + i` alone (ASCII copied or lowercased one for one, a single
+/// space or newline read as a space); in a *constant* run every byte came
+/// from the same original range `orig..end` (a multi-byte char, a collapsed
+/// whitespace run, the chars of an NFKC expansion, an entity). Prose is
+/// mostly one linear run per stretch between markup, curly quotes or double
+/// spaces, so the map costs a few percent of the text instead of eight times
+/// it (978 KB of markdown: 1.2 MB for text and map instead of 8.7 MB).
 #[derive(Debug, Clone, Default)]
 pub struct Normalized {
     text: String,
-    starts: Vec<u32>,
-    ends: Vec<u32>,
+    runs: Vec<Run>,
+}
+
+/// Normalized bytes from `norm` up to the next run's `norm`: linear when
+/// `end == 0` (byte `norm + i` is original byte `orig + i`), else all from
+/// `orig..end` (never empty, so `end > 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    norm: u32,
+    orig: u32,
+    end: u32,
 }
 
 impl Normalized {
     /// Normalizes `units` (extracted text that knows its original offsets).
     pub fn from_units<I: IntoIterator<Item = Unit>>(units: I, profile: Profile) -> Normalized {
         let units = units.into_iter();
-        let hint = units.size_hint().0;
-        let mut sink = MapSink { text: String::with_capacity(hint), starts: Vec::with_capacity(hint), ends: Vec::with_capacity(hint) };
-        normalize_into(units, profile, false, &mut sink);
-        Normalized { text: sink.text, starts: sink.starts, ends: sink.ends }
+        let mut builder = NormalizedBuilder::new(profile, units.size_hint().0);
+        let mut chunk = Vec::with_capacity(CHUNK_UNITS);
+        for u in units {
+            chunk.push(u);
+            if chunk.len() == CHUNK_UNITS {
+                builder.push_units(&chunk);
+                chunk.clear();
+            }
+        }
+        builder.push_units(&chunk);
+        builder.finish()
     }
 
     /// Normalizes a plain string whose own byte offsets are the original ones.
     pub fn from_plain(text: &str, profile: Profile) -> Normalized {
-        Normalized::from_units(plain_units(text), profile)
+        let mut builder = NormalizedBuilder::new(profile, text.len());
+        builder.norm.push_all(&Plain(text));
+        builder.finish()
     }
 
     /// The normalized text.
     pub fn as_str(&self) -> &str {
         &self.text
+    }
+
+    /// The original byte range normalized byte `i` came from.
+    pub fn original_of_byte(&self, i: usize) -> Option<(usize, usize)> {
+        if i >= self.text.len() {
+            return None;
+        }
+        let r = self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?;
+        let run = self.runs.get(r)?;
+        Some(if run.end == 0 {
+            let s = run.orig as usize + (i - run.norm as usize);
+            (s, s + 1)
+        } else {
+            (run.orig as usize, run.end as usize)
+        })
     }
 
     /// The original byte range of the non-empty normalized byte range
@@ -71,28 +114,58 @@ impl Normalized {
         if start >= end || end > self.text.len() {
             return None;
         }
-        let s = *self.starts.get(start)? as usize;
-        let e = *self.ends.get(end - 1)? as usize;
+        let (s, _) = self.original_of_byte(start)?;
+        let (_, e) = self.original_of_byte(end - 1)?;
         (s < e).then_some((s, e))
     }
 
-    /// Bytes of memory held (text and maps), for benchmarks.
+    /// Bytes of memory held (text and map), for benchmarks.
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + 4 * (self.starts.capacity() + self.ends.capacity())
+        self.text.capacity() + std::mem::size_of::<Run>() * self.runs.capacity()
+    }
+}
+
+/// Builds a [`Normalized`] from units given a slice at a time, so that an
+/// extractor can hand its units over as it produces them instead of
+/// collecting them all first.
+pub struct NormalizedBuilder {
+    norm: Normalizer<MapSink>,
+}
+
+impl NormalizedBuilder {
+    /// A builder for about `capacity` bytes of text.
+    pub fn new(profile: Profile, capacity: usize) -> NormalizedBuilder {
+        let sink = MapSink { text: Vec::with_capacity(capacity), runs: Vec::new(), next_linear: u32::MAX };
+        NormalizedBuilder { norm: Normalizer::new(profile, false, sink) }
+    }
+
+    /// Adds the next units (units come in source order).
+    pub fn push_units(&mut self, units: &[Unit]) {
+        self.norm.push_all(&units);
+    }
+
+    /// The normalized text and its map.
+    pub fn finish(self) -> Normalized {
+        let mut sink = self.norm.finish();
+        sink.runs.shrink_to_fit();
+        Normalized { text: into_string(sink.text), runs: sink.runs }
     }
 }
 
 /// Normalizes a string without keeping the offset map: the form a quote is
 /// compared in. Leading and trailing whitespace is trimmed.
 pub fn normalize_str(text: &str, profile: Profile) -> String {
-    normalize_units(plain_units(text), profile)
+    let mut norm = Normalizer::new(profile, true, TextSink(Vec::with_capacity(text.len())));
+    norm.push_all(&Plain(text));
+    into_string(norm.finish().0)
 }
 
 /// Normalizes units without keeping the offset map, trimming whitespace.
 pub fn normalize_units<I: IntoIterator<Item = Unit>>(units: I, profile: Profile) -> String {
-    let mut sink = TextSink::default();
-    normalize_into(units, profile, true, &mut sink);
-    sink.0
+    let units: Vec<Unit> = units.into_iter().collect();
+    let mut norm = Normalizer::new(profile, true, TextSink(Vec::with_capacity(units.len())));
+    norm.push_all(&units.as_slice());
+    into_string(norm.finish().0)
 }
 
 /// The units of a plain string: each char maps to its own bytes.
@@ -104,78 +177,384 @@ pub fn plain_units(text: &str) -> impl Iterator<Item = Unit> + '_ {
     })
 }
 
-/// Where normalized chars go.
-trait Sink {
-    fn push(&mut self, ch: char, start: u32, end: u32);
+/// The sinks only ever append whole UTF-8 encodings, so this never loses
+/// anything; the lossy branch keeps the function total.
+fn into_string(mut bytes: Vec<u8>) -> String {
+    bytes.shrink_to_fit();
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-#[derive(Default)]
+/// Units handed to [`NormalizedBuilder::push_units`] at a time by
+/// [`Normalized::from_units`].
+const CHUNK_UNITS: usize = 4096;
+
+// ---------------------------------------------------------------------------
+// Fast path: runs of plain ASCII
+// ---------------------------------------------------------------------------
+
+/// ASCII bytes that normalize to themselves (lowercased when folding case)
+/// with no state: letters, digits, and punctuation other than `-` (which
+/// may join words) and `` ` `` (which folds to `'`).
+static COPY: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = b'!';
+    while b <= b'~' {
+        t[b as usize] = true;
+        b += 1;
+    }
+    t[b'-' as usize] = false;
+    t[b'`' as usize] = false;
+    t
+};
+
+#[inline(always)]
+fn is_copy(b: u8) -> bool {
+    COPY.get(b as usize).copied().unwrap_or(false)
+}
+
+/// ASCII whitespace (`char::is_whitespace` among ASCII chars).
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// A byte of a fast run as written: whitespace (only single whitespace
+/// bytes between copied bytes are in a run when collapsing) becomes a space,
+/// letters are lowercased when `lower`.
+#[inline(always)]
+fn run_byte(b: u8, lower: bool, collapse: bool) -> u8 {
+    if collapse && b <= b' ' {
+        b' '
+    } else if lower {
+        b.to_ascii_lowercase()
+    } else {
+        b
+    }
+}
+
+/// Units the normalizer reads by index: a slice of units, or the chars of a
+/// plain string (indexed by byte).
+trait UnitSource {
+    fn len(&self) -> usize;
+    /// Whether the unit at `i` is an ASCII char (so no combining mark).
+    fn is_ascii(&self, i: usize) -> bool;
+    /// The unit at `i` and the index of the next one.
+    fn unit(&self, i: usize) -> Option<(Unit, usize)>;
+    /// The ASCII byte of unit `i`, when its char is ASCII and it stands for
+    /// exactly original byte `at` (`None` otherwise).
+    fn byte_at(&self, i: usize, at: u32) -> Option<u8>;
+    /// The original start of unit `i`.
+    fn start(&self, i: usize) -> u32;
+    /// Appends the ASCII bytes of units `from..to` (all ASCII) to `text`.
+    fn append(&self, from: usize, to: usize, text: &mut Vec<u8>);
+}
+
+impl UnitSource for &[Unit] {
+    fn len(&self) -> usize {
+        <[Unit]>::len(self)
+    }
+
+    #[inline(always)]
+    fn is_ascii(&self, i: usize) -> bool {
+        self.get(i).is_some_and(|u| u.ch.is_ascii())
+    }
+
+    fn unit(&self, i: usize) -> Option<(Unit, usize)> {
+        Some((*self.get(i)?, i + 1))
+    }
+
+    #[inline(always)]
+    fn byte_at(&self, i: usize, at: u32) -> Option<u8> {
+        let u = self.get(i)?;
+        (u.ch.is_ascii() && u.start == at && u.end == at.wrapping_add(1)).then_some(u.ch as u8)
+    }
+
+    #[inline(always)]
+    fn start(&self, i: usize) -> u32 {
+        self.get(i).map_or(u32::MAX, |u| u.start)
+    }
+
+    fn append(&self, from: usize, to: usize, text: &mut Vec<u8>) {
+        text.extend(self.get(from..to).unwrap_or_default().iter().map(|u| u.ch as u8));
+    }
+}
+
+/// A plain string: each char is a unit of its own bytes.
+struct Plain<'t>(&'t str);
+
+impl UnitSource for Plain<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline(always)]
+    fn is_ascii(&self, i: usize) -> bool {
+        self.0.as_bytes().get(i).is_some_and(u8::is_ascii)
+    }
+
+    fn unit(&self, i: usize) -> Option<(Unit, usize)> {
+        let ch = self.0.get(i..)?.chars().next()?;
+        let end = i + ch.len_utf8();
+        Some((Unit { ch, start: i as u32, end: end as u32 }, end))
+    }
+
+    #[inline(always)]
+    fn byte_at(&self, i: usize, _at: u32) -> Option<u8> {
+        self.0.as_bytes().get(i).copied().filter(u8::is_ascii)
+    }
+
+    #[inline(always)]
+    fn start(&self, i: usize) -> u32 {
+        i as u32
+    }
+
+    fn append(&self, from: usize, to: usize, text: &mut Vec<u8>) {
+        text.extend_from_slice(self.0.as_bytes().get(from..to).unwrap_or_default());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Sinks
+// ---------------------------------------------------------------------------
+
+/// Where normalized chars go.
+trait Sink {
+    /// The text written so far.
+    fn text(&mut self) -> &mut Vec<u8>;
+    /// Records that normalized bytes from `at` on come from original bytes
+    /// `start..end` (all of them from the whole range when the char written
+    /// there is longer than one byte or `end - start > 1`).
+    fn map(&mut self, at: u32, start: u32, end: u32, one_byte: bool);
+    /// Records that `len` normalized bytes from `at` come one for one from
+    /// original bytes from `start`.
+    fn map_linear(&mut self, at: u32, start: u32, len: u32);
+
+    #[inline]
+    fn push(&mut self, ch: char, start: u32, end: u32) {
+        let text = self.text();
+        let at = text.len() as u32;
+        let mut buf = [0u8; 4];
+        text.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        self.map(at, start, end, ch.is_ascii());
+    }
+}
+
 struct MapSink {
-    text: String,
-    starts: Vec<u32>,
-    ends: Vec<u32>,
+    text: Vec<u8>,
+    runs: Vec<Run>,
+    /// The original offset that continues the last run, when it is linear.
+    next_linear: u32,
+}
+
+impl MapSink {
+    #[cold]
+    fn new_run(&mut self, at: u32, start: u32, end: u32, one_byte: bool) {
+        if one_byte && end == start.wrapping_add(1) {
+            self.runs.push(Run { norm: at, orig: start, end: 0 });
+            self.next_linear = end;
+            return;
+        }
+        self.next_linear = u32::MAX;
+        // the chars of one NFKC expansion share their range: one run
+        if self.runs.last().is_some_and(|r| r.end != 0 && r.orig == start && r.end == end) {
+            return;
+        }
+        self.runs.push(Run { norm: at, orig: start, end: end.max(1) });
+    }
 }
 
 impl Sink for MapSink {
-    fn push(&mut self, ch: char, start: u32, end: u32) {
-        self.text.push(ch);
-        for _ in 0..ch.len_utf8() {
-            self.starts.push(start);
-            self.ends.push(end);
+    #[inline(always)]
+    fn text(&mut self) -> &mut Vec<u8> {
+        &mut self.text
+    }
+
+    #[inline(always)]
+    fn map(&mut self, at: u32, start: u32, end: u32, one_byte: bool) {
+        if one_byte && start == self.next_linear && end == start.wrapping_add(1) {
+            self.next_linear = end;
+        } else {
+            self.new_run(at, start, end, one_byte);
         }
+    }
+
+    #[inline(always)]
+    fn map_linear(&mut self, at: u32, start: u32, len: u32) {
+        if start != self.next_linear {
+            self.new_run(at, start, start.wrapping_add(1), true);
+        }
+        self.next_linear = start.wrapping_add(len);
     }
 }
 
-#[derive(Default)]
-struct TextSink(String);
+struct TextSink(Vec<u8>);
 
 impl Sink for TextSink {
-    fn push(&mut self, ch: char, _start: u32, _end: u32) {
-        self.0.push(ch);
+    #[inline(always)]
+    fn text(&mut self) -> &mut Vec<u8> {
+        &mut self.0
     }
+
+    #[inline(always)]
+    fn map(&mut self, _at: u32, _start: u32, _end: u32, _one_byte: bool) {}
+
+    #[inline(always)]
+    fn map_linear(&mut self, _at: u32, _start: u32, _len: u32) {}
 }
 
-/// Runs clustering, NFKC and char folding, feeding the whitespace/hyphen
-/// stage.
-fn normalize_into<I: IntoIterator<Item = Unit>, S: Sink>(units: I, profile: Profile, trim: bool, sink: &mut S) {
-    let mut out = Joiner::new(profile, trim, sink);
-    // the pending cluster: its starter, range, and combining marks (rare)
-    let mut pending: Option<Unit> = None;
-    let mut marks = String::new();
-    for unit in units {
-        let is_mark = !unit.ch.is_ascii() && canonical_combining_class(unit.ch) != 0;
-        if is_mark {
-            if let Some(p) = pending.as_mut() {
-                marks.push(unit.ch);
+// ---------------------------------------------------------------------------
+// The normalizer
+// ---------------------------------------------------------------------------
+
+/// Clustering, NFKC and char folding, feeding the whitespace/hyphen stage.
+/// A unit is emitted once the next one shows that no combining mark follows
+/// it; runs of plain ASCII take a fast path that writes what the general one
+/// would.
+struct Normalizer<S: Sink> {
+    out: Joiner<S>,
+    /// The pending cluster's starter (its range grown over its marks).
+    pending: Option<Unit>,
+    /// The pending cluster's combining marks (rare).
+    marks: String,
+}
+
+impl<S: Sink> Normalizer<S> {
+    fn new(profile: Profile, trim: bool, sink: S) -> Self {
+        Normalizer { out: Joiner::new(profile, trim, sink), pending: None, marks: String::new() }
+    }
+
+    /// The general path: one unit.
+    fn push(&mut self, unit: Unit) {
+        if !unit.ch.is_ascii() && canonical_combining_class(unit.ch) != 0 {
+            if let Some(p) = self.pending.as_mut() {
+                self.marks.push(unit.ch);
                 p.end = unit.end.max(p.end);
-                continue;
+                return;
             }
         }
-        if let Some(p) = pending.take() {
-            emit_cluster(p, &marks, &mut out);
-            marks.clear();
+        if let Some(p) = self.pending.replace(unit) {
+            self.emit_cluster(p);
         }
-        pending = Some(unit);
     }
-    if let Some(p) = pending {
-        emit_cluster(p, &marks, &mut out);
-    }
-    out.finish();
-}
 
-/// Emits a starter and its combining marks, NFKC-normalized (ASCII alone
-/// needs no normalization).
-fn emit_cluster<S: Sink>(starter: Unit, marks: &str, out: &mut Joiner<'_, S>) {
-    let lower = starter.ch.is_lowercase();
-    if marks.is_empty() && starter.ch.is_ascii() {
-        out.push_folded(starter.ch, starter.start, starter.end, lower);
-        return;
+    /// Pushes every unit of `src`: runs of plain ASCII through
+    /// [`Normalizer::fast_run`], the rest one unit at a time.
+    fn push_all<U: UnitSource>(&mut self, src: &U) {
+        let n = src.len();
+        let mut i = 0;
+        while i < n {
+            // an ASCII unit is no combining mark: the pending cluster is complete
+            if src.is_ascii(i) {
+                if let Some(p) = self.pending.take() {
+                    self.emit_cluster(p);
+                }
+            }
+            if self.pending.is_none() && self.out.hyphen.is_none() {
+                i = self.fast_run(src, i);
+            }
+            let Some((unit, next)) = src.unit(i) else { break };
+            self.push(unit);
+            i = next;
+        }
     }
-    let mut cluster = String::with_capacity(4 + marks.len());
-    cluster.push(starter.ch);
-    cluster.push_str(marks);
-    for c in cluster.nfkc() {
-        out.push_folded(c, starter.start, starter.end, lower);
+
+    /// The fast path from unit `i` on, with nothing pending: a *run* of
+    /// units that are ASCII, each the one original byte after the previous
+    /// one, copied bytes ([`is_copy`]) or, when collapsing, single
+    /// whitespace bytes between copied ones, is appended whole (whitespace
+    /// as a space, lowercased when folding) with one linear map entry; a
+    /// whitespace run between runs becomes the pending space. This is what
+    /// the general path writes for them: a lone whitespace byte collapses to
+    /// a space mapped to itself. Stops at anything else, and before the last
+    /// unit ahead of a non-ASCII one (a combining mark may follow it).
+    /// Returns where it stopped.
+    #[inline(never)]
+    fn fast_run<U: UnitSource>(&mut self, src: &U, mut i: usize) -> usize {
+        let out = &mut self.out;
+        let (lower, collapse) = (out.profile.fold_case, out.profile.collapse_whitespace);
+        let n = src.len();
+        loop {
+            // a run: copied bytes, with single whitespace bytes inside when collapsing
+            let from = i;
+            let base = src.start(i);
+            let mut at = base;
+            while let Some(b) = src.byte_at(i, at) {
+                let keep = is_copy(b)
+                    || if collapse {
+                        is_space(b) && i > from && src.byte_at(i + 1, at.wrapping_add(1)).is_some_and(is_copy)
+                    } else {
+                        is_space(b)
+                    };
+                if !keep {
+                    break;
+                }
+                i += 1;
+                at = at.wrapping_add(1);
+            }
+            // the last unit before a non-ASCII one (or the end of the
+            // units) goes the general way
+            if i > from && (i == n || !src.is_ascii(i)) {
+                i -= 1;
+            }
+            if i > from {
+                out.flush_space();
+                let text = out.sink.text();
+                let written = text.len();
+                src.append(from, i, text);
+                let added = text.get_mut(written..).unwrap_or_default();
+                out.after_letter = added.last().is_some_and(u8::is_ascii_alphabetic);
+                for b in added {
+                    *b = run_byte(*b, lower, collapse);
+                }
+                out.sink.map_linear(written as u32, base, (i - from) as u32);
+                out.wrote_any = true;
+            }
+            if !collapse {
+                return i;
+            }
+            // whitespace between runs: the pending space
+            let from = i;
+            let mut newline = false;
+            while let Some(b) = src.byte_at(i, src.start(i)).filter(|&b| is_space(b)) {
+                newline |= b == b'\n' || b == b'\r';
+                i += 1;
+            }
+            if i > from && (i == n || !src.is_ascii(i)) {
+                i -= 1;
+            }
+            if i == from {
+                return i;
+            }
+            let (s, e) = (src.start(from), src.start(i - 1).wrapping_add(1));
+            out.space = Some(match out.space {
+                Some((ps, _, nl)) => (ps, e, nl || newline),
+                None => (s, e, newline),
+            });
+        }
+    }
+
+    /// Emits a starter and its combining marks, NFKC-normalized (ASCII alone
+    /// needs no normalization).
+    fn emit_cluster(&mut self, starter: Unit) {
+        let lower = starter.ch.is_lowercase();
+        if self.marks.is_empty() && starter.ch.is_ascii() {
+            self.out.push_folded(starter.ch, starter.start, starter.end, lower);
+            return;
+        }
+        let mut cluster = String::with_capacity(4 + self.marks.len());
+        cluster.push(starter.ch);
+        cluster.push_str(&self.marks);
+        self.marks.clear();
+        for c in cluster.nfkc() {
+            self.out.push_folded(c, starter.start, starter.end, lower);
+        }
+    }
+
+    fn finish(mut self) -> S {
+        if let Some(p) = self.pending.take() {
+            self.emit_cluster(p);
+        }
+        self.out.finish()
     }
 }
 
@@ -198,10 +577,10 @@ fn fold_char(c: char) -> Option<char> {
 /// The whitespace and hyphenation stage: collapses whitespace runs, joins a
 /// word hyphenated across a line break, drops soft hyphens, and trims when
 /// asked.
-struct Joiner<'s, S: Sink> {
+struct Joiner<S: Sink> {
     profile: Profile,
     trim: bool,
-    sink: &'s mut S,
+    sink: S,
     /// The last char written to the sink was alphabetic.
     after_letter: bool,
     wrote_any: bool,
@@ -211,9 +590,19 @@ struct Joiner<'s, S: Sink> {
     hyphen: Option<(u32, u32, bool)>,
 }
 
-impl<'s, S: Sink> Joiner<'s, S> {
-    fn new(profile: Profile, trim: bool, sink: &'s mut S) -> Self {
+impl<S: Sink> Joiner<S> {
+    fn new(profile: Profile, trim: bool, sink: S) -> Self {
         Joiner { profile, trim, sink, after_letter: false, wrote_any: false, space: None, hyphen: None }
+    }
+
+    /// Writes the pending whitespace run as one space (no hyphen pending).
+    #[inline]
+    fn flush_space(&mut self) {
+        if let Some((s, e, _)) = self.space.take() {
+            if self.wrote_any || !self.trim {
+                self.write(' ', s, e);
+            }
+        }
     }
 
     /// Folds one NFKC char (quotes, dashes, case) and pushes the result.
@@ -268,10 +657,8 @@ impl<'s, S: Sink> Joiner<'s, S> {
                     self.write(' ', s, e);
                 }
             }
-        } else if let Some((s, e, _)) = self.space.take() {
-            if self.wrote_any || !self.trim {
-                self.write(' ', s, e);
-            }
+        } else {
+            self.flush_space();
         }
         if hyphen && self.after_letter {
             self.hyphen = Some((start, end, false));
@@ -286,7 +673,7 @@ impl<'s, S: Sink> Joiner<'s, S> {
         self.wrote_any = true;
     }
 
-    fn finish(mut self) {
+    fn finish(mut self) -> S {
         if let Some((s, e, soft)) = self.hyphen.take() {
             if !soft {
                 self.write('-', s, e);
@@ -297,6 +684,7 @@ impl<'s, S: Sink> Joiner<'s, S> {
                 self.write(' ', s, e);
             }
         }
+        self.sink
     }
 }
 
@@ -370,14 +758,115 @@ mod tests {
     fn map_is_monotonic() {
         let doc = "A\u{FB01}  b\u{0301}\r\nevi-\nd\u{00AD}x \u{201C}q\u{201D}";
         let n = Normalized::from_plain(doc, Profile::default());
-        for w in n.starts.windows(2) {
-            assert!(w[0] <= w[1]);
+        let map: Vec<(usize, usize)> = (0..n.as_str().len()).map(|i| n.original_of_byte(i).unwrap()).collect();
+        for w in map.windows(2) {
+            assert!(w[0].0 <= w[1].0 && w[0].1 <= w[1].1);
         }
-        for w in n.ends.windows(2) {
-            assert!(w[0] <= w[1]);
-        }
-        for (s, e) in n.starts.iter().zip(&n.ends) {
-            assert!(s < e && doc.is_char_boundary(*s as usize) && doc.is_char_boundary(*e as usize));
+        for &(s, e) in &map {
+            assert!(s < e && doc.is_char_boundary(s) && doc.is_char_boundary(e));
         }
     }
+
+    /// Per-byte map, the representation the runs replace: the oracle.
+    struct NaiveSink {
+        text: Vec<u8>,
+        map: Vec<(u32, u32)>,
+    }
+
+    impl Sink for NaiveSink {
+        fn text(&mut self) -> &mut Vec<u8> {
+            &mut self.text
+        }
+
+        fn map(&mut self, _at: u32, start: u32, end: u32, _one_byte: bool) {
+            while self.map.len() < self.text.len() {
+                self.map.push((start, end));
+            }
+        }
+
+        fn map_linear(&mut self, _at: u32, start: u32, len: u32) {
+            self.map.extend((start..start + len).map(|s| (s, s + 1)));
+        }
+    }
+
+    /// Every unit through the general path, into a per-byte map.
+    fn slow(units: &[Unit], profile: Profile) -> (String, Vec<(u32, u32)>) {
+        let mut norm = Normalizer::new(profile, false, NaiveSink { text: Vec::new(), map: Vec::new() });
+        for &u in units {
+            norm.push(u);
+        }
+        let sink = norm.finish();
+        (String::from_utf8(sink.text).unwrap(), sink.map)
+    }
+
+    fn check_fast_against_slow(units: &[Unit], text: &str) {
+        for fold_case in [true, false] {
+            for collapse_whitespace in [true, false] {
+                let profile = Profile { fold_case, collapse_whitespace };
+                let (want, map) = slow(units, profile);
+                let mut builder = NormalizedBuilder::new(profile, 0);
+                // in two slices: the fast path must not look across a slice end
+                let mid = units.len() / 2;
+                builder.push_units(&units[..mid]);
+                builder.push_units(&units[mid..]);
+                let got = builder.finish();
+                assert_eq!(got.as_str(), want, "{text:?} {profile:?}");
+                for (i, &(s, e)) in map.iter().enumerate() {
+                    assert_eq!(got.original_of_byte(i), Some((s as usize, e as usize)), "byte {i} of {text:?} {profile:?}");
+                }
+                assert_eq!(got.original_of_byte(map.len()), None);
+                let plain = Normalized::from_plain(text, profile);
+                let (want_plain, _) = slow(&plain_units(text).collect::<Vec<_>>(), profile);
+                assert_eq!(plain.as_str(), want_plain);
+            }
+        }
+    }
+
+    /// The fast paths (runs of ASCII copied whole, the map kept as runs)
+    /// write exactly what the general path writes, on random text mixing
+    /// ASCII prose with every special case, read as plain text and as units
+    /// that skip bytes (markup) or span several (entities).
+    #[test]
+    fn fast_paths_agree_with_the_general_path() {
+        const PIECES: &[&str] = &[
+            "a", "B", "z", "7", " ", "  ", "\n", "\r\n", "\t", "-", "`", ".", "'", "\u{AD}", "e\u{301}", "\u{301}",
+            "\u{FB01}", "\u{2026}", "\u{2019}", "\u{2014}", "\u{200B}", "\u{1F600}", "\u{4E2D}", "\u{A0}", "\u{2028}",
+            "\u{B}", "\u{FF21}", "\u{3A3}", "word ", "Word. ", "evi-\ndence ", "x\u{1}",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let text: String = (0..next(24)).map(|_| PIECES[next(PIECES.len())]).collect();
+            // units with gaps and multi-byte ranges
+            let mut units = Vec::new();
+            let mut at = 0u32;
+            for (i, ch) in text.char_indices() {
+                let len = ch.len_utf8() as u32;
+                let (start, end) = match next(8) {
+                    0 => (at + 2, at + 2 + len), // markup skipped before it
+                    1 => (at, at + len + 3),     // an entity
+                    _ => (at, at + len),
+                };
+                units.push(Unit { ch, start, end });
+                at = end.max(i as u32 + len);
+            }
+            check_fast_against_slow(&units, &text);
+            let plain: Vec<Unit> = plain_units(&text).collect();
+            check_fast_against_slow(&plain, &text);
+        }
+    }
+
+    #[test]
+    fn prose_maps_in_few_runs() {
+        let text = "The quick brown fox\njumps over the lazy dog. ".repeat(100);
+        let n = Normalized::from_plain(&text, Profile::default());
+        assert_eq!(n.runs.len(), 1);
+        assert_eq!(n.original_range(4, 9), Some((4, 9)));
+    }
+
 }
