@@ -48,39 +48,76 @@ pub fn tokenize(text: &str) -> Vec<Token> {
 /// Calls `f` for every token of `text`, in order.
 pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
     let bytes = text.as_bytes();
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            if b.is_ascii_alphanumeric() {
+                let end = word_end(text, char::from(b), i + 1);
+                f(Token { start: i as u32, end: end as u32 });
+                i = end;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else { break };
+        let next = i + c.len_utf8();
         if is_ideographic(c) {
-            f(Token { start: i as u32, end: (i + c.len_utf8()) as u32 });
-            continue;
+            f(Token { start: i as u32, end: next as u32 });
+            i = next;
+        } else if is_word_char(c) {
+            let end = word_end(text, c, next);
+            f(Token { start: i as u32, end: end as u32 });
+            i = end;
+        } else {
+            i = next;
         }
-        if !is_word_char(c) {
-            continue;
-        }
-        let start = i;
-        let mut end = i + c.len_utf8();
-        let mut prev = c;
-        while let Some(&(j, d)) = iter.peek() {
-            if is_word_char(d) {
-                end = j + d.len_utf8();
-                prev = d;
-                iter.next();
+    }
+}
+
+/// The end of the word whose first char `first` ends at `from`: word chars,
+/// and the joiners of `1,000`, `2.5` and `don't` between them.
+#[inline]
+fn word_end(text: &str, first: char, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut end, mut prev, mut j) = (from, first, from);
+    while let Some(&b) = bytes.get(j) {
+        if b.is_ascii() {
+            if b.is_ascii_alphanumeric() {
+                j += 1;
+                end = j;
+                prev = char::from(b);
                 continue;
             }
             // joiners: 1,000  2.5  don't
             let next = bytes.get(j + 1).copied().map(char::from);
-            let joins = match d {
-                '.' | ',' => prev.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()),
-                '\'' => prev.is_alphabetic() && next.is_some_and(|n| n.is_ascii_alphabetic()),
+            let joins = match b {
+                b'.' | b',' => prev.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()),
+                b'\'' => prev.is_alphabetic() && next.is_some_and(|n| n.is_ascii_alphabetic()),
                 _ => false,
             };
             if !joins {
                 break;
             }
-            iter.next();
+            j += 1;
+            continue;
         }
-        f(Token { start: start as u32, end: end as u32 });
+        let Some(d) = text.get(j..).and_then(|t| t.chars().next()) else { break };
+        if !is_word_char(d) {
+            break;
+        }
+        j += d.len_utf8();
+        end = j;
+        prev = d;
     }
+    end
+}
+
+/// Number of tokens of `text` (what [`tokenize`] would return, counted).
+pub fn count_tokens(text: &str) -> usize {
+    let mut n = 0;
+    for_each_token(text, |_| n += 1);
+    n
 }
 
 /// English stop words: function words that carry no content of their own.
@@ -186,4 +223,61 @@ mod tests {
         assert_eq!(number_value("2.0"), number_value("2"));
         assert_eq!(number_value("x1"), None);
     }
+
+    /// The char-by-char tokenizer the byte loop replaced: the oracle.
+    fn reference_tokens(text: &str) -> Vec<(u32, u32)> {
+        let bytes = text.as_bytes();
+        let mut tokens = Vec::new();
+        let mut iter = text.char_indices().peekable();
+        while let Some((i, c)) = iter.next() {
+            if is_ideographic(c) {
+                tokens.push((i as u32, (i + c.len_utf8()) as u32));
+                continue;
+            }
+            if !is_word_char(c) {
+                continue;
+            }
+            let mut end = i + c.len_utf8();
+            let mut prev = c;
+            while let Some(&(j, d)) = iter.peek() {
+                if is_word_char(d) {
+                    end = j + d.len_utf8();
+                    prev = d;
+                    iter.next();
+                    continue;
+                }
+                let next = bytes.get(j + 1).copied().map(char::from);
+                let joins = match d {
+                    '.' | ',' => prev.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()),
+                    '\'' => prev.is_alphabetic() && next.is_some_and(|n| n.is_ascii_alphabetic()),
+                    _ => false,
+                };
+                if !joins {
+                    break;
+                }
+                iter.next();
+            }
+            tokens.push((i as u32, end as u32));
+        }
+        tokens
+    }
+
+    #[test]
+    fn agrees_with_the_char_by_char_tokenizer() {
+        const PIECES: &[&str] = &["a", "B", "7", " ", ".", ",", "'", "-", "\u{E9}", "\u{4E2D}", "\u{E01}", "\u{1F600}", "\u{301}", "\u{3A3}", "\u{663}", "\u{DF}", "don't", "1,000", "2.5"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20000 {
+            let text: String = (0..next(20)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let got: Vec<(u32, u32)> = tokenize(&text).iter().map(|t| (t.start, t.end)).collect();
+            assert_eq!(got, reference_tokens(&text), "{text:?}");
+            assert_eq!(count_tokens(&text), got.len());
+        }
+    }
+
 }
