@@ -8,6 +8,7 @@ pub use index::{Chunk, SearchIndex, TokenIndex};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Heading, Unit};
+use crate::text::normalize::NormalizedBuilder;
 use crate::text::{normalize, PositionIndex, Profile, Span};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
@@ -67,21 +68,6 @@ impl Format {
             Format::PlainText => normalize::plain_units(text).collect(),
         }
     }
-
-    fn headings(self, text: &str) -> Vec<Heading> {
-        match self {
-            Format::Markdown => {
-                let headings = extract::markdown::extract_markdown(text).headings;
-                if headings.is_empty() {
-                    dedented_markdown_headings(text)
-                } else {
-                    headings
-                }
-            }
-            Format::Html => extract::html::extract_html(text).headings,
-            Format::PlainText => Vec::new(),
-        }
-    }
 }
 
 /// Headings of a markdown text whose every line is indented by the same
@@ -113,8 +99,7 @@ fn dedented_markdown_headings(text: &str) -> Vec<Heading> {
         let (d, o, r) = lines.get(i).copied().unwrap_or((0, 0, 0));
         ((pos as usize - d) + o + r).min(text.len()) as u32
     };
-    extract::markdown::extract_markdown(&dedented)
-        .headings
+    extract::markdown::extract_markdown_with(&dedented, |_| {})
         .into_iter()
         .map(|h| Heading { start: back(h.start), end: back(h.end), ..h })
         .collect()
@@ -190,12 +175,36 @@ impl Document {
         }
         let format = format.unwrap_or_else(|| Format::detect(&source));
         let positions = PositionIndex::new(&source);
-        let sections = build_sections(&source, format, &positions);
-        let indexes = [true, false]
+        let indexes: Vec<(Profile, OnceCell<SearchIndex>)> = [true, false]
             .iter()
             .flat_map(|&c| [true, false].map(move |w| Profile { fold_case: c, collapse_whitespace: w }))
             .map(|p| (p, OnceCell::new()))
             .collect();
+        // Markdown and HTML are read once: the same pass gives the headings
+        // and the default profile's normalized text (which nearly every
+        // query needs); other profiles are built on first use.
+        let default = Profile::default();
+        let (headings, normalized) = match format {
+            Format::Markdown => {
+                let mut builder = NormalizedBuilder::new(default, source.len());
+                let mut headings = extract::markdown::extract_markdown_with(&source, |u| builder.push_units(u));
+                if headings.is_empty() {
+                    headings = dedented_markdown_headings(&source);
+                }
+                (headings, Some(builder.finish()))
+            }
+            Format::Html => {
+                let extracted = extract::html::extract_html(&source);
+                let mut builder = NormalizedBuilder::new(default, source.len());
+                builder.push_units(&extracted.units);
+                (extracted.headings, Some(builder.finish()))
+            }
+            Format::PlainText => (Vec::new(), None),
+        };
+        if let (Some(n), Some((_, cell))) = (normalized, indexes.iter().find(|(p, _)| *p == default)) {
+            let _ = cell.set(SearchIndex::from_normalized(n));
+        }
+        let sections = build_sections(&source, &headings, &positions);
         Ok(Document { source, format, sections, positions, indexes })
     }
 
@@ -242,7 +251,7 @@ impl Document {
 
     /// Metadata for the report.
     pub fn metadata(&self) -> DocumentMetadata {
-        let words = self.index(Profile::default()).tokens().len();
+        let words = self.index(Profile::default()).word_count();
         let (chars, utf16) = self.positions.offsets(&self.source, self.source.len());
         DocumentMetadata {
             size_bytes: self.source.len(),
@@ -263,8 +272,7 @@ impl Document {
     }
 }
 
-fn build_sections(source: &str, format: Format, positions: &PositionIndex) -> Vec<Section> {
-    let headings = format.headings(source);
+fn build_sections(source: &str, headings: &[Heading], positions: &PositionIndex) -> Vec<Section> {
     let mut sections = Vec::with_capacity(headings.len() + 1);
     let first = headings.first().map_or(source.len(), |h| h.start as usize);
     if !source[..first.min(source.len())].trim().is_empty() {
@@ -315,6 +323,32 @@ mod tests {
         let b = doc.source().find('b').unwrap();
         assert_eq!(doc.section_at(b).unwrap().title, "Two");
         assert_eq!(doc.sections()[2].start_line, 4);
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    /// The default index built with the headings in `Document::new` is the
+    /// one `SearchIndex::new` builds on its own, and the word count does
+    /// not depend on whether the token index exists.
+    #[test]
+    fn eager_default_index_is_the_lazy_one() {
+        let md = "# Title\nSome *emph* and `code`, &amp; a [link](http://x).\n\n## Next\nThe end\u{2019}s here.\n";
+        let html = "<html><body><h1>Title</h1><p>Some <b>bold</b> &amp; text.</p></body></html>";
+        for (src, format) in [(md, Format::Markdown), (html, Format::Html), ("plain text, here", Format::PlainText)] {
+            let doc = Document::new(src, Some(format)).unwrap();
+            let p = Profile::default();
+            let alone = SearchIndex::new(src, format, p);
+            assert_eq!(doc.index(p).text(), alone.text());
+            for i in 0..alone.text().len() {
+                assert_eq!(doc.index(p).normalized().original_of_byte(i), alone.normalized().original_of_byte(i));
+            }
+            let words = doc.metadata().word_count;
+            assert_eq!(words, doc.index(p).tokens().len());
+            assert_eq!(doc.metadata().word_count, words);
+        }
     }
 }
 

@@ -61,6 +61,15 @@ use std::collections::{HashMap, HashSet};
 
 /// Extracts the text of a markdown source as units, and its headings.
 pub fn extract_markdown(src: &str) -> Extracted {
+    let mut units = Vec::with_capacity(src.len());
+    let headings = extract_markdown_with(src, |u| units.extend_from_slice(u));
+    Extracted { units, headings }
+}
+
+/// [`extract_markdown`] handing the units to `sink` a block at a time, in
+/// order, instead of collecting them (the units of a whole document take 12
+/// bytes per char): returns the headings.
+pub fn extract_markdown_with(src: &str, sink: impl FnMut(&[Unit])) -> Vec<Heading> {
     let src = addressable(src);
     let mut blocks = Blocks {
         src,
@@ -76,7 +85,7 @@ pub fn extract_markdown(src: &str) -> Extracted {
         items: Vec::new(),
     };
     blocks.run();
-    blocks.finish()
+    blocks.finish(sink)
 }
 
 /// Longest scan for an inline link's tail, an autolink or a raw HTML tag.
@@ -492,31 +501,41 @@ impl Blocks<'_> {
         self.flush_para();
     }
 
-    fn finish(mut self) -> Extracted {
+    /// Hands the units to `sink` segment by segment, keeping only the units
+    /// of heading segments (for their titles).
+    fn finish(mut self, mut sink: impl FnMut(&[Unit])) -> Vec<Heading> {
         self.flush_para();
-        let mut units = Vec::with_capacity(self.cands.len());
-        let mut seg_units = Vec::with_capacity(self.segs.len() + 1);
-        for seg in &self.segs {
-            seg_units.push(units.len());
+        let mut units = Vec::new();
+        let mut titles: Vec<Vec<Unit>> = vec![Vec::new(); self.headings.len()];
+        // headings are pushed in order of their first segment
+        debug_assert!(self.headings.windows(2).all(|w| w[0].seg_from <= w[1].seg_from));
+        let mut first_open = 0;
+        for (i, seg) in self.segs.iter().enumerate() {
+            units.clear();
             let cands = &self.cands[seg.from..seg.to];
             if seg.inline {
                 inline(cands, self.src, &self.defs, &mut units);
             } else {
                 units.extend(cands.iter().map(|c| c.unit()));
             }
+            while self.headings.get(first_open).is_some_and(|h| h.seg_to <= i) {
+                first_open += 1;
+            }
+            for (h, title) in self.headings.iter().zip(titles.iter_mut()).skip(first_open) {
+                if h.seg_from > i {
+                    break;
+                }
+                if i < h.seg_to {
+                    title.extend_from_slice(&units);
+                }
+            }
+            sink(&units);
         }
-        seg_units.push(units.len());
-        let headings = self
-            .headings
+        self.headings
             .iter()
-            .map(|h| Heading {
-                level: h.level,
-                title: title_of(&units[seg_units[h.seg_from]..seg_units[h.seg_to]]),
-                start: h.start as u32,
-                end: h.end as u32,
-            })
-            .collect();
-        Extracted { units, headings }
+            .zip(titles)
+            .map(|(h, title)| Heading { level: h.level, title: title_of(&title), start: h.start as u32, end: h.end as u32 })
+            .collect()
     }
 
     /// Appends the chars of `src[from..to]` to the candidate arena.
