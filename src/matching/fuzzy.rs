@@ -21,7 +21,8 @@
 //!    pieces from flooding the verifier. The pieces of all patterns
 //!    (deduplicated, and cut down to a prefix of at most [`MAX_PIECE_CHARS`]
 //!    chars, which keeps the filter valid) are searched in one overlapping
-//!    pass with a single Aho–Corasick automaton. Hits backed by `s` distinct
+//!    pass with [`MultiSearcher`] (a bitmap of 8- and 4-byte prefixes, the
+//!    exact matcher's pass). Hits backed by `s` distinct
 //!    pieces in one band of diagonals become windows of `m + 2k` chars,
 //!    merged when they touch.
 //! 2. **Verify**. Each window is scanned with Myers' bit-parallel algorithm
@@ -43,8 +44,7 @@
 //! a pattern hit the text so often that keeping the hits would cost more
 //! than scanning, the pattern is verified by one bit-parallel scan of the
 //! whole text instead: still linear in the text length, times
-//! `ceil(m / 64)`. The automaton failing to build (it should not) leads to
-//! the same fall-back for every pattern.
+//! `ceil(m / 64)`.
 //!
 //! # Which occurrences are reported
 //!
@@ -61,15 +61,15 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::ops::Range;
 
-use aho_corasick::{AhoCorasick, Input, MatchKind};
+use crate::matching::exact::MultiSearcher;
 
 /// Pieces shorter than this many chars make the filter useless: such a
 /// pattern is verified by a full scan of the text.
 pub const MIN_PIECE_CHARS: usize = 2;
 
 /// Pieces are cut down to a prefix of at most this many chars before they
-/// go into the Aho–Corasick automaton (keeps the automaton small; a prefix of
-/// a piece occurs wherever the piece does, so no match is lost).
+/// are searched (shorter pieces are verified faster; a prefix of a piece
+/// occurs wherever the piece does, so no match is lost).
 pub const MAX_PIECE_CHARS: usize = 16;
 
 /// One more verbatim piece is required per this many allowed edits.
@@ -309,7 +309,7 @@ enum Mode {
     Filter,
 }
 
-/// A piece of a pattern fed to the automaton.
+/// A piece of a pattern, searched verbatim.
 struct Piece<'a> {
     text: &'a str,
     /// Index of the piece in the pattern (`0..parts`).
@@ -581,35 +581,21 @@ fn piece_table<'a>(plans: &[Plan<'a>]) -> (Vec<&'a str>, Owners) {
     (patterns, owners)
 }
 
-/// Searches all pieces of all filtered queries in one Aho–Corasick pass and
-/// records the hits in each plan.
+/// Searches all pieces of all filtered queries in one pass
+/// ([`MultiSearcher`]) and records the hits in each plan.
 fn collect_hits(index: &CharIndex, plans: &mut [Plan]) {
     let (patterns, owners) = piece_table(plans);
     if patterns.is_empty() {
         return;
     }
-    let automaton = AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .build(&patterns);
-    let iter = automaton
-        .as_ref()
-        .ok()
-        .and_then(|ac| ac.try_find_overlapping_iter(Input::new(index.text)).ok());
-    let Some(iter) = iter else {
-        // The automaton could not be built: verify everything by full scans.
-        plans
-            .iter_mut()
-            .filter(|p| p.mode == Mode::Filter)
-            .for_each(|p| p.mode = Mode::Scan);
-        return;
-    };
+    let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
     let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
     let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
-    for found in iter {
-        let Some(list) = owners.get(found.pattern().as_usize()) else {
-            continue;
+    MultiSearcher::new(&bytes).find_overlapping(index.text.as_bytes(), |pattern, start| {
+        let Some(list) = owners.get(pattern) else {
+            return;
         };
-        let at = index.rank(found.start());
+        let at = index.rank(start);
         for &(q, piece, offset) in list {
             let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
             if let Some(plan) = plans.get_mut(q) {
@@ -617,7 +603,7 @@ fn collect_hits(index: &CharIndex, plans: &mut [Plan]) {
                 plan.add_hit(Hit { end, piece }, cap, &mut budget);
             }
         }
-    }
+    });
 }
 
 // ---------------------------------------------------------------------------
