@@ -80,7 +80,9 @@ def main():
             "evidence_type": "direct_quote",
             "bench": {"kind": kind, "edits": edits},
         })
-    out = {"source_metadata": {"filename": "rust-book.md", "format": "markdown"}, "claims": claims}
+    # plain_text: the file is text extracted from HTML (with `#` headings); read as
+    # markdown, text such as `MyBox<String>` or `[profile.*]` would be inline markup
+    out = {"source_metadata": {"filename": "rust-book.md", "format": "plain_text"}, "claims": claims}
     path = HERE / "data" / "claims-1000.json"
     path.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"wrote {path} ({path.stat().st_size} bytes)", file=sys.stderr)
