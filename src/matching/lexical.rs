@@ -59,7 +59,7 @@ pub fn find(normalized_quote: &str, index: &TokenIndex, chunks: &Chunk, threshol
         let mut df = 0usize;
         let mut last_chunk = None;
         for &p in postings {
-            for c in chunks.chunks_of(index.char_start(p as usize) as usize) {
+            for c in chunks.chunks_of(chunks.token_char(p as usize) as usize) {
                 let acc = per_chunk.entry(c).or_insert_with(|| Acc { tf: vec![0; stems.len()], first: p as usize, last: p as usize });
                 acc.tf[t] += 1;
                 acc.first = acc.first.min(p as usize);

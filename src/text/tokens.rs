@@ -51,7 +51,7 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         if b.is_ascii() {
-            if b.is_ascii_alphanumeric() {
+            if is_ascii_alnum(b) {
                 let end = word_end(text, char::from(b), i + 1);
                 f(Token { start: i as u32, end: end as u32 });
                 i = end;
@@ -75,20 +75,39 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
     }
 }
 
+/// ASCII letters and digits.
+static ASCII_ALNUM: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn is_ascii_alnum(b: u8) -> bool {
+    ASCII_ALNUM.get(b as usize).copied().unwrap_or(false)
+}
+
 /// The end of the word whose first char `first` ends at `from`: word chars,
 /// and the joiners of `1,000`, `2.5` and `don't` between them.
 #[inline]
 fn word_end(text: &str, first: char, from: usize) -> usize {
     let bytes = text.as_bytes();
     let (mut end, mut prev, mut j) = (from, first, from);
-    while let Some(&b) = bytes.get(j) {
+    loop {
+        let run = j;
+        while bytes.get(j).is_some_and(|&b| is_ascii_alnum(b)) {
+            j += 1;
+        }
+        if j > run {
+            end = j;
+            prev = char::from(bytes[j - 1]);
+        }
+        let Some(&b) = bytes.get(j) else { break };
         if b.is_ascii() {
-            if b.is_ascii_alphanumeric() {
-                j += 1;
-                end = j;
-                prev = char::from(b);
-                continue;
-            }
             // joiners: 1,000  2.5  don't
             let next = bytes.get(j + 1).copied().map(char::from);
             let joins = match b {
