@@ -138,12 +138,9 @@ impl<'p> MultiSearcher<'p> {
             // whole 8-byte windows
             let whole = from..to.min(positions);
             if with_mid {
-                self.mid.collect(text, whole.clone(), |w| w & 0xFFFF_FFFF, &mut candidates);
-            }
-            self.long.collect(text, whole, |w| w, &mut candidates);
-            if with_mid {
-                candidates.sort_unstable();
-                candidates.dedup();
+                collect_both(&self.long, &self.mid, text, whole, &mut candidates);
+            } else {
+                self.long.collect(text, whole, &mut candidates);
             }
             for &at in &candidates {
                 self.verify(text, at as usize, f);
@@ -165,22 +162,20 @@ impl<'p> MultiSearcher<'p> {
 
     /// Reports the patterns occurring at `at`, among those whose prefix
     /// the bitmaps let through.
+    #[inline]
     fn verify(&self, text: &[u8], at: usize, f: &mut impl FnMut(usize, usize)) {
         let rest = text.get(at..).unwrap_or_default();
-        let mut window = [0u8; 8];
-        let n = rest.len().min(8);
-        window[..n].copy_from_slice(&rest[..n]);
-        let w = u64::from_le_bytes(window);
-        if n == 8 {
-            for &p in self.long.candidates(w) {
-                if self.patterns.get(p as usize).is_some_and(|pat| rest.starts_with(pat)) {
+        if let Some(&w) = rest.first_chunk::<8>() {
+            let w = u64::from_le_bytes(w);
+            for &(_, p) in self.long.candidates(w) {
+                if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
             }
         }
-        if n >= 4 {
-            for &p in self.mid.candidates(w & 0xFFFF_FFFF) {
-                if self.patterns.get(p as usize).is_some_and(|pat| rest.starts_with(pat)) {
+        if let (false, Some(&w)) = (self.mid.is_empty(), rest.first_chunk::<4>()) {
+            for &(_, p) in self.mid.candidates(u64::from(u32::from_le_bytes(w))) {
+                if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
             }
@@ -188,8 +183,49 @@ impl<'p> MultiSearcher<'p> {
     }
 }
 
+/// `text.starts_with(pat)`, comparing up to 16 bytes as two numbers (the
+/// fuzzy matcher's pieces and most prefixes) instead of calling `memcmp`.
+#[inline(always)]
+fn starts_with(text: &[u8], pat: &[u8]) -> bool {
+    let n = pat.len();
+    match (text.get(..n), n) {
+        (None, _) => false,
+        (Some(t), 8..=16) => {
+            let (a, b) = (t.first_chunk::<8>(), pat.first_chunk::<8>());
+            let (c, d) = (t.get(n - 8..).and_then(|x| x.first_chunk::<8>()), pat.get(n - 8..).and_then(|x| x.first_chunk::<8>()));
+            a == b && c == d
+        }
+        (Some(t), _) => t == pat,
+    }
+}
+
 /// Text positions handled per block of [`MultiSearcher::scan`].
 const SCAN_BLOCK: usize = 1 << 14;
+
+/// [`PrefixTable::collect`] for two tables at once, `long` keyed by 8
+/// bytes and `mid` (not empty) by 4: one pass, each position at most once.
+#[inline(never)]
+fn collect_both(long: &PrefixTable, mid: &PrefixTable, text: &[u8], range: std::ops::Range<usize>, out: &mut Vec<u32>) {
+    let Some(bytes) = text.get(range.start..range.end + 7) else { return };
+    if range.is_empty() {
+        return;
+    }
+    let (lbits, lshift) = (long.bits.as_slice(), long.shift);
+    let (mbits, mshift) = (mid.bits.as_slice(), mid.shift);
+    let (lmask, mmask) = (lbits.len().wrapping_sub(1), mbits.len() - 1);
+    for (i, window) in bytes.windows(8).enumerate() {
+        let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
+        let hm = ((w & 0xFFFF_FFFF).wrapping_mul(HASH_MUL) >> mshift) as usize;
+        let mut hit = mbits[(hm >> 6) & mmask] & (1 << (hm & 63)) != 0;
+        if !lbits.is_empty() {
+            let hl = (w.wrapping_mul(HASH_MUL) >> lshift) as usize;
+            hit |= lbits[(hl >> 6) & lmask] & (1 << (hl & 63)) != 0;
+        }
+        if hit {
+            out.push((range.start + i) as u32);
+        }
+    }
+}
 
 /// The first `N` bytes of `p` (which has at least `N`) as a little-endian
 /// number, as the scan reads a window.
@@ -206,8 +242,12 @@ fn key<const N: usize>(p: &[u8]) -> u64 {
 struct PrefixTable {
     bits: Vec<u64>,
     shift: u32,
-    /// Sorted (prefix, pattern) pairs.
+    /// (prefix, pattern) pairs, sorted: a prefix's patterns are adjacent.
     entries: Vec<(u64, u32)>,
+    /// Open addressing over the distinct prefixes: (prefix, first entry,
+    /// entry count), `count == 0` when empty; a power of two long.
+    slots: Vec<(u64, u32, u32)>,
+    slot_shift: u32,
 }
 
 /// Multiplier of the bitmap hash (a Fibonacci hash: the top bits of the
@@ -219,7 +259,8 @@ impl PrefixTable {
         entries.sort_unstable();
         // about 64 bits per prefix, at least 4096: a 1.5 % false-hit rate
         let log = (entries.len().max(1) * 64).next_power_of_two().trailing_zeros().clamp(12, 24);
-        let mut table = PrefixTable { bits: vec![0; 1 << (log - 6)], shift: 64 - log, entries: Vec::new() };
+        let mut table =
+            PrefixTable { bits: vec![0; 1 << (log - 6)], shift: 64 - log, entries: Vec::new(), slots: Vec::new(), slot_shift: 0 };
         if entries.is_empty() {
             table.bits.clear();
             return table;
@@ -229,6 +270,23 @@ impl PrefixTable {
             if let Some(word) = table.bits.get_mut(h >> 6) {
                 *word |= 1 << (h & 63);
             }
+        }
+        // at most half full
+        let slot_log = (entries.len() * 2).next_power_of_two().trailing_zeros().max(4);
+        table.slots = vec![(0, 0, 0); 1 << slot_log];
+        table.slot_shift = 64 - slot_log;
+        let mask = table.slots.len() - 1;
+        let mut i = 0;
+        while let Some(&(key, _)) = entries.get(i) {
+            let count = entries[i..].iter().take_while(|e| e.0 == key).count();
+            let mut at = (key.wrapping_mul(HASH_MUL) >> table.slot_shift) as usize;
+            while table.slots.get(at).is_some_and(|s| s.2 != 0) {
+                at = (at + 1) & mask;
+            }
+            if let Some(slot) = table.slots.get_mut(at) {
+                *slot = (key, i as u32, count as u32);
+            }
+            i += count;
         }
         table.entries = entries;
         table
@@ -250,18 +308,17 @@ impl PrefixTable {
     }
 
     /// Appends to `out` the positions in `range` (each with 8 bytes of
-    /// `text` from it) whose window, through `part`, may be a prefix.
-    #[inline(always)]
-    fn collect(&self, text: &[u8], range: std::ops::Range<usize>, part: impl Fn(u64) -> u64, out: &mut Vec<u32>) {
+    /// `text` from it) whose window may be a prefix.
+    #[inline(never)]
+    fn collect(&self, text: &[u8], range: std::ops::Range<usize>, out: &mut Vec<u32>) {
         if self.entries.is_empty() || range.is_empty() {
             return;
         }
-        let bits = self.bits.as_slice();
+        let (bits, shift) = (self.bits.as_slice(), self.shift);
         let mask = bits.len() - 1;
-        let shift = self.shift;
         let Some(bytes) = text.get(range.start..range.end + 7) else { return };
         for (i, window) in bytes.windows(8).enumerate() {
-            let w = part(u64::from_le_bytes(window.try_into().unwrap_or([0; 8])));
+            let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
             let h = (w.wrapping_mul(HASH_MUL) >> shift) as usize;
             if bits[(h >> 6) & mask] & (1 << (h & 63)) != 0 {
                 out.push((range.start + i) as u32);
@@ -270,9 +327,23 @@ impl PrefixTable {
     }
 
     /// Patterns whose prefix is `key`.
-    fn candidates(&self, key: u64) -> impl Iterator<Item = &u32> {
-        let from = self.entries.partition_point(|e| e.0 < key);
-        self.entries.get(from..).unwrap_or_default().iter().take_while(move |e| e.0 == key).map(|e| &e.1)
+    #[inline]
+    fn candidates(&self, key: u64) -> &[(u64, u32)] {
+        if self.slots.is_empty() {
+            return &[];
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(HASH_MUL) >> self.slot_shift) as usize;
+        while let Some(&(k, first, count)) = self.slots.get(at) {
+            if count == 0 {
+                break;
+            }
+            if k == key {
+                return self.entries.get(first as usize..(first + count) as usize).unwrap_or_default();
+            }
+            at = (at + 1) & mask;
+        }
+        &[]
     }
 }
 
