@@ -99,7 +99,8 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
 
     let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
-    let mut seen_ids: Vec<&str> = Vec::new();
+    // a set, not a list: one lookup per claim, not a scan of all before it
+    let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
         if clock.now_ms() - started > budget_ms {
             let skipped: Vec<Value> = prepared[i..].iter().map(|p| Value::from(p.claim.id.clone())).collect();
@@ -118,14 +119,13 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
             out.errors.push(entry);
             break;
         }
-        if seen_ids.contains(&p.claim.id.as_str()) {
+        if !seen_ids.insert(p.claim.id.as_str()) {
             out.warnings.push(Warning {
                 code: "DUPLICATE_CLAIM_ID".into(),
                 message: format!("claim id {} is used more than once; results are reported in input order", p.claim.id),
                 claim_id: Some(p.claim.id.clone()),
             });
         }
-        seen_ids.push(&p.claim.id);
         let ctx = ClaimContext { doc, index, config, p };
         let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
         out.warnings.extend(decided.warnings);
