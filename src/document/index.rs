@@ -5,6 +5,7 @@
 
 use super::Format;
 use crate::extract;
+use crate::matching::fuzzy::CharMarks;
 use crate::text::normalize::NormalizedBuilder;
 use crate::text::tokens::{self, Token};
 use crate::text::{Normalized, Profile};
@@ -15,6 +16,7 @@ pub struct SearchIndex {
     normalized: Normalized,
     tokens: OnceCell<TokenIndex>,
     words: OnceCell<usize>,
+    char_marks: OnceCell<CharMarks>,
     chunks: RefCell<Option<std::rc::Rc<Chunk>>>,
 }
 
@@ -41,7 +43,13 @@ impl SearchIndex {
 
     /// The index of an already normalized text.
     pub(super) fn from_normalized(normalized: Normalized) -> SearchIndex {
-        SearchIndex { normalized, tokens: OnceCell::new(), words: OnceCell::new(), chunks: RefCell::new(None) }
+        SearchIndex {
+            normalized,
+            tokens: OnceCell::new(),
+            words: OnceCell::new(),
+            char_marks: OnceCell::new(),
+            chunks: RefCell::new(None),
+        }
     }
 
     /// The normalized text and its offset map.
@@ -57,6 +65,12 @@ impl SearchIndex {
     /// Tokens, stems and postings, built on first use.
     pub fn tokens(&self) -> &TokenIndex {
         self.tokens.get_or_init(|| TokenIndex::new(self.normalized.as_str()))
+    }
+
+    /// The char positions of the normalized text the fuzzy matcher needs,
+    /// built on first use.
+    pub fn char_marks(&self) -> &CharMarks {
+        self.char_marks.get_or_init(|| CharMarks::new(self.normalized.as_str()))
     }
 
     /// Number of word tokens (`tokens().len()`), counted without building
@@ -82,7 +96,9 @@ impl SearchIndex {
 
     /// Bytes held, for benchmarks.
     pub fn heap_bytes(&self) -> usize {
-        self.normalized.heap_bytes() + self.tokens.get().map_or(0, TokenIndex::heap_bytes)
+        self.normalized.heap_bytes()
+            + self.tokens.get().map_or(0, TokenIndex::heap_bytes)
+            + self.char_marks.get().map_or(0, CharMarks::heap_bytes)
     }
 }
 

@@ -75,7 +75,7 @@ fn each_occurrence(finder: &memchr::memmem::Finder, text: &[u8], mut f: impl FnM
 
 /// At most this many patterns are searched one by one with `memmem`
 /// (each a SIMD pass) rather than with the bitmap pass.
-const MEMMEM_PATTERNS: usize = 4;
+const MEMMEM_PATTERNS: usize = 16;
 
 /// Many byte patterns searched together in one pass (see the module
 /// documentation).

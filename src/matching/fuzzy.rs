@@ -123,7 +123,21 @@ pub struct FuzzyMatch {
 /// matches.
 #[must_use]
 pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
-    let index = CharIndex::new(text);
+    if queries.is_empty() {
+        return Vec::new();
+    }
+    find_all_with(text, &CharMarks::new(text), queries)
+}
+
+/// [`find_all`] with the char positions of `text` already at hand (a
+/// document keeps them, so that a query does not count the chars of the
+/// whole text again). `marks` must be `CharMarks::new(text)`.
+#[must_use]
+pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
+    if queries.is_empty() {
+        return Vec::new();
+    }
+    let index = CharIndex { text, marks: &marks.marks, chars: marks.chars };
     let mut plans: Vec<Plan> = queries.iter().map(Plan::new).collect();
     collect_hits(&index, &mut plans);
     let mut out = Vec::new();
@@ -196,19 +210,25 @@ const INDEX_BLOCK: usize = 64;
 struct CharIndex<'t> {
     text: &'t str,
     /// Chars before each block of [`INDEX_BLOCK`] bytes; empty for ASCII.
-    marks: Vec<usize>,
+    marks: &'t [usize],
     /// Number of chars in the text.
     chars: usize,
 }
 
-impl<'t> CharIndex<'t> {
-    fn new(text: &'t str) -> Self {
+/// The char count of a text before every block of 64 bytes (nothing for an
+/// ASCII text): what [`find_all_with`] needs to turn byte offsets into char
+/// positions and back, built once per text.
+#[derive(Debug, Clone, Default)]
+pub struct CharMarks {
+    marks: Vec<usize>,
+    chars: usize,
+}
+
+impl CharMarks {
+    /// The marks of `text`.
+    pub fn new(text: &str) -> CharMarks {
         if text.is_ascii() {
-            return CharIndex {
-                text,
-                marks: Vec::new(),
-                chars: text.len(),
-            };
+            return CharMarks { marks: Vec::new(), chars: text.len() };
         }
         let mut chars = 0;
         let marks = text
@@ -220,9 +240,16 @@ impl<'t> CharIndex<'t> {
                 before
             })
             .collect();
-        CharIndex { text, marks, chars }
+        CharMarks { marks, chars }
     }
 
+    /// Bytes held, for benchmarks.
+    pub fn heap_bytes(&self) -> usize {
+        std::mem::size_of::<usize>() * self.marks.capacity()
+    }
+}
+
+impl CharIndex<'_> {
     /// Char index of the char starting at byte `byte`.
     fn rank(&self, byte: usize) -> usize {
         if self.marks.is_empty() {

@@ -118,7 +118,10 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex) -> Vec<(usize, usize)> {
             hits.extend(index.postings(*id).iter().map(|&p| (p as usize, t)));
         }
     }
-    hits.sort_unstable();
+    // concatenated sorted runs (each stem's postings ascend): the stable
+    // sort merges runs (O(n log k)); pairs are distinct (a token has one
+    // stem and the terms have distinct stems), so stability is moot
+    hits.sort();
     hits
 }
 

@@ -91,7 +91,7 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
         .collect();
     let query_list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|(_, q)| fuzzy::FuzzyQuery { pattern: q.pattern, max_distance: q.max_distance }).collect();
     let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
-    for m in fuzzy::find_all(text, &query_list) {
+    for m in fuzzy::find_all_with(text, index.char_marks(), &query_list) {
         if let Some(&(owner, _)) = queries.get(m.query) {
             fuzzy_hits[owner].push(m);
         }
@@ -692,7 +692,7 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
         exact::find_all(index.text(), &[q.as_str()]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
     if hits.is_empty() && max_edit_distance > 0 {
         let k = max_edit_distance.min(chars.saturating_sub(1));
-        hits = fuzzy::find_all(index.text(), &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
+        hits = fuzzy::find_all_with(index.text(), index.char_marks(), &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
             .into_iter()
             .map(|m| (m.start, m.end, m.distance))
             .collect();
