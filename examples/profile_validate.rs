@@ -10,6 +10,6 @@ fn main() {
     for _ in 0..runs {
         let t = std::time::Instant::now();
         let r = validate::validate_evidence(source, &claims, &serde_json::Value::Null, &FixedClock(0.0)).unwrap();
-        eprintln!("{:.1} ms, {} validated", t.elapsed().as_secs_f64() * 1000.0, r.validation_summary.validated_claims);
+        eprintln!("{:.1} ms, {} validated ({:?})", t.elapsed().as_secs_f64() * 1000.0, r.validation_summary.validated_claims, r.document_metadata.format);
     }
 }

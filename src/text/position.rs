@@ -65,6 +65,12 @@ impl PositionIndex {
         let (mut chars, mut units) = (0u32, 0u32);
         for chunk in bytes.chunks(CHECKPOINT) {
             checkpoints.push((chars, units));
+            if chunk.is_ascii() {
+                // one char and one UTF-16 unit per byte
+                chars += chunk.len() as u32;
+                units += chunk.len() as u32;
+                continue;
+            }
             for &b in chunk {
                 chars += is_char_start(b) as u32;
                 units += utf16_weight(b);

@@ -1,0 +1,120 @@
+//! Runs one stage of the benchmark workload `n` times, for instruction
+//! counts per stage: `perf stat -e instructions:u target/release/examples/stages STAGE n`
+//! minus the same with `n = 0` (which only prepares the inputs), divided by
+//! `n`. `EV_FORMAT=markdown` or `plain_text` overrides the format the
+//! workload declares.
+//!
+//! Stages: none, extract (markdown units), normalize-md (units → normalized
+//! text with map), normalize-plain, document (Document::new, default index
+//! included), tokens (token index of the normalized text), words (word
+//! count), quotes (normalizing the 1000 quotes), exact (all quotes, one
+//! pass), fuzzy (the quotes without an exact match), validate (on a built
+//! Document), whole (validate_evidence), find and find-fuzzy (one quote on a
+//! built Document, found exactly / within 3 edits), one, one-fuzzy and
+//! one-absent (validate_document with one verbatim / edited / absent claim
+//! on a built Document that has answered claims before).
+use evidence_validator::document::TokenIndex;
+use evidence_validator::host::FixedClock;
+use evidence_validator::matching::{exact, fuzzy};
+use evidence_validator::text::{normalize, Normalized, Profile};
+use evidence_validator::validate::{self, find_quote, ClaimSet, Config};
+use evidence_validator::{Document, Format};
+use std::hint::black_box;
+
+fn main() {
+    let source = include_str!("../benches/data/rust-book.md");
+    let mut claims_json: serde_json::Value = serde_json::from_str(include_str!("../benches/data/claims-1000.json")).unwrap();
+    // EV_FORMAT=markdown|plain_text overrides the workload's declared format
+    if let Ok(f) = std::env::var("EV_FORMAT") {
+        claims_json["source_metadata"]["format"] = serde_json::Value::from(f);
+    }
+    let format = Format::from_name(claims_json["source_metadata"]["format"].as_str().unwrap_or("markdown"));
+    let quotes: Vec<String> =
+        claims_json["claims"].as_array().unwrap().iter().map(|c| c["quote"].as_str().unwrap().to_string()).collect();
+    let args: Vec<String> = std::env::args().collect();
+    let stage = args.get(1).map_or("none", String::as_str);
+    let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let p = Profile::default();
+    // inputs every stage may need, prepared before the measured loop
+    let needs_doc = !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole");
+    let doc = needs_doc.then(|| Document::new(source, format).unwrap());
+    let text = doc.as_ref().map(|d| d.index(p).text().to_string()).unwrap_or_default();
+    let nq: Vec<String> = quotes.iter().map(|q| normalize::normalize_str(q, p)).collect();
+    let refs: Vec<&str> = nq.iter().map(String::as_str).collect();
+    let units = (stage == "normalize-md").then(|| evidence_validator::extract::markdown::extract_markdown(source).units);
+    let claims = ClaimSet::from_json(&claims_json).unwrap();
+    let config = Config::default();
+    let kinds: Vec<String> =
+        claims_json["claims"].as_array().unwrap().iter().map(|c| c["bench"]["kind"].as_str().unwrap_or("").to_string()).collect();
+    if stage.starts_with("one") {
+        // the first call builds what a built Document keeps (word count, token index)
+        let d = doc.as_ref().unwrap();
+        for i in 0..claims.claims.len().min(200) {
+            let _ = validate::validate_document(d, &claims.claims[i..i + 1], &config, &FixedClock(0.0));
+        }
+    }
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        match stage {
+            "none" => {}
+            "extract" => {
+                black_box(evidence_validator::extract::markdown::extract_markdown(black_box(source)).units.len());
+            }
+            "normalize-md" => {
+                black_box(Normalized::from_units(units.as_ref().unwrap().iter().copied(), p).as_str().len());
+            }
+            "normalize-plain" => {
+                black_box(Normalized::from_plain(black_box(source), p).as_str().len());
+            }
+            "document" => {
+                let d = Document::new(black_box(source), format).unwrap();
+                black_box(d.index(p).text().len());
+            }
+            "tokens" => {
+                black_box(TokenIndex::new(black_box(&text)).len());
+            }
+            "quotes" => {
+                let d = doc.as_ref().unwrap();
+                for q in &quotes {
+                    black_box(normalize::normalize_units(d.format().units(q), p));
+                }
+            }
+            "exact" => {
+                black_box(exact::find_all(black_box(&text), &refs));
+            }
+            "fuzzy" => {
+                let hits = exact::find_all(&text, &refs);
+                let qs: Vec<fuzzy::FuzzyQuery> = refs
+                    .iter()
+                    .zip(&hits)
+                    .filter(|(_, h)| h.is_empty())
+                    .map(|(q, _)| fuzzy::FuzzyQuery { pattern: q, max_distance: 3 })
+                    .collect();
+                black_box(fuzzy::find_all(&text, &qs));
+            }
+            "validate" => {
+                black_box(validate::validate_document(doc.as_ref().unwrap(), &claims.claims, &config, &FixedClock(0.0)).unwrap());
+            }
+            "whole" => {
+                black_box(validate::validate_evidence(source, &claims_json, &serde_json::Value::Null, &FixedClock(0.0)).unwrap());
+            }
+            "find" => {
+                black_box(find_quote(doc.as_ref().unwrap(), "ownership rules prevent you from doing so", p, 3));
+            }
+            "find-fuzzy" => {
+                black_box(find_quote(doc.as_ref().unwrap(), "ownershp rules prevnt you from doing so", p, 3));
+            }
+            "one" | "one-fuzzy" | "one-absent" => {
+                let i = match stage {
+                    "one" => 0,
+                    "one-fuzzy" => kinds.iter().position(|k| k == "edited").unwrap_or(0),
+                    _ => kinds.iter().position(|k| k == "absent").unwrap_or(0),
+                };
+                let one = &claims.claims[i..i + 1];
+                black_box(validate::validate_document(doc.as_ref().unwrap(), one, &config, &FixedClock(0.0)).unwrap());
+            }
+            other => panic!("unknown stage {other}"),
+        }
+    }
+    eprintln!("{stage}: {:.2} ms per run", t.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64);
+}
