@@ -5,6 +5,7 @@
 
 use super::Format;
 use crate::extract;
+use crate::matching::exact::GramIndex;
 use crate::matching::fuzzy::CharMarks;
 use crate::text::normalize::NormalizedBuilder;
 use crate::text::tokens::{self, Token};
@@ -17,6 +18,9 @@ pub struct SearchIndex {
     tokens: OnceCell<TokenIndex>,
     words: OnceCell<usize>,
     char_marks: OnceCell<CharMarks>,
+    grams: OnceCell<GramIndex>,
+    /// Searches for few patterns asked of this index so far.
+    few_searches: std::cell::Cell<u32>,
     chunks: RefCell<Option<std::rc::Rc<Chunk>>>,
 }
 
@@ -48,6 +52,8 @@ impl SearchIndex {
             tokens: OnceCell::new(),
             words: OnceCell::new(),
             char_marks: OnceCell::new(),
+            grams: OnceCell::new(),
+            few_searches: std::cell::Cell::new(0),
             chunks: RefCell::new(None),
         }
     }
@@ -71,6 +77,21 @@ impl SearchIndex {
     /// built on first use.
     pub fn char_marks(&self) -> &CharMarks {
         self.char_marks.get_or_init(|| CharMarks::new(self.normalized.as_str()))
+    }
+
+    /// The gram index for a search of few patterns (one claim, one quote),
+    /// built at the second such search: a document asked one quote after
+    /// another answers each from the index instead of passes over its text,
+    /// while a one-off call does not pay for building it.
+    pub fn grams_for_few(&self) -> Option<&GramIndex> {
+        if self.grams.get().is_none() {
+            let asked = self.few_searches.get().saturating_add(1);
+            self.few_searches.set(asked);
+            if asked < 2 {
+                return None;
+            }
+        }
+        Some(self.grams.get_or_init(|| GramIndex::new(self.normalized.as_str().as_bytes())))
     }
 
     /// Number of word tokens (`tokens().len()`), counted without building
@@ -99,6 +120,7 @@ impl SearchIndex {
         self.normalized.heap_bytes()
             + self.tokens.get().map_or(0, TokenIndex::heap_bytes)
             + self.char_marks.get().map_or(0, CharMarks::heap_bytes)
+            + self.grams.get().map_or(0, GramIndex::heap_bytes)
     }
 }
 

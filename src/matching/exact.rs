@@ -21,11 +21,26 @@
 //! at offsets `0..L - 7`; an occurrence contains exactly one probed window,
 //! at one of those offsets. For 1000 quotes of 40 to 200 chars that is one
 //! probe every 30-odd bytes.
+//!
+//! A document that answers one quote after another (the browser re-checks
+//! a claim as the user types) would pay a whole pass over its text for
+//! each of the few patterns of a query. [`GramIndex`] turns those passes
+//! into lookups: it holds the positions of the text's 6-byte windows at
+//! every third byte, so a pattern of at least 8 bytes is found from the
+//! postings of its windows at offsets 0, 1 and 2 (the same argument as the
+//! sampled pass, inverted), at a cost set by how often those windows occur,
+//! not by the text's length.
 
 /// For each pattern, the byte ranges `(start, end)` of all its occurrences in
 /// `text` (overlapping ones included, as repeated `str::find` from `pos + 1`
 /// would find), ascending. Empty patterns have no occurrences.
 pub fn find_all(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
+    find_all_in(text, None, patterns)
+}
+
+/// [`find_all`], looking patterns up in `grams` (built over `text`) when
+/// there are few of them.
+pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
     let mut results = vec![Vec::new(); patterns.len()];
     // identical quotes are searched once
     let mut order: Vec<usize> = (0..patterns.len()).filter(|&i| !patterns[i].is_empty()).collect();
@@ -43,7 +58,7 @@ pub fn find_all(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
         }
     }
     let mut found: Vec<Vec<(usize, usize)>> = vec![Vec::new(); unique.len()];
-    MultiSearcher::new(&unique).find_overlapping(text.as_bytes(), |p, start| {
+    MultiSearcher::new(&unique).with_grams(grams).find_overlapping(text.as_bytes(), |p, start| {
         if let (Some(list), Some(pat)) = (found.get_mut(p), unique.get(p)) {
             list.push((start, start + pat.len()));
         }
@@ -96,9 +111,10 @@ pub struct MultiSearcher<'p> {
     stride: usize,
     /// Patterns of 4 to 7 bytes, keyed by their first 4.
     mid: PrefixTable,
-    /// Patterns searched with `memmem`: shorter than 4 bytes, or all of
-    /// them when there are few.
+    /// Patterns searched with `memmem` or looked up in `grams`: shorter
+    /// than 4 bytes, or all of them when there are few.
     alone: Vec<usize>,
+    grams: Option<&'p GramIndex>,
 }
 
 impl<'p> MultiSearcher<'p> {
@@ -135,7 +151,17 @@ impl<'p> MultiSearcher<'p> {
             stride,
             mid: PrefixTable::new(mid),
             alone,
+            grams: None,
         }
+    }
+
+    /// Looks the patterns searched one by one up in `grams` (which must be
+    /// built over the text later searched) instead of scanning the text,
+    /// when they are long enough.
+    #[must_use]
+    pub fn with_grams(mut self, grams: Option<&'p GramIndex>) -> MultiSearcher<'p> {
+        self.grams = grams;
+        self
     }
 
     /// Calls `f(pattern, start)` for every occurrence of every pattern in
@@ -149,9 +175,10 @@ impl<'p> MultiSearcher<'p> {
             self.scan_sampled(text, &mut f);
         }
         for &p in &self.alone {
-            if let Some(pat) = self.patterns.get(p) {
-                let finder = memchr::memmem::Finder::new(pat);
-                each_occurrence(&finder, text, |start| f(p, start));
+            let Some(pat) = self.patterns.get(p) else { continue };
+            match self.grams {
+                Some(grams) if pat.len() >= GRAM_MIN => grams.each_occurrence(text, pat, |start| f(p, start)),
+                _ => each_occurrence(&memchr::memmem::Finder::new(pat), text, |start| f(p, start)),
             }
         }
     }
@@ -438,6 +465,95 @@ impl PrefixTable {
     }
 }
 
+/// Bytes in a [`GramIndex`] window.
+const GRAM: usize = 6;
+/// A [`GramIndex`] holds the window at every `GRAM_STRIDE`th byte.
+const GRAM_STRIDE: usize = 3;
+/// Patterns at least this long are looked up in a [`GramIndex`]: each of
+/// their occurrences holds a sampled window at an offset below the stride.
+pub const GRAM_MIN: usize = GRAM + GRAM_STRIDE - 1;
+
+/// Positions of the 6-byte windows of a text at every third byte, bucketed
+/// by hash (see the module documentation): about 1.3 bytes per byte of
+/// text, built in one pass over the text's windows and one over the hashes.
+pub struct GramIndex {
+    /// Positions of bucket `b`: `positions[starts[b]..starts[b + 1]]`,
+    /// ascending.
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+    shift: u32,
+}
+
+impl GramIndex {
+    /// The index of `text`.
+    pub fn new(text: &[u8]) -> GramIndex {
+        let sampled = text.len().saturating_sub(GRAM - 1).div_ceil(GRAM_STRIDE);
+        // about four windows per bucket: short lists, a small table
+        let log = (sampled / 4).max(1).next_power_of_two().trailing_zeros().max(8);
+        let shift = 64 - log;
+        let buckets = 1usize << log;
+        let hashes: Vec<u32> = (0..sampled)
+            .map(|i| gram_at(text, i * GRAM_STRIDE).map_or(0, |w| (w.wrapping_mul(HASH_MUL) >> shift) as u32))
+            .collect();
+        let mut starts = vec![0u32; buckets + 1];
+        for &h in &hashes {
+            if let Some(c) = starts.get_mut(h as usize + 1) {
+                *c += 1;
+            }
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        let mut fill = starts.clone();
+        let mut positions = vec![0u32; hashes.len()];
+        for (i, &h) in hashes.iter().enumerate() {
+            if let Some(at) = fill.get_mut(h as usize) {
+                if let Some(slot) = positions.get_mut(*at as usize) {
+                    *slot = (i * GRAM_STRIDE) as u32;
+                }
+                *at += 1;
+            }
+        }
+        GramIndex { starts, positions, shift }
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        (self.starts.capacity() + self.positions.capacity()) * std::mem::size_of::<u32>()
+    }
+
+    /// Calls `f(start)` for every occurrence of `pattern` (at least
+    /// [`GRAM_MIN`] bytes) in `text`, the text the index was built over,
+    /// overlapping ones included, ascending.
+    fn each_occurrence(&self, text: &[u8], pattern: &[u8], mut f: impl FnMut(usize)) {
+        let mut starts = Vec::new();
+        for offset in 0..GRAM_STRIDE {
+            let Some(window) = gram_at(pattern, offset) else { continue };
+            let bucket = (window.wrapping_mul(HASH_MUL) >> self.shift) as usize;
+            let (Some(&from), Some(&to)) = (self.starts.get(bucket), self.starts.get(bucket + 1)) else { continue };
+            for &at in self.positions.get(from as usize..to as usize).unwrap_or_default() {
+                let Some(start) = (at as usize).checked_sub(offset) else { continue };
+                if gram_at(text, at as usize) == Some(window) && text.get(start..).is_some_and(|rest| starts_with(rest, pattern)) {
+                    starts.push(start);
+                }
+            }
+        }
+        starts.sort_unstable();
+        for start in starts {
+            f(start);
+        }
+    }
+}
+
+/// The window of [`GRAM`] bytes at `at`, as a number.
+#[inline]
+fn gram_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let w = bytes.get(at..at + GRAM)?;
+    let mut word = [0u8; 8];
+    word[..GRAM].copy_from_slice(w);
+    Some(u64::from_le_bytes(word))
+}
+
 /// The same answer one `str::find` loop per pattern: the oracle for tests.
 pub fn find_naive(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
     patterns
@@ -534,6 +650,45 @@ mod tests {
             pats.push(format!("{}z", &text[..40]));
             let refs: Vec<&str> = pats.iter().map(String::as_str).collect();
             assert_eq!(find_all(&text, &refs), find_naive(&text, &refs), "round {round}");
+        }
+    }
+
+    #[test]
+    fn gram_index_lookups_agree_with_naive() {
+        // few patterns (looked up one by one) of every length around
+        // GRAM_MIN, cut at every offset modulo the stride, from periodic
+        // and random text and its ends, and absent ones
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..60 {
+            let alphabet: &[u8] = if round % 3 == 0 { b"ab" } else { b"abcdefgh " };
+            let len = [0, 5, 6, 7, 8, 9, 500][round % 7];
+            let mut text: Vec<u8> = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            if round % 2 == 0 {
+                text.extend_from_slice(&b"abcabcab".repeat(20));
+            }
+            let text = String::from_utf8(text).unwrap_or_default();
+            let grams = GramIndex::new(text.as_bytes());
+            let mut pats: Vec<String> = vec!["zzzzzzzzzz".into(), "abcabcabz".into(), "ab".into(), "abcab".into()];
+            for _ in 0..8 {
+                let plen = (1 + next(20)).min(text.len().max(1));
+                if text.len() >= plen {
+                    let start = match next(3) {
+                        0 => 0,
+                        1 => text.len() - plen,
+                        _ => next(text.len() - plen + 1),
+                    };
+                    pats.push(text[start..start + plen].to_string());
+                }
+            }
+            let refs: Vec<&str> = pats.iter().map(String::as_str).collect();
+            assert!(refs.len() <= MEMMEM_PATTERNS);
+            assert_eq!(find_all_in(&text, Some(&grams), &refs), find_naive(&text, &refs), "round {round}");
         }
     }
 }

@@ -61,7 +61,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::ops::Range;
 
-use crate::matching::exact::MultiSearcher;
+use crate::matching::exact::{GramIndex, MultiSearcher};
 
 /// Pieces shorter than this many chars make the filter useless: such a
 /// pattern is verified by a full scan of the text.
@@ -134,12 +134,19 @@ pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
 /// whole text again). `marks` must be `CharMarks::new(text)`.
 #[must_use]
 pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
+    find_all_indexed(text, marks, None, queries)
+}
+
+/// [`find_all_with`], looking the pieces of few queries up in `grams`
+/// (built over `text`) instead of scanning the text for each.
+#[must_use]
+pub fn find_all_indexed(text: &str, marks: &CharMarks, grams: Option<&GramIndex>, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
     if queries.is_empty() {
         return Vec::new();
     }
     let index = CharIndex { text, marks: &marks.marks, chars: marks.chars };
-    let mut plans: Vec<Plan> = queries.iter().map(Plan::new).collect();
-    collect_hits(&index, &mut plans);
+    let mut plans: Vec<Plan> = queries.iter().map(|q| Plan::new(q, grams.is_some())).collect();
+    collect_hits(&index, grams, &mut plans);
     let mut out = Vec::new();
     for (query, plan) in plans.iter_mut().enumerate() {
         for found in plan.search(&index) {
@@ -367,7 +374,11 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(query: &FuzzyQuery<'a>) -> Self {
+    /// The plan of `query`; `indexed` when its pieces are looked up in a
+    /// gram index, where one verbatim piece is enough (`k + 1` longer
+    /// pieces: a lookup costs by the piece's frequency, not by the text's
+    /// length, and longer pieces are rarer and long enough to look up).
+    fn new(query: &FuzzyQuery<'a>, indexed: bool) -> Self {
         let m = query.pattern.chars().count();
         let k = query.max_distance;
         let mut plan = Plan {
@@ -382,7 +393,7 @@ impl<'a> Plan<'a> {
         if m == 0 || k >= m {
             return plan;
         }
-        let mut needed = if k == 0 {
+        let mut needed = if k == 0 || indexed {
             1
         } else {
             1 + (k / EDITS_PER_EXTRA_PIECE).max(1)
@@ -610,7 +621,7 @@ fn piece_table<'a>(plans: &[Plan<'a>]) -> (Vec<&'a str>, Owners) {
 
 /// Searches all pieces of all filtered queries in one pass
 /// ([`MultiSearcher`]) and records the hits in each plan.
-fn collect_hits(index: &CharIndex, plans: &mut [Plan]) {
+fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan]) {
     let (patterns, owners) = piece_table(plans);
     if patterns.is_empty() {
         return;
@@ -618,7 +629,7 @@ fn collect_hits(index: &CharIndex, plans: &mut [Plan]) {
     let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
     let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
     let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
-    MultiSearcher::new(&bytes).find_overlapping(index.text.as_bytes(), |pattern, start| {
+    MultiSearcher::new(&bytes).with_grams(grams).find_overlapping(index.text.as_bytes(), |pattern, start| {
         let Some(list) = owners.get(pattern) else {
             return;
         };

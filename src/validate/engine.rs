@@ -62,6 +62,11 @@ struct Prepared<'c> {
     chars: usize,
 }
 
+/// Up to this many claims, a validation is a search of few patterns (each
+/// quote and its fuzzy pieces looked up one by one; see
+/// [`crate::document::SearchIndex::grams_for_few`]).
+const FEW_CLAIMS: usize = 3;
+
 pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock, started: f64) -> Outcome {
     let profile = config.profile();
     let index = doc.index(profile);
@@ -75,7 +80,10 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
         })
         .collect();
     let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
-    let exact_hits = if config.exact_matching.enabled { exact::find_all(text, &quotes) } else { vec![Vec::new(); quotes.len()] };
+    // a document asked about one claim at a time answers from its gram index
+    let grams = if claims.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
+    let exact_hits =
+        if config.exact_matching.enabled { exact::find_all_in(text, grams, &quotes) } else { vec![Vec::new(); quotes.len()] };
 
     let fuzzy_cfg = &config.fuzzy_matching;
     let wants_fuzzy: Vec<bool> = prepared
@@ -91,7 +99,7 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
         .collect();
     let query_list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|(_, q)| fuzzy::FuzzyQuery { pattern: q.pattern, max_distance: q.max_distance }).collect();
     let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
-    for m in fuzzy::find_all_with(text, index.char_marks(), &query_list) {
+    for m in fuzzy::find_all_indexed(text, index.char_marks(), grams, &query_list) {
         if let Some(&(owner, _)) = queries.get(m.query) {
             fuzzy_hits[owner].push(m);
         }
@@ -688,11 +696,12 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
     if chars == 0 {
         return Vec::new();
     }
+    let grams = index.grams_for_few();
     let mut hits: Vec<(usize, usize, usize)> =
-        exact::find_all(index.text(), &[q.as_str()]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
+        exact::find_all_in(index.text(), grams, &[q.as_str()]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
     if hits.is_empty() && max_edit_distance > 0 {
         let k = max_edit_distance.min(chars.saturating_sub(1));
-        hits = fuzzy::find_all_with(index.text(), index.char_marks(), &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
+        hits = fuzzy::find_all_indexed(index.text(), index.char_marks(), grams, &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
             .into_iter()
             .map(|m| (m.start, m.end, m.distance))
             .collect();
