@@ -28,6 +28,7 @@ pub mod finding;
 pub mod host;
 pub mod judge;
 pub mod matching;
+mod sort;
 pub mod text;
 pub mod transcript;
 pub mod validate;

@@ -261,7 +261,7 @@ fn from_words(text: &str) -> Result<Ballot, String> {
             }
             previous = w;
         }
-        found.sort();
+        crate::sort::sort(&mut found);
         found.dedup();
         match found.as_slice() {
             [one] => Ok(*one),

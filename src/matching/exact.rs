@@ -44,7 +44,7 @@ pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> 
     let mut results = vec![Vec::new(); patterns.len()];
     // identical quotes are searched once
     let mut order: Vec<usize> = (0..patterns.len()).filter(|&i| !patterns[i].is_empty()).collect();
-    order.sort_by(|&a, &b| patterns[a].cmp(patterns[b]).then(a.cmp(&b)));
+    crate::sort::sort_by(&mut order, |&a, &b| patterns[a].cmp(patterns[b]).then(a.cmp(&b)));
     let mut unique: Vec<&[u8]> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
     for i in order {
@@ -65,7 +65,9 @@ pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> 
     });
     for (hits, owners) in found.into_iter().zip(owners) {
         let mut hits = hits;
-        hits.sort_unstable();
+        // stable: the same order (pairs are distinct), and the same code as
+        // token.rs's sort of (usize, usize) (one sort instantiation, not two)
+        hits.sort();
         for &o in &owners[1..] {
             results[o] = hits.clone();
         }

@@ -675,7 +675,7 @@ impl Peq {
             }
         }
         let mut other_chars: Vec<char> = others.iter().map(|&(c, _)| c).collect();
-        other_chars.sort_unstable();
+        crate::sort::sort(&mut other_chars);
         other_chars.dedup();
         let mut other = vec![0u64; other_chars.len() * blocks];
         for (c, i) in others {

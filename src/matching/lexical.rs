@@ -46,7 +46,7 @@ pub fn find(normalized_quote: &str, index: &TokenIndex, chunks: &Chunk, threshol
     let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
     let chosen = if content.is_empty() { &words } else { &content };
     let mut stems: Vec<&str> = chosen.iter().map(|w| stem(w)).collect();
-    stems.sort_unstable();
+    crate::sort::sort(&mut stems);
     stems.dedup();
     if stems.is_empty() {
         return Vec::new();
@@ -99,7 +99,7 @@ pub fn find(normalized_quote: &str, index: &TokenIndex, chunks: &Chunk, threshol
             })
         })
         .collect();
-    found.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then(a.chunk.cmp(&b.chunk)));
+    crate::sort::sort_by(&mut found, |a, b| b.bm25.total_cmp(&a.bm25).then(a.chunk.cmp(&b.chunk)));
     // overlapping chunks often trim to the same words: keep the first
     let mut kept: Vec<LexicalMatch> = Vec::new();
     for m in found {

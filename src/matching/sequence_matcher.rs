@@ -150,7 +150,7 @@ impl SequenceMatcher {
             for elt in &popular {
                 b2j.remove(elt);
             }
-            popular.sort_unstable();
+            crate::sort::sort(&mut popular);
         }
 
         SequenceMatcher {
@@ -312,7 +312,7 @@ impl SequenceMatcher {
             }
         }
         // Tuple order (a, b, size), as Python sorts the Match tuples.
-        blocks.sort_unstable();
+        crate::sort::sort(&mut blocks);
 
         let (mut i1, mut j1, mut k1) = (0usize, 0usize, 0usize);
         let mut non_adjacent: Vec<Block> = Vec::with_capacity(blocks.len() + 1);

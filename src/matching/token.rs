@@ -89,7 +89,7 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) ->
             candidates.push((sweep.numerator, hits[left].0, hits[right].0));
         }
     }
-    candidates.sort_by(|a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
+    crate::sort::sort_by(&mut candidates, |a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
     let mut chosen: Vec<TokenMatch> = Vec::new();
     for (num, first, last) in candidates {
         if chosen.len() >= limit {

@@ -4,6 +4,7 @@
 pub mod normalize;
 pub mod position;
 pub mod tokens;
+pub(crate) mod unicode;
 
 pub use normalize::{normalize_str, Normalized, Profile};
 pub use position::{PositionIndex, Span};

@@ -15,8 +15,7 @@
 //! characters it was made from.
 
 use crate::extract::units::Unit;
-use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::UnicodeNormalization;
+use crate::text::unicode::{self, canonical_combining_class};
 
 /// Which normalizations apply. NFKC, quote, dash and invisible-character
 /// folding always apply; case and whitespace follow the `exact_matching`
@@ -570,7 +569,7 @@ impl<S: Sink> Normalizer<S> {
         cluster.push(starter.ch);
         cluster.push_str(&self.marks);
         self.marks.clear();
-        for c in cluster.nfkc() {
+        for c in unicode::nfkc(&cluster) {
             self.out.push_folded(c, starter.start, starter.end, lower);
         }
     }

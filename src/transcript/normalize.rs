@@ -13,8 +13,7 @@
 //!   before and after lowercasing, so `café` typed precomposed matches `café`
 //!   decomposed; text already in NFC (every ASR output seen) is unchanged.
 
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
+use crate::text::unicode::{self, is_combining_mark};
 
 /// A token of spec 001 with the byte range of the original text it stands for
 /// (from its first to its last kept character, so surrounding punctuation is
@@ -37,7 +36,7 @@ fn is_kept(c: char) -> bool {
 /// The normalized form of one whitespace-free run (may be empty).
 fn normalize_run(run: &str) -> String {
     let mut lowered = String::with_capacity(run.len());
-    for c in run.nfc() {
+    for c in unicode::nfc(run) {
         if is_kept(c) {
             lowered.extend(c.to_lowercase());
         }
@@ -45,7 +44,7 @@ fn normalize_run(run: &str) -> String {
     if lowered.is_ascii() {
         lowered
     } else {
-        lowered.nfc().collect()
+        unicode::nfc(&lowered).into_iter().collect()
     }
 }
 

@@ -118,7 +118,7 @@ pub struct RenderedScript {
 pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions) -> RenderedScript {
     let mut names: Vec<Vec<&str>> =
         options.names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
-    names.sort_by(|a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()).then(b.len().cmp(&a.len())));
+    crate::sort::sort_by(&mut names, |a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()).then(b.len().cmp(&a.len())));
     names.dedup();
     let mut count = 0usize;
     let mut redact = |s: &str| {
@@ -161,7 +161,13 @@ pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions
 }
 
 fn redact_map(map: &serde_json::Map<String, Value>, redact: &mut impl FnMut(&str) -> String) -> serde_json::Map<String, Value> {
-    map.iter().map(|(k, v)| (k.clone(), redact_value(v, redact))).collect()
+    // a loop, not collect(): FromIterator sorts (a sort instantiation per
+    // caller); the keys come sorted and distinct, so the map is the same
+    let mut out = serde_json::Map::new();
+    for (k, v) in map {
+        out.insert(k.clone(), redact_value(v, redact));
+    }
+    out
 }
 
 fn redact_value(v: &Value, redact: &mut impl FnMut(&str) -> String) -> Value {
@@ -183,7 +189,7 @@ fn redact_value(v: &Value, redact: &mut impl FnMut(&str) -> String) -> Value {
 /// ```
 pub fn redact_names(text: &str, names: &[String], replacement: &str) -> (String, usize) {
     let mut words: Vec<Vec<&str>> = names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
-    words.sort_by(|a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()));
+    crate::sort::sort_by(&mut words, |a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()));
     redact_with(text, &words, replacement)
 }
 

@@ -303,7 +303,7 @@ impl<'a> Fields<'a> {
 
     fn finish(self) -> Result<()> {
         let mut unknown: Vec<&String> = self.obj.keys().filter(|k| !self.used.contains(&k.as_str())).collect();
-        unknown.sort();
+        crate::sort::sort(&mut unknown);
         match unknown.first() {
             None => Ok(()),
             Some(k) => Err(Error::invalid_config(

@@ -190,7 +190,7 @@ impl<'a> ClaimContext<'a> {
                 c.discrepancies = self.discrepancies(c);
             }
         }
-        candidates.sort_by(|a, b| {
+        crate::sort::sort_by(&mut candidates, |a, b| {
             (!a.discrepancies.is_empty())
                 .cmp(&!b.discrepancies.is_empty())
                 .then(b.confidence.total_cmp(&a.confidence))
@@ -367,7 +367,7 @@ impl<'a> ClaimContext<'a> {
         if let Some(hint) = claim.context_hint.as_deref().filter(|h| !h.trim().is_empty()) {
             let hint = normalize::normalize_str(hint, self.config.profile());
             let mut words: Vec<&str> = hint.split(' ').filter(|w| !w.is_empty()).collect();
-            words.sort_unstable();
+            crate::sort::sort(&mut words);
             words.dedup();
             let mut next = Vec::new();
             for mut c in kept {
@@ -562,7 +562,7 @@ impl<'a> ClaimContext<'a> {
                 FailureReason::NotFound
             }
         };
-        rejected.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence).then(a.0.orig.cmp(&b.0.orig)));
+        crate::sort::sort_by(&mut rejected, |a, b| b.0.confidence.total_cmp(&a.0.confidence).then(a.0.orig.cmp(&b.0.orig)));
         let attempted: Vec<Attempt> = rejected.iter().take(MAX_LISTED).map(|(c, r)| self.attempt(c, r.clone())).collect();
         Decided {
             result: ClaimResult {
@@ -631,7 +631,7 @@ fn content_stems(text: &str) -> Vec<String> {
         .filter(|w| !tokens::is_stop_word(w))
         .map(|w| tokens::stem(w).to_string())
         .collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.dedup();
     v
 }
