@@ -442,11 +442,20 @@ struct Normalizer<S: Sink> {
     pending: Option<Unit>,
     /// The pending cluster's combining marks (rare).
     marks: String,
+    /// The cluster being normalized, and the NFKC scratch space.
+    cluster: String,
+    scratch: unicode::Scratch,
 }
 
 impl<S: Sink> Normalizer<S> {
     fn new(profile: Profile, trim: bool, sink: S) -> Self {
-        Normalizer { out: Joiner::new(profile, trim, sink), pending: None, marks: String::new() }
+        Normalizer {
+            out: Joiner::new(profile, trim, sink),
+            pending: None,
+            marks: String::new(),
+            cluster: String::new(),
+            scratch: unicode::Scratch::default(),
+        }
     }
 
     /// The general path: one unit.
@@ -561,15 +570,15 @@ impl<S: Sink> Normalizer<S> {
     /// needs no normalization).
     fn emit_cluster(&mut self, starter: Unit) {
         let lower = starter.ch.is_lowercase();
-        if self.marks.is_empty() && starter.ch.is_ascii() {
+        if self.marks.is_empty() && unicode::nfkc_is_itself(starter.ch) {
             self.out.push_folded(starter.ch, starter.start, starter.end, lower);
             return;
         }
-        let mut cluster = String::with_capacity(4 + self.marks.len());
-        cluster.push(starter.ch);
-        cluster.push_str(&self.marks);
+        self.cluster.clear();
+        self.cluster.push(starter.ch);
+        self.cluster.push_str(&self.marks);
         self.marks.clear();
-        for c in unicode::nfkc(&cluster) {
+        for &c in unicode::nfkc_in(&self.cluster, &mut self.scratch) {
             self.out.push_folded(c, starter.start, starter.end, lower);
         }
     }

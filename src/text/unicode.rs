@@ -48,6 +48,35 @@ struct Tables {
     compatibility: Decompositions,
     /// ((first, second), composite), sorted, Hangul excluded.
     compose: Vec<((u32, u32), char)>,
+    /// Bit per block of 256 code points: set when some char of the block
+    /// has a decomposition, a class other than 0, or takes part in a
+    /// composition. Chars of the other blocks (CJK ideographs, most
+    /// scripts) normalize to themselves without a table search.
+    busy: Vec<u64>,
+}
+
+impl Tables {
+    fn mark_busy(&mut self) {
+        let mut busy = vec![0u64; (0x11_0000 >> 8) / 64];
+        let mut set = |c: u32| {
+            if let Some(w) = busy.get_mut((c >> 8) as usize / 64) {
+                *w |= 1 << ((c >> 8) % 64);
+            }
+        };
+        self.ccc.iter().for_each(|&(c, _)| set(c));
+        self.canonical.keys.iter().for_each(|&c| set(c));
+        self.compatibility.keys.iter().for_each(|&c| set(c));
+        self.compose.iter().for_each(|&((a, b), _)| {
+            set(a);
+            set(b);
+        });
+        self.busy = busy;
+    }
+
+    #[inline]
+    fn is_quiet(&self, c: u32) -> bool {
+        self.busy.get((c >> 8) as usize / 64).is_none_or(|w| w & (1 << ((c >> 8) % 64)) == 0)
+    }
 }
 
 struct Reader<'a> {
@@ -127,7 +156,9 @@ fn tables() -> &'static Tables {
             let composite = r.near(first);
             compose.push(((first, second), char::from_u32(composite).unwrap_or('\u{FFFD}')));
         }
-        Tables { ccc, marks, canonical, compatibility, compose }
+        let mut tables = Tables { ccc, marks, canonical, compatibility, compose, busy: Vec::new() };
+        tables.mark_busy();
+        tables
     })
 }
 
@@ -136,7 +167,11 @@ pub fn canonical_combining_class(c: char) -> u8 {
     if (c as u32) < 0x300 {
         return 0;
     }
-    let t = &tables().ccc;
+    let tables = tables();
+    if tables.is_quiet(c as u32) {
+        return 0;
+    }
+    let t = &tables.ccc;
     t.binary_search_by_key(&(c as u32), |&(k, _)| k).map_or(0, |i| t[i].1)
 }
 
@@ -184,6 +219,9 @@ fn decompose(c: char, compat: bool, emit: &mut impl FnMut(char)) {
         return;
     }
     let t = tables();
+    if t.is_quiet(s) {
+        return emit(c);
+    }
     let found = if compat { t.compatibility.get(c).or_else(|| t.canonical.get(c)) } else { t.canonical.get(c) };
     match found {
         Some(chars) => chars.iter().for_each(|&d| emit(d)),
@@ -200,14 +238,24 @@ fn compose(a: char, b: char) -> Option<char> {
     if (S_BASE..S_BASE + S_COUNT).contains(&a) && (T_BASE + 1..T_BASE + T_COUNT).contains(&b) && (a - S_BASE) % T_COUNT == 0 {
         return Some(from_u32(a + (b - T_BASE)));
     }
-    let t = &tables().compose;
+    let tables = tables();
+    if tables.is_quiet(a) || tables.is_quiet(b) {
+        return None;
+    }
+    let t = &tables.compose;
     t.binary_search_by_key(&(a, b), |&(k, _)| k).ok().map(|i| t[i].1)
 }
 
 /// NFC (or, with `compat`, NFKC) of `s`, appended to `out`.
 fn normalize(s: &str, compat: bool, out: &mut Vec<char>) {
+    normalize_with(s, compat, out, &mut Vec::with_capacity(s.len()), &mut Vec::new());
+}
+
+/// [`normalize`] with scratch space kept by the caller (cleared here).
+fn normalize_with(s: &str, compat: bool, out: &mut Vec<char>, decomposed: &mut Vec<(u8, char)>, buffer: &mut Vec<char>) {
+    decomposed.clear();
+    buffer.clear();
     // decomposition, each run of non-starters sorted stably by class
-    let mut decomposed: Vec<(u8, char)> = Vec::with_capacity(s.len());
     let mut pending = 0; // start of the run of non-starters after the last starter
     for c in s.chars() {
         decompose(c, compat, &mut |d| {
@@ -226,8 +274,7 @@ fn normalize(s: &str, compat: bool, out: &mut Vec<char>) {
     // recomposition (unicode-normalization's Recompositions, as a loop)
     let mut composee: Option<char> = None;
     let mut last_ccc: Option<u8> = None;
-    let mut buffer: Vec<char> = Vec::new();
-    for (class, ch) in decomposed {
+    for &(class, ch) in decomposed.iter() {
         let Some(k) = composee else {
             if class != 0 {
                 out.push(ch);
@@ -254,7 +301,7 @@ fn normalize(s: &str, compat: bool, out: &mut Vec<char>) {
                     composee = Some(ch);
                     last_ccc = None;
                     out.push(k);
-                    out.append(&mut buffer);
+                    out.append(buffer);
                 } else {
                     buffer.push(ch);
                     last_ccc = Some(class);
@@ -270,7 +317,35 @@ fn normalize(s: &str, compat: bool, out: &mut Vec<char>) {
         }
     }
     out.extend(composee);
-    out.append(&mut buffer);
+    out.append(buffer);
+}
+
+/// Scratch space for normalizing one short string after another.
+#[derive(Default)]
+pub struct Scratch {
+    out: Vec<char>,
+    decomposed: Vec<(u8, char)>,
+    buffer: Vec<char>,
+}
+
+/// The NFKC form of `s`, as chars, in `scratch`'s space (no allocation
+/// once it has grown).
+pub fn nfkc_in<'a>(s: &str, scratch: &'a mut Scratch) -> &'a [char] {
+    scratch.out.clear();
+    normalize_with(s, true, &mut scratch.out, &mut scratch.decomposed, &mut scratch.buffer);
+    &scratch.out
+}
+
+/// True when the NFKC form of `c` alone (no marks after it) is `c` and
+/// that is known without normalizing: chars without any decomposition
+/// (most of them). False for the others, whose form may or may not differ.
+pub fn nfkc_is_itself(c: char) -> bool {
+    let s = c as u32;
+    if c.is_ascii() || (S_BASE..S_BASE + S_COUNT).contains(&s) {
+        return true;
+    }
+    let t = tables();
+    t.is_quiet(s) || (t.canonical.get(c).is_none() && t.compatibility.get(c).is_none())
 }
 
 /// The NFC form of `s`, as chars.
@@ -448,6 +523,23 @@ mod tests {
             let s = c.to_string();
             assert_eq!(nfc(&s), s.nfc().collect::<Vec<char>>(), "nfc {c:?}");
             assert_eq!(nfkc(&s), s.nfkc().collect::<Vec<char>>(), "nfkc {c:?}");
+        }
+    }
+
+    #[test]
+    fn nfkc_is_itself_only_when_nfkc_of_the_char_alone_is_the_char() {
+        // never claims a char that changes; misses only chars that
+        // decompose and compose back (À), which take the general path
+        let mut itself = 0;
+        for c in all_chars() {
+            if nfkc_is_itself(c) {
+                assert_eq!(nfkc(&c.to_string()), [c], "{:04X}", c as u32);
+                itself += 1;
+            }
+        }
+        assert!(itself > 1_000_000, "{itself}");
+        for c in ['中', 'Ж', 'λ', 'ا', '가', '😀'] {
+            assert!(nfkc_is_itself(c), "{c}");
         }
     }
 
