@@ -355,7 +355,8 @@ pub fn nfc(s: &str) -> Vec<char> {
     out
 }
 
-/// The NFKC form of `s`, as chars.
+/// The NFKC form of `s`, as chars (the normalizer uses [`nfkc_in`]).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub fn nfkc(s: &str) -> Vec<char> {
     let mut out = Vec::with_capacity(s.len());
     normalize(s, true, &mut out);
