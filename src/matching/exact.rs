@@ -620,19 +620,23 @@ mod tests {
         }
     }
 
+    /// A seeded xorshift: `next(n)` is a number below `n`.
+    fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     #[test]
     fn sampled_pass_agrees_with_naive_on_long_periodic_and_random_patterns() {
         // patterns of 24 bytes and more go through the sampled pass, whose
         // stride depends on the shortest: mix lengths, cut them from
         // periodic text (a window repeats inside one pattern, occurrences
         // overlap) and from both ends, and add absent ones
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = below(0x2545_F491_4F6C_DD1Du64);
         for round in 0..40 {
             let alphabet: &[u8] = if round % 2 == 0 { b"ab" } else { b"abcdefgh " };
             let mut text: Vec<u8> = (0..2000).map(|_| alphabet[next(alphabet.len())]).collect();
@@ -660,13 +664,7 @@ mod tests {
         // few patterns (looked up one by one) of every length around
         // GRAM_MIN, cut at every offset modulo the stride, from periodic
         // and random text and its ends, and absent ones
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = below(0x9E37_79B9_7F4A_7C15u64);
         for round in 0..60 {
             let alphabet: &[u8] = if round % 3 == 0 { b"ab" } else { b"abcdefgh " };
             let len = [0, 5, 6, 7, 8, 9, 500][round % 7];
