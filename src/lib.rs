@@ -29,6 +29,8 @@ pub mod host;
 pub mod judge;
 pub mod matching;
 mod sort;
+#[cfg(test)]
+mod test_rng;
 pub mod text;
 pub mod transcript;
 pub mod validate;

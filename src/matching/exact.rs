@@ -579,6 +579,7 @@ pub fn find_naive(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::below;
 
     #[test]
     fn finds_all_occurrences_of_all_patterns() {
@@ -617,16 +618,6 @@ mod tests {
         assert_eq!(find_all(text, &refs), find_naive(text, &refs));
         for p in &refs {
             assert_eq!(find_one(text, p), find_naive(text, &[p])[0]);
-        }
-    }
-
-    /// A seeded xorshift: `next(n)` is a number below `n`.
-    fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
         }
     }
 

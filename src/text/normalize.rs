@@ -866,13 +866,7 @@ mod tests {
             "\u{FB01}", "\u{2026}", "\u{2019}", "\u{2014}", "\u{200B}", "\u{1F600}", "\u{4E2D}", "\u{A0}", "\u{2028}",
             "\u{B}", "\u{FF21}", "\u{3A3}", "word ", "Word. ", "evi-\ndence ", "x\u{1}",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng::below(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..3000 {
             let text: String = (0..next(24)).map(|_| PIECES[next(PIECES.len())]).collect();
             // units with gaps and multi-byte ranges

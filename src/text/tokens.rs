@@ -284,13 +284,7 @@ mod tests {
     #[test]
     fn agrees_with_the_char_by_char_tokenizer() {
         const PIECES: &[&str] = &["a", "B", "7", " ", ".", ",", "'", "-", "\u{E9}", "\u{4E2D}", "\u{E01}", "\u{1F600}", "\u{301}", "\u{3A3}", "\u{663}", "\u{DF}", "don't", "1,000", "2.5"];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng::below(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..20000 {
             let text: String = (0..next(20)).map(|_| PIECES[next(PIECES.len())]).collect();
             let got: Vec<(u32, u32)> = tokenize(&text).iter().map(|t| (t.start, t.end)).collect();

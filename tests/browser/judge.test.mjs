@@ -25,13 +25,11 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { chromiumPath, distDir, ensureWwwBuilt, outDir, root } from './build.mjs';
-import { serveStatic } from './static-server.mjs';
+import { outDir, root } from './build.mjs';
+import { openApp } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 const demo = await import(pathToFileURL(path.join(root, 'www', 'src', 'modes', 'judge', 'demo.js')).href);
@@ -52,46 +50,22 @@ async function expectedClaim(i, { threshold = 0.8 } = {}) {
   return { request, result, logs };
 }
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
-
+let app;
 let server;
 let context;
 let page;
-let userDataDir;
-const foreignRequests = [];
-const pageErrors = [];
-
-function watch(p) {
-  p.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  p.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
-}
+let foreignRequests = [];
+let pageErrors = [];
+let watch;
 
 before(async () => {
-  ensureWwwBuilt();
-  fs.mkdirSync(outDir, { recursive: true });
-  server = await serveStatic(distDir, { lifetimeMs: 240_000 });
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath(), headless: true, args: ARGS, viewport: { width: 1280, height: 900 }, acceptDownloads: true, timeout: 60_000,
-  });
-  context.setDefaultTimeout(15_000);
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(server.url)) return route.continue();
-    foreignRequests.push(url);
-    return route.abort();
-  });
-  page = context.pages()[0] ?? await context.newPage();
-  watch(page);
-  await page.goto(`${server.url}index.html#judge`);
+  app = await openApp('#judge');
+  ({ server, context, page, foreignRequests, pageErrors, watch } = app);
   await page.waitForSelector('.claim-results[data-jury-runs="1"]');
 });
 
 after(async () => {
-  await context?.close().catch(() => {});
-  await server?.close();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  await app?.close();
 });
 
 const claimState = () => page.$eval('.claim-results', (el) => ({ ...el.dataset }));

@@ -21,13 +21,11 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { chromiumPath, distDir, ensureWwwBuilt, outDir, root } from './build.mjs';
-import { serveStatic } from './static-server.mjs';
+import { outDir, root } from './build.mjs';
+import { openApp } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
@@ -37,48 +35,20 @@ const SAMPLES = {
   travel: { source: read('www/samples/travel-notes.md'), claims: JSON.parse(read('www/samples/travel-claims.json')) },
 };
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic'];
-
+let app;
 let server;
-let context;
 let page;
-let userDataDir;
-const foreignRequests = [];
-const pageErrors = [];
+let foreignRequests = [];
+let pageErrors = [];
 
 before(async () => {
-  ensureWwwBuilt();
-  fs.mkdirSync(outDir, { recursive: true });
-  server = await serveStatic(distDir, { lifetimeMs: 240_000 });
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-    timeout: 60_000,
-  });
-  context.setDefaultTimeout(15_000);
-  // Offline: anything not from our server is recorded and refused.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(server.url)) return route.continue();
-    foreignRequests.push(url);
-    return route.abort();
-  });
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
-  await page.goto(`${server.url}index.html`);
+  app = await openApp('');
+  ({ server, page, foreignRequests, pageErrors } = app);
   await page.waitForSelector('.evidence-mode[data-state]');
 });
 
 after(async () => {
-  await context?.close().catch(() => {});
-  await server?.close();
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  await app?.close();
 });
 
 /** Resolves once the mode has finished more validations than `before` (the debounced run). */

@@ -52,6 +52,23 @@ export function debounce(fn, ms) {
   return debounced;
 }
 
+/** The highlight `<mark class="hl">` an event happened in, if any. */
+export function markOf(e) {
+  return e.target instanceof Element ? e.target.closest('mark.hl') : null;
+}
+
+/** Calls `fn(mark)` when a highlight in `view` is clicked, or focused and Enter pressed. */
+export function onMarkActivate(view, fn) {
+  view.addEventListener('click', (e) => {
+    const mark = markOf(e);
+    if (mark) fn(mark);
+  });
+  view.addEventListener('keydown', (e) => {
+    const mark = markOf(e);
+    if (mark && e.key === 'Enter') fn(mark);
+  });
+}
+
 /** Offers `text` as a file download. */
 export function download(filename, text, type = 'application/json') {
   const url = URL.createObjectURL(new Blob([text], { type }));

@@ -15,7 +15,7 @@
 // data-state (`empty`, `ok` or `error`).
 
 import { Document, version } from 'evidence-validator';
-import { debounce, download, h, replaceChildren, uniqueId } from '../../dom.js';
+import { debounce, download, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
@@ -127,14 +127,7 @@ export function mount(panel, ctx) {
 
   const tip = attachTooltip(viewer, tooltip, (mark) =>
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
-  viewer.addEventListener('click', (e) => {
-    const mark = e.target instanceof Element ? e.target.closest('mark.hl') : null;
-    if (mark) selectClaimOf(mark);
-  });
-  viewer.addEventListener('keydown', (e) => {
-    const mark = e.target instanceof Element ? e.target.closest('mark.hl') : null;
-    if (mark && e.key === 'Enter') selectClaimOf(mark);
-  });
+  onMarkActivate(viewer, selectClaimOf);
 
   const schedule = debounce(run, DEBOUNCE_MS);
   ctx.setStatus(`evidence-validator ${version()}`);

@@ -6,7 +6,7 @@
 // source string at the library's UTF-16 offsets, so a mark holds exactly the
 // characters the library matched, emoji and CJK included.
 
-import { h } from '../../dom.js';
+import { h, markOf } from '../../dom.js';
 import { describeSpan, primarySpan } from './spans.js';
 
 /**
@@ -77,7 +77,6 @@ export function attachTooltip(container, tooltip, spansOf) {
     tooltip.style.left = `${Math.round(left)}px`;
   }
 
-  const markOf = (e) => e.target instanceof Element ? e.target.closest('mark.hl') : null;
   container.addEventListener('mouseover', (e) => { const m = markOf(e); if (m && m !== owner) show(m); });
   container.addEventListener('mouseout', (e) => {
     const m = markOf(e);

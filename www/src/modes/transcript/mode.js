@@ -14,7 +14,7 @@
 // and data-state (`empty`, `ok`, `error`) for tests.
 
 import { Transcript, version } from 'evidence-validator';
-import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
+import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights, layoutRows, primaryHighlight } from './layout.js';
 import { samples } from './samples.js';
@@ -126,14 +126,7 @@ export function mount(panel, ctx) {
       itemList));
   panel.append(root);
 
-  view.addEventListener('click', (e) => {
-    const mark = e.target instanceof Element ? e.target.closest('mark.hl') : null;
-    if (mark) selectItemOf(mark);
-  });
-  view.addEventListener('keydown', (e) => {
-    const mark = e.target instanceof Element ? e.target.closest('mark.hl') : null;
-    if (mark && e.key === 'Enter') selectItemOf(mark);
-  });
+  onMarkActivate(view, selectItemOf);
 
   const schedule = debounce(run, DEBOUNCE_MS);
   ctx.setStatus(`evidence-validator ${version()}`);
