@@ -69,18 +69,42 @@ impl FindingVerifier {
 }
 
 /// Normalized containment, in the raw source and (for markdown or HTML) in
-/// its visible text.
+/// its visible text, at word boundaries: a span whose edge falls inside a
+/// longer word or number of the source (`was 15` in `was 150`) is not found
+/// there (issue 12), unless the span itself starts or ends inside a word.
 fn span_in_source(span: &str, source: &str) -> bool {
-    if normalize_text(source).contains(span) {
+    if contains_at_word_edges(&normalize_text(source), span) {
         return true;
     }
     match Format::detect(source) {
         Format::PlainText => false,
         format => {
             let visible: String = format.units(source).iter().map(|u| u.ch).collect();
-            normalize_text(&visible).contains(span)
+            contains_at_word_edges(&normalize_text(&visible), span)
         }
     }
+}
+
+/// Most occurrences looked at for one span (each is checked in constant
+/// time; a span occurring more often than this is judged on these).
+const MAX_OCCURRENCES: usize = 100_000;
+
+fn contains_at_word_edges(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut from = 0;
+    for _ in 0..MAX_OCCURRENCES {
+        let Some(i) = haystack.get(from..).and_then(|h| finder.find(h.as_bytes())) else { return false };
+        let s = from + i;
+        if crate::matching::meaning::plain_edges_ok(haystack, s, s + needle.len()) {
+            return true;
+        }
+        // the next occurrence may overlap this one: go on from the next char
+        from = s + haystack.get(s..).and_then(|t| t.chars().next()).map_or(1, char::len_utf8);
+    }
+    false
 }
 
 /// The spec's `_verify_numeric_extraction`, by value: true when `content`

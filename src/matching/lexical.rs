@@ -113,8 +113,59 @@ pub fn find(normalized_quote: &str, index: &TokenIndex, chunks: &Chunk, threshol
     kept
 }
 
+/// How much of the quote's content words the passage holds in the quote's
+/// order: the longest run of them in order (a longest increasing
+/// subsequence of their positions in the passage) over those found, 0–1.
+/// A shuffled sentence ("word salad") holds every word but few in order, so
+/// word overlap alone must not make it a paraphrase (issue 12). 1 when
+/// fewer than two words are found. `O(n log n)`.
+pub fn order_agreement(normalized_quote: &str, passage: &str) -> f64 {
+    let content = |text: &str| -> Vec<String> {
+        tokens::tokenize(text)
+            .iter()
+            .map(|t| t.text(text))
+            .filter(|w| !tokens::is_stop_word(w))
+            .map(|w| stem(w).to_string())
+            .collect()
+    };
+    let (quote, passage) = (content(normalized_quote), content(passage));
+    let mut used = vec![false; passage.len()];
+    let mut positions = Vec::new();
+    for w in &quote {
+        let hit = passage.iter().enumerate().position(|(i, p)| p == w && !used.get(i).copied().unwrap_or(true));
+        if let Some(i) = hit {
+            if let Some(u) = used.get_mut(i) {
+                *u = true;
+            }
+            positions.push(i);
+        }
+    }
+    if positions.len() < 2 {
+        return 1.0;
+    }
+    // patience sorting: tails[k] = smallest tail of an increasing run of k+1
+    let mut tails: Vec<usize> = Vec::new();
+    for &p in &positions {
+        let k = tails.partition_point(|&t| t < p);
+        match tails.get_mut(k) {
+            Some(t) => *t = p,
+            None => tails.push(p),
+        }
+    }
+    tails.len() as f64 / positions.len() as f64
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shuffled_words_do_not_agree_in_order() {
+        let quote = "the quarterly revenue report shows strong growth in european markets";
+        assert_eq!(order_agreement(quote, quote), 1.0);
+        let salad = "markets european in growth strong shows report revenue quarterly the";
+        assert!(order_agreement(salad, quote) < 0.3, "{}", order_agreement(salad, quote));
+        assert_eq!(order_agreement("one word", "word one"), 0.5);
+    }
+
     use super::*;
     use crate::text::{normalize_str, Profile};
 

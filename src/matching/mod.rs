@@ -5,5 +5,7 @@
 pub mod exact;
 pub mod fuzzy;
 pub mod lexical;
+pub mod meaning;
+pub mod semantic;
 pub mod sequence_matcher;
 pub mod token;

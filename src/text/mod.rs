@@ -1,8 +1,10 @@
 //! Text primitives: normalization with an offset map, positions in every unit
 //! system, and word tokens.
 
+pub mod lexicon;
 pub mod normalize;
 pub mod position;
+pub mod quantity;
 pub mod tokens;
 pub(crate) mod unicode;
 

@@ -229,6 +229,20 @@ fn decompose(c: char, compat: bool, emit: &mut impl FnMut(char)) {
     }
 }
 
+/// `s` without its diacritics: each char canonically decomposed and the
+/// combining marks dropped (`café` → `cafe`).
+pub fn strip_marks(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        decompose(c, false, &mut |d| {
+            if !is_combining_mark(d) {
+                out.push(d);
+            }
+        });
+    }
+    out
+}
+
 /// The primary composite of `a` and `b`, if any.
 fn compose(a: char, b: char) -> Option<char> {
     let (a, b) = (a as u32, b as u32);

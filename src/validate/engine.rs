@@ -8,9 +8,9 @@ use super::report::*;
 use crate::document::{Document, SearchIndex};
 use crate::error::{Error, ErrorKind};
 use crate::host::Clock;
-use crate::matching::{exact, fuzzy, lexical, sequence_matcher::SequenceMatcher, token};
-use crate::text::tokens;
-use crate::text::{normalize, Profile};
+use crate::matching::meaning::{self, Change, EditKind};
+use crate::matching::{exact, fuzzy, lexical, semantic, sequence_matcher::SequenceMatcher, token};
+use crate::text::{normalize, quantity, tokens, Normalized, Profile};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -29,6 +29,8 @@ const CONTEXT_MIN_SCORE: f64 = 0.3;
 /// A semantic match's words may spread over this many times the quote's
 /// token count before its confidence is scaled down.
 const SEMANTIC_SPREAD: f64 = 3.0;
+/// Most semantic candidates per claim.
+const MAX_SEMANTIC: usize = 5;
 /// Tokens before a passage also searched for a negation.
 const NEGATION_LOOKBEHIND: usize = 3;
 
@@ -53,12 +55,19 @@ struct Candidate {
     edit_distance: Option<usize>,
     context_score: Option<f64>,
     discrepancies: Vec<Discrepancy>,
+    /// Word-level differences found by the meaning guard.
+    edits: Vec<meaning::Edit>,
+    /// For semantic matches: embedding or lexical.
+    method: Option<SemanticMethod>,
 }
 
 /// A claim's quote prepared for matching.
 struct Prepared<'c> {
     claim: &'c Claim,
     quote: String,
+    /// The quote normalized, with its map back to `claim.quote` (letter case
+    /// for the meaning guard).
+    normalized: Normalized,
     chars: usize,
 }
 
@@ -67,18 +76,18 @@ struct Prepared<'c> {
 /// [`crate::document::SearchIndex::grams_for_few`]).
 const FEW_CLAIMS: usize = 3;
 
-pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock, started: f64) -> Outcome {
+pub(super) fn run(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    clock: &dyn Clock,
+    started: f64,
+    embedder: Option<&dyn semantic::Embedder>,
+) -> Outcome {
     let profile = config.profile();
     let index = doc.index(profile);
     let text = index.text();
-    let prepared: Vec<Prepared> = claims
-        .iter()
-        .map(|claim| {
-            let quote = normalize::normalize_units(doc.format().units(&claim.quote), profile);
-            let chars = quote.chars().count();
-            Prepared { claim, quote, chars }
-        })
-        .collect();
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
     let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
     // a document asked about one claim at a time answers from its gram index
     let grams = if claims.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
@@ -107,6 +116,7 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
 
     let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
+    let embedded = embed_semantic(text, config, &prepared, embedder, &mut out.errors);
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
@@ -134,7 +144,9 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
                 claim_id: Some(p.claim.id.clone()),
             });
         }
-        let ctx = ClaimContext { doc, index, config, p };
+        let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
+        let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
+        let ctx = ClaimContext { doc, index, config, p, semantic };
         let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
         out.warnings.extend(decided.warnings);
         if let Some(f) = decided.failed {
@@ -143,6 +155,76 @@ pub(super) fn run(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn
         out.results.push(decided.result);
     }
     out
+}
+
+/// The claims semantic matching applies to (by index).
+fn semantic_claims(config: &Config, prepared: &[Prepared]) -> Vec<usize> {
+    let enabled = config.semantic_matching.enabled;
+    (0..prepared.len())
+        .filter(|&i| enabled && prepared.get(i).is_some_and(|p| p.claim.evidence_type != EvidenceType::DirectQuote && p.chars > 0))
+        .collect()
+}
+
+/// What [`run`] will ask an embedder for, in order (empty when no claim
+/// needs semantic matching).
+pub(super) fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<String> {
+    let profile = config.profile();
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
+    let wanted = semantic_claims(config, &prepared);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| p.quote.as_str()).collect();
+    let s = &config.semantic_matching;
+    semantic::request_texts(doc.index(profile).text(), s.chunk_size, s.overlap_size, &quotes)
+}
+
+fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'c> {
+    let normalized = Normalized::from_units(doc.format().units(&claim.quote), profile);
+    let quote = normalized.as_str().to_string();
+    let chars = quote.chars().count();
+    Prepared { claim, quote, normalized, chars }
+}
+
+/// Semantic matching through the host's embedder: the chunks and every
+/// quote that semantic matching applies to, embedded in one call. `None`
+/// without an embedder (or when no claim needs it); an embedder failure is
+/// recorded as a PROCESSING_ERROR and the lexical fallback used.
+#[allow(clippy::type_complexity)]
+fn embed_semantic(
+    text: &str,
+    config: &Config,
+    prepared: &[Prepared],
+    embedder: Option<&dyn semantic::Embedder>,
+    errors: &mut Vec<Value>,
+) -> Option<(semantic::EmbeddedChunks, Vec<Option<Vec<f32>>>)> {
+    let embedder = embedder?;
+    let s = &config.semantic_matching;
+    let wanted = semantic_claims(config, prepared);
+    if wanted.is_empty() {
+        return None;
+    }
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| p.quote.as_str()).collect();
+    match semantic::embed(text, s.chunk_size, s.overlap_size, &quotes, embedder) {
+        Ok((chunks, vectors)) => {
+            let mut per_claim: Vec<Option<Vec<f32>>> = vec![None; prepared.len()];
+            for (&i, v) in wanted.iter().zip(vectors) {
+                if let Some(slot) = per_claim.get_mut(i) {
+                    *slot = Some(v);
+                }
+            }
+            Some((chunks, per_claim))
+        }
+        Err(e) => {
+            let mut entry = e.to_json();
+            if let Value::Object(o) = &mut entry {
+                let ids: Vec<Value> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| Value::from(p.claim.id.clone())).collect();
+                o.insert("affected_claims".into(), Value::Array(ids));
+            }
+            errors.push(entry);
+            None
+        }
+    }
 }
 
 impl EvidenceType {
@@ -175,6 +257,9 @@ struct ClaimContext<'a> {
     index: &'a SearchIndex,
     config: &'a Config,
     p: &'a Prepared<'a>,
+    /// The embedded chunks and this claim's quote vector, when the host
+    /// gave an embedder.
+    semantic: Option<(&'a semantic::EmbeddedChunks, Option<&'a Vec<f32>>)>,
 }
 
 impl<'a> ClaimContext<'a> {
@@ -186,9 +271,7 @@ impl<'a> ClaimContext<'a> {
         candidates = self.apply_context(candidates, &mut rejected);
         let context_removed_all = found_before_context && candidates.is_empty();
         for c in &mut candidates {
-            if c.kind != MatchType::Exact {
-                c.discrepancies = self.discrepancies(c);
-            }
+            self.judge(c);
         }
         crate::sort::sort_by(&mut candidates, |a, b| {
             (!a.discrepancies.is_empty())
@@ -286,12 +369,27 @@ impl<'a> ClaimContext<'a> {
         }
         let s = &self.config.semantic_matching;
         if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
-            let tokens = self.index.tokens();
-            let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
-            let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
-            for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, 5) {
-                let confidence = m.coverage * self.density(m.start, m.end, quote_tokens);
-                out.extend(self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage, None));
+            if let Some((chunks, quote)) = self.semantic {
+                for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
+                    let Some(&(start, end)) = chunks.ranges.get(c) else { continue };
+                    out.extend(self.from_normalized(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                        c.method = Some(SemanticMethod::Embedding);
+                        c
+                    }));
+                }
+            } else {
+                let tokens = self.index.tokens();
+                let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
+                let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
+                for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC) {
+                    let passage = self.index.text().get(m.start..m.end).unwrap_or("");
+                    let order = lexical::order_agreement(&self.p.quote, passage);
+                    let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
+                    out.extend(self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None).map(|mut c| {
+                        c.method = Some(SemanticMethod::Lexical);
+                        c
+                    }));
+                }
             }
         }
         if claim.evidence_type == EvidenceType::SectionReference {
@@ -323,6 +421,8 @@ impl<'a> ClaimContext<'a> {
             edit_distance,
             context_score: None,
             discrepancies: Vec::new(),
+            edits: Vec::new(),
+            method: None,
         })
     }
 
@@ -350,6 +450,8 @@ impl<'a> ClaimContext<'a> {
                     edit_distance: None,
                     context_score: None,
                     discrepancies: Vec::new(),
+                    edits: Vec::new(),
+                    method: None,
                 })
             })
             .collect()
@@ -424,6 +526,69 @@ impl<'a> ClaimContext<'a> {
         !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 >= w.len().max(1) + 1
     }
 
+    /// The meaning guard: an exact match cut inside a source word, and every
+    /// fuzzy match, is compared with the quote word by word
+    /// ([`meaning::compare`]); a fuzzy span is widened to whole words; every
+    /// non-exact match is checked for changed numbers and negations.
+    fn judge(&self, c: &mut Candidate) {
+        let Some((s, e)) = c.norm else { return };
+        let quote = meaning::Side { normalized: &self.p.normalized, original: &self.p.claim.quote, start: 0, end: self.p.quote.len() };
+        let source = meaning::Side { normalized: self.index.normalized(), original: self.doc.source(), start: s, end: e };
+        let words = |w: &str| self.index.tokens().surface_id(w).is_some();
+        let forms = self.p.claim.evidence_type.is_loose();
+        match c.kind {
+            MatchType::Exact => {
+                let edits = meaning::exact_edges(&quote, &source, &words, forms);
+                if !edits.is_empty() {
+                    c.discrepancies = substitutions(&edits, (&self.p.normalized, &self.p.claim.quote), (self.index.normalized(), self.doc.source()));
+                    c.edits = edits;
+                }
+            }
+            MatchType::Fuzzy => {
+                let cmp = meaning::compare(&quote, &source, &words, forms);
+                if cmp.snapped != (s, e) {
+                    if let Some(orig) = self.index.normalized().original_range(cmp.snapped.0, cmp.snapped.1) {
+                        let distance = self.distance_to(cmp.snapped.0, cmp.snapped.1);
+                        c.norm = Some(cmp.snapped);
+                        c.orig = orig;
+                        if let Some(d) = distance.filter(|_| c.edit_distance.is_some()) {
+                            let old = c.edit_distance.unwrap_or(d);
+                            c.edit_distance = Some(d);
+                            if d != old {
+                                let sim = self.similarity(cmp.snapped.0, cmp.snapped.1, d);
+                                c.confidence = (c.confidence - c.similarity + sim).clamp(0.0, 1.0);
+                                c.similarity = sim;
+                            }
+                        }
+                    }
+                }
+                let mut found = substitutions(&cmp.edits, (&self.p.normalized, &self.p.claim.quote), (self.index.normalized(), self.doc.source()));
+                merge(&mut found, self.discrepancies(c));
+                // numbers first, then negations, then words
+                crate::sort::sort_by(&mut found, |a, b| kind_rank(a.kind).cmp(&kind_rank(b.kind)));
+                c.discrepancies = found;
+                c.edits = cmp.edits;
+            }
+            MatchType::Semantic => c.discrepancies = self.discrepancies(c),
+            MatchType::Contextual => {}
+        }
+    }
+
+    /// The fuzzy similarity of the passage `s..e` at `distance` edits.
+    fn similarity(&self, s: usize, e: usize, distance: usize) -> f64 {
+        let candidate_text = self.index.text().get(s..e).unwrap_or("");
+        match self.config.fuzzy_matching.algorithm {
+            FuzzyAlgorithm::Levenshtein => {
+                1.0 - distance as f64 / self.p.chars.max(candidate_text.chars().count()).max(1) as f64
+            }
+            FuzzyAlgorithm::SequenceMatcher => {
+                let a: Vec<char> = self.p.quote.chars().collect();
+                let b: Vec<char> = candidate_text.chars().collect();
+                SequenceMatcher::new(&a, &b, false).ratio()
+            }
+        }
+    }
+
     /// Numbers and negations that differ between the quote and a passage.
     fn discrepancies(&self, c: &Candidate) -> Vec<Discrepancy> {
         let text = self.index.text();
@@ -433,9 +598,18 @@ impl<'a> ClaimContext<'a> {
         };
         let strict = c.kind == MatchType::Fuzzy && c.edit_distance.is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
         let mut out = Vec::new();
-        let (qn, pn) = (numbers(&self.p.quote), numbers(&passage));
-        let missing: Vec<String> = qn.iter().filter(|(v, _)| !pn.iter().any(|(w, _)| w == v)).map(|(_, s)| s.clone()).collect();
-        let extra: Vec<String> = pn.iter().filter(|(v, _)| !qn.iter().any(|(w, _)| w == v)).map(|(_, s)| s.clone()).collect();
+        let (qn, pn) = (quantity::quantities(&self.p.quote), quantity::quantities(&passage));
+        let (missing, extra) = quantity::unmatched(&qn, &pn);
+        let mut missing: Vec<String> = missing.iter().filter_map(|&i| qn.get(i)).map(|q| q.text.clone()).collect();
+        let extra: Vec<String> = extra.iter().filter_map(|&i| pn.get(i)).map(|q| q.text.clone()).collect();
+        // digits inside words (versions, identifiers, URLs) must be there as written
+        let passage_words: Vec<&str> = tokens::tokenize(&passage).iter().map(|t| t.text(&passage)).collect();
+        for t in tokens::tokenize(&self.p.quote) {
+            let w = t.text(&self.p.quote);
+            if w.bytes().any(|b| b.is_ascii_digit()) && !passage_words.contains(&w) && !qn.iter().any(|q| q.text.contains(w)) {
+                missing.push(w.to_string());
+            }
+        }
         if !missing.is_empty() || (strict && !extra.is_empty()) {
             out.push(Discrepancy { kind: "number", quote: missing, source: extra });
         }
@@ -452,6 +626,7 @@ impl<'a> ClaimContext<'a> {
         let say = |v: &[String]| if v.is_empty() { "nothing".to_string() } else { v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ") };
         let (code, what) = match d.kind {
             "number" => ("NUMBER_MISMATCH", "numbers"),
+            "word" => ("WORD_SUBSTITUTION", "words"),
             _ => ("NEGATION_MISMATCH", "negation"),
         };
         Warning {
@@ -486,7 +661,13 @@ impl<'a> ClaimContext<'a> {
             edit_distance: c.edit_distance,
             context_score: c.context_score,
             discrepancies: c.discrepancies.clone(),
+            edits: c.edits.iter().map(|e| self.edit_report(e)).collect(),
+            semantic_method: c.method,
         }
+    }
+
+    fn edit_report(&self, e: &meaning::Edit) -> MatchEdit {
+        edit_report(self.doc, self.index, (&self.p.normalized, &self.p.claim.quote), e)
     }
 
     fn alternative(&self, c: &Candidate) -> Alternative {
@@ -636,15 +817,81 @@ fn content_stems(text: &str) -> Vec<String> {
     v
 }
 
-/// (value, as written) of every number in `text`.
-fn numbers(text: &str) -> Vec<(f64, String)> {
-    tokens::tokenize(text)
-        .iter()
-        .filter_map(|t| {
-            let w = t.text(text);
-            tokens::number_value(w).map(|v| (v, w.to_string()))
-        })
-        .collect()
+/// An edit as reported: the quote's and the source's original text, and the
+/// source span.
+fn edit_report(doc: &Document, index: &SearchIndex, quote: (&Normalized, &str), e: &meaning::Edit) -> MatchEdit {
+    let (os, oe) = original_span(index.normalized(), e.source);
+    let span = doc.span(os, oe);
+    MatchEdit {
+        kind: e.kind,
+        change: e.change,
+        reason: e.why,
+        quote: original_text(quote.0, quote.1, e.quote),
+        source: doc.source().get(os..oe).unwrap_or("").to_string(),
+        location: Location::new(&span, None),
+    }
+}
+
+/// The original byte range behind normalized `range` of `norm`; an empty
+/// range is the point before the original of its byte (or the end).
+fn original_span(norm: &Normalized, range: (usize, usize)) -> (usize, usize) {
+    if let Some(r) = norm.original_range(range.0, range.1) {
+        return r;
+    }
+    let at = norm.original_of_byte(range.0).map_or_else(|| norm.original_of_byte(range.0.wrapping_sub(1)).map_or(0, |r| r.1), |r| r.0);
+    (at, at)
+}
+
+/// The original text behind normalized `range` of `norm`.
+fn original_text(norm: &Normalized, original: &str, range: (usize, usize)) -> String {
+    let (s, e) = original_span(norm, range);
+    original.get(s..e).unwrap_or("").to_string()
+}
+
+/// The substitutions among `edits`, as discrepancies by kind.
+fn substitutions(edits: &[meaning::Edit], quote: (&Normalized, &str), source: (&Normalized, &str)) -> Vec<Discrepancy> {
+    let mut out: Vec<Discrepancy> = Vec::new();
+    for e in edits.iter().filter(|e| e.kind == EditKind::Substitution) {
+        let kind = match e.change {
+            Some(Change::Number) => "number",
+            Some(Change::Negation) => "negation",
+            _ => "word",
+        };
+        let q = original_text(quote.0, quote.1, e.quote);
+        let s = original_text(source.0, source.1, e.source);
+        let d = Discrepancy { kind, quote: vec![q], source: vec![s] };
+        merge(&mut out, vec![d]);
+    }
+    out
+}
+
+fn kind_rank(kind: &str) -> u8 {
+    match kind {
+        "number" => 0,
+        "negation" => 1,
+        _ => 2,
+    }
+}
+
+/// Adds `more` to `into`, one entry per kind.
+fn merge(into: &mut Vec<Discrepancy>, more: Vec<Discrepancy>) {
+    for d in more {
+        match into.iter_mut().find(|x| x.kind == d.kind) {
+            Some(x) => {
+                for q in d.quote {
+                    if !q.is_empty() && !x.quote.contains(&q) {
+                        x.quote.push(q);
+                    }
+                }
+                for s in d.source {
+                    if !s.is_empty() && !x.source.contains(&s) {
+                        x.source.push(s);
+                    }
+                }
+            }
+            None => into.push(d),
+        }
+    }
 }
 
 fn negations(text: &str) -> Vec<String> {
@@ -685,37 +932,60 @@ pub struct FoundMatch {
     pub edit_distance: usize,
     /// 1 − edit_distance / quote length.
     pub similarity_score: f64,
+    /// The match says something else than the quote: a word, number or
+    /// negation differs (see `edits`).
+    pub substitution: bool,
+    /// Word-level differences from the quote (fuzzy matches, and exact ones
+    /// cut inside a word).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<MatchEdit>,
 }
 
 /// Every place `quote` occurs in `doc`: exact occurrences, or when there are
-/// none and `max_edit_distance > 0`, fuzzy ones within that distance.
+/// none and `max_edit_distance > 0`, fuzzy ones within that distance. Each
+/// passes the meaning guard: a fuzzy span is widened to whole words, and a
+/// match that changes a word, number or negation is marked `substitution`.
 pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distance: usize) -> Vec<FoundMatch> {
     let index = doc.index(profile);
-    let q = normalize::normalize_units(doc.format().units(quote), profile);
+    let qn = Normalized::from_units(doc.format().units(quote), profile);
+    let q = qn.as_str();
     let chars = q.chars().count();
     if chars == 0 {
         return Vec::new();
     }
     let grams = index.grams_for_few();
     let mut hits: Vec<(usize, usize, usize)> =
-        exact::find_all_in(index.text(), grams, &[q.as_str()]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
-    if hits.is_empty() && max_edit_distance > 0 {
+        exact::find_all_in(index.text(), grams, &[q]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
+    let exact = !hits.is_empty();
+    if !exact && max_edit_distance > 0 {
         let k = max_edit_distance.min(chars.saturating_sub(1));
-        hits = fuzzy::find_all_indexed(index.text(), index.char_marks(), grams, &[fuzzy::FuzzyQuery { pattern: &q, max_distance: k }])
+        hits = fuzzy::find_all_indexed(index.text(), index.char_marks(), grams, &[fuzzy::FuzzyQuery { pattern: q, max_distance: k }])
             .into_iter()
             .map(|m| (m.start, m.end, m.distance))
             .collect();
     }
+    let words = |w: &str| index.tokens().surface_id(w).is_some();
+    let quote_side = meaning::Side { normalized: &qn, original: quote, start: 0, end: q.len() };
     hits.into_iter()
         .filter_map(|(s, e, d)| {
+            let source = meaning::Side { normalized: index.normalized(), original: doc.source(), start: s, end: e };
+            let (edits, (s, e), d) = if exact {
+                (meaning::exact_edges(&quote_side, &source, &words, false), (s, e), d)
+            } else {
+                let cmp = meaning::compare(&quote_side, &source, &words, false);
+                let d = if cmp.snapped == (s, e) { d } else { fuzzy::levenshtein(q, index.text().get(cmp.snapped.0..cmp.snapped.1)?) };
+                (cmp.edits, cmp.snapped, d)
+            };
             let (os, oe) = index.normalized().original_range(s, e)?;
             let span = doc.span(os, oe);
             Some(FoundMatch {
-                match_type: if d == 0 { MatchType::Exact } else { MatchType::Fuzzy },
+                match_type: if exact { MatchType::Exact } else { MatchType::Fuzzy },
                 location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
                 matched_text: doc.source().get(os..oe)?.to_string(),
                 edit_distance: d,
-                similarity_score: 1.0 - d as f64 / chars as f64,
+                similarity_score: 1.0 - d as f64 / chars.max(1) as f64,
+                substitution: edits.iter().any(|e| e.kind == EditKind::Substitution),
+                edits: edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect(),
             })
         })
         .collect()

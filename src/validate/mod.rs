@@ -14,11 +14,13 @@ mod engine;
 mod report;
 
 pub use claims::{Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS};
+pub use crate::matching::meaning::{Change, EditKind};
+pub use crate::matching::semantic::{Embedder, Precomputed};
 pub use config::{Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig};
 pub use engine::{find_quote, FoundMatch};
 pub use report::{
     canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason, Generated,
-    Location, MatchDetails, MatchType, Report, Status, Summary, Warning,
+    Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, Warning,
 };
 
 use crate::document::Document;
@@ -32,11 +34,31 @@ pub const GENERATOR: &str = concat!("evidence-validator ", env!("CARGO_PKG_VERSI
 /// Validates `claims` (§2.1 JSON) against `source` with `config` overrides
 /// (§1.3 JSON, `null` for defaults): the spec's `validate_evidence`.
 pub fn validate_evidence(source: &str, claims: &Value, config: &Value, clock: &dyn Clock) -> Result<Report> {
+    validate_evidence_with(source, claims, config, clock, None)
+}
+
+/// [`validate_evidence`] with the host's embedding model for semantic
+/// matching (see [`validate_document_with`]).
+pub fn validate_evidence_with(
+    source: &str,
+    claims: &Value,
+    config: &Value,
+    clock: &dyn Clock,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
     let config = Config::from_json(config)?;
     let claims = ClaimSet::from_json(claims)?;
     check_document(source, &config)?;
     let doc = Document::new(source, claims.format)?;
-    validate_document(&doc, &claims.claims, &config, clock)
+    validate_document_with(&doc, &claims.claims, &config, clock, embedder)
+}
+
+/// The texts a validation of `claims` would ask an embedder for, in order
+/// (the document's chunks, then the quotes semantic matching applies to):
+/// for hosts that embed asynchronously, who embed these first and pass the
+/// answers in as [`crate::matching::semantic::Precomputed`].
+pub fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<String> {
+    engine::semantic_texts(doc, claims, config)
 }
 
 /// Checks the size limit and that the source is text.
@@ -64,6 +86,21 @@ pub fn check_document(source: &str, config: &Config) -> Result<()> {
 
 /// Validates parsed claims against a parsed document.
 pub fn validate_document(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock) -> Result<Report> {
+    validate_document_with(doc, claims, config, clock, None)
+}
+
+/// [`validate_document`] with the host's embedding model for semantic
+/// matching (`semantic_method: "embedding"`); without one the lexical
+/// fallback is used (`semantic_method: "lexical"`). An embedder that fails
+/// or answers garbage makes the report `ok: false` with a PROCESSING_ERROR;
+/// every claim is still reported, matched lexically.
+pub fn validate_document_with(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    clock: &dyn Clock,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
     let limit = config.performance_limits.max_claims;
     if claims.len() > limit {
         return Err(Error::invalid_input(
@@ -76,7 +113,7 @@ pub fn validate_document(doc: &Document, claims: &[Claim], config: &Config, cloc
         check_document(doc.source(), config)?;
     }
     let started = clock.now_ms();
-    let outcome = engine::run(doc, claims, config, clock, started);
+    let outcome = engine::run(doc, claims, config, clock, started, embedder);
     let summary = Summary::of(claims.len(), &outcome.results);
     let hash = content_hash(&outcome.results, &outcome.failed, &summary);
     Ok(Report {

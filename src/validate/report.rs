@@ -94,10 +94,10 @@ impl Location {
     }
 }
 
-/// A number or negation that differs between the quote and the source.
+/// A number, negation or word that differs between the quote and the source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Discrepancy {
-    /// `number` or `negation`.
+    /// `number`, `negation` or `word`.
     pub kind: &'static str,
     /// What the quote says (empty when it says nothing).
     pub quote: Vec<String>,
@@ -126,10 +126,50 @@ pub struct MatchDetails {
     /// Share of the context hint's words found near the match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_score: Option<f64>,
-    /// Changed numbers or negations.
+    /// Changed numbers, negations or words.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub discrepancies: Vec<Discrepancy>,
+    /// Word-level differences between the quote and a non-exact match (or
+    /// an exact match cut inside a word), each with its kind.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<MatchEdit>,
+    /// For semantic matches: `embedding` (the host's model) or `lexical`
+    /// (word overlap in order, the fallback without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic_method: Option<SemanticMethod>,
 }
+
+/// How a semantic match was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SemanticMethod {
+    /// Cosine similarity of the host's embeddings.
+    Embedding,
+    /// Content-word overlap, weighted by word order (no model).
+    Lexical,
+}
+
+/// One difference between the quote and the matched text (`match_details.edits[]`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchEdit {
+    /// `cosmetic`, `typo` or `substitution`.
+    pub kind: EditKind,
+    /// For substitutions: `number`, `negation` or `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<Change>,
+    /// Why, in a few words (`case`, `hyphenation`, `pronoun`, `number`, …).
+    pub reason: &'static str,
+    /// The quote's text (empty when the quote has nothing there).
+    pub quote: String,
+    /// The source's text, `original[byte_start..byte_end]` (empty when the
+    /// source has nothing there: the span is then the point of insertion).
+    pub source: String,
+    /// Where in the source.
+    #[serde(flatten)]
+    pub location: Location,
+}
+
+pub use crate::matching::meaning::{Change, EditKind};
 
 /// `alternative_matches[]`.
 #[derive(Debug, Clone, PartialEq, Serialize)]

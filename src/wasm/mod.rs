@@ -81,6 +81,74 @@ fn parse_format(name: &str) -> Result<Format, JsValue> {
     })
 }
 
+/// The host's `embed(texts) => number[][]` (semantic matching, issue 12).
+struct JsEmbedder(js_sys::Function);
+
+impl validate::Embedder for JsEmbedder {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+        let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+        let answer = self.0.call1(&JsValue::NULL, &list).map_err(|e| describe(&e))?;
+        if answer.dyn_ref::<js_sys::Promise>().is_some() {
+            return Err("embed returned a Promise: use validateEvidenceAsync or Document.validateAsync for an asynchronous embed".into());
+        }
+        read_vectors(&answer)
+    }
+}
+
+/// `number[][]` (or an array of typed arrays) as vectors.
+fn read_vectors(answer: &JsValue) -> Result<Vec<Vec<f32>>, String> {
+    if !js_sys::Array::is_array(answer) {
+        return Err("embed must return an array of vectors (number[][])".into());
+    }
+    js_sys::Array::from(answer)
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            if let Some(f) = row.dyn_ref::<js_sys::Float32Array>() {
+                return Ok(f.to_vec());
+            }
+            if let Some(f) = row.dyn_ref::<js_sys::Float64Array>() {
+                return Ok(f.to_vec().into_iter().map(|x| x as f32).collect());
+            }
+            if !js_sys::Array::is_array(&row) {
+                return Err(format!("embed returned a non-array at index {i}"));
+            }
+            js_sys::Array::from(&row)
+                .iter()
+                .enumerate()
+                .map(|(j, x)| x.as_f64().map(|x| x as f32).ok_or_else(|| format!("embed returned a non-number at [{i}][{j}]")))
+                .collect()
+        })
+        .collect()
+}
+
+/// A thrown JS value as a message.
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "the callback threw".into())
+}
+
+/// `options` of the validate calls: `{ embed?: (texts) => number[][] }`.
+fn embed_option(options: Option<JsValue>) -> Result<Option<js_sys::Function>, JsValue> {
+    let Some(options) = options.filter(|o| !o.is_undefined() && !o.is_null()) else { return Ok(None) };
+    if !options.is_object() {
+        return Err(to_js_error(Error::new(ErrorKind::Configuration, "options must be an object")));
+    }
+    for key in js_sys::Object::keys(options.unchecked_ref()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if key != "embed" {
+            return Err(to_js_error(Error::new(ErrorKind::Configuration, format!("unknown option {key:?}; the options are: embed"))));
+        }
+    }
+    let embed = Reflect::get(&options, &"embed".into()).unwrap_or(JsValue::UNDEFINED);
+    if embed.is_undefined() || embed.is_null() {
+        return Ok(None);
+    }
+    embed
+        .dyn_into::<js_sys::Function>()
+        .map(Some)
+        .map_err(|_| to_js_error(Error::new(ErrorKind::Configuration, "options.embed must be a function (texts: string[]) => number[][]")))
+}
+
 /// Validates evidence claims against a source document (spec 000
 /// `validate_evidence`). Throws an `EvidenceValidatorError` on bad input.
 #[wasm_bindgen(js_name = validateEvidence, skip_typescript)]
@@ -88,18 +156,67 @@ pub fn validate_evidence(
     source: String,
     claims: JsValue,
     config: Option<JsValue>,
+    options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-    let report = validate::validate_evidence(&source, &claims, &config, &DateClock).map_err(to_js_error)?;
+    let embedder = embed_option(options)?.map(JsEmbedder);
+    let report = validate::validate_evidence_with(&source, &claims, &config, &DateClock, embedder.as_ref().map(|e| e as &dyn validate::Embedder))
+        .map_err(to_js_error)?;
+    to_js(&report)
+}
+
+/// [`validate_evidence`] for an `embed` that returns a Promise.
+#[wasm_bindgen(js_name = validateEvidenceAsync, skip_typescript)]
+pub async fn validate_evidence_async(
+    source: String,
+    claims: JsValue,
+    config: Option<JsValue>,
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    init_panic_hook();
+    let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
+    let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
+    let config = Config::from_json(&config).map_err(to_js_error)?;
+    let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
+    validate::check_document(&source, &config).map_err(to_js_error)?;
+    let doc = Document::new(source, claims.format).map_err(to_js_error)?;
+    validate_async(&doc, &claims, &config, embed_option(options)?).await
+}
+
+/// Embeds what the validation will ask for (awaiting the host's Promise),
+/// then validates with those answers.
+async fn validate_async(doc: &Document, claims: &ClaimSet, config: &Config, embed: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
+    let Some(embed) = embed else {
+        let report = validate::validate_document(doc, &claims.claims, config, &DateClock).map_err(to_js_error)?;
+        return to_js(&report);
+    };
+    let texts = validate::semantic_texts(doc, &claims.claims, config);
+    let mut vectors = Ok(Vec::new());
+    if !texts.is_empty() {
+        let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+        vectors = match embed.call1(&JsValue::NULL, &list) {
+            Err(e) => Err(describe(&e)),
+            Ok(answer) => match answer.dyn_into::<js_sys::Promise>() {
+                Ok(p) => wasm_bindgen_futures::JsFuture::from(p).await.map_err(|e| describe(&e)).and_then(|v| read_vectors(&v)),
+                Err(answer) => read_vectors(&answer),
+            },
+        };
+    }
+    let embedder: Box<dyn validate::Embedder> = match vectors {
+        Ok(vectors) => Box::new(validate::Precomputed { texts, vectors }),
+        Err(message) => Box::new(move |_: &[&str]| -> Result<Vec<Vec<f32>>, String> { Err(message.clone()) }),
+    };
+    let report = validate::validate_document_with(doc, &claims.claims, config, &DateClock, Some(embedder.as_ref())).map_err(to_js_error)?;
     to_js(&report)
 }
 
 /// A source document parsed and indexed once, validated against many times.
 #[wasm_bindgen(js_name = Document, skip_typescript)]
 pub struct JsDocument {
-    inner: Document,
+    /// Shared with the futures of `validateAsync`.
+    inner: std::rc::Rc<Document>,
 }
 
 #[wasm_bindgen(js_class = Document)]
@@ -118,20 +235,41 @@ impl JsDocument {
         };
         validate::check_document(&source, &Config::default()).map_err(to_js_error)?;
         let inner = Document::new(source, format).map_err(to_js_error)?;
-        Ok(JsDocument { inner })
+        Ok(JsDocument { inner: std::rc::Rc::new(inner) })
     }
 
     /// Validates claims against this document (the same report as
     /// `validateEvidence`). `source_metadata.format` in the claims is ignored:
     /// the document's format was fixed when it was built.
     #[wasm_bindgen(skip_typescript)]
-    pub fn validate(&self, claims: JsValue, config: Option<JsValue>) -> Result<JsValue, JsValue> {
+    pub fn validate(&self, claims: JsValue, config: Option<JsValue>, options: Option<JsValue>) -> Result<JsValue, JsValue> {
         let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
         let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
         let config = Config::from_json(&config).map_err(to_js_error)?;
         let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
-        let report = validate::validate_document(&self.inner, &claims.claims, &config, &DateClock).map_err(to_js_error)?;
+        let embedder = embed_option(options)?.map(JsEmbedder);
+        let report = validate::validate_document_with(
+            &self.inner,
+            &claims.claims,
+            &config,
+            &DateClock,
+            embedder.as_ref().map(|e| e as &dyn validate::Embedder),
+        )
+        .map_err(to_js_error)?;
         to_js(&report)
+    }
+
+    /// [`JsDocument::validate`] for an `embed` that returns a Promise.
+    #[wasm_bindgen(js_name = validateAsync, skip_typescript)]
+    pub fn validate_async(&self, claims: JsValue, config: Option<JsValue>, options: Option<JsValue>) -> js_sys::Promise {
+        let doc = std::rc::Rc::clone(&self.inner);
+        wasm_bindgen_futures::future_to_promise(async move {
+            let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
+            let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
+            let config = Config::from_json(&config).map_err(to_js_error)?;
+            let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
+            validate_async(&doc, &claims, &config, embed_option(options)?).await
+        })
     }
 
     /// Every place `quote` occurs: exact matches, or fuzzy ones within

@@ -72,11 +72,29 @@ export interface Location {
   section?: string;
 }
 
-/** A number or negation that differs between quote and source. */
+/** A number, negation or word that differs between quote and source. */
 export interface Discrepancy {
-  kind: "number" | "negation";
+  kind: "number" | "negation" | "word";
   quote: string[];
   source: string[];
+}
+
+/**
+ * One word-level difference between the quote and the matched text.
+ * `cosmetic` (case, punctuation, hyphenation, a number written differently
+ * but equal) and `typo` (a small slip whose quoted form is not a word) keep
+ * a match VALIDATED; a `substitution` never does.
+ */
+export interface MatchEdit extends Location {
+  kind: "cosmetic" | "typo" | "substitution";
+  /** For substitutions: what changed. */
+  change?: "number" | "negation" | "word";
+  /** Why, in a few words: "case", "hyphenation", "typo", "pronoun", "number", "name", … */
+  reason: string;
+  /** The quote's text here ("" when the quote has nothing here). */
+  quote: string;
+  /** The source's text at the span ("" for a point where the quote adds words). */
+  source: string;
 }
 
 export interface MatchDetails extends Location {
@@ -87,6 +105,10 @@ export interface MatchDetails extends Location {
   edit_distance?: number;
   context_score?: number;
   discrepancies?: Discrepancy[];
+  /** Word-level differences (non-exact matches, and exact ones cut inside a word). */
+  edits?: MatchEdit[];
+  /** For semantic matches: the host's embeddings, or the lexical fallback. */
+  semantic_method?: "embedding" | "lexical";
 }
 
 export interface AlternativeMatch extends Location {
@@ -184,6 +206,10 @@ export interface FoundMatch extends Location {
   matched_text: string;
   edit_distance: number;
   similarity_score: number;
+  /** True when the match says something else than the quote (a changed word, number or negation): see `edits`. */
+  substitution: boolean;
+  /** Word-level differences, when there are any. */
+  edits?: MatchEdit[];
 }
 
 export interface Section {
@@ -207,7 +233,35 @@ export interface EvidenceValidatorError extends Error {
  * Validates evidence claims against a source document (spec 000
  * `validate_evidence`). Throws an {@link EvidenceValidatorError} on bad input.
  */
-export function validateEvidence(source: string, claims: EvidenceClaims | Claim[], config?: ValidationConfig | null): ValidationReport;
+export function validateEvidence(
+  source: string,
+  claims: EvidenceClaims | Claim[],
+  config?: ValidationConfig | null,
+  options?: ValidateOptions | null,
+): ValidationReport;
+
+/** {@link validateEvidence} for an `embed` that returns a Promise (rejects with an {@link EvidenceValidatorError}). */
+export function validateEvidenceAsync(
+  source: string,
+  claims: EvidenceClaims | Claim[],
+  config?: ValidationConfig | null,
+  options?: ValidateOptions | null,
+): Promise<ValidationReport>;
+
+/** One vector per text, in order, all of the same length. */
+export type EmbeddingVectors = ArrayLike<number>[] | Float32Array[] | Float64Array[];
+
+/**
+ * Host callbacks of a validation. `embed` is the host's embedding model for
+ * semantic matching (paraphrase, concept and section references): it gets
+ * the document's chunks and the quotes in one call and returns their vectors
+ * (cosine similarity against `semantic_matching.similarity_threshold`).
+ * Without it, the lexical fallback is used (`semantic_method: "lexical"`).
+ * A semantic match never validates a `direct_quote`.
+ */
+export interface ValidateOptions {
+  embed?: (texts: string[]) => EmbeddingVectors | Promise<EmbeddingVectors>;
+}
 
 /** The library version. */
 export function version(): string;
@@ -220,7 +274,9 @@ export class Document {
   free(): void;
   [Symbol.dispose](): void;
   /** Validates claims against this document: the same report as `validateEvidence`. */
-  validate(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null): ValidationReport;
+  validate(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): ValidationReport;
+  /** {@link Document.validate} for an `embed` that returns a Promise. */
+  validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
   find(quote: string, options?: FindOptions | null): FoundMatch[];
   /** The format used to read the source. */

@@ -1,0 +1,878 @@
+//! The meaning guard (issue 12): VALIDATED means the source says this.
+//!
+//! An edit distance counts characters, not what they change: `his` for
+//! `her` or `2.3.0` for `2.3.1` costs one edit and changes the claim. So a
+//! passage found by the fuzzy or token matcher is compared with the quote
+//! word by word, and every difference is classified:
+//!
+//! - **cosmetic**: letter case, punctuation, a hyphen against a space or
+//!   nothing (`e-mail`, `e mail`, `email`), a number written differently but
+//!   equal in value (`1,000` and `1000`), or a quote that itself starts or
+//!   ends inside a word (`ocol is` from `protocol is`, when `ocol` is not a
+//!   word);
+//! - **typo**: a small edit inside one word whose quoted form is not itself a
+//!   word (not in the source's vocabulary, not in the English word list of
+//!   [`crate::text::lexicon`]): `recieve`, `managment`, `teh`;
+//! - **substitution**: anything else. Closed-class words (pronouns,
+//!   determiners, prepositions, modals, numbers, units, …), names and
+//!   acronyms (capitalized mid-sentence, all caps, inner dots), added or
+//!   removed prefixes (`un-`, `co-`, …) and anything with a digit are never
+//!   typos.
+//!
+//! A passage with any substitution is not the quote. The caller turns each
+//! substitution into a discrepancy: [`Change::Number`] (a digit, number,
+//! unit or scale anywhere), [`Change::Negation`] (a negation word or an
+//! antonym prefix) or [`Change::Word`].
+//!
+//! The comparison works on the normalized texts the matchers searched (so
+//! curly quotes, dashes, ligatures and the like are already equal) and reads
+//! letter case from the original text through the normalizer's map.
+//!
+//! Cost: tokens of both sides and one banded alignment, `O((n + m) · w)` for
+//! `n` and `m` tokens and a band of `w` (at most [`MAX_BAND`]); passages are
+//! bounded by the quote's length, never a document.
+
+use crate::text::lexicon::{self, WordClass};
+use crate::text::quantity;
+use crate::text::tokens;
+use crate::text::Normalized;
+use serde::Serialize;
+
+/// Widest band of the word alignment, in tokens either side of the
+/// diagonal (plus the difference of the two lengths). A passage further
+/// out of step than this is compared as one changed stretch: refused, never
+/// accepted.
+pub const MAX_BAND: usize = 64;
+
+/// Prefixes whose addition or removal changes a word's meaning. The first
+/// eight negate (`legal`/`illegal`): [`Change::Negation`].
+const PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post"];
+const NEGATING_PREFIXES: usize = 8;
+
+/// A text compared: a byte range of a normalized text, whose map leads back
+/// to `original` (for letter case).
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    /// The whole normalized text (a document's, or a quote's).
+    pub normalized: &'a Normalized,
+    /// The text `normalized` was made from.
+    pub original: &'a str,
+    /// Byte range compared, in `normalized`.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+}
+
+/// How a difference is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditKind {
+    /// Changes nothing a reader would take differently.
+    Cosmetic,
+    /// A misspelling of the source's word.
+    Typo,
+    /// A different word, number, name or negation.
+    Substitution,
+}
+
+/// What a substitution changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    /// A digit, number, unit or scale word.
+    Number,
+    /// A negation word or an antonym prefix.
+    Negation,
+    /// Any other word.
+    Word,
+}
+
+/// One difference between the quote and the passage, as byte ranges of the
+/// two normalized texts (either may be empty: an insertion or deletion).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Cosmetic, typo or substitution.
+    pub kind: EditKind,
+    /// For substitutions: what changed.
+    pub change: Option<Change>,
+    /// Why, in a few words (`"case"`, `"hyphenation"`, `"pronoun"`, …).
+    pub why: &'static str,
+    /// Range in the quote's normalized text.
+    pub quote: (usize, usize),
+    /// Range in the source's normalized text.
+    pub source: (usize, usize),
+}
+
+/// Word lookups the comparison needs from its caller.
+pub trait Words {
+    /// Whether the source document has `word` (lowercase) as a token.
+    fn in_source(&self, word: &str) -> bool;
+}
+
+impl<F: Fn(&str) -> bool> Words for F {
+    fn in_source(&self, word: &str) -> bool {
+        self(word)
+    }
+}
+
+/// Whether `word` (lowercase) is a word of the source or of English.
+fn is_word(words: &dyn Words, word: &str) -> bool {
+    lexicon::is_english_word(word) || words.in_source(word)
+}
+
+/// A token of one side.
+#[derive(Debug, Clone)]
+struct Tok {
+    start: usize,
+    end: usize,
+    key: String,
+    digits: bool,
+    case: Case,
+    /// The token begins a sentence (capitals there are not names).
+    sentence_start: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Lower,
+    Capitalized,
+    AllCaps,
+}
+
+/// The tokens of `side`, whole words: a token cut by the range's edge is
+/// taken whole, and `cut_start` / `cut_end` say whether that happened.
+struct Tokens {
+    toks: Vec<Tok>,
+    cut_start: bool,
+    cut_end: bool,
+}
+
+fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
+    let text = side.normalized.as_str();
+    let (start, end) = (side.start.min(text.len()), side.end.min(text.len()));
+    // widen to whole words: tokens are at most this long in practice; a
+    // longer run is compared as cut (refused when it differs)
+    let from = floor_boundary(text, start.saturating_sub(WORD_REACH));
+    let to = ceil_boundary(text, end.saturating_add(WORD_REACH).min(text.len()));
+    let window = text.get(from..to).unwrap_or("");
+    let mut toks = Vec::new();
+    let (mut cut_start, mut cut_end) = (false, false);
+    tokens::for_each_token(window, |t| {
+        let (s, e) = (from + t.start as usize, from + t.end as usize);
+        if e <= start || s >= end {
+            return;
+        }
+        cut_start |= s < start;
+        cut_end |= e > end;
+        let raw = text.get(s..e).unwrap_or("");
+        let key = raw.to_lowercase();
+        let digits = raw.bytes().any(|b| b.is_ascii_digit());
+        let case = case_of(side, s, e);
+        let sentence_start = if toks.is_empty() && s >= start && first_is_sentence_start {
+            true
+        } else {
+            begins_sentence(text, s)
+        };
+        toks.push(Tok { start: s, end: e, key, digits, case, sentence_start });
+    });
+    Tokens { toks, cut_start, cut_end }
+}
+
+/// Bytes looked at beyond a range's edge for the rest of a cut word.
+const WORD_REACH: usize = 64;
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Letter case of the original text behind normalized `s..e`.
+fn case_of(side: &Side, s: usize, e: usize) -> Case {
+    let Some((os, oe)) = side.normalized.original_range(s, e) else { return Case::Lower };
+    let orig = side.original.get(os..oe).unwrap_or("");
+    let mut letters = orig.chars().filter(|c| c.is_alphabetic());
+    let Some(first) = letters.next() else { return Case::Lower };
+    if !first.is_uppercase() {
+        return Case::Lower;
+    }
+    let (mut upper, mut total) = (1, 1);
+    for c in letters {
+        total += 1;
+        upper += usize::from(c.is_uppercase());
+    }
+    if total >= 2 && upper == total {
+        Case::AllCaps
+    } else {
+        Case::Capitalized
+    }
+}
+
+/// Whether a token at byte `at` of `text` begins a sentence: only spaces,
+/// quotes and brackets between it and the start or a sentence end (`.`,
+/// `!`, `?`, `:` followed by a space, or a line break).
+fn begins_sentence(text: &str, at: usize) -> bool {
+    let head = text.get(..at).unwrap_or("");
+    let mut saw_space = false;
+    for c in head.chars().rev().take(WORD_REACH) {
+        match c {
+            '\n' => return true,
+            c if c.is_whitespace() => saw_space = true,
+            '"' | '\'' | '(' | '[' | '*' | '_' | '#' | '>' | '-' => {}
+            '.' | '!' | '?' | ':' => return saw_space,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The result of comparing a quote with a passage.
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// Every difference found, in quote order.
+    pub edits: Vec<Edit>,
+    /// The passage's range widened to the source's word boundaries, where
+    /// the quote does not itself start or end inside a word.
+    pub snapped: (usize, usize),
+}
+
+impl Comparison {
+    /// Whether every difference is cosmetic or a typo.
+    pub fn is_faithful(&self) -> bool {
+        self.edits.iter().all(|e| e.kind != EditKind::Substitution)
+    }
+}
+
+/// Compares `quote` (a claim's quote) with `source` (a passage a matcher
+/// found for it) word by word. With `word_forms` (claims that are not
+/// verbatim: paraphrases, concept references) another form of the same word
+/// (`authenticate` for `authentication`, by [`tokens::stem`]) is cosmetic.
+pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool) -> Comparison {
+    let q = side_tokens(quote, true);
+    let s = side_tokens(source, false);
+    let mut out = Comparison { edits: Vec::new(), snapped: (source.start, source.end) };
+    let ops = align(&q.toks, &s.toks);
+    let mut i = 0;
+    while let Some(op) = ops.get(i) {
+        if let Op::Same(qi, si) = *op {
+            if let (Some(a), Some(b)) = (q.toks.get(qi), s.toks.get(si)) {
+                if a.case != b.case && a.key == b.key {
+                    out.edits.push(Edit { kind: EditKind::Cosmetic, change: None, why: "case", quote: (a.start, a.end), source: (b.start, b.end) });
+                }
+            }
+            if let Some(Op::Same(qn, sn)) = ops.get(i + 1) {
+                separator_edit(quote, source, &q.toks, &s.toks, (qi, si), (*qn, *sn), &mut out.edits);
+            }
+            i += 1;
+            continue;
+        }
+        // a maximal run of differing tokens
+        let mut j = i;
+        let (mut qs, mut ss) = (Vec::new(), Vec::new());
+        while let Some(op) = ops.get(j) {
+            match *op {
+                Op::Same(..) => break,
+                Op::Sub(a, b) => {
+                    qs.push(a);
+                    ss.push(b);
+                }
+                Op::Ins(b) => ss.push(b),
+                Op::Del(a) => qs.push(a),
+            }
+            j += 1;
+        }
+        let at_start = i == 0;
+        let at_end = j == ops.len();
+        let qt: Vec<&Tok> = qs.iter().filter_map(|&k| q.toks.get(k)).collect();
+        let st: Vec<&Tok> = ss.iter().filter_map(|&k| s.toks.get(k)).collect();
+        let region = Region { quote, source, q: &qt, s: &st, words, word_forms };
+        let edge = (at_start && q.cut_start_ok(&s, &qt, &st, words, true)) || (at_end && q.cut_end_ok(&s, &qt, &st, words));
+        let edit = if edge { region.partial_edge() } else { region.classify() };
+        out.edits.push(edit);
+        i = j;
+    }
+    if quantity_mismatch(quote, source) && out.edits.iter().all(|e| e.change != Some(Change::Number)) {
+        out.edits.push(Edit {
+            kind: EditKind::Substitution,
+            change: Some(Change::Number),
+            why: "number value",
+            quote: (quote.start, quote.end),
+            source: (source.start, source.end),
+        });
+    }
+    // snap the reported span to whole words unless the quote is cut itself
+    let keeps_cut_start = out.edits.first().is_some_and(|e| e.why == "quote starts inside a word");
+    let keeps_cut_end = out.edits.last().is_some_and(|e| e.why == "quote ends inside a word");
+    if let (Some(first), Some(last)) = (s.toks.first(), s.toks.last()) {
+        if s.cut_start && !keeps_cut_start {
+            out.snapped.0 = first.start.min(source.start);
+        }
+        if s.cut_end && !keeps_cut_end {
+            out.snapped.1 = last.end.max(source.end);
+        }
+    }
+    out
+}
+
+impl Tokens {
+    /// Whether a differing first stretch is only the quote starting inside
+    /// the source's first word: one token, a suffix of it, not a word, no
+    /// digits.
+    fn cut_start_ok(&self, s: &Tokens, qt: &[&Tok], st: &[&Tok], words: &dyn Words, _start: bool) -> bool {
+        s.cut_start && partial_of(qt, st, words, |whole, part| whole.ends_with(part))
+    }
+
+    /// The same at the end: a prefix of the source's last word.
+    fn cut_end_ok(&self, s: &Tokens, qt: &[&Tok], st: &[&Tok], words: &dyn Words) -> bool {
+        s.cut_end && partial_of(qt, st, words, |whole, part| whole.starts_with(part))
+    }
+}
+
+fn partial_of(qt: &[&Tok], st: &[&Tok], words: &dyn Words, fits: impl Fn(&str, &str) -> bool) -> bool {
+    let ([q], [s]) = (qt, st) else { return false };
+    !q.digits && !s.digits && q.key.len() < s.key.len() && fits(&s.key, &q.key) && !is_word(words, &q.key)
+}
+
+/// One stretch of differing tokens.
+struct Region<'r, 'a> {
+    quote: &'r Side<'a>,
+    source: &'r Side<'a>,
+    q: &'r [&'r Tok],
+    s: &'r [&'r Tok],
+    words: &'r dyn Words,
+    word_forms: bool,
+}
+
+impl Region<'_, '_> {
+    fn ranges(&self) -> ((usize, usize), (usize, usize)) {
+        let span = |t: &[&Tok], at: usize| match (t.first(), t.last()) {
+            (Some(a), Some(b)) => (a.start, b.end),
+            _ => (at, at),
+        };
+        let q_at = self.quote.start;
+        let s_at = self.source.start;
+        (span(self.q, q_at), span(self.s, s_at))
+    }
+
+    fn edit(&self, kind: EditKind, change: Option<Change>, why: &'static str) -> Edit {
+        let (quote, source) = self.ranges();
+        Edit { kind, change, why, quote, source }
+    }
+
+    fn partial_edge(&self) -> Edit {
+        let why = if self.q.first().map(|t| t.start) == Some(self.quote.start) && self.s.first().is_some_and(|t| t.start < self.source.start) {
+            "quote starts inside a word"
+        } else {
+            "quote ends inside a word"
+        };
+        self.edit(EditKind::Cosmetic, None, why)
+    }
+
+    fn classify(&self) -> Edit {
+        let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
+        let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
+        let numeric = self.q.iter().chain(self.s).any(|t| t.digits || lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class));
+        if numeric {
+            let (qr, sr) = self.ranges();
+            let qt = self.quote.normalized.as_str().get(qr.0..qr.1).unwrap_or("");
+            let st = self.source.normalized.as_str().get(sr.0..sr.1).unwrap_or("");
+            if same_numbers(qt, st) {
+                return self.edit(EditKind::Cosmetic, None, "number written differently");
+            }
+            return self.edit(EditKind::Substitution, Some(Change::Number), "number");
+        }
+        if q_join == s_join && !q_join.is_empty() {
+            // the same letters split differently: hyphens are cosmetic
+            // (e-mail, email); a space (a part, apart) is a typo only when
+            // what the quote wrote is not a word
+            if self.hyphen_split() {
+                return self.edit(EditKind::Cosmetic, None, "hyphenation");
+            }
+            if let [one] = self.q {
+                if !is_word(self.words, &one.key) && !self.names() {
+                    return self.edit(EditKind::Typo, None, "missing space");
+                }
+            }
+            return self.edit(EditKind::Substitution, Some(Change::Word), "words joined or split");
+        }
+        if !q_join.is_empty() && crate::text::unicode::strip_marks(&q_join) == crate::text::unicode::strip_marks(&s_join) {
+            return self.edit(EditKind::Cosmetic, None, "accents");
+        }
+        if self.word_forms && self.same_stems() {
+            return self.edit(EditKind::Cosmetic, None, "word form");
+        }
+        if let Some(neg) = self.negation_change() {
+            return self.edit(EditKind::Substitution, Some(Change::Negation), neg);
+        }
+        if let Some(why) = self.prefix_change() {
+            let change = if why == "negating prefix" { Change::Negation } else { Change::Word };
+            return self.edit(EditKind::Substitution, Some(change), why);
+        }
+        match (self.q, self.s) {
+            ([q], [s]) => self.one_word(q, s),
+            _ => self.edit(EditKind::Substitution, Some(Change::Word), if self.q.is_empty() || self.s.is_empty() { "word added or dropped" } else { "words" }),
+        }
+    }
+
+    /// One word for another.
+    fn one_word(&self, q: &Tok, s: &Tok) -> Edit {
+        if self.names() {
+            return self.edit(EditKind::Substitution, Some(Change::Word), "name");
+        }
+        let qc = lexicon::closed_class(&q.key);
+        let sc = lexicon::closed_class(&s.key);
+        if is_word(self.words, &q.key) {
+            let why = match qc.or(sc) {
+                Some(c) => class_name(c),
+                None => "word",
+            };
+            return self.edit(EditKind::Substitution, Some(Change::Word), why);
+        }
+        let distance = osa(&q.key, &s.key);
+        let allowed = if sc.is_some() {
+            // a misspelt function word: one slip (teh, hte)
+            1
+        } else {
+            typo_budget(s.key.chars().count())
+        };
+        if distance <= allowed {
+            self.edit(EditKind::Typo, None, "typo")
+        } else {
+            self.edit(EditKind::Substitution, Some(Change::Word), "word")
+        }
+    }
+
+    /// One word for one word each, every pair another form of the same
+    /// content word.
+    fn same_stems(&self) -> bool {
+        self.q.len() == self.s.len()
+            && self.q.iter().zip(self.s).all(|(a, b)| {
+                lexicon::closed_class(&a.key).is_none()
+                    && lexicon::closed_class(&b.key).is_none()
+                    && tokens::stem(&a.key) == tokens::stem(&b.key)
+            })
+    }
+
+    /// Whether any token of the stretch is a name or acronym: all caps,
+    /// capitalized mid-sentence, or between dots (`U.K.`); in the source
+    /// also capitalized at a sentence start but not an English word. (A
+    /// quote's misspelt first word, `Teh`, is not a name.)
+    fn names(&self) -> bool {
+        let named = |t: &Tok, side: &Side, is_source: bool| {
+            inner_dot(side, t)
+                || match t.case {
+                    Case::AllCaps => true,
+                    Case::Capitalized => !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key)),
+                    Case::Lower => false,
+                }
+        };
+        self.q.iter().any(|t| named(t, self.quote, false)) || self.s.iter().any(|t| named(t, self.source, true))
+    }
+
+    /// The quote's tokens are split by hyphens where the source's are not,
+    /// or the other way round (or the source's by hyphens, the quote's by
+    /// spaces).
+    fn hyphen_split(&self) -> bool {
+        let joined_by_hyphens = |side: &Side, toks: &[&Tok]| {
+            toks.windows(2).all(|w| match w {
+                [a, b] => side.normalized.as_str().get(a.end..b.start).is_some_and(|sep| sep.trim() == "-"),
+                _ => true,
+            })
+        };
+        let (q_hyph, s_hyph) = (joined_by_hyphens(self.quote, self.q), joined_by_hyphens(self.source, self.s));
+        match (self.q.len(), self.s.len()) {
+            (1, n) if n > 1 => s_hyph,
+            (n, 1) if n > 1 => q_hyph,
+            _ => q_hyph || s_hyph,
+        }
+    }
+
+    /// A negation on one side and not the other.
+    fn negation_change(&self) -> Option<&'static str> {
+        let count = |t: &[&Tok]| t.iter().filter(|t| tokens::is_negation(&t.key) || lexicon::closed_class(&t.key) == Some(WordClass::Negation)).count();
+        (count(self.q) != count(self.s)).then_some("negation")
+    }
+
+    /// A word with a prefix added or removed (`legal`/`illegal`,
+    /// `founder`/`co-founder`): by letters, or as a hyphenated token.
+    fn prefix_change(&self) -> Option<&'static str> {
+        let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
+        let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
+        let (long, short) = if q_join.len() > s_join.len() { (&q_join, &s_join) } else { (&s_join, &q_join) };
+        for (k, p) in PREFIXES.iter().enumerate() {
+            if let Some(rest) = long.strip_prefix(p) {
+                if !short.is_empty() && rest == short.as_str() {
+                    return Some(if k < NEGATING_PREFIXES { "negating prefix" } else { "prefix" });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Whether `t` sits between dots with no space (`U.K.`, `e.g.`).
+fn inner_dot(side: &Side, t: &Tok) -> bool {
+    let text = side.normalized.as_str();
+    let after = text.get(t.end..).and_then(|r| r.chars().next());
+    let before = text.get(..t.start).and_then(|r| r.chars().next_back());
+    after == Some('.') && text.get(t.end + 1..).and_then(|r| r.chars().next()).is_some_and(char::is_alphanumeric)
+        || before == Some('.') && text.get(..t.start.saturating_sub(1)).and_then(|r| r.chars().next_back()).is_some_and(char::is_alphanumeric)
+}
+
+fn class_name(c: WordClass) -> &'static str {
+    match c {
+        WordClass::Pronoun => "pronoun",
+        WordClass::Determiner => "determiner",
+        WordClass::Quantifier => "quantifier",
+        WordClass::Modal => "modal verb",
+        WordClass::Preposition => "preposition",
+        WordClass::Conjunction => "conjunction",
+        WordClass::Negation => "negation",
+        WordClass::Comparative => "comparative",
+        WordClass::NumberWord => "number word",
+        WordClass::Ordinal => "ordinal",
+        WordClass::Month => "month",
+        WordClass::Weekday => "weekday",
+        WordClass::Unit => "unit",
+        WordClass::Scale => "scale word",
+    }
+}
+
+/// Most edits (optimal string alignment) a misspelling of a word of `len`
+/// chars may have: 1 up to 4 letters, 2 up to 8, then 3.
+fn typo_budget(len: usize) -> usize {
+    match len {
+        0..=4 => 1,
+        5..=8 => 2,
+        _ => 3,
+    }
+}
+
+/// Optimal string alignment distance (Levenshtein with adjacent
+/// transpositions), on chars. Words only: `O(|a| · |b|)`.
+fn osa(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        if let Some(cell) = d.get_mut(i * w) {
+            *cell = i;
+        }
+        for j in 1..=b.len() {
+            let cost = usize::from(a.get(i - 1) != b.get(j - 1));
+            let get = |ii: usize, jj: usize| d.get(ii * w + jj).copied().unwrap_or(usize::MAX / 2);
+            let mut v = (get(i - 1, j) + 1).min(get(i, j - 1) + 1).min(get(i - 1, j - 1) + cost);
+            if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
+                v = v.min(get(i - 2, j - 2) + 1);
+            }
+            if let Some(cell) = d.get_mut(i * w + j) {
+                *cell = v;
+            }
+        }
+    }
+    d.last().copied().unwrap_or(0)
+}
+
+/// Whether two stretches say the same numbers: equal quantities by value,
+/// and the same digit runs outside them.
+fn same_numbers(a: &str, b: &str) -> bool {
+    let (qa, qb) = (quantity::quantities(a), quantity::quantities(b));
+    if qa.is_empty() || qb.is_empty() {
+        return false;
+    }
+    let (missing, extra) = quantity::unmatched(&qa, &qb);
+    if !missing.is_empty() || !extra.is_empty() {
+        return false;
+    }
+    leftover_digits(a, &qa) == leftover_digits(b, &qb)
+}
+
+/// Digit runs of `text` outside its quantities.
+fn leftover_digits(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
+    quantity::digit_runs(text)
+        .into_iter()
+        .filter(|&(s, e)| !qs.iter().any(|q| q.start <= s && e <= q.end))
+        .filter_map(|(s, e)| text.get(s..e).map(str::to_string))
+        .collect()
+}
+
+/// Whether the quote's and the passage's numbers differ in value (every
+/// number of each must have an equal one in the other) — the check that
+/// catches `150 million` for `150 billion` when only the scale word moved.
+fn quantity_mismatch(quote: &Side, source: &Side) -> bool {
+    let qt = quote.normalized.as_str().get(quote.start..quote.end).unwrap_or("");
+    let st = source.normalized.as_str().get(source.start..source.end).unwrap_or("");
+    let (qa, sa) = (quantity::quantities(qt), quantity::quantities(st));
+    let (missing, extra) = quantity::unmatched(&qa, &sa);
+    !missing.is_empty() || !extra.is_empty()
+}
+
+/// Punctuation between two aligned pairs of tokens: cosmetic, unless a
+/// symbol that carries meaning (`%`, `$`, a minus sign, …) differs.
+fn separator_edit(quote: &Side, source: &Side, q: &[Tok], s: &[Tok], a: (usize, usize), b: (usize, usize), edits: &mut Vec<Edit>) {
+    let (Some(qa), Some(qb), Some(sa), Some(sb)) = (q.get(a.0), q.get(b.0), s.get(a.1), s.get(b.1)) else { return };
+    let qsep = quote.normalized.as_str().get(qa.end..qb.start).unwrap_or("");
+    let ssep = source.normalized.as_str().get(sa.end..sb.start).unwrap_or("");
+    if qsep == ssep {
+        return;
+    }
+    let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let (qs, ss) = (squeeze(qsep), squeeze(ssep));
+    if qs == ss {
+        return; // whitespace only: the normalizer's business
+    }
+    let meaningful = |t: &str, next_digit: bool| {
+        t.chars().any(|c| SYMBOLS.contains(c)) || (next_digit && t.ends_with(['-', '+']))
+    };
+    let (q_sym, s_sym) = (meaningful(&qs, qb.digits), meaningful(&ss, sb.digits));
+    let symbols = |t: &str| t.chars().filter(|c| SYMBOLS.contains(*c) || *c == '-' || *c == '+').collect::<String>();
+    let edit = if (q_sym || s_sym) && symbols(&qs) != symbols(&ss) {
+        let change = if qa.digits || qb.digits || sa.digits || sb.digits { Change::Number } else { Change::Word };
+        Edit { kind: EditKind::Substitution, change: Some(change), why: "symbol", quote: (qa.end, qb.start), source: (sa.end, sb.start) }
+    } else {
+        Edit { kind: EditKind::Cosmetic, change: None, why: "punctuation", quote: (qa.end, qb.start), source: (sa.end, sb.start) }
+    };
+    edits.push(edit);
+}
+
+/// Symbols whose presence changes what a text says.
+const SYMBOLS: &str = "%$€£¥₹+±=<>×*/#@&~^°§";
+
+/// One step of the word alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// Quote token `.0` equals passage token `.1`.
+    Same(usize, usize),
+    /// Quote token `.0` stands where passage token `.1` is.
+    Sub(usize, usize),
+    /// Passage token `.0` has nothing in the quote.
+    Ins(usize),
+    /// Quote token `.0` has nothing in the passage.
+    Del(usize),
+}
+
+/// Aligns the two token lists (fewest differing tokens; keys compared), in
+/// a band of [`MAX_BAND`] around the diagonal; outside the band everything
+/// is one changed stretch.
+fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
+    let (n, m) = (q.len(), s.len());
+    let diff = n.abs_diff(m);
+    let band = MAX_BAND.min(n.max(m)) + diff;
+    if n.max(m) > 0 && band.saturating_mul(2).saturating_add(1).saturating_mul(n + 1) > MAX_CELLS {
+        let mut ops: Vec<Op> = (0..n).map(Op::Del).collect();
+        ops.extend((0..m).map(Op::Ins));
+        return ops;
+    }
+    let width = 2 * band + 1;
+    const INF: u32 = u32::MAX / 4;
+    // cell (i, j) at i * width + (j + band - i), valid when |i - j| <= band
+    let idx = |i: usize, j: usize| -> Option<usize> {
+        let off = (j + band).checked_sub(i)?;
+        (off < width).then_some(i * width + off)
+    };
+    let mut d = vec![INF; (n + 1) * width];
+    let get = |d: &[u32], i: usize, j: usize| idx(i, j).and_then(|k| d.get(k).copied()).unwrap_or(INF);
+    for i in 0..=n {
+        let lo = i.saturating_sub(band);
+        let hi = (i + band).min(m);
+        for j in lo..=hi {
+            let v = if i == 0 {
+                j as u32
+            } else if j == 0 {
+                i as u32
+            } else {
+                let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
+                let diag = get(&d, i - 1, j - 1).saturating_add(u32::from(!same));
+                diag.min(get(&d, i - 1, j).saturating_add(1)).min(get(&d, i, j - 1).saturating_add(1))
+            };
+            if let Some(k) = idx(i, j) {
+                if let Some(cell) = d.get_mut(k) {
+                    *cell = v;
+                }
+            }
+        }
+    }
+    let mut ops = Vec::with_capacity(n.max(m));
+    let (mut i, mut j) = (n, m);
+    while i > 0 || j > 0 {
+        let here = get(&d, i, j);
+        if i > 0 && j > 0 {
+            let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
+            if same && get(&d, i - 1, j - 1) == here {
+                ops.push(Op::Same(i - 1, j - 1));
+                i -= 1;
+                j -= 1;
+                continue;
+            }
+            if !same && get(&d, i - 1, j - 1).saturating_add(1) == here {
+                ops.push(Op::Sub(i - 1, j - 1));
+                i -= 1;
+                j -= 1;
+                continue;
+            }
+        }
+        if i > 0 && get(&d, i - 1, j).saturating_add(1) == here {
+            ops.push(Op::Del(i - 1));
+            i -= 1;
+        } else if j > 0 {
+            ops.push(Op::Ins(j - 1));
+            j -= 1;
+        } else {
+            ops.push(Op::Del(i - 1));
+            i -= 1;
+        }
+    }
+    ops.reverse();
+    ops
+}
+
+/// Most cells of the alignment table (4 bytes each).
+const MAX_CELLS: usize = 1 << 20;
+
+/// The edges of an exact match: whether it starts or ends inside a source
+/// word where the quote does not. Returns the offending edits (none for a
+/// clean match); only the edge tokens are looked at.
+pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool) -> Vec<Edit> {
+    let text = source.normalized.as_str();
+    let inside = |at: usize| {
+        let before = text.get(..at).and_then(|h| h.chars().next_back());
+        let after = text.get(at..).and_then(|t| t.chars().next());
+        matches!((before, after), (Some(b), Some(a)) if b.is_alphanumeric() && a.is_alphanumeric())
+            || matches!((before, after), (Some(b), Some('.' | ',')) if b.is_ascii_digit() && text.get(at + 1..).and_then(|t| t.chars().next()).is_some_and(|c| c.is_ascii_digit()))
+            || matches!((before, after), (Some('.' | ','), Some(a)) if a.is_ascii_digit() && text.get(..at - 1).and_then(|h| h.chars().next_back()).is_some_and(|c| c.is_ascii_digit()))
+    };
+    if !inside(source.start) && !inside(source.end) {
+        return Vec::new();
+    }
+    compare(quote, source, words, word_forms).edits.into_iter().filter(|e| e.kind == EditKind::Substitution).collect()
+}
+
+/// Whether `text[start..end]` (a verbatim occurrence of a quote in plain
+/// text) starts and ends on word boundaries, or is cut only where the quote
+/// itself starts or ends inside a word: the cut piece has no digit and is
+/// not an English word (`15` inside `150`, `art` inside `start` are not).
+pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
+    let Some(inner) = text.get(start..end) else { return false };
+    let word_char = |c: char| c.is_alphanumeric();
+    let before = text.get(..start).and_then(|h| h.chars().next_back());
+    let after = text.get(end..).and_then(|t| t.chars().next());
+    let first = inner.chars().next();
+    let last = inner.chars().next_back();
+    let piece_ok = |piece: &str| {
+        let key = piece.to_lowercase();
+        !key.is_empty() && !key.bytes().any(|b| b.is_ascii_digit()) && !lexicon::is_english_word(&key)
+    };
+    let cut_start = before.is_some_and(word_char) && first.is_some_and(word_char);
+    let cut_end = after.is_some_and(word_char) && last.is_some_and(word_char);
+    // a digit run continued by `.5` or `,000` is cut too
+    let digit_joined = |sep: Option<char>, digit: Option<char>, next: Option<char>| {
+        matches!(sep, Some('.' | ',')) && digit.is_some_and(|c| c.is_ascii_digit()) && next.is_some_and(|c| c.is_ascii_digit())
+    };
+    let after2 = text.get(end..).and_then(|t| t.chars().nth(1));
+    let before2 = text.get(..start).and_then(|h| h.chars().nth_back(1));
+    if digit_joined(after, last, after2) || digit_joined(before, first, before2) {
+        return false;
+    }
+    let head: String = inner.chars().take_while(|&c| word_char(c)).collect();
+    let tail: String = {
+        let mut t: Vec<char> = inner.chars().rev().take_while(|&c| word_char(c)).collect();
+        t.reverse();
+        t.into_iter().collect()
+    };
+    (!cut_start || piece_ok(&head)) && (!cut_end || piece_ok(&tail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{normalize::Normalized, Profile};
+
+    fn norm(s: &str) -> Normalized {
+        Normalized::from_plain(s, Profile::default())
+    }
+
+    /// Compares `quote` with the part of `source` between `[` and `]`.
+    fn cmp(quote: &str, source: &str) -> Comparison {
+        let open = source.find('[').expect("[");
+        let close = source.find(']').expect("]");
+        let plain: String = source.replace(['[', ']'], "");
+        let (qn, sn) = (norm(quote), norm(&plain));
+        // the marked range in normalized bytes (the test texts normalize one
+        // for one but for case)
+        let (s, e) = (open, close - 1);
+        let q = Side { normalized: &qn, original: quote, start: 0, end: qn.as_str().len() };
+        let src = Side { normalized: &sn, original: &plain, start: s, end: e };
+        let none = |_: &str| false;
+        compare(&q, &src, &none, false)
+    }
+
+    fn kinds(c: &Comparison) -> Vec<(EditKind, Option<Change>)> {
+        c.edits.iter().filter(|e| e.kind != EditKind::Cosmetic).map(|e| (e.kind, e.change)).collect()
+    }
+
+    #[test]
+    fn typos_in_content_words_pass() {
+        assert!(cmp("we recieve the data", "so [we receive the data] now").is_faithful());
+        assert!(cmp("the managment team", "[the management team]").is_faithful());
+        assert!(cmp("teh system", "[the system]").is_faithful());
+        assert!(cmp("Teh system", "[The system]").is_faithful());
+    }
+
+    #[test]
+    fn swapped_words_are_substitutions() {
+        let c = cmp("her car was red", "[his car was red]");
+        assert_eq!(kinds(&c), [(EditKind::Substitution, Some(Change::Word))]);
+        assert_eq!(kinds(&cmp("nine teams", "[four teams]")), [(EditKind::Substitution, Some(Change::Number))]);
+        assert_eq!(kinds(&cmp("version 2.3.1", "[version 2.3.0]")), [(EditKind::Substitution, Some(Change::Number))]);
+        assert_eq!(kinds(&cmp("it is illegal", "[it is legal]")), [(EditKind::Substitution, Some(Change::Negation))]);
+        assert!(!cmp("sales decreased", "[sales increased]").is_faithful());
+        assert!(!cmp("the co-founder said", "[the founder said]").is_faithful());
+    }
+
+    #[test]
+    fn cosmetic_differences_pass() {
+        assert!(cmp("the e-mail arrived", "[the email arrived]").is_faithful());
+        assert!(cmp("The System, works", "[the system works]").is_faithful());
+        assert!(cmp("paid 1,000 dollars", "[paid 1000 dollars]").is_faithful());
+    }
+
+    #[test]
+    fn cut_words_at_the_edges() {
+        // "art" is a word: not the source's "start"
+        assert!(!cmp("art of war", "the st[art of war]fare").is_faithful());
+        // "ocol" is not a word: the quote itself starts inside one
+        let c = cmp("ocol is fine", "the prot[ocol is fine]");
+        assert!(c.is_faithful(), "{c:?}");
+        assert!(!cmp("was 15", "it [was 15]0 days").is_faithful());
+    }
+
+    #[test]
+    fn plain_edges() {
+        let t = "it was 150 days at the start of warfare, 3.5 km";
+        let at = |q: &str| t.find(q).map(|s| plain_edges_ok(t, s, s + q.len()));
+        assert_eq!(at("was 15"), Some(false));
+        assert_eq!(at("was 150 days"), Some(true));
+        assert_eq!(at("art of war"), Some(false));
+        assert_eq!(at("3"), Some(false));
+        assert_eq!(at("of warfare"), Some(true));
+    }
+
+    #[test]
+    fn osa_counts_transpositions_once() {
+        assert_eq!(osa("teh", "the"), 1);
+        assert_eq!(osa("recieve", "receive"), 1);
+        assert_eq!(osa("", "abc"), 3);
+    }
+}

@@ -1,0 +1,418 @@
+//! What the meaning guard needs to know about English words
+//! ([`crate::matching::meaning`]): whether a quoted form is a word at all
+//! (a typo is not; a substitution is), and which words belong to closed
+//! classes (pronouns, prepositions, numbers, units, …) whose change always
+//! changes what a sentence says.
+//!
+//! The word list is the union of Debian's `wamerican` and `wbritish` (both
+//! SCOWL size 50, 2020.12.07), without possessives (`'s`) and without
+//! capitalized entries (names are recognized by their capitals, not by a
+//! list): 65,601 words. It is stored sorted and front-coded in `words.bin`
+//! (each entry: a byte for the length of the prefix shared with the entry
+//! before, the rest of the word, a 0 byte; every 32nd entry is written whole
+//! so that a lookup is a binary search over those and a scan of at most 32):
+//! 292,351 bytes, 103,173 gzipped (`gzip -9`), which is what it adds to the
+//! `.wasm`. A probabilistic filter would be ~15 % smaller but could call a
+//! typo a word; an exact list answers the same on every platform and is
+//! easy to check.
+//!
+//! Regenerate after a change of the lists (`scripts/setup.sh` installs
+//! them): `EV_WRITE_WORDS=1 cargo test --lib text::lexicon`.
+
+use std::sync::OnceLock;
+
+static WORDS: &[u8] = include_bytes!("words.bin");
+
+/// Every this many entries one is stored whole.
+const RESTART: usize = 32;
+
+/// Byte offsets of the entries stored whole, computed on first use.
+fn restarts() -> &'static [u32] {
+    static OFFSETS: OnceLock<Vec<u32>> = OnceLock::new();
+    OFFSETS.get_or_init(|| {
+        let mut out = Vec::with_capacity(WORDS.len() / (RESTART * 4) + 1);
+        let (mut at, mut n) = (0usize, 0usize);
+        while at < WORDS.len() {
+            if n % RESTART == 0 {
+                out.push(at as u32);
+            }
+            // skip the prefix byte, the suffix and its 0
+            at += 1;
+            while WORDS.get(at).is_some_and(|&b| b != 0) {
+                at += 1;
+            }
+            at += 1;
+            n += 1;
+        }
+        out
+    })
+}
+
+/// The whole word stored at `at` (a restart entry).
+fn whole_at(at: usize) -> &'static [u8] {
+    let start = at + 1;
+    let end = WORDS.get(start..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(WORDS.len(), |p| start + p);
+    WORDS.get(start..end).unwrap_or(&[])
+}
+
+/// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
+/// the list.
+pub fn is_english_word(word: &str) -> bool {
+    let w = word.as_bytes();
+    if w.is_empty() || w.len() > 64 {
+        return false;
+    }
+    let heads = restarts();
+    // the last block whose first word is <= w
+    let block = heads.partition_point(|&at| whole_at(at as usize) <= w);
+    let Some(&start) = block.checked_sub(1).and_then(|b| heads.get(b)) else { return false };
+    let mut current: Vec<u8> = Vec::with_capacity(32);
+    let mut at = start as usize;
+    for _ in 0..RESTART {
+        let Some(&shared) = WORDS.get(at) else { return false };
+        let suffix_start = at + 1;
+        let suffix_end = WORDS.get(suffix_start..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(WORDS.len(), |p| suffix_start + p);
+        current.truncate(shared as usize);
+        current.extend_from_slice(WORDS.get(suffix_start..suffix_end).unwrap_or(&[]));
+        match current.as_slice().cmp(w) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Less => {}
+        }
+        at = suffix_end + 1;
+        if at >= WORDS.len() {
+            return false;
+        }
+    }
+    false
+}
+
+/// A closed word class: a small set of words that carry a sentence's
+/// grammar or quantities, where one for another is never a typo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordClass {
+    /// `he`, `her`, `we`, `which`, `someone`, …
+    Pronoun,
+    /// `a`, `the`, `this`, …
+    Determiner,
+    /// `all`, `every`, `some`, `few`, …
+    Quantifier,
+    /// `can`, `must`, `should`, …
+    Modal,
+    /// `over`, `under`, `before`, …
+    Preposition,
+    /// `and`, `or`, `because`, …
+    Conjunction,
+    /// `not`, `never`, `don't`, …
+    Negation,
+    /// `more`, `less`, `best`, `maximum`, …
+    Comparative,
+    /// `four`, `twenty`, `dozen`, `twice`, …
+    NumberWord,
+    /// `first`, `21st`-style words, `last`, `next`, …
+    Ordinal,
+    /// `january`, `jan`, …
+    Month,
+    /// `monday`, `mon`, …
+    Weekday,
+    /// `ms`, `hours`, `gb`, `km`, `percent`, `dollars`, …
+    Unit,
+    /// `thousand`, `million`, `bn`, …
+    Scale,
+}
+
+/// The classes in priority order ([`closed_class`] returns the first that
+/// applies), as bit positions.
+const PRIORITY: [WordClass; 14] = [
+    WordClass::Negation,
+    WordClass::NumberWord,
+    WordClass::Ordinal,
+    WordClass::Scale,
+    WordClass::Unit,
+    WordClass::Month,
+    WordClass::Weekday,
+    WordClass::Pronoun,
+    WordClass::Determiner,
+    WordClass::Quantifier,
+    WordClass::Modal,
+    WordClass::Comparative,
+    WordClass::Preposition,
+    WordClass::Conjunction,
+];
+
+const PRONOUNS: &[&str] = &[
+    "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their",
+    "theirs", "themselves", "themself", "we", "us", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+    "yourselves", "i", "me", "my", "mine", "myself", "who", "whom", "whose", "which", "what", "whoever", "whomever",
+    "whatever", "whichever", "someone", "somebody", "something", "anyone", "anybody", "anything", "everyone",
+    "everybody", "everything", "nobody", "nothing", "noone", "one", "oneself", "others", "another", "each",
+    "such", "thou", "thee", "thy", "ye", "y'all",
+];
+const DETERMINERS: &[&str] = &["a", "an", "the", "this", "that", "these", "those", "yonder"];
+const QUANTIFIERS: &[&str] = &[
+    "all", "every", "each", "some", "any", "many", "much", "few", "fewer", "fewest", "several", "both", "either",
+    "neither", "most", "more", "less", "least", "no", "none", "enough", "various", "numerous", "plenty", "half",
+    "whole", "entire", "only", "just", "most", "lots", "lot", "certain", "sole", "single", "majority", "minority",
+    "always", "sometimes", "often", "rarely", "seldom", "usually", "never", "ever", "once", "twice", "again",
+];
+const MODALS: &[&str] = &[
+    "can", "could", "may", "might", "must", "shall", "should", "will", "would", "ought", "need", "dare", "cannot",
+    "can't", "couldn't", "mustn't", "shan't", "shouldn't", "won't", "wouldn't", "mightn't", "needn't",
+];
+const PREPOSITIONS: &[&str] = &[
+    "about", "above", "across", "after", "against", "along", "alongside", "amid", "amidst", "among", "amongst",
+    "around", "as", "at", "atop", "before", "behind", "below", "beneath", "beside", "besides", "between", "beyond",
+    "by", "despite", "down", "during", "except", "for", "from", "in", "inside", "into", "like", "minus", "near",
+    "nearby", "of", "off", "on", "onto", "opposite", "out", "outside", "over", "past", "per", "plus", "regarding",
+    "round", "since", "than", "through", "throughout", "till", "to", "toward", "towards", "under", "underneath",
+    "unlike", "until", "unto", "up", "upon", "versus", "via", "vs", "with", "within", "without", "ahead", "apart",
+    "away", "back", "forward", "inward", "outward", "upward", "downward", "onward", "here", "there", "where",
+    "everywhere", "somewhere", "anywhere", "nowhere", "earlier", "later", "early", "late",
+];
+const CONJUNCTIONS: &[&str] = &[
+    "and", "or", "but", "nor", "yet", "so", "because", "although", "though", "unless", "whereas", "while", "whilst",
+    "if", "whether", "since", "until", "till", "when", "whenever", "wherever", "where", "once", "lest", "than",
+    "then", "therefore", "however", "otherwise", "hence", "thus", "also", "too", "either", "neither", "both",
+    "instead", "rather", "except", "even", "still", "moreover", "furthermore", "nevertheless", "nonetheless",
+];
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "cannot", "without", "noone",
+    "nope", "n't", "ain't", "aren't", "can't", "couldn't", "didn't", "doesn't", "don't", "hadn't", "hasn't",
+    "haven't", "isn't", "mightn't", "mustn't", "needn't", "shan't", "shouldn't", "wasn't", "weren't", "won't",
+    "wouldn't", "unable", "lack", "lacks", "lacked", "absent", "fail", "fails", "failed",
+];
+const COMPARATIVES: &[&str] = &[
+    "more", "less", "most", "least", "better", "worse", "best", "worst", "higher", "lower", "highest", "lowest",
+    "greater", "greatest", "larger", "largest", "smaller", "smallest", "bigger", "biggest", "fewer", "fewest",
+    "earlier", "earliest", "later", "latest", "faster", "fastest", "slower", "slowest", "longer", "longest",
+    "shorter", "shortest", "older", "oldest", "newer", "newest", "above", "below", "over", "under", "maximum",
+    "minimum", "max", "min", "top", "bottom", "increase", "decrease", "increased", "decreased", "up", "down",
+    "farther", "further", "farthest", "furthest", "superior", "inferior", "prior", "former", "latter", "same",
+    "different", "equal", "unequal",
+];
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "nil", "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+    "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "hundreds", "dozen", "dozens", "half",
+    "halves", "quarter", "quarters", "third", "thirds", "once", "twice", "thrice", "single", "double", "triple",
+    "quadruple", "pair", "couple", "score", "both", "tens", "twenties", "thirties", "forties", "fifties",
+    "sixties", "seventies", "eighties", "nineties", "nought", "naught",
+];
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth",
+    "hundredth", "thousandth", "millionth", "billionth", "last", "next", "previous", "penultimate", "final",
+    "initial", "primary", "secondary", "tertiary", "firstly", "secondly", "thirdly", "lastly",
+];
+const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+const WEEKDAYS: &[&str] = &[
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed",
+    "thu", "thur", "thurs", "fri", "sat", "sun", "weekday", "weekend", "today", "tomorrow", "yesterday", "tonight",
+];
+const UNITS: &[&str] = &[
+    // time
+    "ns", "nanosecond", "nanoseconds", "us", "µs", "μs", "microsecond", "microseconds", "ms", "msec", "msecs",
+    "millisecond", "milliseconds", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h",
+    "hr", "hrs", "hour", "hours", "day", "days", "week", "weeks", "wk", "wks", "month", "months", "mo", "mos", "year",
+    "years", "yr", "yrs", "decade", "decades", "century", "centuries", "quarter", "quarters", "fortnight",
+    // data and rates
+    "b", "bit", "bits", "byte", "bytes", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "kbit", "mbit",
+    "gbit", "kbps", "mbps", "gbps", "bps", "iops", "qps", "rps", "tps", "fps", "rpm", "hz", "khz", "mhz", "ghz",
+    // length, area, volume, mass
+    "mm", "cm", "m", "km", "in", "inch", "inches", "ft", "foot", "feet", "yd", "yard", "yards", "mi", "mile", "miles",
+    "meter", "meters", "metre", "metres", "kilometer", "kilometers", "kilometre", "kilometres", "centimeter",
+    "centimeters", "millimeter", "millimeters", "nm", "mg", "g", "kg", "gram", "grams", "kilogram", "kilograms",
+    "lb", "lbs", "pound", "pounds", "oz", "ounce", "ounces", "ton", "tons", "tonne", "tonnes", "l", "ml", "liter",
+    "liters", "litre", "litres", "gal", "gallon", "gallons", "acre", "acres", "hectare", "hectares", "sqft",
+    // energy, power, electricity, temperature
+    "w", "kw", "mw", "gw", "kwh", "mwh", "gwh", "watt", "watts", "v", "mv", "kv", "volt", "volts", "a", "ma", "amp",
+    "amps", "ampere", "amperes", "j", "kj", "joule", "joules", "cal", "kcal", "calorie", "calories", "c", "f", "k",
+    "celsius", "fahrenheit", "kelvin", "degree", "degrees",
+    // screen and type
+    "px", "pt", "em", "rem", "dpi", "ppi",
+    // money and shares
+    "usd", "eur", "gbp", "jpy", "cny", "inr", "chf", "cad", "aud", "dollar", "dollars", "cent", "cents", "euro",
+    "euros", "pound", "pounds", "yen", "yuan", "rupee", "rupees", "franc", "francs", "percent", "pct", "per",
+    "basis", "bps", "point", "points", "pp", "x", "times", "fold",
+];
+const SCALES: &[&str] = &[
+    "thousand", "thousands", "million", "millions", "billion", "billions", "trillion", "trillions", "quadrillion",
+    "k", "m", "mm", "mn", "mln", "b", "bn", "bln", "t", "tn", "lakh", "lakhs", "crore", "crores", "hundred",
+    "hundreds", "dozen",
+];
+
+/// The sorted (word, classes) table, built on first use.
+fn table() -> &'static [(&'static str, u16)] {
+    static TABLE: OnceLock<Vec<(&'static str, u16)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let lists: [(WordClass, &[&str]); 14] = [
+            (WordClass::Pronoun, PRONOUNS),
+            (WordClass::Determiner, DETERMINERS),
+            (WordClass::Quantifier, QUANTIFIERS),
+            (WordClass::Modal, MODALS),
+            (WordClass::Preposition, PREPOSITIONS),
+            (WordClass::Conjunction, CONJUNCTIONS),
+            (WordClass::Negation, NEGATIONS),
+            (WordClass::Comparative, COMPARATIVES),
+            (WordClass::NumberWord, NUMBER_WORDS),
+            (WordClass::Ordinal, ORDINALS),
+            (WordClass::Month, MONTHS),
+            (WordClass::Weekday, WEEKDAYS),
+            (WordClass::Unit, UNITS),
+            (WordClass::Scale, SCALES),
+        ];
+        let mut all: Vec<(&'static str, u16)> = Vec::new();
+        for (class, words) in lists {
+            for &w in words {
+                all.push((w, 1 << bit(class)));
+            }
+        }
+        crate::sort::sort_by(&mut all, |a, b| a.0.cmp(b.0));
+        let mut merged: Vec<(&'static str, u16)> = Vec::with_capacity(all.len());
+        for (w, bits) in all {
+            match merged.last_mut() {
+                Some(last) if last.0 == w => last.1 |= bits,
+                _ => merged.push((w, bits)),
+            }
+        }
+        merged
+    })
+}
+
+fn bit(class: WordClass) -> u16 {
+    PRIORITY.iter().position(|&c| c == class).unwrap_or(0) as u16
+}
+
+/// Every closed class `word` (lowercase) belongs to, in priority order.
+pub fn closed_classes(word: &str) -> impl Iterator<Item = WordClass> {
+    let t = table();
+    let bits = t.binary_search_by(|(w, _)| (*w).cmp(word)).ok().and_then(|i| t.get(i)).map_or(0, |e| e.1);
+    PRIORITY.into_iter().enumerate().filter(move |(i, _)| bits & (1 << i) != 0).map(|(_, c)| c)
+}
+
+/// The first closed class of `word` (lowercase) by priority: negation,
+/// number word, ordinal, scale, unit, month, weekday, pronoun, determiner,
+/// quantifier, modal, comparative, preposition, conjunction. A word ending
+/// in `n't` is a negation.
+pub fn closed_class(word: &str) -> Option<WordClass> {
+    if word.ends_with("n't") {
+        return Some(WordClass::Negation);
+    }
+    closed_classes(word).next()
+}
+
+/// Number words, ordinals, scale words and units: a change of one is a
+/// change of a quantity.
+pub fn is_number_or_unit_class(c: WordClass) -> bool {
+    matches!(c, WordClass::NumberWord | WordClass::Ordinal | WordClass::Scale | WordClass::Unit)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    const SOURCES: [&str; 2] = ["/usr/share/dict/american-english", "/usr/share/dict/british-english"];
+
+    /// The words of the Debian lists, filtered as the module doc says.
+    fn source_words() -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for path in SOURCES {
+            let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+                panic!("{path}: {e}; the word lists come from Debian's wamerican and wbritish: run scripts/setup.sh")
+            });
+            for w in text.lines().map(str::trim) {
+                if w.is_empty() || w.ends_with("'s") || w.chars().next().is_some_and(char::is_uppercase) {
+                    continue;
+                }
+                out.insert(w.to_string());
+            }
+        }
+        out
+    }
+
+    fn generate(words: &BTreeSet<String>) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut prev: &[u8] = &[];
+        for (n, w) in words.iter().enumerate() {
+            let b = w.as_bytes();
+            let shared = if n % RESTART == 0 { 0 } else { b.iter().zip(prev).take_while(|(x, y)| x == y).count().min(255) };
+            out.push(shared as u8);
+            out.extend_from_slice(&b[shared..]);
+            out.push(0);
+            prev = b;
+        }
+        out
+    }
+
+    #[test]
+    fn data_is_generated_from_the_debian_lists() {
+        let words = source_words();
+        assert!(words.len() > 60_000, "{} words", words.len());
+        let fresh = generate(&words);
+        if std::env::var_os("EV_WRITE_WORDS").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/words.bin"), &fresh).unwrap();
+            return;
+        }
+        assert!(fresh == WORDS, "src/text/words.bin is stale: EV_WRITE_WORDS=1 cargo test --lib text::lexicon");
+        for w in &words {
+            assert!(is_english_word(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn random_strings_agree_with_a_set() {
+        let words = source_words();
+        let mut next = crate::test_rng::below(0x9E37_79B9_7F4A_7C15);
+        let letters = b"abcdefghijklmnopqrstuvwxyz'";
+        let listed: Vec<&String> = words.iter().collect();
+        for i in 0..200_000 {
+            let w: String = if i % 3 == 0 {
+                // a listed word with one letter changed: mostly not a word
+                let base = listed[next(listed.len())];
+                let mut b: Vec<u8> = base.bytes().collect();
+                let k = next(b.len().max(1));
+                if let Some(c) = b.get_mut(k) {
+                    *c = letters[next(26)];
+                }
+                String::from_utf8_lossy(&b).into_owned()
+            } else {
+                (0..1 + next(9)).map(|_| letters[next(letters.len())] as char).collect()
+            };
+            assert_eq!(is_english_word(&w), words.contains(&w), "{w:?}");
+        }
+        assert!(!is_english_word("") && !is_english_word("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"));
+        assert!(is_english_word(listed[0]) && is_english_word(listed[listed.len() - 1]));
+    }
+
+    #[test]
+    fn typos_are_not_words_and_words_are() {
+        for w in ["recieve", "managment", "teh", "protoco", "accomodate", "definately", "occured", "untill"] {
+            assert!(!is_english_word(w), "{w}");
+        }
+        for w in ["receive", "decreased", "increased", "unprofitable", "illegal", "legal", "founder", "don't", "café"] {
+            assert!(is_english_word(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn closed_classes_by_priority() {
+        assert_eq!(closed_class("her"), Some(WordClass::Pronoun));
+        assert_eq!(closed_class("no"), Some(WordClass::Negation));
+        assert_eq!(closed_class("second"), Some(WordClass::Ordinal));
+        assert_eq!(closed_class("m"), Some(WordClass::Scale));
+        assert_eq!(closed_class("ms"), Some(WordClass::Unit));
+        assert_eq!(closed_class("may"), Some(WordClass::Month));
+        assert_eq!(closed_class("isn't"), Some(WordClass::Negation));
+        assert_eq!(closed_class("nine"), Some(WordClass::NumberWord));
+        assert_eq!(closed_class("billion"), Some(WordClass::Scale));
+        assert_eq!(closed_class("under"), Some(WordClass::Comparative));
+        assert_eq!(closed_class("system"), None);
+        assert!(closed_classes("may").any(|c| c == WordClass::Modal));
+        assert!(is_number_or_unit_class(WordClass::Unit) && !is_number_or_unit_class(WordClass::Pronoun));
+    }
+}

@@ -1,0 +1,485 @@
+//! Numbers read by value, so that a quote and a source passage can be
+//! compared by what they say rather than how they write it (issue 12):
+//! `five` = `5`, `twenty-one` = `21`, `3.2 billion` = `3,200 million` =
+//! `3.2bn`, `15%` = `15 percent`, `420 ms` = `420 milliseconds`, `first` =
+//! `1st`; and `four` ≠ `nine`, `150 million` ≠ `150 billion`, `420 ms` ≠
+//! `420 s`, `3 hours` ≠ `3 days`, `2nd` ≠ `3rd`.
+//!
+//! A [`Quantity`] is a standalone number (digits or English number words),
+//! with an optional scale (`k`, `m`/`mn`, `bn`, `thousand`, `million`, …,
+//! multiplied in), percent mark, unit (canonical: `ms`, `s`, `h`, `day`,
+//! `gb`, `km`, `usd`, …; a currency sign before the number counts) and
+//! ordinal flag. Readings chosen where English is ambiguous:
+//! - a scale letter written against the number (`5m`, `3.2bn`) is a scale;
+//!   `5 m` (with a space) is metres;
+//! - `one` is the number 1 (`one team` ≠ `two teams`); `a` is a number only
+//!   before `hundred`, `thousand`, `million`, `billion`, `trillion` or
+//!   `dozen`;
+//! - `2.3.0`, `i32`, `r14`, `%2F` or `v1.2` are not quantities: digits inside
+//!   identifiers and versions are compared as written, through
+//!   [`digit_runs`].
+//!
+//! Callers pass passages, not documents: [`unmatched`] looks at most
+//! [`MAX_COMPARED`] quantities a side.
+
+use crate::text::tokens;
+
+/// Most quantities of a side that [`unmatched`] compares; the rest count as
+/// unmatched (refused, never accepted).
+pub const MAX_COMPARED: usize = 256;
+
+/// A number found in text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantity {
+    /// Its value, scale applied.
+    pub value: f64,
+    /// A percentage.
+    pub percent: bool,
+    /// Canonical unit, if one follows (or a currency sign precedes).
+    pub unit: Option<&'static str>,
+    /// An ordinal (`first`, `2nd`).
+    pub ordinal: bool,
+    /// Written in words (`five`), not digits.
+    pub words: bool,
+    /// Byte range in the text.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+    /// The text it was read from.
+    pub text: String,
+}
+
+impl Quantity {
+    /// Same value, kind and unit.
+    pub fn equals(&self, other: &Quantity) -> bool {
+        same_value(self.value, other.value) && self.percent == other.percent && self.unit == other.unit && self.ordinal == other.ordinal
+    }
+}
+
+/// Equal up to floating-point rounding (relative 1e-9).
+pub fn same_value(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+const SMALL: [&str; 20] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+];
+const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const SMALL_ORDINALS: [&str; 20] = [
+    "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+    "nineteenth",
+];
+const TENS_ORDINALS: [&str; 8] =
+    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"];
+
+/// Scale words and letters (`bn`), with their multipliers.
+const SCALE_WORDS: &[(&str, f64)] = &[
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("billion", 1e9),
+    ("trillion", 1e12),
+    ("lakh", 1e5),
+    ("crore", 1e7),
+    ("mn", 1e6),
+    ("mln", 1e6),
+    ("bn", 1e9),
+    ("bln", 1e9),
+    ("tn", 1e12),
+];
+/// Scale letters, only written against the number (`5k`, `3.2b`).
+const SCALE_LETTERS: &[(&str, f64)] = &[("k", 1e3), ("m", 1e6), ("b", 1e9), ("t", 1e12)];
+
+/// Unit spellings and their canonical names.
+const UNITS: &[(&str, &str)] = &[
+    ("ns", "ns"), ("nanosecond", "ns"), ("nanoseconds", "ns"),
+    ("us", "us"), ("µs", "us"), ("μs", "us"), ("microsecond", "us"), ("microseconds", "us"),
+    ("ms", "ms"), ("msec", "ms"), ("msecs", "ms"), ("millisecond", "ms"), ("milliseconds", "ms"),
+    ("s", "s"), ("sec", "s"), ("secs", "s"), ("second", "s"), ("seconds", "s"),
+    ("min", "min"), ("mins", "min"), ("minute", "min"), ("minutes", "min"),
+    ("h", "h"), ("hr", "h"), ("hrs", "h"), ("hour", "h"), ("hours", "h"),
+    ("day", "day"), ("days", "day"), ("week", "week"), ("weeks", "week"), ("wk", "week"), ("wks", "week"),
+    ("month", "month"), ("months", "month"), ("year", "year"), ("years", "year"), ("yr", "year"), ("yrs", "year"),
+    ("decade", "decade"), ("decades", "decade"), ("century", "century"), ("centuries", "century"),
+    ("bit", "bit"), ("bits", "bit"), ("byte", "byte"), ("bytes", "byte"),
+    ("kb", "kb"), ("mb", "mb"), ("gb", "gb"), ("tb", "tb"), ("pb", "pb"), ("kib", "kib"), ("mib", "mib"),
+    ("gib", "gib"), ("tib", "tib"), ("kbps", "kbps"), ("mbps", "mbps"), ("gbps", "gbps"),
+    ("hz", "hz"), ("khz", "khz"), ("mhz", "mhz"), ("ghz", "ghz"),
+    ("mm", "mm"), ("cm", "cm"), ("m", "m"), ("km", "km"), ("meter", "m"), ("meters", "m"), ("metre", "m"),
+    ("metres", "m"), ("kilometer", "km"), ("kilometers", "km"), ("kilometre", "km"), ("kilometres", "km"),
+    ("mi", "mi"), ("mile", "mi"), ("miles", "mi"), ("ft", "ft"), ("foot", "ft"), ("feet", "ft"),
+    ("inch", "in"), ("inches", "in"),
+    ("mg", "mg"), ("g", "g"), ("gram", "g"), ("grams", "g"), ("kg", "kg"), ("kilogram", "kg"), ("kilograms", "kg"),
+    ("lb", "lb"), ("lbs", "lb"), ("pound", "lb"), ("pounds", "lb"), ("oz", "oz"), ("ton", "t"), ("tons", "t"),
+    ("tonne", "t"), ("tonnes", "t"), ("ml", "ml"), ("l", "l"), ("liter", "l"), ("liters", "l"), ("litre", "l"),
+    ("litres", "l"), ("kw", "kw"), ("mw", "mw"), ("gw", "gw"), ("kwh", "kwh"), ("mwh", "mwh"), ("w", "w"),
+    ("watt", "w"), ("watts", "w"), ("v", "v"), ("volt", "v"), ("volts", "v"),
+    ("px", "px"), ("pt", "pt"), ("dpi", "dpi"), ("fps", "fps"), ("rpm", "rpm"),
+    ("usd", "usd"), ("dollar", "usd"), ("dollars", "usd"), ("eur", "eur"), ("euro", "eur"), ("euros", "eur"),
+    ("gbp", "gbp"), ("jpy", "jpy"), ("yen", "jpy"), ("cents", "cent"), ("cent", "cent"),
+    ("times", "x"), ("x", "x"), ("fold", "x"), ("points", "point"), ("point", "point"),
+    ("degrees", "degree"), ("degree", "degree"), ("°c", "°c"), ("°f", "°f"),
+];
+
+/// Every quantity in `text`, in order.
+pub fn quantities(text: &str) -> Vec<Quantity> {
+    let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
+    let word = |k: usize| toks.get(k).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let Some(&(start, end)) = toks.get(k) else { break };
+        let w = word(k).unwrap_or_default();
+        let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            digits_token(&w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+        } else {
+            number_words(text, &toks, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
+        };
+        let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
+            k += 1;
+            continue;
+        };
+        let mut q_end = toks.get(next - 1).map_or(end, |t| t.1);
+        // a scale word after it
+        if !scaled && !ordinal {
+            if let Some(mult) = word(next).and_then(|w| scale_of(&w)) {
+                if gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
+                    value *= mult;
+                    q_end = toks.get(next).map_or(q_end, |t| t.1);
+                    next += 1;
+                }
+            }
+        }
+        // percent: a mark right after, or the word
+        let mut percent = false;
+        let after = text.get(q_end..).unwrap_or("");
+        let trimmed = after.trim_start_matches([' ', '\u{a0}']);
+        if trimmed.starts_with('%') {
+            percent = true;
+            q_end = text.len() - trimmed.len() + 1;
+            while toks.get(next).is_some_and(|t| t.0 < q_end) {
+                next += 1;
+            }
+        } else if let Some(w) = word(next) {
+            if (w == "percent" || w == "pct") && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
+                percent = true;
+                q_end = toks.get(next).map_or(q_end, |t| t.1);
+                next += 1;
+            } else if w == "per" && word(next + 1).as_deref() == Some("cent") {
+                percent = true;
+                q_end = toks.get(next + 1).map_or(q_end, |t| t.1);
+                next += 2;
+            }
+        }
+        // a unit word after it
+        if unit.is_none() && !percent && !ordinal {
+            if let Some(w) = word(next) {
+                let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
+                let key = if degrees { format!("°{w}") } else { w };
+                if let Some(u) = unit_of(&key) {
+                    let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
+                    if gap_ok {
+                        unit = Some(u);
+                        q_end = toks.get(next).map_or(q_end, |t| t.1);
+                        next += 1;
+                    }
+                }
+            }
+        }
+        // a currency sign before it
+        let before = text.get(..start).and_then(|h| h.chars().next_back());
+        let mut q_start = start;
+        if unit.is_none() {
+            let sign = match before {
+                Some('$') => Some("usd"),
+                Some('€') => Some("eur"),
+                Some('£') => Some("gbp"),
+                Some('¥') => Some("jpy"),
+                _ => None,
+            };
+            if let (Some(s), Some(c)) = (sign, before) {
+                unit = Some(s);
+                q_start = start - c.len_utf8();
+            }
+        }
+        // a minus sign right before a digit (not a hyphen inside a word)
+        if before == Some('-') && !words {
+            let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
+            if !before2.is_some_and(char::is_alphanumeric) {
+                value = -value;
+                q_start = start - 1;
+            }
+        }
+        out.push(Quantity {
+            value,
+            percent,
+            unit,
+            ordinal,
+            words,
+            start: q_start,
+            end: q_end,
+            text: text.get(q_start..q_end).unwrap_or("").to_string(),
+        });
+        k = next.max(k + 1);
+    }
+    out
+}
+
+/// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
+fn gap_is_space(text: &str, from: usize, to: usize) -> bool {
+    text.get(from..to).is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
+}
+
+fn scale_of(w: &str) -> Option<f64> {
+    let singular = w.strip_suffix('s').filter(|s| s.len() > 3).unwrap_or(w);
+    SCALE_WORDS.iter().find(|(s, _)| *s == singular || *s == w).map(|&(_, m)| m)
+}
+
+fn unit_of(w: &str) -> Option<&'static str> {
+    UNITS.iter().find(|(s, _)| *s == w).map(|&(_, u)| u)
+}
+
+/// A token starting with a digit: a number (`1,000`, `2.5`), maybe with a
+/// scale letter, unit or ordinal suffix against it (`5k`, `420ms`, `21st`).
+/// `None` for identifiers and versions (`2.3.0`, `3d6`). Returns (value,
+/// unit, ordinal, scaled).
+fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
+    let b = w.as_bytes();
+    let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
+    let numeric = w.get(..n)?;
+    if numeric.matches('.').count() > 1 {
+        return None;
+    }
+    // thousands separators: groups of three after the first
+    let mut digits = String::new();
+    let mut parts = numeric.split('.');
+    let int = parts.next().unwrap_or("");
+    let groups: Vec<&str> = int.split(',').collect();
+    if groups.len() > 1 && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len())) && groups.iter().skip(1).all(|g| g.len() == 3)) {
+        return None;
+    }
+    digits.push_str(&groups.concat());
+    if let Some(frac) = parts.next() {
+        digits.push('.');
+        digits.push_str(frac);
+    }
+    let mut value: f64 = digits.parse().ok()?;
+    let rest = w.get(n..).unwrap_or("");
+    if rest.is_empty() {
+        return Some((value, None, false, false));
+    }
+    // a digit after letters: an identifier (3d6, 4k2)
+    if rest.bytes().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if matches!(rest, "st" | "nd" | "rd" | "th") {
+        return Some((value, None, true, false));
+    }
+    if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
+        value *= mult;
+        return Some((value, None, false, true));
+    }
+    unit_of(rest).map(|u| (value, Some(u), false, false))
+}
+
+/// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
+/// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
+/// Returns (value, ordinal, next token).
+fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, bool, usize)> {
+    let word = |i: usize| toks.get(i).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+    let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
+        (Some(a), Some(b)) => gap_is_space(text, a.1, b.0),
+        _ => false,
+    };
+    let first = word(k)?;
+    let mut i = k;
+    let mut total = 0.0;
+    let mut current = 0.0;
+    let mut any = false;
+    if first == "a" || first == "an" {
+        let next = word(k + 1)?;
+        if !matches!(next.as_str(), "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen") || !joined(k) {
+            return None;
+        }
+        current = 1.0;
+        any = true;
+        i += 1;
+    }
+    let mut ordinal = false;
+    loop {
+        let Some(w) = word(i) else { break };
+        if any && i > k && !joined(i - 1) {
+            break;
+        }
+        if let Some(v) = SMALL.iter().position(|s| *s == w) {
+            current += v as f64;
+        } else if let Some(v) = TENS.iter().position(|s| *s == w) {
+            current += 20.0 + 10.0 * v as f64;
+        } else if let Some(v) = SMALL_ORDINALS.iter().position(|s| *s == w) {
+            current += v as f64;
+            ordinal = true;
+            i += 1;
+            any = true;
+            break;
+        } else if let Some(v) = TENS_ORDINALS.iter().position(|s| *s == w) {
+            current += 20.0 + 10.0 * v as f64;
+            ordinal = true;
+            i += 1;
+            any = true;
+            break;
+        } else if w == "hundred" && any {
+            current *= 100.0;
+        } else if w == "dozen" && any {
+            current *= 12.0;
+        } else if w == "dozen" {
+            current = 12.0;
+        } else if let Some(mult) = scale_of(&w).filter(|_| any) {
+            total += current * mult;
+            current = 0.0;
+        } else if w == "and" && any && word(i + 1).is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str())) {
+            // "one hundred and five"
+        } else {
+            break;
+        }
+        any = true;
+        i += 1;
+    }
+    if !any || i == k {
+        return None;
+    }
+    Some((total + current, ordinal, i))
+}
+
+/// Every maximal run of ASCII digits in `text`, as byte ranges: the digits
+/// of identifiers, versions and URLs, compared as written.
+pub fn digit_runs(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_digit) {
+            let s = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            out.push((s, i));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Quantities of `quote` with no equal one in `source`, and of `source`
+/// with none in `quote` (indices), matched one to one. Past
+/// [`MAX_COMPARED`] a side's quantities all count as unmatched.
+pub fn unmatched(quote: &[Quantity], source: &[Quantity]) -> (Vec<usize>, Vec<usize>) {
+    if quote.len() > MAX_COMPARED || source.len() > MAX_COMPARED {
+        return ((0..quote.len()).collect(), (0..source.len()).collect());
+    }
+    let mut used = vec![false; source.len()];
+    let mut missing = Vec::new();
+    for (i, q) in quote.iter().enumerate() {
+        let hit = source.iter().enumerate().position(|(j, s)| !used.get(j).copied().unwrap_or(true) && q.equals(s));
+        match hit.and_then(|j| used.get_mut(j)) {
+            Some(u) => *u = true,
+            None => missing.push(i),
+        }
+    }
+    let extra = used.iter().enumerate().filter(|(_, u)| !**u).map(|(j, _)| j).collect();
+    (missing, extra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same(a: &str, b: &str) -> bool {
+        let (qa, qb) = (quantities(a), quantities(b));
+        let (m, e) = unmatched(&qa, &qb);
+        !qa.is_empty() && m.is_empty() && e.is_empty()
+    }
+
+    #[test]
+    fn equal_by_value() {
+        for (a, b) in [
+            ("five", "5"),
+            ("twenty-one", "21"),
+            ("twenty one", "21"),
+            ("3.2 billion", "3,200 million"),
+            ("3.2bn", "3200000000"),
+            ("1,000", "1000"),
+            ("15%", "15 percent"),
+            ("fifteen percent", "15 %"),
+            ("420 ms", "420 milliseconds"),
+            ("420ms", "420 ms"),
+            ("first", "1st"),
+            ("twenty-first", "21st"),
+            ("a dozen", "12"),
+            ("a hundred", "100"),
+            ("one hundred and five", "105"),
+            ("two thousand", "2,000"),
+            ("$5", "5 dollars"),
+            ("3 hours", "three hours"),
+        ] {
+            assert!(same(a, b), "{a:?} = {b:?}: {:?} vs {:?}", quantities(a), quantities(b));
+        }
+    }
+
+    #[test]
+    fn different_values() {
+        for (a, b) in [
+            ("four teams", "nine teams"),
+            ("Three were hurt", "13 were hurt"),
+            ("150 million", "150 billion"),
+            ("420 ms", "420 s"),
+            ("3 hours", "3 days"),
+            ("15", "150"),
+            ("2nd", "3rd"),
+            ("5%", "15%"),
+            ("15%", "15"),
+            ("second place", "third place"),
+            ("-5 degrees", "5 degrees"),
+        ] {
+            assert!(!same(a, b), "{a:?} != {b:?}");
+        }
+    }
+
+    #[test]
+    fn identifiers_are_not_quantities() {
+        for t in ["2.3.0", "i32", "r14", "%2F", "v1.2", "3d6"] {
+            let q = quantities(t);
+            assert!(q.iter().all(|q| q.text != t), "{t}: {q:?}");
+        }
+        assert_eq!(digit_runs("v2.3.10 %2F"), vec![(1, 2), (3, 4), (5, 7), (9, 10)]);
+        assert!(quantities("a system").is_empty());
+    }
+
+    #[test]
+    fn ranges_slice_the_text_around_emoji_cjk_and_crlf() {
+        let text = "😀 “five” 日本 420 ms\r\n— $3.2bn, 15 %, twenty-one";
+        let qs = quantities(text);
+        assert_eq!(qs.len(), 5, "{qs:?}");
+        for q in &qs {
+            assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()));
+        }
+        assert_eq!(qs.iter().map(|q| q.text.as_str()).collect::<Vec<_>>(), ["five", "420 ms", "$3.2bn", "15 %", "twenty-one"]);
+    }
+
+    #[test]
+    fn never_panics_and_ranges_hold() {
+        const PIECES: &[&str] = &[
+            "1", "2,000", ".5", "-", "%", "$", " ", "five", "twenty", "-", "one", "hundred", "and", "million", "bn", "ms",
+            "st", "a", "dozen", "😀", "日", "\u{301}", "per", "cent", "°", "C", "\r\n",
+        ];
+        let mut next = crate::test_rng::below(0xD1B5_4A32_D192_ED03);
+        for _ in 0..20_000 {
+            let text: String = (0..next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
+            for q in quantities(&text) {
+                assert!(text.is_char_boundary(q.start) && text.is_char_boundary(q.end), "{text:?} {q:?}");
+                assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()), "{text:?}");
+            }
+        }
+    }
+}
