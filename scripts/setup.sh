@@ -22,6 +22,13 @@ if ! [ -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji fonts-wqy-microhei
 fi
 
+# Debian's SCOWL-based word lists: src/text/words.bin is generated from them
+# and its test checks it is current (the test fails without them).
+if ! [ -f /usr/share/dict/american-english ] || ! [ -f /usr/share/dict/british-english ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wamerican wbritish
+fi
+
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
