@@ -5,8 +5,8 @@
 //! process compute `find_longest_match`, `get_matching_blocks` and `ratio`
 //! for each pair, and compares the results exactly with the Rust port.
 
-use evidence_validator::matching::sequence_matcher::{Block, SequenceMatcher, longest_match_score};
-use serde_json::{Value, json};
+use evidence_validator::matching::sequence_matcher::{longest_match_score, Block, SequenceMatcher};
+use serde_json::{json, Value};
 use std::io::ErrorKind;
 use std::process::Command;
 

@@ -9,7 +9,7 @@
 #[path = "fuzzy_common/mod.rs"]
 mod common;
 
-use common::{Rng, mutate};
+use common::{mutate, Rng};
 use evidence_validator::host::FixedClock;
 use evidence_validator::text::Profile;
 use evidence_validator::validate::{self, ClaimSet, Config};
@@ -18,8 +18,30 @@ use serde_json::json;
 
 fn make_text(rng: &mut Rng) -> String {
     let words = [
-        "the", "borrow", "checker", "ensures", "références", "naïve", "中文", "文本", "😀", "e\u{301}cole", "\u{201C}quoted\u{201D}",
-        "it\u{2019}s", "1,000", "3.5", "not", "never", "ownership", "rules", "prevent", "you", "from", "doing", "so", "ﬁle",
+        "the",
+        "borrow",
+        "checker",
+        "ensures",
+        "références",
+        "naïve",
+        "中文",
+        "文本",
+        "😀",
+        "e\u{301}cole",
+        "\u{201C}quoted\u{201D}",
+        "it\u{2019}s",
+        "1,000",
+        "3.5",
+        "not",
+        "never",
+        "ownership",
+        "rules",
+        "prevent",
+        "you",
+        "from",
+        "doing",
+        "so",
+        "ﬁle",
     ];
     let mut text = String::new();
     while text.len() < 40_000 {
@@ -61,17 +83,30 @@ fn reused_document_answers_like_a_fresh_one() {
         let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
         let want = validate::validate_document(&fresh, &claims, &config, &FixedClock(0.0)).unwrap();
         let got = validate::validate_document(&shared, &claims, &config, &FixedClock(0.0)).unwrap();
-        assert_eq!(serde_json::to_value(&got).unwrap(), serde_json::to_value(&want).unwrap(), "claim {i}: {quote:?}");
+        assert_eq!(
+            serde_json::to_value(&got).unwrap(),
+            serde_json::to_value(&want).unwrap(),
+            "claim {i}: {quote:?}"
+        );
 
         let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
         for k in [0, 3] {
             let want = validate::find_quote(&fresh, &quote, Profile::default(), k);
             let got = validate::find_quote(&shared, &quote, Profile::default(), k);
-            assert_eq!(format!("{got:?}"), format!("{want:?}"), "find {i} (k = {k}): {quote:?}");
+            assert_eq!(
+                format!("{got:?}"),
+                format!("{want:?}"),
+                "find {i} (k = {k}): {quote:?}"
+            );
         }
     }
     // the shared document did build its gram index
     let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
     let _ = validate::find_quote(&fresh, "the borrow checker", Profile::default(), 3);
-    assert!(shared.heap_bytes() > fresh.heap_bytes() + text.len(), "{} vs {}", shared.heap_bytes(), fresh.heap_bytes());
+    assert!(
+        shared.heap_bytes() > fresh.heap_bytes() + text.len(),
+        "{} vs {}",
+        shared.heap_bytes(),
+        fresh.heap_bytes()
+    );
 }

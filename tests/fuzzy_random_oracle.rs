@@ -17,7 +17,7 @@
 mod common;
 
 use common::*;
-use evidence_validator::matching::fuzzy::{FuzzyMatch, FuzzyQuery, find_all, levenshtein};
+use evidence_validator::matching::fuzzy::{find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 
 struct Case {
     text: String,
@@ -103,10 +103,9 @@ fn check_case(case: &Case, seed: u64) {
         })
         .collect();
     let all = find_all(&case.text, &queries);
-    assert!(
-        all.windows(2)
-            .all(|w| (w[0].query, w[0].start) < (w[1].query, w[1].start))
-    );
+    assert!(all
+        .windows(2)
+        .all(|w| (w[0].query, w[0].start) < (w[1].query, w[1].start)));
     let text: Vec<char> = case.text.chars().collect();
     let offsets = byte_offsets(&case.text);
     for (q, (pattern, k)) in case.patterns.iter().enumerate() {

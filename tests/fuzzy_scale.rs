@@ -6,9 +6,8 @@
 #[path = "fuzzy_common/mod.rs"]
 mod common;
 
-
 use common::*;
-use evidence_validator::matching::fuzzy::{FuzzyQuery, find_all, levenshtein};
+use evidence_validator::matching::fuzzy::{find_all, levenshtein, FuzzyQuery};
 
 /// Natural-looking text: words (some with accents), spaces, punctuation.
 fn make_text(rng: &mut Rng, bytes: usize) -> String {

@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
-use evidence_validator::matching::fuzzy::{FuzzyMatch, FuzzyQuery, best_in_window, find_all, levenshtein};
+use evidence_validator::matching::fuzzy::{
+    best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery,
+};
 
 #[test]
 fn levenshtein_known_values() {

@@ -2,7 +2,9 @@
 //! panic, and spans always point into the transcript text.
 #![cfg(not(target_arch = "wasm32"))]
 
-use evidence_validator::transcript::{from_json, normalize, parse_transcript, EvaluationItem, InputFormat, TranscriptConfig};
+use evidence_validator::transcript::{
+    from_json, normalize, parse_transcript, EvaluationItem, InputFormat, TranscriptConfig,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -43,14 +45,42 @@ fn json_value() -> impl Strategy<Value = Value> {
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {
         let keys = prop::sample::select(vec![
-            "segments", "words", "word_segments", "start", "end", "text", "word", "results", "channels", "alternatives",
-            "transcript", "items", "type", "content", "start_time", "end_time", "Transcript", "Items", "Content",
-            "BeginOffsetMillis", "EndOffsetMillis", "transcription", "offsets", "from", "to", "paragraphs", "sentences",
-            "punctuated_word", "attaches_to", "is_eos", "speaker",
+            "segments",
+            "words",
+            "word_segments",
+            "start",
+            "end",
+            "text",
+            "word",
+            "results",
+            "channels",
+            "alternatives",
+            "transcript",
+            "items",
+            "type",
+            "content",
+            "start_time",
+            "end_time",
+            "Transcript",
+            "Items",
+            "Content",
+            "BeginOffsetMillis",
+            "EndOffsetMillis",
+            "transcription",
+            "offsets",
+            "from",
+            "to",
+            "paragraphs",
+            "sentences",
+            "punctuated_word",
+            "attaches_to",
+            "is_eos",
+            "speaker",
         ]);
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::btree_map(keys.prop_map(str::to_string), inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(keys.prop_map(str::to_string), inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }

@@ -144,13 +144,29 @@ impl fmt::Display for FindingError {
         match self {
             FindingError::MissingSourceUrl => write!(f, "Finding must have source_url"),
             FindingError::MissingExtractedAt => write!(f, "Finding must have extracted_at"),
-            FindingError::InvalidExtractedAt(v) => write!(f, "extracted_at is not an RFC 3339 timestamp: {v:?}"),
-            FindingError::MissingExtractionSpan => write!(f, "Finding must have extraction_span (cannot be None or empty)"),
-            FindingError::ShortExtractionSpan(n) => write!(f, "extraction_span too short: {n} chars (min {MIN_SPAN_CHARS})"),
-            FindingError::HashMismatch => write!(f, "extraction_span_hash mismatch (possible tampering)"),
-            FindingError::RelevanceOutOfRange(v) => write!(f, "relevance_score out of range: {v} (must be 0-10)"),
-            FindingError::RecencyOutOfRange(v) => write!(f, "recency_score out of range: {v} (must be 0-10)"),
-            FindingError::TrustOutOfRange(v) => write!(f, "trust_score out of range: {v} (must be 0-3)"),
+            FindingError::InvalidExtractedAt(v) => {
+                write!(f, "extracted_at is not an RFC 3339 timestamp: {v:?}")
+            }
+            FindingError::MissingExtractionSpan => write!(
+                f,
+                "Finding must have extraction_span (cannot be None or empty)"
+            ),
+            FindingError::ShortExtractionSpan(n) => write!(
+                f,
+                "extraction_span too short: {n} chars (min {MIN_SPAN_CHARS})"
+            ),
+            FindingError::HashMismatch => {
+                write!(f, "extraction_span_hash mismatch (possible tampering)")
+            }
+            FindingError::RelevanceOutOfRange(v) => {
+                write!(f, "relevance_score out of range: {v} (must be 0-10)")
+            }
+            FindingError::RecencyOutOfRange(v) => {
+                write!(f, "recency_score out of range: {v} (must be 0-10)")
+            }
+            FindingError::TrustOutOfRange(v) => {
+                write!(f, "trust_score out of range: {v} (must be 0-3)")
+            }
         }
     }
 }
@@ -162,14 +178,19 @@ impl From<FindingError> for Error {
     fn from(e: FindingError) -> Error {
         let field = match &e {
             FindingError::MissingSourceUrl => "source_url",
-            FindingError::MissingExtractedAt | FindingError::InvalidExtractedAt(_) => "extracted_at",
-            FindingError::MissingExtractionSpan | FindingError::ShortExtractionSpan(_) => "extraction_span",
+            FindingError::MissingExtractedAt | FindingError::InvalidExtractedAt(_) => {
+                "extracted_at"
+            }
+            FindingError::MissingExtractionSpan | FindingError::ShortExtractionSpan(_) => {
+                "extraction_span"
+            }
             FindingError::HashMismatch => "extraction_span_hash",
             FindingError::RelevanceOutOfRange(_) => "relevance_score",
             FindingError::RecencyOutOfRange(_) => "recency_score",
             FindingError::TrustOutOfRange(_) => "trust_score",
         };
-        Error::new(ErrorKind::Validation, e.to_string()).with_detail("field", serde_json::Value::String(field.into()))
+        Error::new(ErrorKind::Validation, e.to_string())
+            .with_detail("field", serde_json::Value::String(field.into()))
     }
 }
 
@@ -239,14 +260,16 @@ impl Finding {
 
     /// From JSON; wrong types and unknown fields are a `VALIDATION_ERROR`.
     pub fn from_json(value: &serde_json::Value) -> Result<Finding, Error> {
-        Finding::deserialize(value).map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
+        Finding::deserialize(value)
+            .map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
     }
 }
 
 impl NewFinding {
     /// From JSON; wrong types and unknown fields are a `VALIDATION_ERROR`.
     pub fn from_json(value: &serde_json::Value) -> Result<NewFinding, Error> {
-        NewFinding::deserialize(value).map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
+        NewFinding::deserialize(value)
+            .map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
     }
 }
 
@@ -259,14 +282,23 @@ pub fn is_rfc3339(s: &str) -> bool {
         if !part.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        part.iter().try_fold(0u32, |acc, d| Some(acc * 10 + u32::from(d - b'0')))
+        part.iter()
+            .try_fold(0u32, |acc, d| Some(acc * 10 + u32::from(d - b'0')))
     };
-    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) =
-        (num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2))
-    else {
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) = (
+        num(0, 4),
+        num(5, 2),
+        num(8, 2),
+        num(11, 2),
+        num(14, 2),
+        num(17, 2),
+    ) else {
         return false;
     };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b't' | b' ')) {
+    if b.get(4) != Some(&b'-')
+        || b.get(7) != Some(&b'-')
+        || !matches!(b.get(10), Some(b'T' | b't' | b' '))
+    {
         return false;
     }
     if b.get(13) != Some(&b':') || b.get(16) != Some(&b':') {
@@ -285,7 +317,9 @@ pub fn is_rfc3339(s: &str) -> bool {
     }
     let mut i = 19;
     if b.get(i) == Some(&b'.') {
-        let n = b.get(i + 1..).map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
+        let n = b
+            .get(i + 1..)
+            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
         if n == 0 {
             return false;
         }
@@ -317,10 +351,25 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        for ok in ["2025-01-31T12:00:00Z", "2024-02-29T00:00:00.123456+05:30", "2025-01-31 12:00:00z", "2025-12-31T23:59:60-00:00"] {
+        for ok in [
+            "2025-01-31T12:00:00Z",
+            "2024-02-29T00:00:00.123456+05:30",
+            "2025-01-31 12:00:00z",
+            "2025-12-31T23:59:60-00:00",
+        ] {
             assert!(is_rfc3339(ok), "{ok}");
         }
-        for bad in ["", "2025-01-31", "2025-02-29T00:00:00Z", "2025-13-01T00:00:00Z", "2025-01-31T24:00:00Z", "2025-01-31T12:00:00", "2025-01-31T12:00:00.Z", "2025-01-31T12:00:00+5:30", "２０２５-01-31T12:00:00Z"] {
+        for bad in [
+            "",
+            "2025-01-31",
+            "2025-02-29T00:00:00Z",
+            "2025-13-01T00:00:00Z",
+            "2025-01-31T24:00:00Z",
+            "2025-01-31T12:00:00",
+            "2025-01-31T12:00:00.Z",
+            "2025-01-31T12:00:00+5:30",
+            "２０２５-01-31T12:00:00Z",
+        ] {
             assert!(!is_rfc3339(bad), "{bad}");
         }
     }
@@ -330,6 +379,9 @@ mod tests {
         assert_eq!(compute_hash("  a \n\t b  "), compute_hash("a b"));
         assert_ne!(compute_hash("A b"), compute_hash("a b"));
         // sha256("a b")
-        assert_eq!(compute_hash("a b"), "c8687a08aa5d6ed2044328fa6a697ab8e96dc34291e8c2034ae8c38e6fcc6d65");
+        assert_eq!(
+            compute_hash("a b"),
+            "c8687a08aa5d6ed2044328fa6a697ab8e96dc34291e8c2034ae8c38e6fcc6d65"
+        );
     }
 }

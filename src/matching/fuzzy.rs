@@ -140,12 +140,24 @@ pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> V
 /// [`find_all_with`], looking the pieces of few queries up in `grams`
 /// (built over `text`) instead of scanning the text for each.
 #[must_use]
-pub fn find_all_indexed(text: &str, marks: &CharMarks, grams: Option<&GramIndex>, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
+pub fn find_all_indexed(
+    text: &str,
+    marks: &CharMarks,
+    grams: Option<&GramIndex>,
+    queries: &[FuzzyQuery],
+) -> Vec<FuzzyMatch> {
     if queries.is_empty() {
         return Vec::new();
     }
-    let index = CharIndex { text, marks: &marks.marks, chars: marks.chars };
-    let mut plans: Vec<Plan> = queries.iter().map(|q| Plan::new(q, grams.is_some())).collect();
+    let index = CharIndex {
+        text,
+        marks: &marks.marks,
+        chars: marks.chars,
+    };
+    let mut plans: Vec<Plan> = queries
+        .iter()
+        .map(|q| Plan::new(q, grams.is_some()))
+        .collect();
     collect_hits(&index, grams, &mut plans);
     let mut out = Vec::new();
     for (query, plan) in plans.iter_mut().enumerate() {
@@ -235,7 +247,10 @@ impl CharMarks {
     /// The marks of `text`.
     pub fn new(text: &str) -> CharMarks {
         if text.is_ascii() {
-            return CharMarks { marks: Vec::new(), chars: text.len() };
+            return CharMarks {
+                marks: Vec::new(),
+                chars: text.len(),
+            };
         }
         let mut chars = 0;
         let marks = text
@@ -629,19 +644,21 @@ fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan]
     let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
     let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
     let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
-    MultiSearcher::new(&bytes).with_grams(grams).find_overlapping(index.text.as_bytes(), |pattern, start| {
-        let Some(list) = owners.get(pattern) else {
-            return;
-        };
-        let at = index.rank(start);
-        for &(q, piece, offset) in list {
-            let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
-            if let Some(plan) = plans.get_mut(q) {
-                let end = at + (plan.m - offset.min(plan.m));
-                plan.add_hit(Hit { end, piece }, cap, &mut budget);
+    MultiSearcher::new(&bytes)
+        .with_grams(grams)
+        .find_overlapping(index.text.as_bytes(), |pattern, start| {
+            let Some(list) = owners.get(pattern) else {
+                return;
+            };
+            let at = index.rank(start);
+            for &(q, piece, offset) in list {
+                let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
+                if let Some(plan) = plans.get_mut(q) {
+                    let end = at + (plan.m - offset.min(plan.m));
+                    plan.add_hit(Hit { end, piece }, cap, &mut budget);
+                }
             }
-        }
-    });
+        });
 }
 
 // ---------------------------------------------------------------------------

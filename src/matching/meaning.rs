@@ -46,7 +46,9 @@ pub const MAX_BAND: usize = 64;
 
 /// Prefixes whose addition or removal changes a word's meaning. The first
 /// eight negate (`legal`/`illegal`): [`Change::Negation`].
-const PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post"];
+const PREFIXES: &[&str] = &[
+    "un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post",
+];
 const NEGATING_PREFIXES: usize = 8;
 
 /// A text compared: a byte range of a normalized text, whose map leads back
@@ -173,9 +175,20 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
         } else {
             begins_sentence(text, s)
         };
-        toks.push(Tok { start: s, end: e, key, digits, case, sentence_start });
+        toks.push(Tok {
+            start: s,
+            end: e,
+            key,
+            digits,
+            case,
+            sentence_start,
+        });
     });
-    Tokens { toks, cut_start, cut_end }
+    Tokens {
+        toks,
+        cut_start,
+        cut_end,
+    }
 }
 
 /// Bytes looked at beyond a range's edge for the rest of a cut word.
@@ -197,10 +210,14 @@ fn ceil_boundary(s: &str, mut i: usize) -> usize {
 
 /// Letter case of the original text behind normalized `s..e`.
 fn case_of(side: &Side, s: usize, e: usize) -> Case {
-    let Some((os, oe)) = side.normalized.original_range(s, e) else { return Case::Lower };
+    let Some((os, oe)) = side.normalized.original_range(s, e) else {
+        return Case::Lower;
+    };
     let orig = side.original.get(os..oe).unwrap_or("");
     let mut letters = orig.chars().filter(|c| c.is_alphabetic());
-    let Some(first) = letters.next() else { return Case::Lower };
+    let Some(first) = letters.next() else {
+        return Case::Lower;
+    };
     if !first.is_uppercase() {
         return Case::Lower;
     }
@@ -258,18 +275,35 @@ impl Comparison {
 pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool) -> Comparison {
     let q = side_tokens(quote, true);
     let s = side_tokens(source, false);
-    let mut out = Comparison { edits: Vec::new(), snapped: (source.start, source.end) };
+    let mut out = Comparison {
+        edits: Vec::new(),
+        snapped: (source.start, source.end),
+    };
     let ops = align(&q.toks, &s.toks);
     let mut i = 0;
     while let Some(op) = ops.get(i) {
         if let Op::Same(qi, si) = *op {
             if let (Some(a), Some(b)) = (q.toks.get(qi), s.toks.get(si)) {
                 if a.case != b.case && a.key == b.key {
-                    out.edits.push(Edit { kind: EditKind::Cosmetic, change: None, why: "case", quote: (a.start, a.end), source: (b.start, b.end) });
+                    out.edits.push(Edit {
+                        kind: EditKind::Cosmetic,
+                        change: None,
+                        why: "case",
+                        quote: (a.start, a.end),
+                        source: (b.start, b.end),
+                    });
                 }
             }
             if let Some(Op::Same(qn, sn)) = ops.get(i + 1) {
-                separator_edit(quote, source, &q.toks, &s.toks, (qi, si), (*qn, *sn), &mut out.edits);
+                separator_edit(
+                    quote,
+                    source,
+                    &q.toks,
+                    &s.toks,
+                    (qi, si),
+                    (*qn, *sn),
+                    &mut out.edits,
+                );
             }
             i += 1;
             continue;
@@ -293,13 +327,27 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         let at_end = j == ops.len();
         let qt: Vec<&Tok> = qs.iter().filter_map(|&k| q.toks.get(k)).collect();
         let st: Vec<&Tok> = ss.iter().filter_map(|&k| s.toks.get(k)).collect();
-        let region = Region { quote, source, q: &qt, s: &st, words, word_forms };
-        let edge = (at_start && q.cut_start_ok(&s, &qt, &st, words, true)) || (at_end && q.cut_end_ok(&s, &qt, &st, words));
-        let edit = if edge { region.partial_edge() } else { region.classify() };
+        let region = Region {
+            quote,
+            source,
+            q: &qt,
+            s: &st,
+            words,
+            word_forms,
+        };
+        let edge = (at_start && q.cut_start_ok(&s, &qt, &st, words, true))
+            || (at_end && q.cut_end_ok(&s, &qt, &st, words));
+        let edit = if edge {
+            region.partial_edge()
+        } else {
+            region.classify()
+        };
         out.edits.push(edit);
         i = j;
     }
-    if quantity_mismatch(quote, source) && out.edits.iter().all(|e| e.change != Some(Change::Number)) {
+    if quantity_mismatch(quote, source)
+        && out.edits.iter().all(|e| e.change != Some(Change::Number))
+    {
         out.edits.push(Edit {
             kind: EditKind::Substitution,
             change: Some(Change::Number),
@@ -309,8 +357,14 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         });
     }
     // snap the reported span to whole words unless the quote is cut itself
-    let keeps_cut_start = out.edits.first().is_some_and(|e| e.why == "quote starts inside a word");
-    let keeps_cut_end = out.edits.last().is_some_and(|e| e.why == "quote ends inside a word");
+    let keeps_cut_start = out
+        .edits
+        .first()
+        .is_some_and(|e| e.why == "quote starts inside a word");
+    let keeps_cut_end = out
+        .edits
+        .last()
+        .is_some_and(|e| e.why == "quote ends inside a word");
     if let (Some(first), Some(last)) = (s.toks.first(), s.toks.last()) {
         if s.cut_start && !keeps_cut_start {
             out.snapped.0 = first.start.min(source.start);
@@ -326,7 +380,14 @@ impl Tokens {
     /// Whether a differing first stretch is only the quote starting inside
     /// the source's first word: one token, a suffix of it, not a word, no
     /// digits.
-    fn cut_start_ok(&self, s: &Tokens, qt: &[&Tok], st: &[&Tok], words: &dyn Words, _start: bool) -> bool {
+    fn cut_start_ok(
+        &self,
+        s: &Tokens,
+        qt: &[&Tok],
+        st: &[&Tok],
+        words: &dyn Words,
+        _start: bool,
+    ) -> bool {
         s.cut_start && partial_of(qt, st, words, |whole, part| whole.ends_with(part))
     }
 
@@ -336,9 +397,18 @@ impl Tokens {
     }
 }
 
-fn partial_of(qt: &[&Tok], st: &[&Tok], words: &dyn Words, fits: impl Fn(&str, &str) -> bool) -> bool {
+fn partial_of(
+    qt: &[&Tok],
+    st: &[&Tok],
+    words: &dyn Words,
+    fits: impl Fn(&str, &str) -> bool,
+) -> bool {
     let ([q], [s]) = (qt, st) else { return false };
-    !q.digits && !s.digits && q.key.len() < s.key.len() && fits(&s.key, &q.key) && !is_word(words, &q.key)
+    !q.digits
+        && !s.digits
+        && q.key.len() < s.key.len()
+        && fits(&s.key, &q.key)
+        && !is_word(words, &q.key)
 }
 
 /// One stretch of differing tokens.
@@ -364,11 +434,19 @@ impl Region<'_, '_> {
 
     fn edit(&self, kind: EditKind, change: Option<Change>, why: &'static str) -> Edit {
         let (quote, source) = self.ranges();
-        Edit { kind, change, why, quote, source }
+        Edit {
+            kind,
+            change,
+            why,
+            quote,
+            source,
+        }
     }
 
     fn partial_edge(&self) -> Edit {
-        let why = if self.q.first().map(|t| t.start) == Some(self.quote.start) && self.s.first().is_some_and(|t| t.start < self.source.start) {
+        let why = if self.q.first().map(|t| t.start) == Some(self.quote.start)
+            && self.s.first().is_some_and(|t| t.start < self.source.start)
+        {
             "quote starts inside a word"
         } else {
             "quote ends inside a word"
@@ -379,11 +457,25 @@ impl Region<'_, '_> {
     fn classify(&self) -> Edit {
         let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
         let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
-        let numeric = self.q.iter().chain(self.s).any(|t| t.digits || lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class));
+        let digits = self.q.iter().chain(self.s).any(|t| t.digits);
+        let dotted = self.q.iter().any(|t| inner_dot(self.quote, t))
+            || self.s.iter().any(|t| inner_dot(self.source, t));
+        if dotted && !digits {
+            return self.edit(EditKind::Substitution, Some(Change::Word), "name");
+        }
+        let numeric = digits
+            || self.q.iter().chain(self.s).any(|t| {
+                lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class)
+            });
         if numeric {
             let (qr, sr) = self.ranges();
             let qt = self.quote.normalized.as_str().get(qr.0..qr.1).unwrap_or("");
-            let st = self.source.normalized.as_str().get(sr.0..sr.1).unwrap_or("");
+            let st = self
+                .source
+                .normalized
+                .as_str()
+                .get(sr.0..sr.1)
+                .unwrap_or("");
             if same_numbers(qt, st) {
                 return self.edit(EditKind::Cosmetic, None, "number written differently");
             }
@@ -401,9 +493,16 @@ impl Region<'_, '_> {
                     return self.edit(EditKind::Typo, None, "missing space");
                 }
             }
-            return self.edit(EditKind::Substitution, Some(Change::Word), "words joined or split");
+            return self.edit(
+                EditKind::Substitution,
+                Some(Change::Word),
+                "words joined or split",
+            );
         }
-        if !q_join.is_empty() && crate::text::unicode::strip_marks(&q_join) == crate::text::unicode::strip_marks(&s_join) {
+        if !q_join.is_empty()
+            && crate::text::unicode::strip_marks(&q_join)
+                == crate::text::unicode::strip_marks(&s_join)
+        {
             return self.edit(EditKind::Cosmetic, None, "accents");
         }
         if self.word_forms && self.same_stems() {
@@ -413,12 +512,24 @@ impl Region<'_, '_> {
             return self.edit(EditKind::Substitution, Some(Change::Negation), neg);
         }
         if let Some(why) = self.prefix_change() {
-            let change = if why == "negating prefix" { Change::Negation } else { Change::Word };
+            let change = if why == "negating prefix" {
+                Change::Negation
+            } else {
+                Change::Word
+            };
             return self.edit(EditKind::Substitution, Some(change), why);
         }
         match (self.q, self.s) {
             ([q], [s]) => self.one_word(q, s),
-            _ => self.edit(EditKind::Substitution, Some(Change::Word), if self.q.is_empty() || self.s.is_empty() { "word added or dropped" } else { "words" }),
+            _ => self.edit(
+                EditKind::Substitution,
+                Some(Change::Word),
+                if self.q.is_empty() || self.s.is_empty() {
+                    "word added or dropped"
+                } else {
+                    "words"
+                },
+            ),
         }
     }
 
@@ -470,11 +581,14 @@ impl Region<'_, '_> {
             inner_dot(side, t)
                 || match t.case {
                     Case::AllCaps => true,
-                    Case::Capitalized => !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key)),
+                    Case::Capitalized => {
+                        !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key))
+                    }
                     Case::Lower => false,
                 }
         };
-        self.q.iter().any(|t| named(t, self.quote, false)) || self.s.iter().any(|t| named(t, self.source, true))
+        self.q.iter().any(|t| named(t, self.quote, false))
+            || self.s.iter().any(|t| named(t, self.source, true))
     }
 
     /// The quote's tokens are split by hyphens where the source's are not,
@@ -483,11 +597,18 @@ impl Region<'_, '_> {
     fn hyphen_split(&self) -> bool {
         let joined_by_hyphens = |side: &Side, toks: &[&Tok]| {
             toks.windows(2).all(|w| match w {
-                [a, b] => side.normalized.as_str().get(a.end..b.start).is_some_and(|sep| sep.trim() == "-"),
+                [a, b] => side
+                    .normalized
+                    .as_str()
+                    .get(a.end..b.start)
+                    .is_some_and(|sep| sep.trim() == "-"),
                 _ => true,
             })
         };
-        let (q_hyph, s_hyph) = (joined_by_hyphens(self.quote, self.q), joined_by_hyphens(self.source, self.s));
+        let (q_hyph, s_hyph) = (
+            joined_by_hyphens(self.quote, self.q),
+            joined_by_hyphens(self.source, self.s),
+        );
         match (self.q.len(), self.s.len()) {
             (1, n) if n > 1 => s_hyph,
             (n, 1) if n > 1 => q_hyph,
@@ -497,7 +618,14 @@ impl Region<'_, '_> {
 
     /// A negation on one side and not the other.
     fn negation_change(&self) -> Option<&'static str> {
-        let count = |t: &[&Tok]| t.iter().filter(|t| tokens::is_negation(&t.key) || lexicon::closed_class(&t.key) == Some(WordClass::Negation)).count();
+        let count = |t: &[&Tok]| {
+            t.iter()
+                .filter(|t| {
+                    tokens::is_negation(&t.key)
+                        || lexicon::closed_class(&t.key) == Some(WordClass::Negation)
+                })
+                .count()
+        };
         (count(self.q) != count(self.s)).then_some("negation")
     }
 
@@ -506,11 +634,19 @@ impl Region<'_, '_> {
     fn prefix_change(&self) -> Option<&'static str> {
         let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
         let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
-        let (long, short) = if q_join.len() > s_join.len() { (&q_join, &s_join) } else { (&s_join, &q_join) };
+        let (long, short) = if q_join.len() > s_join.len() {
+            (&q_join, &s_join)
+        } else {
+            (&s_join, &q_join)
+        };
         for (k, p) in PREFIXES.iter().enumerate() {
             if let Some(rest) = long.strip_prefix(p) {
                 if !short.is_empty() && rest == short.as_str() {
-                    return Some(if k < NEGATING_PREFIXES { "negating prefix" } else { "prefix" });
+                    return Some(if k < NEGATING_PREFIXES {
+                        "negating prefix"
+                    } else {
+                        "prefix"
+                    });
                 }
             }
         }
@@ -523,8 +659,16 @@ fn inner_dot(side: &Side, t: &Tok) -> bool {
     let text = side.normalized.as_str();
     let after = text.get(t.end..).and_then(|r| r.chars().next());
     let before = text.get(..t.start).and_then(|r| r.chars().next_back());
-    after == Some('.') && text.get(t.end + 1..).and_then(|r| r.chars().next()).is_some_and(char::is_alphanumeric)
-        || before == Some('.') && text.get(..t.start.saturating_sub(1)).and_then(|r| r.chars().next_back()).is_some_and(char::is_alphanumeric)
+    after == Some('.')
+        && text
+            .get(t.end + 1..)
+            .and_then(|r| r.chars().next())
+            .is_some_and(char::is_alphanumeric)
+        || before == Some('.')
+            && text
+                .get(..t.start.saturating_sub(1))
+                .and_then(|r| r.chars().next_back())
+                .is_some_and(char::is_alphanumeric)
 }
 
 fn class_name(c: WordClass) -> &'static str {
@@ -573,7 +717,9 @@ fn osa(a: &str, b: &str) -> usize {
         for j in 1..=b.len() {
             let cost = usize::from(a.get(i - 1) != b.get(j - 1));
             let get = |ii: usize, jj: usize| d.get(ii * w + jj).copied().unwrap_or(usize::MAX / 2);
-            let mut v = (get(i - 1, j) + 1).min(get(i, j - 1) + 1).min(get(i - 1, j - 1) + cost);
+            let mut v = (get(i - 1, j) + 1)
+                .min(get(i, j - 1) + 1)
+                .min(get(i - 1, j - 1) + cost);
             if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
                 v = v.min(get(i - 2, j - 2) + 1);
             }
@@ -612,8 +758,16 @@ fn leftover_digits(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
 /// number of each must have an equal one in the other) — the check that
 /// catches `150 million` for `150 billion` when only the scale word moved.
 fn quantity_mismatch(quote: &Side, source: &Side) -> bool {
-    let qt = quote.normalized.as_str().get(quote.start..quote.end).unwrap_or("");
-    let st = source.normalized.as_str().get(source.start..source.end).unwrap_or("");
+    let qt = quote
+        .normalized
+        .as_str()
+        .get(quote.start..quote.end)
+        .unwrap_or("");
+    let st = source
+        .normalized
+        .as_str()
+        .get(source.start..source.end)
+        .unwrap_or("");
     let (qa, sa) = (quantity::quantities(qt), quantity::quantities(st));
     let (missing, extra) = quantity::unmatched(&qa, &sa);
     !missing.is_empty() || !extra.is_empty()
@@ -621,10 +775,29 @@ fn quantity_mismatch(quote: &Side, source: &Side) -> bool {
 
 /// Punctuation between two aligned pairs of tokens: cosmetic, unless a
 /// symbol that carries meaning (`%`, `$`, a minus sign, …) differs.
-fn separator_edit(quote: &Side, source: &Side, q: &[Tok], s: &[Tok], a: (usize, usize), b: (usize, usize), edits: &mut Vec<Edit>) {
-    let (Some(qa), Some(qb), Some(sa), Some(sb)) = (q.get(a.0), q.get(b.0), s.get(a.1), s.get(b.1)) else { return };
-    let qsep = quote.normalized.as_str().get(qa.end..qb.start).unwrap_or("");
-    let ssep = source.normalized.as_str().get(sa.end..sb.start).unwrap_or("");
+fn separator_edit(
+    quote: &Side,
+    source: &Side,
+    q: &[Tok],
+    s: &[Tok],
+    a: (usize, usize),
+    b: (usize, usize),
+    edits: &mut Vec<Edit>,
+) {
+    let (Some(qa), Some(qb), Some(sa), Some(sb)) = (q.get(a.0), q.get(b.0), s.get(a.1), s.get(b.1))
+    else {
+        return;
+    };
+    let qsep = quote
+        .normalized
+        .as_str()
+        .get(qa.end..qb.start)
+        .unwrap_or("");
+    let ssep = source
+        .normalized
+        .as_str()
+        .get(sa.end..sb.start)
+        .unwrap_or("");
     if qsep == ssep {
         return;
     }
@@ -637,12 +810,32 @@ fn separator_edit(quote: &Side, source: &Side, q: &[Tok], s: &[Tok], a: (usize, 
         t.chars().any(|c| SYMBOLS.contains(c)) || (next_digit && t.ends_with(['-', '+']))
     };
     let (q_sym, s_sym) = (meaningful(&qs, qb.digits), meaningful(&ss, sb.digits));
-    let symbols = |t: &str| t.chars().filter(|c| SYMBOLS.contains(*c) || *c == '-' || *c == '+').collect::<String>();
+    let symbols = |t: &str| {
+        t.chars()
+            .filter(|c| SYMBOLS.contains(*c) || *c == '-' || *c == '+')
+            .collect::<String>()
+    };
     let edit = if (q_sym || s_sym) && symbols(&qs) != symbols(&ss) {
-        let change = if qa.digits || qb.digits || sa.digits || sb.digits { Change::Number } else { Change::Word };
-        Edit { kind: EditKind::Substitution, change: Some(change), why: "symbol", quote: (qa.end, qb.start), source: (sa.end, sb.start) }
+        let change = if qa.digits || qb.digits || sa.digits || sb.digits {
+            Change::Number
+        } else {
+            Change::Word
+        };
+        Edit {
+            kind: EditKind::Substitution,
+            change: Some(change),
+            why: "symbol",
+            quote: (qa.end, qb.start),
+            source: (sa.end, sb.start),
+        }
     } else {
-        Edit { kind: EditKind::Cosmetic, change: None, why: "punctuation", quote: (qa.end, qb.start), source: (sa.end, sb.start) }
+        Edit {
+            kind: EditKind::Cosmetic,
+            change: None,
+            why: "punctuation",
+            quote: (qa.end, qb.start),
+            source: (sa.end, sb.start),
+        }
     };
     edits.push(edit);
 }
@@ -670,7 +863,13 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
     let (n, m) = (q.len(), s.len());
     let diff = n.abs_diff(m);
     let band = MAX_BAND.min(n.max(m)) + diff;
-    if n.max(m) > 0 && band.saturating_mul(2).saturating_add(1).saturating_mul(n + 1) > MAX_CELLS {
+    if n.max(m) > 0
+        && band
+            .saturating_mul(2)
+            .saturating_add(1)
+            .saturating_mul(n + 1)
+            > MAX_CELLS
+    {
         let mut ops: Vec<Op> = (0..n).map(Op::Del).collect();
         ops.extend((0..m).map(Op::Ins));
         return ops;
@@ -683,7 +882,8 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
         (off < width).then_some(i * width + off)
     };
     let mut d = vec![INF; (n + 1) * width];
-    let get = |d: &[u32], i: usize, j: usize| idx(i, j).and_then(|k| d.get(k).copied()).unwrap_or(INF);
+    let get =
+        |d: &[u32], i: usize, j: usize| idx(i, j).and_then(|k| d.get(k).copied()).unwrap_or(INF);
     for i in 0..=n {
         let lo = i.saturating_sub(band);
         let hi = (i + band).min(m);
@@ -695,7 +895,8 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
             } else {
                 let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
                 let diag = get(&d, i - 1, j - 1).saturating_add(u32::from(!same));
-                diag.min(get(&d, i - 1, j).saturating_add(1)).min(get(&d, i, j - 1).saturating_add(1))
+                diag.min(get(&d, i - 1, j).saturating_add(1))
+                    .min(get(&d, i, j - 1).saturating_add(1))
             };
             if let Some(k) = idx(i, j) {
                 if let Some(cell) = d.get_mut(k) {
@@ -756,7 +957,11 @@ pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: b
     if !inside(source.start) && !inside(source.end) {
         return Vec::new();
     }
-    compare(quote, source, words, word_forms).edits.into_iter().filter(|e| e.kind == EditKind::Substitution).collect()
+    compare(quote, source, words, word_forms)
+        .edits
+        .into_iter()
+        .filter(|e| e.kind == EditKind::Substitution)
+        .collect()
 }
 
 /// Whether `text[start..end]` (a verbatim occurrence of a quote in plain
@@ -764,7 +969,9 @@ pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: b
 /// itself starts or ends inside a word: the cut piece has no digit and is
 /// not an English word (`15` inside `150`, `art` inside `start` are not).
 pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
-    let Some(inner) = text.get(start..end) else { return false };
+    let Some(inner) = text.get(start..end) else {
+        return false;
+    };
     let word_char = |c: char| c.is_alphanumeric();
     let before = text.get(..start).and_then(|h| h.chars().next_back());
     let after = text.get(end..).and_then(|t| t.chars().next());
@@ -772,13 +979,17 @@ pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
     let last = inner.chars().next_back();
     let piece_ok = |piece: &str| {
         let key = piece.to_lowercase();
-        !key.is_empty() && !key.bytes().any(|b| b.is_ascii_digit()) && !lexicon::is_english_word(&key)
+        !key.is_empty()
+            && !key.bytes().any(|b| b.is_ascii_digit())
+            && !lexicon::is_english_word(&key)
     };
     let cut_start = before.is_some_and(word_char) && first.is_some_and(word_char);
     let cut_end = after.is_some_and(word_char) && last.is_some_and(word_char);
     // a digit run continued by `.5` or `,000` is cut too
     let digit_joined = |sep: Option<char>, digit: Option<char>, next: Option<char>| {
-        matches!(sep, Some('.' | ',')) && digit.is_some_and(|c| c.is_ascii_digit()) && next.is_some_and(|c| c.is_ascii_digit())
+        matches!(sep, Some('.' | ','))
+            && digit.is_some_and(|c| c.is_ascii_digit())
+            && next.is_some_and(|c| c.is_ascii_digit())
     };
     let after2 = text.get(end..).and_then(|t| t.chars().nth(1));
     let before2 = text.get(..start).and_then(|h| h.chars().nth_back(1));
@@ -812,14 +1023,28 @@ mod tests {
         // the marked range in normalized bytes (the test texts normalize one
         // for one but for case)
         let (s, e) = (open, close - 1);
-        let q = Side { normalized: &qn, original: quote, start: 0, end: qn.as_str().len() };
-        let src = Side { normalized: &sn, original: &plain, start: s, end: e };
+        let q = Side {
+            normalized: &qn,
+            original: quote,
+            start: 0,
+            end: qn.as_str().len(),
+        };
+        let src = Side {
+            normalized: &sn,
+            original: &plain,
+            start: s,
+            end: e,
+        };
         let none = |_: &str| false;
         compare(&q, &src, &none, false)
     }
 
     fn kinds(c: &Comparison) -> Vec<(EditKind, Option<Change>)> {
-        c.edits.iter().filter(|e| e.kind != EditKind::Cosmetic).map(|e| (e.kind, e.change)).collect()
+        c.edits
+            .iter()
+            .filter(|e| e.kind != EditKind::Cosmetic)
+            .map(|e| (e.kind, e.change))
+            .collect()
     }
 
     #[test]
@@ -834,9 +1059,18 @@ mod tests {
     fn swapped_words_are_substitutions() {
         let c = cmp("her car was red", "[his car was red]");
         assert_eq!(kinds(&c), [(EditKind::Substitution, Some(Change::Word))]);
-        assert_eq!(kinds(&cmp("nine teams", "[four teams]")), [(EditKind::Substitution, Some(Change::Number))]);
-        assert_eq!(kinds(&cmp("version 2.3.1", "[version 2.3.0]")), [(EditKind::Substitution, Some(Change::Number))]);
-        assert_eq!(kinds(&cmp("it is illegal", "[it is legal]")), [(EditKind::Substitution, Some(Change::Negation))]);
+        assert_eq!(
+            kinds(&cmp("nine teams", "[four teams]")),
+            [(EditKind::Substitution, Some(Change::Number))]
+        );
+        assert_eq!(
+            kinds(&cmp("version 2.3.1", "[version 2.3.0]")),
+            [(EditKind::Substitution, Some(Change::Number))]
+        );
+        assert_eq!(
+            kinds(&cmp("it is illegal", "[it is legal]")),
+            [(EditKind::Substitution, Some(Change::Negation))]
+        );
         assert!(!cmp("sales decreased", "[sales increased]").is_faithful());
         assert!(!cmp("the co-founder said", "[the founder said]").is_faithful());
     }

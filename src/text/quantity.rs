@@ -52,7 +52,10 @@ pub struct Quantity {
 impl Quantity {
     /// Same value, kind and unit.
     pub fn equals(&self, other: &Quantity) -> bool {
-        same_value(self.value, other.value) && self.percent == other.percent && self.unit == other.unit && self.ordinal == other.ordinal
+        same_value(self.value, other.value)
+            && self.percent == other.percent
+            && self.unit == other.unit
+            && self.ordinal == other.ordinal
     }
 }
 
@@ -62,17 +65,62 @@ pub fn same_value(a: f64, b: f64) -> bool {
 }
 
 const SMALL: [&str; 20] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 ];
-const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
 const SMALL_ORDINALS: [&str; 20] = [
-    "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+    "zeroth",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
     "nineteenth",
 ];
-const TENS_ORDINALS: [&str; 8] =
-    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"];
+const TENS_ORDINALS: [&str; 8] = [
+    "twentieth",
+    "thirtieth",
+    "fortieth",
+    "fiftieth",
+    "sixtieth",
+    "seventieth",
+    "eightieth",
+    "ninetieth",
+];
 
 /// Scale words and letters (`bn`), with their multipliers.
 const SCALE_WORDS: &[(&str, f64)] = &[
@@ -93,48 +141,173 @@ const SCALE_LETTERS: &[(&str, f64)] = &[("k", 1e3), ("m", 1e6), ("b", 1e9), ("t"
 
 /// Unit spellings and their canonical names.
 const UNITS: &[(&str, &str)] = &[
-    ("ns", "ns"), ("nanosecond", "ns"), ("nanoseconds", "ns"),
-    ("us", "us"), ("µs", "us"), ("μs", "us"), ("microsecond", "us"), ("microseconds", "us"),
-    ("ms", "ms"), ("msec", "ms"), ("msecs", "ms"), ("millisecond", "ms"), ("milliseconds", "ms"),
-    ("s", "s"), ("sec", "s"), ("secs", "s"), ("second", "s"), ("seconds", "s"),
-    ("min", "min"), ("mins", "min"), ("minute", "min"), ("minutes", "min"),
-    ("h", "h"), ("hr", "h"), ("hrs", "h"), ("hour", "h"), ("hours", "h"),
-    ("day", "day"), ("days", "day"), ("week", "week"), ("weeks", "week"), ("wk", "week"), ("wks", "week"),
-    ("month", "month"), ("months", "month"), ("year", "year"), ("years", "year"), ("yr", "year"), ("yrs", "year"),
-    ("decade", "decade"), ("decades", "decade"), ("century", "century"), ("centuries", "century"),
-    ("bit", "bit"), ("bits", "bit"), ("byte", "byte"), ("bytes", "byte"),
-    ("kb", "kb"), ("mb", "mb"), ("gb", "gb"), ("tb", "tb"), ("pb", "pb"), ("kib", "kib"), ("mib", "mib"),
-    ("gib", "gib"), ("tib", "tib"), ("kbps", "kbps"), ("mbps", "mbps"), ("gbps", "gbps"),
-    ("hz", "hz"), ("khz", "khz"), ("mhz", "mhz"), ("ghz", "ghz"),
-    ("mm", "mm"), ("cm", "cm"), ("m", "m"), ("km", "km"), ("meter", "m"), ("meters", "m"), ("metre", "m"),
-    ("metres", "m"), ("kilometer", "km"), ("kilometers", "km"), ("kilometre", "km"), ("kilometres", "km"),
-    ("mi", "mi"), ("mile", "mi"), ("miles", "mi"), ("ft", "ft"), ("foot", "ft"), ("feet", "ft"),
-    ("inch", "in"), ("inches", "in"),
-    ("mg", "mg"), ("g", "g"), ("gram", "g"), ("grams", "g"), ("kg", "kg"), ("kilogram", "kg"), ("kilograms", "kg"),
-    ("lb", "lb"), ("lbs", "lb"), ("pound", "lb"), ("pounds", "lb"), ("oz", "oz"), ("ton", "t"), ("tons", "t"),
-    ("tonne", "t"), ("tonnes", "t"), ("ml", "ml"), ("l", "l"), ("liter", "l"), ("liters", "l"), ("litre", "l"),
-    ("litres", "l"), ("kw", "kw"), ("mw", "mw"), ("gw", "gw"), ("kwh", "kwh"), ("mwh", "mwh"), ("w", "w"),
-    ("watt", "w"), ("watts", "w"), ("v", "v"), ("volt", "v"), ("volts", "v"),
-    ("px", "px"), ("pt", "pt"), ("dpi", "dpi"), ("fps", "fps"), ("rpm", "rpm"),
-    ("usd", "usd"), ("dollar", "usd"), ("dollars", "usd"), ("eur", "eur"), ("euro", "eur"), ("euros", "eur"),
-    ("gbp", "gbp"), ("jpy", "jpy"), ("yen", "jpy"), ("cents", "cent"), ("cent", "cent"),
-    ("times", "x"), ("x", "x"), ("fold", "x"), ("points", "point"), ("point", "point"),
-    ("degrees", "degree"), ("degree", "degree"), ("°c", "°c"), ("°f", "°f"),
+    ("ns", "ns"),
+    ("nanosecond", "ns"),
+    ("nanoseconds", "ns"),
+    ("us", "us"),
+    ("µs", "us"),
+    ("μs", "us"),
+    ("microsecond", "us"),
+    ("microseconds", "us"),
+    ("ms", "ms"),
+    ("msec", "ms"),
+    ("msecs", "ms"),
+    ("millisecond", "ms"),
+    ("milliseconds", "ms"),
+    ("s", "s"),
+    ("sec", "s"),
+    ("secs", "s"),
+    ("second", "s"),
+    ("seconds", "s"),
+    ("min", "min"),
+    ("mins", "min"),
+    ("minute", "min"),
+    ("minutes", "min"),
+    ("h", "h"),
+    ("hr", "h"),
+    ("hrs", "h"),
+    ("hour", "h"),
+    ("hours", "h"),
+    ("day", "day"),
+    ("days", "day"),
+    ("week", "week"),
+    ("weeks", "week"),
+    ("wk", "week"),
+    ("wks", "week"),
+    ("month", "month"),
+    ("months", "month"),
+    ("year", "year"),
+    ("years", "year"),
+    ("yr", "year"),
+    ("yrs", "year"),
+    ("decade", "decade"),
+    ("decades", "decade"),
+    ("century", "century"),
+    ("centuries", "century"),
+    ("bit", "bit"),
+    ("bits", "bit"),
+    ("byte", "byte"),
+    ("bytes", "byte"),
+    ("kb", "kb"),
+    ("mb", "mb"),
+    ("gb", "gb"),
+    ("tb", "tb"),
+    ("pb", "pb"),
+    ("kib", "kib"),
+    ("mib", "mib"),
+    ("gib", "gib"),
+    ("tib", "tib"),
+    ("kbps", "kbps"),
+    ("mbps", "mbps"),
+    ("gbps", "gbps"),
+    ("hz", "hz"),
+    ("khz", "khz"),
+    ("mhz", "mhz"),
+    ("ghz", "ghz"),
+    ("mm", "mm"),
+    ("cm", "cm"),
+    ("m", "m"),
+    ("km", "km"),
+    ("meter", "m"),
+    ("meters", "m"),
+    ("metre", "m"),
+    ("metres", "m"),
+    ("kilometer", "km"),
+    ("kilometers", "km"),
+    ("kilometre", "km"),
+    ("kilometres", "km"),
+    ("mi", "mi"),
+    ("mile", "mi"),
+    ("miles", "mi"),
+    ("ft", "ft"),
+    ("foot", "ft"),
+    ("feet", "ft"),
+    ("inch", "in"),
+    ("inches", "in"),
+    ("mg", "mg"),
+    ("g", "g"),
+    ("gram", "g"),
+    ("grams", "g"),
+    ("kg", "kg"),
+    ("kilogram", "kg"),
+    ("kilograms", "kg"),
+    ("lb", "lb"),
+    ("lbs", "lb"),
+    ("pound", "lb"),
+    ("pounds", "lb"),
+    ("oz", "oz"),
+    ("ton", "t"),
+    ("tons", "t"),
+    ("tonne", "t"),
+    ("tonnes", "t"),
+    ("ml", "ml"),
+    ("l", "l"),
+    ("liter", "l"),
+    ("liters", "l"),
+    ("litre", "l"),
+    ("litres", "l"),
+    ("kw", "kw"),
+    ("mw", "mw"),
+    ("gw", "gw"),
+    ("kwh", "kwh"),
+    ("mwh", "mwh"),
+    ("w", "w"),
+    ("watt", "w"),
+    ("watts", "w"),
+    ("v", "v"),
+    ("volt", "v"),
+    ("volts", "v"),
+    ("px", "px"),
+    ("pt", "pt"),
+    ("dpi", "dpi"),
+    ("fps", "fps"),
+    ("rpm", "rpm"),
+    ("usd", "usd"),
+    ("dollar", "usd"),
+    ("dollars", "usd"),
+    ("eur", "eur"),
+    ("euro", "eur"),
+    ("euros", "eur"),
+    ("gbp", "gbp"),
+    ("jpy", "jpy"),
+    ("yen", "jpy"),
+    ("cents", "cent"),
+    ("cent", "cent"),
+    ("times", "x"),
+    ("x", "x"),
+    ("fold", "x"),
+    ("points", "point"),
+    ("point", "point"),
+    ("degrees", "degree"),
+    ("degree", "degree"),
+    ("°c", "°c"),
+    ("°f", "°f"),
 ];
 
 /// Every quantity in `text`, in order.
 pub fn quantities(text: &str) -> Vec<Quantity> {
-    let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
-    let word = |k: usize| toks.get(k).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+    let toks: Vec<(usize, usize)> = tokens::tokenize(text)
+        .iter()
+        .map(|t| (t.start as usize, t.end as usize))
+        .collect();
+    let word = |k: usize| {
+        toks.get(k)
+            .and_then(|&(s, e)| text.get(s..e))
+            .map(str::to_lowercase)
+    };
     let mut out = Vec::new();
     let mut k = 0;
     while k < toks.len() {
-        let Some(&(start, end)) = toks.get(k) else { break };
+        let Some(&(start, end)) = toks.get(k) else {
+            break;
+        };
         let w = word(k).unwrap_or_default();
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(&w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+            digits_token(&w)
+                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
-            number_words(text, &toks, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
+            number_words(text, &toks, k)
+                .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };
         let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
             k += 1;
@@ -162,7 +335,9 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
                 next += 1;
             }
         } else if let Some(w) = word(next) {
-            if (w == "percent" || w == "pct") && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
+            if (w == "percent" || w == "pct")
+                && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0))
+            {
                 percent = true;
                 q_end = toks.get(next).map_or(q_end, |t| t.1);
                 next += 1;
@@ -175,10 +350,15 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         // a unit word after it
         if unit.is_none() && !percent && !ordinal {
             if let Some(w) = word(next) {
-                let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
+                let degrees = text
+                    .get(q_end..)
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('°');
                 let key = if degrees { format!("°{w}") } else { w };
                 if let Some(u) = unit_of(&key) {
-                    let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
+                    let gap_ok =
+                        gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
                     if gap_ok {
                         unit = Some(u);
                         q_end = toks.get(next).map_or(q_end, |t| t.1);
@@ -205,7 +385,9 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         }
         // a minus sign right before a digit (not a hyphen inside a word)
         if before == Some('-') && !words {
-            let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
+            let before2 = text
+                .get(..start.saturating_sub(1))
+                .and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
                 value = -value;
                 q_start = start - 1;
@@ -228,12 +410,16 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 
 /// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
 fn gap_is_space(text: &str, from: usize, to: usize) -> bool {
-    text.get(from..to).is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
+    text.get(from..to)
+        .is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
 }
 
 fn scale_of(w: &str) -> Option<f64> {
     let singular = w.strip_suffix('s').filter(|s| s.len() > 3).unwrap_or(w);
-    SCALE_WORDS.iter().find(|(s, _)| *s == singular || *s == w).map(|&(_, m)| m)
+    SCALE_WORDS
+        .iter()
+        .find(|(s, _)| *s == singular || *s == w)
+        .map(|&(_, m)| m)
 }
 
 fn unit_of(w: &str) -> Option<&'static str> {
@@ -246,7 +432,10 @@ fn unit_of(w: &str) -> Option<&'static str> {
 /// unit, ordinal, scaled).
 fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let b = w.as_bytes();
-    let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.')
+        .count();
     let numeric = w.get(..n)?;
     if numeric.matches('.').count() > 1 {
         return None;
@@ -256,7 +445,10 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let mut parts = numeric.split('.');
     let int = parts.next().unwrap_or("");
     let groups: Vec<&str> = int.split(',').collect();
-    if groups.len() > 1 && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len())) && groups.iter().skip(1).all(|g| g.len() == 3)) {
+    if groups.len() > 1
+        && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
+            && groups.iter().skip(1).all(|g| g.len() == 3))
+    {
         return None;
     }
     digits.push_str(&groups.concat());
@@ -276,7 +468,11 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     if matches!(rest, "st" | "nd" | "rd" | "th") {
         return Some((value, None, true, false));
     }
-    if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
+    if let Some(&(_, mult)) = SCALE_LETTERS
+        .iter()
+        .chain(SCALE_WORDS)
+        .find(|(s, _)| *s == rest)
+    {
         value *= mult;
         return Some((value, None, false, true));
     }
@@ -287,7 +483,11 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
 /// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
 /// Returns (value, ordinal, next token).
 fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, bool, usize)> {
-    let word = |i: usize| toks.get(i).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+    let word = |i: usize| {
+        toks.get(i)
+            .and_then(|&(s, e)| text.get(s..e))
+            .map(str::to_lowercase)
+    };
     let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
         (Some(a), Some(b)) => gap_is_space(text, a.1, b.0),
         _ => false,
@@ -299,7 +499,11 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
     let mut any = false;
     if first == "a" || first == "an" {
         let next = word(k + 1)?;
-        if !matches!(next.as_str(), "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen") || !joined(k) {
+        if !matches!(
+            next.as_str(),
+            "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen"
+        ) || !joined(k)
+        {
             return None;
         }
         current = 1.0;
@@ -337,7 +541,11 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
         } else if let Some(mult) = scale_of(&w).filter(|_| any) {
             total += current * mult;
             current = 0.0;
-        } else if w == "and" && any && word(i + 1).is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str())) {
+        } else if w == "and"
+            && any
+            && word(i + 1)
+                .is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str()))
+        {
             // "one hundred and five"
         } else {
             break;
@@ -381,13 +589,21 @@ pub fn unmatched(quote: &[Quantity], source: &[Quantity]) -> (Vec<usize>, Vec<us
     let mut used = vec![false; source.len()];
     let mut missing = Vec::new();
     for (i, q) in quote.iter().enumerate() {
-        let hit = source.iter().enumerate().position(|(j, s)| !used.get(j).copied().unwrap_or(true) && q.equals(s));
+        let hit = source
+            .iter()
+            .enumerate()
+            .position(|(j, s)| !used.get(j).copied().unwrap_or(true) && q.equals(s));
         match hit.and_then(|j| used.get_mut(j)) {
             Some(u) => *u = true,
             None => missing.push(i),
         }
     }
-    let extra = used.iter().enumerate().filter(|(_, u)| !**u).map(|(j, _)| j).collect();
+    let extra = used
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| !**u)
+        .map(|(j, _)| j)
+        .collect();
     (missing, extra)
 }
 
@@ -423,7 +639,12 @@ mod tests {
             ("$5", "5 dollars"),
             ("3 hours", "three hours"),
         ] {
-            assert!(same(a, b), "{a:?} = {b:?}: {:?} vs {:?}", quantities(a), quantities(b));
+            assert!(
+                same(a, b),
+                "{a:?} = {b:?}: {:?} vs {:?}",
+                quantities(a),
+                quantities(b)
+            );
         }
     }
 
@@ -452,7 +673,10 @@ mod tests {
             let q = quantities(t);
             assert!(q.iter().all(|q| q.text != t), "{t}: {q:?}");
         }
-        assert_eq!(digit_runs("v2.3.10 %2F"), vec![(1, 2), (3, 4), (5, 7), (9, 10)]);
+        assert_eq!(
+            digit_runs("v2.3.10 %2F"),
+            vec![(1, 2), (3, 4), (5, 7), (9, 10)]
+        );
         assert!(quantities("a system").is_empty());
     }
 
@@ -464,20 +688,27 @@ mod tests {
         for q in &qs {
             assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()));
         }
-        assert_eq!(qs.iter().map(|q| q.text.as_str()).collect::<Vec<_>>(), ["five", "420 ms", "$3.2bn", "15 %", "twenty-one"]);
+        assert_eq!(
+            qs.iter().map(|q| q.text.as_str()).collect::<Vec<_>>(),
+            ["five", "420 ms", "$3.2bn", "15 %", "twenty-one"]
+        );
     }
 
     #[test]
     fn never_panics_and_ranges_hold() {
         const PIECES: &[&str] = &[
-            "1", "2,000", ".5", "-", "%", "$", " ", "five", "twenty", "-", "one", "hundred", "and", "million", "bn", "ms",
-            "st", "a", "dozen", "😀", "日", "\u{301}", "per", "cent", "°", "C", "\r\n",
+            "1", "2,000", ".5", "-", "%", "$", " ", "five", "twenty", "-", "one", "hundred", "and",
+            "million", "bn", "ms", "st", "a", "dozen", "😀", "日", "\u{301}", "per", "cent", "°",
+            "C", "\r\n",
         ];
         let mut next = crate::test_rng::below(0xD1B5_4A32_D192_ED03);
         for _ in 0..20_000 {
             let text: String = (0..next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
             for q in quantities(&text) {
-                assert!(text.is_char_boundary(q.start) && text.is_char_boundary(q.end), "{text:?} {q:?}");
+                assert!(
+                    text.is_char_boundary(q.start) && text.is_char_boundary(q.end),
+                    "{text:?} {q:?}"
+                );
                 assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()), "{text:?}");
             }
         }

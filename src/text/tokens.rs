@@ -18,7 +18,8 @@ pub struct Token {
 impl Token {
     /// The token's text in `text`.
     pub fn text<'t>(&self, text: &'t str) -> &'t str {
-        text.get(self.start as usize..self.end as usize).unwrap_or("")
+        text.get(self.start as usize..self.end as usize)
+            .unwrap_or("")
     }
 }
 
@@ -53,21 +54,32 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
         if b.is_ascii() {
             if is_ascii_alnum(b) {
                 let end = word_end(text, char::from(b), i + 1);
-                f(Token { start: i as u32, end: end as u32 });
+                f(Token {
+                    start: i as u32,
+                    end: end as u32,
+                });
                 i = end;
             } else {
                 i += 1;
             }
             continue;
         }
-        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else { break };
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
         let next = i + c.len_utf8();
         if is_ideographic(c) {
-            f(Token { start: i as u32, end: next as u32 });
+            f(Token {
+                start: i as u32,
+                end: next as u32,
+            });
             i = next;
         } else if is_word_char(c) {
             let end = word_end(text, c, next);
-            f(Token { start: i as u32, end: end as u32 });
+            f(Token {
+                start: i as u32,
+                end: end as u32,
+            });
             i = end;
         } else {
             i = next;
@@ -121,7 +133,9 @@ fn word_end(text: &str, first: char, from: usize) -> usize {
             j += 1;
             continue;
         }
-        let Some(d) = text.get(j..).and_then(|t| t.chars().next()) else { break };
+        let Some(d) = text.get(j..).and_then(|t| t.chars().next()) else {
+            break;
+        };
         if !is_word_char(d) {
             break;
         }
@@ -142,16 +156,132 @@ pub fn count_tokens(text: &str) -> usize {
 /// English stop words: function words that carry no content of their own.
 /// Negations are NOT stop words for the guard, but are for similarity.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
-    "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having",
-    "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it",
-    "its", "itself", "just", "may", "me", "might", "more", "most", "must", "my", "myself", "of", "off", "on",
-    "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "shall", "she",
-    "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then",
-    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was",
-    "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
-    "you", "your", "yours", "yourself", "yourselves",
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "may",
+    "me",
+    "might",
+    "more",
+    "most",
+    "must",
+    "my",
+    "myself",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "shall",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
 ];
 
 /// True when `word` (normalized, lowercase) is a stop word.
@@ -161,7 +291,8 @@ pub fn is_stop_word(word: &str) -> bool {
 
 /// Words that negate what follows.
 const NEGATIONS: &[&str] = &[
-    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere", "without",
+    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere",
+    "without",
 ];
 
 /// True when `word` (normalized) negates: a negation word or a `n't` form.
@@ -178,9 +309,9 @@ pub fn stem(word: &str) -> &str {
         return word;
     }
     const SUFFIXES: &[&str] = &[
-        "izations", "ization", "ational", "ations", "ation", "nesses", "ments", "ment", "ities", "ity", "ness",
-        "ingly", "ings", "ing", "ators", "ator", "ates", "ated", "ate", "ions", "ion", "ies", "ied", "ers", "er",
-        "ed", "ly", "es", "s",
+        "izations", "ization", "ational", "ations", "ation", "nesses", "ments", "ment", "ities",
+        "ity", "ness", "ingly", "ings", "ing", "ators", "ator", "ates", "ated", "ate", "ions",
+        "ion", "ies", "ied", "ers", "er", "ed", "ly", "es", "s",
     ];
     for suffix in SUFFIXES {
         if let Some(base) = word.strip_suffix(suffix) {
@@ -214,7 +345,10 @@ mod tests {
 
     #[test]
     fn tokens_keep_numbers_and_contractions() {
-        assert_eq!(words("oauth 2.0, 1,000 users don't (x)"), ["oauth", "2.0", "1,000", "users", "don't", "x"]);
+        assert_eq!(
+            words("oauth 2.0, 1,000 users don't (x)"),
+            ["oauth", "2.0", "1,000", "users", "don't", "x"]
+        );
         assert_eq!(words("end. 5."), ["end", "5"]);
         assert_eq!(words("中文abc😀déf"), ["中", "文", "abc", "déf"]);
     }
@@ -283,7 +417,27 @@ mod tests {
 
     #[test]
     fn agrees_with_the_char_by_char_tokenizer() {
-        const PIECES: &[&str] = &["a", "B", "7", " ", ".", ",", "'", "-", "\u{E9}", "\u{4E2D}", "\u{E01}", "\u{1F600}", "\u{301}", "\u{3A3}", "\u{663}", "\u{DF}", "don't", "1,000", "2.5"];
+        const PIECES: &[&str] = &[
+            "a",
+            "B",
+            "7",
+            " ",
+            ".",
+            ",",
+            "'",
+            "-",
+            "\u{E9}",
+            "\u{4E2D}",
+            "\u{E01}",
+            "\u{1F600}",
+            "\u{301}",
+            "\u{3A3}",
+            "\u{663}",
+            "\u{DF}",
+            "don't",
+            "1,000",
+            "2.5",
+        ];
         let mut next = crate::test_rng::below(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..20000 {
             let text: String = (0..next(20)).map(|_| PIECES[next(PIECES.len())]).collect();
@@ -292,5 +446,4 @@ mod tests {
             assert_eq!(count_tokens(&text), got.len());
         }
     }
-
 }

@@ -163,12 +163,18 @@ pub struct HostFailure {
 impl HostFailure {
     /// The callback failed (threw, rejected, timed out).
     pub fn callback(message: impl Into<String>) -> HostFailure {
-        HostFailure { kind: HostFailureKind::CallbackFailed, message: message.into() }
+        HostFailure {
+            kind: HostFailureKind::CallbackFailed,
+            message: message.into(),
+        }
     }
 
     /// The callback answered something unusable.
     pub fn invalid_answer(message: impl Into<String>) -> HostFailure {
-        HostFailure { kind: HostFailureKind::InvalidAnswer, message: message.into() }
+        HostFailure {
+            kind: HostFailureKind::InvalidAnswer,
+            message: message.into(),
+        }
     }
 }
 
@@ -345,7 +351,11 @@ impl Working {
     fn count(&self, kind: ItemKind, pending_too: bool) -> usize {
         self.slots
             .iter()
-            .filter(|s| s.kind == kind && (s.state == SlotState::Passed || (pending_too && matches!(s.state, SlotState::Pending { .. }))))
+            .filter(|s| {
+                s.kind == kind
+                    && (s.state == SlotState::Passed
+                        || (pending_too && matches!(s.state, SlotState::Pending { .. })))
+            })
             .count()
     }
 }
@@ -400,9 +410,15 @@ pub struct EvaluationGenerator {
 /// returns a [`HostFailure`]; it is recorded, never fatal.
 pub trait EvaluationHost {
     /// Generates a whole evaluation.
-    fn generate(&mut self, request: &GenerateRequest) -> std::result::Result<StructuredEvaluation, HostFailure>;
+    fn generate(
+        &mut self,
+        request: &GenerateRequest,
+    ) -> std::result::Result<StructuredEvaluation, HostFailure>;
     /// Rewrites one failing item.
-    fn retry_item(&mut self, request: &RetryRequest) -> std::result::Result<EvaluationItem, HostFailure>;
+    fn retry_item(
+        &mut self,
+        request: &RetryRequest,
+    ) -> std::result::Result<EvaluationItem, HostFailure>;
 }
 
 impl EvaluationGenerator {
@@ -478,7 +494,10 @@ impl EvaluationGenerator {
     /// The host's answer to [`Action::Generate`]. An error only when no
     /// generation was requested (a host bug); a failed call is an `Err`
     /// answer, recorded.
-    pub fn handle_generated(&mut self, answer: std::result::Result<StructuredEvaluation, HostFailure>) -> Result<()> {
+    pub fn handle_generated(
+        &mut self,
+        answer: std::result::Result<StructuredEvaluation, HostFailure>,
+    ) -> Result<()> {
         if !matches!(self.state, State::AwaitGenerate(_)) {
             return Err(self.not_awaiting("generation answer"));
         }
@@ -515,7 +534,12 @@ impl EvaluationGenerator {
                 for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
                     for (index, item) in evaluation.items(kind).iter().enumerate() {
                         let validation = validate_item(&self.transcript, item, &self.config);
-                        checked.push(CheckedItem { kind, index, item: item.clone(), validation: validation.clone() });
+                        checked.push(CheckedItem {
+                            kind,
+                            index,
+                            item: item.clone(),
+                            validation: validation.clone(),
+                        });
                         let state = if validation.passed {
                             SlotState::Passed
                         } else if self.config.max_retries_per_item == 0 {
@@ -529,10 +553,19 @@ impl EvaluationGenerator {
                                 kind,
                                 index,
                                 item: item.clone(),
-                                reason: format!("fails validation and retries are disabled: {}", validation.failure_summary().join("; ")),
+                                reason: format!(
+                                    "fails validation and retries are disabled: {}",
+                                    validation.failure_summary().join("; ")
+                                ),
                             });
                         }
-                        slots.push(Slot { kind, index, item: item.clone(), validation, state });
+                        slots.push(Slot {
+                            kind,
+                            index,
+                            item: item.clone(),
+                            validation,
+                            state,
+                        });
                     }
                 }
                 self.record(Attempt {
@@ -546,7 +579,11 @@ impl EvaluationGenerator {
                     error: None,
                     items: checked,
                 });
-                self.working = Some(Working { generation, extra: evaluation.extra, slots });
+                self.working = Some(Working {
+                    generation,
+                    extra: evaluation.extra,
+                    slots,
+                });
                 self.state = State::Working;
             }
         }
@@ -554,7 +591,10 @@ impl EvaluationGenerator {
     }
 
     /// The host's answer to [`Action::RetryItem`].
-    pub fn handle_retried(&mut self, answer: std::result::Result<EvaluationItem, HostFailure>) -> Result<()> {
+    pub fn handle_retried(
+        &mut self,
+        answer: std::result::Result<EvaluationItem, HostFailure>,
+    ) -> Result<()> {
         let State::AwaitRetry(slot_index, request) = &self.state else {
             return Err(self.not_awaiting("item retry answer"));
         };
@@ -563,7 +603,10 @@ impl EvaluationGenerator {
             return Err(self.not_awaiting("item retry answer"));
         };
         let Some(slot) = working.slots.get_mut(slot_index) else {
-            return Err(Error::new(ErrorKind::Processing, "internal: the retried item is gone"));
+            return Err(Error::new(
+                ErrorKind::Processing,
+                "internal: the retried item is gone",
+            ));
         };
         let retries = match slot.state {
             SlotState::Pending { retries } => retries + 1,
@@ -589,7 +632,12 @@ impl EvaluationGenerator {
             }
             Ok(item) => {
                 let validation = validate_item(&self.transcript, &item, &self.config);
-                attempt.items.push(CheckedItem { kind: slot.kind, index: slot.index, item: item.clone(), validation: validation.clone() });
+                attempt.items.push(CheckedItem {
+                    kind: slot.kind,
+                    index: slot.index,
+                    item: item.clone(),
+                    validation: validation.clone(),
+                });
                 let summary = validation.failure_summary().join("; ");
                 let passed = validation.passed;
                 slot.item = item;
@@ -623,20 +671,35 @@ impl EvaluationGenerator {
 
     /// [`EvaluationGenerator::handle_generated`] with the answer as JSON
     /// (from a JS callback): garbage is a recorded `InvalidAnswer`.
-    pub fn handle_generated_json(&mut self, answer: std::result::Result<Value, String>) -> Result<()> {
+    pub fn handle_generated_json(
+        &mut self,
+        answer: std::result::Result<Value, String>,
+    ) -> Result<()> {
         let parsed = match answer {
             Err(m) => Err(HostFailure::callback(m)),
-            Ok(v) => StructuredEvaluation::from_json(&v).map_err(|e| HostFailure::invalid_answer(format!("the answer is not an evaluation: {}", e.message()))),
+            Ok(v) => StructuredEvaluation::from_json(&v).map_err(|e| {
+                HostFailure::invalid_answer(format!(
+                    "the answer is not an evaluation: {}",
+                    e.message()
+                ))
+            }),
         };
         self.handle_generated(parsed)
     }
 
     /// [`EvaluationGenerator::handle_retried`] with the answer as JSON.
-    pub fn handle_retried_json(&mut self, answer: std::result::Result<Value, String>) -> Result<()> {
+    pub fn handle_retried_json(
+        &mut self,
+        answer: std::result::Result<Value, String>,
+    ) -> Result<()> {
         let parsed = match answer {
             Err(m) => Err(HostFailure::callback(m)),
-            Ok(v) => EvaluationItem::from_json(&v, &crate::error::JsonPath::root())
-                .map_err(|e| HostFailure::invalid_answer(format!("the answer is not an evaluation item: {}", e.message()))),
+            Ok(v) => EvaluationItem::from_json(&v, &crate::error::JsonPath::root()).map_err(|e| {
+                HostFailure::invalid_answer(format!(
+                    "the answer is not an evaluation item: {}",
+                    e.message()
+                ))
+            }),
         };
         self.handle_retried(parsed)
     }
@@ -659,7 +722,10 @@ impl EvaluationGenerator {
             self.finish();
             return;
         };
-        let (min_c, min_r) = (self.config.min_commendations, self.config.min_recommendations);
+        let (min_c, min_r) = (
+            self.config.min_commendations,
+            self.config.min_recommendations,
+        );
         let possible_c = working.count(ItemKind::Commendation, true);
         let possible_r = working.count(ItemKind::Recommendation, true);
         let short = possible_c < min_c || possible_r < min_r;
@@ -673,10 +739,17 @@ impl EvaluationGenerator {
                 .slots
                 .iter()
                 .filter(|s| matches!(s.state, SlotState::Pending { .. }))
-                .map(|s| ItemRef { kind: s.kind, index: s.index })
+                .map(|s| ItemRef {
+                    kind: s.kind,
+                    index: s.index,
+                })
                 .collect();
             let mut feedback = vec![format!("generation {}: {reason}", working.generation)];
-            for s in working.slots.iter().filter(|s| s.state != SlotState::Passed) {
+            for s in working
+                .slots
+                .iter()
+                .filter(|s| s.state != SlotState::Passed)
+            {
                 feedback.push(format!(
                     "{} {} (quote {:?}): {}",
                     s.kind.field().trim_end_matches('s'),
@@ -685,14 +758,21 @@ impl EvaluationGenerator {
                     s.validation.failure_summary().join("; ")
                 ));
             }
-            self.regenerations.push(Regeneration { after_generation: working.generation, reason, retries_not_made });
+            self.regenerations.push(Regeneration {
+                after_generation: working.generation,
+                reason,
+                retries_not_made,
+            });
             self.retire();
             self.feedback = feedback;
             self.next_reason = GenerateReason::TooFewValidItems;
             self.request_generation();
             return;
         }
-        let pending = working.slots.iter().position(|s| matches!(s.state, SlotState::Pending { .. }));
+        let pending = working
+            .slots
+            .iter()
+            .position(|s| matches!(s.state, SlotState::Pending { .. }));
         if let Some(i) = pending {
             let s = &working.slots[i];
             let retries = match s.state {
@@ -711,7 +791,11 @@ impl EvaluationGenerator {
                     .iter()
                     .map(|c| {
                         let check = s.validation.check(*c);
-                        CheckFailure { check: *c, reason: check.reason, message: check.message.clone() }
+                        CheckFailure {
+                            check: *c,
+                            reason: check.reason,
+                            message: check.message.clone(),
+                        }
                     })
                     .collect(),
                 requirements: Requirements::new(&self.config),
@@ -726,7 +810,10 @@ impl EvaluationGenerator {
     /// The working generation becomes a candidate result (its validated items).
     fn retire(&mut self) {
         let Some(w) = self.working.take() else { return };
-        let mut evaluation = StructuredEvaluation { extra: w.extra, ..Default::default() };
+        let mut evaluation = StructuredEvaluation {
+            extra: w.extra,
+            ..Default::default()
+        };
         let mut validations = OutcomeValidations::default();
         for s in w.slots.into_iter().filter(|s| s.state == SlotState::Passed) {
             evaluation.items_mut(s.kind).push(s.item);
@@ -735,22 +822,39 @@ impl EvaluationGenerator {
                 ItemKind::Recommendation => validations.recommendations.push(s.validation),
             }
         }
-        self.candidates.push(Candidate { generation: w.generation, evaluation, validations });
+        self.candidates.push(Candidate {
+            generation: w.generation,
+            evaluation,
+            validations,
+        });
     }
 
     fn finish(&mut self) {
-        let (min_c, min_r) = (self.config.min_commendations, self.config.min_recommendations);
+        let (min_c, min_r) = (
+            self.config.min_commendations,
+            self.config.min_recommendations,
+        );
         let score = |c: &Candidate| {
-            let (nc, nr) = (c.evaluation.commendations.len(), c.evaluation.recommendations.len());
+            let (nc, nr) = (
+                c.evaluation.commendations.len(),
+                c.evaluation.recommendations.len(),
+            );
             (nc.min(min_c) + nr.min(min_r), nc + nr, c.generation)
         };
         let best = self.candidates.iter().max_by_key(|c| score(c)).cloned();
         let mut warnings = Vec::new();
         let (evaluation, validations, generation) = match best {
             Some(c) => (c.evaluation, c.validations, Some(c.generation)),
-            None => (StructuredEvaluation::default(), OutcomeValidations::default(), None),
+            None => (
+                StructuredEvaluation::default(),
+                OutcomeValidations::default(),
+                None,
+            ),
         };
-        let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
+        let (nc, nr) = (
+            evaluation.commendations.len(),
+            evaluation.recommendations.len(),
+        );
         let complete = nc >= min_c && nr >= min_r;
         if !complete {
             let source = match generation {
@@ -849,7 +953,11 @@ pub struct PreviewItem {
 /// Runs the budget on `evaluation` as generation 1 with every retry failing
 /// ("no LLM offline") and reports what would be re-prompted, dropped, and
 /// whether regeneration would be triggered.
-pub fn preview_budget(transcript: &Transcript, evaluation: &StructuredEvaluation, config: &TranscriptConfig) -> BudgetPreview {
+pub fn preview_budget(
+    transcript: &Transcript,
+    evaluation: &StructuredEvaluation,
+    config: &TranscriptConfig,
+) -> BudgetPreview {
     let mut g = EvaluationGenerator::new(transcript.clone(), config.clone());
     let _ = g.poll();
     let _ = g.handle_generated(Ok(evaluation.clone()));
@@ -858,7 +966,8 @@ pub fn preview_budget(transcript: &Transcript, evaluation: &StructuredEvaluation
     loop {
         match g.poll() {
             Action::RetryItem(_) => {
-                let _ = g.handle_retried(Err(HostFailure::callback("offline: no LLM to re-prompt")));
+                let _ =
+                    g.handle_retried(Err(HostFailure::callback("offline: no LLM to re-prompt")));
             }
             Action::Generate(_) => {
                 would_regenerate = true;
@@ -886,10 +995,19 @@ pub fn preview_budget(transcript: &Transcript, evaluation: &StructuredEvaluation
             } else {
                 PreviewAction::Reprompt
             };
-            items.push(PreviewItem { kind, index, item: item.clone(), action, validation });
+            items.push(PreviewItem {
+                kind,
+                index,
+                item: item.clone(),
+                action,
+                validation,
+            });
         }
     }
-    let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
+    let (nc, nr) = (
+        evaluation.commendations.len(),
+        evaluation.recommendations.len(),
+    );
     let (min_c, min_r) = (config.min_commendations, config.min_recommendations);
     let unavoidable = nc < min_c || nr < min_r;
     let summary = if pc >= min_c && pr >= min_r {

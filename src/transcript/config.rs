@@ -53,7 +53,13 @@ impl TranscriptConfig {
         let obj = match value {
             Value::Null => return Ok(TranscriptConfig::default()),
             Value::Object(o) => o,
-            _ => return Err(Error::invalid_config(&root, "type", "the transcript configuration must be a JSON object")),
+            _ => {
+                return Err(Error::invalid_config(
+                    &root,
+                    "type",
+                    "the transcript configuration must be a JSON object",
+                ))
+            }
         };
         let mut c = TranscriptConfig::default();
         for (key, v) in obj {
@@ -61,7 +67,11 @@ impl TranscriptConfig {
             let count = |min: u64, max: u64| -> Result<u64> {
                 match v.as_u64() {
                     Some(n) if (min..=max).contains(&n) => Ok(n),
-                    _ => Err(Error::invalid_config(&p, "range", format!("{key} must be a whole number from {min} to {max}, got {v}"))),
+                    _ => Err(Error::invalid_config(
+                        &p,
+                        "range",
+                        format!("{key} must be a whole number from {min} to {max}, got {v}"),
+                    )),
                 }
             };
             match key.as_str() {

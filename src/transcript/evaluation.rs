@@ -47,7 +47,12 @@ pub struct EvaluationItem {
 impl EvaluationItem {
     /// An item with a quote and a timestamp and no text.
     pub fn new(evidence_quote: impl Into<String>, evidence_timestamp: f64) -> EvaluationItem {
-        EvaluationItem { text: None, evidence_quote: evidence_quote.into(), evidence_timestamp, extra: Map::new() }
+        EvaluationItem {
+            text: None,
+            evidence_quote: evidence_quote.into(),
+            evidence_timestamp,
+            extra: Map::new(),
+        }
     }
 
     /// The same item with `text`.
@@ -61,14 +66,28 @@ impl EvaluationItem {
     /// present, a string.
     pub fn from_json(value: &Value, path: &JsonPath) -> Result<EvaluationItem> {
         let Value::Object(o) = value else {
-            return Err(Error::invalid_input(path, "type", format!("an evaluation item must be an object, got {value}")));
+            return Err(Error::invalid_input(
+                path,
+                "type",
+                format!("an evaluation item must be an object, got {value}"),
+            ));
         };
         let quote = match o.get("evidence_quote") {
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
-                return Err(Error::invalid_input(&path.key("evidence_quote"), "type", format!("evidence_quote must be a string, got {other}")))
+                return Err(Error::invalid_input(
+                    &path.key("evidence_quote"),
+                    "type",
+                    format!("evidence_quote must be a string, got {other}"),
+                ))
             }
-            None => return Err(Error::invalid_input(&path.key("evidence_quote"), "required", "evidence_quote is required")),
+            None => {
+                return Err(Error::invalid_input(
+                    &path.key("evidence_quote"),
+                    "required",
+                    "evidence_quote is required",
+                ))
+            }
         };
         let timestamp = match o.get("evidence_timestamp") {
             Some(Value::Number(n)) => match n.as_f64() {
@@ -93,14 +112,27 @@ impl EvaluationItem {
         let text = match o.get("text") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => return Err(Error::invalid_input(&path.key("text"), "type", format!("text must be a string, got {other}"))),
+            Some(other) => {
+                return Err(Error::invalid_input(
+                    &path.key("text"),
+                    "type",
+                    format!("text must be a string, got {other}"),
+                ))
+            }
         };
         let extra = o
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "text"))
+            .filter(|(k, _)| {
+                !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "text")
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(EvaluationItem { text, evidence_quote: quote, evidence_timestamp: timestamp, extra })
+        Ok(EvaluationItem {
+            text,
+            evidence_quote: quote,
+            evidence_timestamp: timestamp,
+            extra,
+        })
     }
 
     /// The item as JSON.
@@ -132,9 +164,21 @@ impl StructuredEvaluation {
         let list = |kind: ItemKind| -> Result<Vec<EvaluationItem>> {
             let p = root.key(kind.field());
             match o.get(kind.field()) {
-                Some(Value::Array(items)) => items.iter().enumerate().map(|(i, v)| EvaluationItem::from_json(v, &p.index(i))).collect(),
-                Some(other) => Err(Error::invalid_input(&p, "type", format!("{} must be an array, got {}", kind.field(), short(other)))),
-                None => Err(Error::invalid_input(&p, "required", format!("{} is required (an array, possibly empty)", kind.field()))),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| EvaluationItem::from_json(v, &p.index(i)))
+                    .collect(),
+                Some(other) => Err(Error::invalid_input(
+                    &p,
+                    "type",
+                    format!("{} must be an array, got {}", kind.field(), short(other)),
+                )),
+                None => Err(Error::invalid_input(
+                    &p,
+                    "required",
+                    format!("{} is required (an array, possibly empty)", kind.field()),
+                )),
             }
         };
         let extra = o
@@ -142,7 +186,11 @@ impl StructuredEvaluation {
             .filter(|(k, _)| !matches!(k.as_str(), "commendations" | "recommendations"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(StructuredEvaluation { commendations: list(ItemKind::Commendation)?, recommendations: list(ItemKind::Recommendation)?, extra })
+        Ok(StructuredEvaluation {
+            commendations: list(ItemKind::Commendation)?,
+            recommendations: list(ItemKind::Recommendation)?,
+            extra,
+        })
     }
 
     /// The items of one kind.
@@ -195,11 +243,17 @@ mod tests {
     fn errors_name_the_path() {
         let e = StructuredEvaluation::from_json(&json!({"commendations": [{"evidence_quote": "q", "evidence_timestamp": "12"}], "recommendations": []})).unwrap_err();
         assert_eq!(e.code(), "VALIDATION_ERROR");
-        assert_eq!(e.details()["json_path"], "$.commendations[0].evidence_timestamp");
+        assert_eq!(
+            e.details()["json_path"],
+            "$.commendations[0].evidence_timestamp"
+        );
         let e = StructuredEvaluation::from_json(&json!({"commendations": []})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.recommendations");
         let e = StructuredEvaluation::from_json(&json!({"commendations": [], "recommendations": [{"evidence_quote": "q", "evidence_timestamp": -1}]})).unwrap_err();
-        assert_eq!(e.details()["json_path"], "$.recommendations[0].evidence_timestamp");
+        assert_eq!(
+            e.details()["json_path"],
+            "$.recommendations[0].evidence_timestamp"
+        );
         assert!(StructuredEvaluation::from_json(&json!("nope")).is_err());
     }
 }

@@ -201,13 +201,19 @@ impl Transcript {
     /// Index of the word whose span holds byte `b` of the text.
     pub(crate) fn word_at(&self, b: usize) -> Option<usize> {
         let i = self.words.partition_point(|w| w.span.byte_end <= b);
-        self.words.get(i).filter(|w| w.span.byte_start <= b).map(|_| i)
+        self.words
+            .get(i)
+            .filter(|w| w.span.byte_start <= b)
+            .map(|_| i)
     }
 
     /// Index of the segment whose span holds byte `b` of the text.
     pub(crate) fn segment_at(&self, b: usize) -> Option<usize> {
         let i = self.segments.partition_point(|s| s.span.byte_end <= b);
-        self.segments.get(i).filter(|s| s.span.byte_start <= b).map(|_| i)
+        self.segments
+            .get(i)
+            .filter(|s| s.span.byte_start <= b)
+            .map(|_| i)
     }
 
     /// A [`Span`] of the text from byte `start` to `end`.
@@ -322,11 +328,24 @@ impl Builder {
     }
 
     /// Starts a segment that words will be added to.
-    pub(crate) fn open_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
+    pub(crate) fn open_segment(
+        &mut self,
+        text: &str,
+        start: f64,
+        end: f64,
+        speaker: Option<String>,
+    ) {
         self.close_segment();
         let begin = self.words.len();
         self.new_line = true;
-        self.open = Some(OpenSegment { text: text.trim().to_string(), start, end, speaker, first_word: begin, byte_start: None });
+        self.open = Some(OpenSegment {
+            text: text.trim().to_string(),
+            start,
+            end,
+            speaker,
+            first_word: begin,
+            byte_start: None,
+        });
     }
 
     /// Closes the open segment (if any): its span covers its words; a segment
@@ -342,9 +361,21 @@ impl Builder {
         let byte_end = self.words.last().map_or(self.text.len(), |w| w.byte_end);
         let byte_start = open.byte_start.unwrap_or(byte_end);
         // A segment given without text (sentences rebuilt from words) shows its words.
-        let text = if open.text.is_empty() { self.text.get(byte_start..byte_end).unwrap_or("").to_string() } else { open.text };
+        let text = if open.text.is_empty() {
+            self.text
+                .get(byte_start..byte_end)
+                .unwrap_or("")
+                .to_string()
+        } else {
+            open.text
+        };
         let index = self.segments.len();
-        for w in self.words.get_mut(open.first_word..last_word).into_iter().flatten() {
+        for w in self
+            .words
+            .get_mut(open.first_word..last_word)
+            .into_iter()
+            .flatten()
+        {
             w.segment = Some(index);
         }
         self.segments.push(PendingSegment {
@@ -360,7 +391,13 @@ impl Builder {
     }
 
     /// A segment without words: its text goes into the display text.
-    pub(crate) fn push_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
+    pub(crate) fn push_segment(
+        &mut self,
+        text: &str,
+        start: f64,
+        end: f64,
+        speaker: Option<String>,
+    ) {
         self.close_segment();
         let text = text.trim();
         self.separator(true);
@@ -368,7 +405,16 @@ impl Builder {
         self.text.push_str(text);
         let byte_end = self.text.len();
         let w = self.words.len();
-        self.segments.push(PendingSegment { text: text.to_string(), start, end, speaker, word_start: w, word_end: w, byte_start, byte_end });
+        self.segments.push(PendingSegment {
+            text: text.to_string(),
+            start,
+            end,
+            speaker,
+            word_start: w,
+            word_end: w,
+            byte_start,
+            byte_end,
+        });
         self.new_line = true;
     }
 
@@ -404,14 +450,26 @@ impl Builder {
         if let Some(o) = &mut self.open {
             o.byte_start.get_or_insert(byte_start);
         }
-        self.words.push(PendingWord { text: word, start, end, confidence, speaker, segment: None, byte_start, byte_end });
+        self.words.push(PendingWord {
+            text: word,
+            start,
+            end,
+            confidence,
+            speaker,
+            segment: None,
+            byte_start,
+            byte_end,
+        });
     }
 
     /// Punctuation that belongs to the previous word (`Union` + `,`): appended
     /// to it without a space.
     pub(crate) fn attach_to_previous(&mut self, punct: &str) {
         let punct = punct.trim();
-        let last_is_word = self.words.last().is_some_and(|w| w.byte_end == self.text.len());
+        let last_is_word = self
+            .words
+            .last()
+            .is_some_and(|w| w.byte_end == self.text.len());
         match self.words.last_mut() {
             Some(w) if last_is_word => {
                 self.text.push_str(punct);
@@ -437,7 +495,10 @@ impl Builder {
         if self.words.is_empty() && self.segments.is_empty() {
             return Err(Error::new(
                 ErrorKind::DocumentParsing,
-                format!("the {} transcript has no words and no segments", self.format.name()),
+                format!(
+                    "the {} transcript has no words and no segments",
+                    self.format.name()
+                ),
             ));
         }
         let text = self.text;
@@ -476,7 +537,10 @@ impl Builder {
         } else {
             return Err(Error::new(
                 ErrorKind::DocumentParsing,
-                format!("the {} transcript has words but none has a timestamp, and no segments", self.format.name()),
+                format!(
+                    "the {} transcript has words but none has a timestamp, and no segments",
+                    self.format.name()
+                ),
             ));
         };
         let mut transcript = Transcript {
@@ -530,10 +594,23 @@ mod tests {
         assert_eq!(t.text(), "Hello, world.\nAgain");
         assert_eq!(t.timing(), TimingLevel::Word);
         assert_eq!(t.segments()[1].word_start, 2);
-        let toks: Vec<(&str, Option<usize>, Option<usize>)> =
-            t.tokens().iter().map(|k| (k.text.as_str(), k.word, k.segment)).collect();
-        assert_eq!(toks, [("hello", Some(0), Some(0)), ("world", Some(1), Some(0)), ("again", Some(2), Some(1))]);
-        assert_eq!(&t.text()[t.tokens()[1].span.byte_start..t.tokens()[1].span.byte_end], "world");
+        let toks: Vec<(&str, Option<usize>, Option<usize>)> = t
+            .tokens()
+            .iter()
+            .map(|k| (k.text.as_str(), k.word, k.segment))
+            .collect();
+        assert_eq!(
+            toks,
+            [
+                ("hello", Some(0), Some(0)),
+                ("world", Some(1), Some(0)),
+                ("again", Some(2), Some(1))
+            ]
+        );
+        assert_eq!(
+            &t.text()[t.tokens()[1].span.byte_start..t.tokens()[1].span.byte_end],
+            "world"
+        );
     }
 
     #[test]
@@ -552,6 +629,8 @@ mod tests {
 
     #[test]
     fn empty_is_an_error() {
-        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" ")).finish().is_err());
+        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" "))
+            .finish()
+            .is_err());
     }
 }

@@ -37,8 +37,15 @@ pub struct OmittedItem {
 
 impl ValidatedEvaluation {
     /// Validates `evaluation` against the raw `transcript` and keeps the items that pass.
-    pub fn new(transcript: &Transcript, evaluation: &StructuredEvaluation, config: &TranscriptConfig) -> ValidatedEvaluation {
-        let mut kept = StructuredEvaluation { extra: evaluation.extra.clone(), ..Default::default() };
+    pub fn new(
+        transcript: &Transcript,
+        evaluation: &StructuredEvaluation,
+        config: &TranscriptConfig,
+    ) -> ValidatedEvaluation {
+        let mut kept = StructuredEvaluation {
+            extra: evaluation.extra.clone(),
+            ..Default::default()
+        };
         let mut omitted = Vec::new();
         for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
             for (index, item) in evaluation.items(kind).iter().enumerate() {
@@ -46,16 +53,26 @@ impl ValidatedEvaluation {
                 if v.passed {
                     kept.items_mut(kind).push(item.clone());
                 } else {
-                    omitted.push(OmittedItem { kind, index, reasons: v.failure_summary() });
+                    omitted.push(OmittedItem {
+                        kind,
+                        index,
+                        reasons: v.failure_summary(),
+                    });
                 }
             }
         }
-        ValidatedEvaluation { evaluation: kept, omitted }
+        ValidatedEvaluation {
+            evaluation: kept,
+            omitted,
+        }
     }
 
     /// The outcome of the retry budget, whose items are all validated.
     pub fn from_outcome(outcome: &EvaluationOutcome) -> ValidatedEvaluation {
-        ValidatedEvaluation { evaluation: outcome.evaluation.clone(), omitted: Vec::new() }
+        ValidatedEvaluation {
+            evaluation: outcome.evaluation.clone(),
+            omitted: Vec::new(),
+        }
     }
 
     /// The validated (raw, unredacted) evaluation.
@@ -80,7 +97,10 @@ pub struct RedactionOptions {
 
 impl Default for RedactionOptions {
     fn default() -> RedactionOptions {
-        RedactionOptions { names: Vec::new(), replacement: "someone".to_string() }
+        RedactionOptions {
+            names: Vec::new(),
+            replacement: "someone".to_string(),
+        }
     }
 }
 
@@ -115,10 +135,23 @@ pub struct RenderedScript {
 /// assert!(s.script.contains("You credited someone. In your words: \"my coach someone told me to slow down\"."));
 /// assert_eq!(s.redactions, 2);
 /// ```
-pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions) -> RenderedScript {
-    let mut names: Vec<Vec<&str>> =
-        options.names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
-    crate::sort::sort_by(&mut names, |a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()).then(b.len().cmp(&a.len())));
+pub fn render_script(
+    validated: &ValidatedEvaluation,
+    options: &RedactionOptions,
+) -> RenderedScript {
+    let mut names: Vec<Vec<&str>> = options
+        .names
+        .iter()
+        .map(|n| n.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    crate::sort::sort_by(&mut names, |a, b| {
+        b.iter()
+            .map(|w| w.len())
+            .sum::<usize>()
+            .cmp(&a.iter().map(|w| w.len()).sum::<usize>())
+            .then(b.len().cmp(&a.len()))
+    });
     names.dedup();
     let mut count = 0usize;
     let mut redact = |s: &str| {
@@ -126,7 +159,10 @@ pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions
         count += n;
         out
     };
-    let mut redacted = StructuredEvaluation { extra: redact_map(&validated.evaluation.extra, &mut redact), ..Default::default() };
+    let mut redacted = StructuredEvaluation {
+        extra: redact_map(&validated.evaluation.extra, &mut redact),
+        ..Default::default()
+    };
     let mut lines = Vec::new();
     for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
         let items = validated.evaluation.items(kind);
@@ -157,10 +193,18 @@ pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions
             redacted.items_mut(kind).push(r);
         }
     }
-    RenderedScript { script: lines.join("\n"), evaluation: redacted, redactions: count, omitted: validated.omitted.clone() }
+    RenderedScript {
+        script: lines.join("\n"),
+        evaluation: redacted,
+        redactions: count,
+        omitted: validated.omitted.clone(),
+    }
 }
 
-fn redact_map(map: &serde_json::Map<String, Value>, redact: &mut impl FnMut(&str) -> String) -> serde_json::Map<String, Value> {
+fn redact_map(
+    map: &serde_json::Map<String, Value>,
+    redact: &mut impl FnMut(&str) -> String,
+) -> serde_json::Map<String, Value> {
     // a loop, not collect(): FromIterator sorts (a sort instantiation per
     // caller); the keys come sorted and distinct, so the map is the same
     let mut out = serde_json::Map::new();
@@ -188,8 +232,17 @@ fn redact_value(v: &Value, redact: &mut impl FnMut(&str) -> String) -> Value {
 /// assert_eq!((s.as_str(), n), ("Thanks, someone! someone's talk; Janet stays.", 2));
 /// ```
 pub fn redact_names(text: &str, names: &[String], replacement: &str) -> (String, usize) {
-    let mut words: Vec<Vec<&str>> = names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
-    crate::sort::sort_by(&mut words, |a, b| b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>()));
+    let mut words: Vec<Vec<&str>> = names
+        .iter()
+        .map(|n| n.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    crate::sort::sort_by(&mut words, |a, b| {
+        b.iter()
+            .map(|w| w.len())
+            .sum::<usize>()
+            .cmp(&a.iter().map(|w| w.len()).sum::<usize>())
+    });
     redact_with(text, &words, replacement)
 }
 
@@ -212,7 +265,9 @@ fn redact_with(text: &str, names: &[Vec<&str>], replacement: &str) -> (String, u
                 continue;
             }
         }
-        let Some(c) = text[i..].chars().next() else { break };
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
         out.push(c);
         prev = Some(c);
         i += c.len_utf8();
@@ -242,7 +297,11 @@ fn match_name(text: &str, at: usize, name: &[&str]) -> Option<usize> {
             pos += tc.len_utf8();
         }
     }
-    if text[pos..].chars().next().is_some_and(|c| c.is_alphanumeric()) {
+    if text[pos..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric())
+    {
         return None;
     }
     Some(pos)

@@ -121,7 +121,11 @@ pub struct Check {
 
 impl Check {
     fn new(status: CheckStatus, reason: CheckReason, message: String) -> Check {
-        Check { status, reason, message }
+        Check {
+            status,
+            reason,
+            message,
+        }
     }
 
     /// Whether the check passed.
@@ -262,7 +266,10 @@ impl ItemValidation {
 
     /// One line per failed check: `contiguous_match: …`.
     pub fn failure_summary(&self) -> Vec<String> {
-        self.failed_checks.iter().map(|c| format!("{}: {}", c.name(), self.check(*c).message)).collect()
+        self.failed_checks
+            .iter()
+            .map(|c| format!("{}: {}", c.name(), self.check(*c).message))
+            .collect()
     }
 }
 
@@ -281,12 +288,21 @@ fn reference(t: &Transcript, token: usize) -> Option<(TimingLevel, LocalityBasis
             }
         }
         if let Some(seg) = seg {
-            return Some((TimingLevel::Segment, LocalityBasis::Segment, seg.start, seg.end));
+            return Some((
+                TimingLevel::Segment,
+                LocalityBasis::Segment,
+                seg.start,
+                seg.end,
+            ));
         }
         let wi = tok.word?;
         let words = t.words();
-        let before = words.get(..wi).and_then(|ws| ws.iter().rev().find_map(|w| w.start));
-        let after = words.get(wi + 1..).and_then(|ws| ws.iter().find_map(|w| w.start));
+        let before = words
+            .get(..wi)
+            .and_then(|ws| ws.iter().rev().find_map(|w| w.start));
+        let after = words
+            .get(wi + 1..)
+            .and_then(|ws| ws.iter().find_map(|w| w.start));
         if before.is_none() && after.is_none() {
             return None;
         }
@@ -331,7 +347,11 @@ fn locality(t: &Transcript, token: usize, ts: f64, window: f64) -> Option<Locali
 /// assert!(r.passed);
 /// assert_eq!(r.matched.unwrap().text, "tell you about the river behind");
 /// ```
-pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
+pub fn validate_item(
+    transcript: &Transcript,
+    item: &EvaluationItem,
+    config: &TranscriptConfig,
+) -> ItemValidation {
     let quote = normalize::tokens(&item.evidence_quote);
     let ts = item.evidence_timestamp;
     let window = config.locality_seconds;
@@ -340,8 +360,17 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
 
     // Quote tokens as small ids; transcript tokens mapped to them (or none).
     let mut ids: HashMap<&str, usize> = HashMap::new();
-    let q: Vec<usize> = quote.iter().map(|s| { let next = ids.len(); *ids.entry(s.as_str()).or_insert(next) }).collect();
-    let mapped: Vec<Option<usize>> = tokens.iter().map(|t| ids.get(t.text.as_str()).copied()).collect();
+    let q: Vec<usize> = quote
+        .iter()
+        .map(|s| {
+            let next = ids.len();
+            *ids.entry(s.as_str()).or_insert(next)
+        })
+        .collect();
+    let mapped: Vec<Option<usize>> = tokens
+        .iter()
+        .map(|t| ids.get(t.text.as_str()).copied())
+        .collect();
 
     let mut starts = Vec::new();
     if n > 0 && n <= mapped.len() {
@@ -353,17 +382,24 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
     }
 
     // Choose the occurrence: within the window first, then nearest, then earliest.
-    let localities: Vec<Option<Locality>> = starts.iter().map(|&i| locality(transcript, i, ts, window)).collect();
+    let localities: Vec<Option<Locality>> = starts
+        .iter()
+        .map(|&i| locality(transcript, i, ts, window))
+        .collect();
     let key = |k: usize| {
         let l = localities[k].as_ref();
-        (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
+        (
+            !l.is_some_and(|l| l.within_window),
+            l.map_or(f64::INFINITY, |l| l.distance_seconds),
+        )
     };
     let chosen = (0..starts.len()).min_by(|&a, &b| {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
     });
 
-    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
+    let matched =
+        chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
     let occurrences = starts
         .iter()
         .zip(&localities)
@@ -383,7 +419,14 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
     let found = !starts.is_empty();
     let occurs = |found: bool| {
         if found {
-            format!("it occurs {} in the transcript", if starts.len() == 1 { "once".to_string() } else { format!("{} times", starts.len()) })
+            format!(
+                "it occurs {} in the transcript",
+                if starts.len() == 1 {
+                    "once".to_string()
+                } else {
+                    format!("{} times", starts.len())
+                }
+            )
         } else {
             "it does not occur in the transcript".to_string()
         }
@@ -401,43 +444,71 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
         Check::new(
             CheckStatus::Passed,
             CheckReason::Matched,
-            format!("all {n} quote tokens occur contiguously at tokens {}–{} ({})", m.token_start, m.token_end - 1, occurs(true)),
+            format!(
+                "all {n} quote tokens occur contiguously at tokens {}–{} ({})",
+                m.token_start,
+                m.token_end - 1,
+                occurs(true)
+            ),
         )
     } else {
         partial = longest_run(transcript, &q, &mapped, ts, window);
         let detail = match &partial {
             Some(p) => {
                 let next = quote.get(p.quote_token_start + p.length);
-                let found_there = tokens.get(p.token_start + p.length).map(|t| t.text.as_str());
+                let found_there = tokens
+                    .get(p.token_start + p.length)
+                    .map(|t| t.text.as_str());
                 let diff = match (next, found_there) {
-                    (Some(want), Some(got)) => format!(", then the quote has {want:?} where the transcript has {got:?}"),
-                    (Some(want), None) => format!(", then the quote has {want:?} where the transcript ends"),
+                    (Some(want), Some(got)) => {
+                        format!(", then the quote has {want:?} where the transcript has {got:?}")
+                    }
+                    (Some(want), None) => {
+                        format!(", then the quote has {want:?} where the transcript ends")
+                    }
                     _ => String::new(),
                 };
                 format!(
                     "; the longest run that occurs is {} of {n} tokens ({:?}{}){diff}",
                     p.length,
                     p.text,
-                    p.start_time.map_or(String::new(), |s| format!(" at {}", secs(s)))
+                    p.start_time
+                        .map_or(String::new(), |s| format!(" at {}", secs(s)))
                 )
             }
             None if n > MAX_DIAGNOSTIC_QUOTE_TOKENS => String::new(),
             None => "; none of its tokens occurs".to_string(),
         };
-        Check::new(CheckStatus::Failed, CheckReason::NotFound, format!("the quote's {n} tokens do not occur contiguously in the transcript{detail}"))
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::NotFound,
+            format!("the quote's {n} tokens do not occur contiguously in the transcript{detail}"),
+        )
     };
 
     // Length.
     let max = config.max_quote_tokens;
     let length = if n <= max {
-        Check::new(CheckStatus::Passed, CheckReason::WithinLimit, format!("{n} token{} (at most {max})", if n == 1 { "" } else { "s" }))
+        Check::new(
+            CheckStatus::Passed,
+            CheckReason::WithinLimit,
+            format!("{n} token{} (at most {max})", if n == 1 { "" } else { "s" }),
+        )
     } else {
-        Check::new(CheckStatus::Failed, CheckReason::TooLong, format!("the quote has {n} tokens; at most {max} are allowed"))
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::TooLong,
+            format!("the quote has {n} tokens; at most {max} are allowed"),
+        )
     };
 
     // Timestamp locality.
     let timestamp_locality = if !(ts.is_finite() && ts >= 0.0) {
-        Check::new(CheckStatus::Failed, CheckReason::InvalidTimestamp, format!("evidence_timestamp {ts} is not a number of seconds ≥ 0"))
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::InvalidTimestamp,
+            format!("evidence_timestamp {ts} is not a number of seconds ≥ 0"),
+        )
     } else {
         match (&matched, chosen) {
             (None, _) | (_, None) => Check::new(
@@ -446,9 +517,17 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
                 "not evaluated: the whole quote does not occur in the transcript".to_string(),
             ),
             (Some(m), Some(_)) => match &m.locality {
-                None => Check::new(CheckStatus::Failed, CheckReason::NoTimestamps, "the matched words have no timestamps and no segment".to_string()),
+                None => Check::new(
+                    CheckStatus::Failed,
+                    CheckReason::NoTimestamps,
+                    "the matched words have no timestamps and no segment".to_string(),
+                ),
                 Some(l) => {
-                    let others = if starts.len() > 1 { format!(" (chosen among {} occurrences)", starts.len()) } else { String::new() };
+                    let others = if starts.len() > 1 {
+                        format!(" (chosen among {} occurrences)", starts.len())
+                    } else {
+                        String::new()
+                    };
                     let lo_hi = |l: &Locality| {
                         if l.reference_end.is_finite() {
                             format!("{}–{}", secs(l.reference_start), secs(l.reference_end))
@@ -474,11 +553,19 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
                         ),
                     };
                     if l.within_window {
-                        Check::new(CheckStatus::Passed, CheckReason::WithinWindow, format!("{what} (within {window} s){others}"))
+                        Check::new(
+                            CheckStatus::Passed,
+                            CheckReason::WithinWindow,
+                            format!("{what} (within {window} s){others}"),
+                        )
                     } else if starts.len() > 1 {
                         Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("none of the {} occurrences is within {window} s of {}; the nearest: {what}", starts.len(), secs(ts)))
                     } else {
-                        Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("{what} (more than {window} s)"))
+                        Check::new(
+                            CheckStatus::Failed,
+                            CheckReason::OutsideWindow,
+                            format!("{what} (more than {window} s)"),
+                        )
                     }
                 }
             },
@@ -510,7 +597,12 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
     }
 }
 
-fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> MatchedSpan {
+fn matched_span(
+    t: &Transcript,
+    start: usize,
+    end: usize,
+    locality: Option<Locality>,
+) -> MatchedSpan {
     let tokens = t.tokens();
     let (first, last) = (&tokens[start], &tokens[end - 1]);
     let (bs, be) = (first.span.byte_start, last.span.byte_end);
@@ -533,7 +625,13 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
 
 /// The longest run of quote tokens occurring contiguously (local runs
 /// preferred among equally long ones, then the earliest).
-fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, window: f64) -> Option<PartialMatch> {
+fn longest_run(
+    t: &Transcript,
+    q: &[usize],
+    mapped: &[Option<usize>],
+    ts: f64,
+    window: f64,
+) -> Option<PartialMatch> {
     let n = q.len();
     if n == 0 || n > MAX_DIAGNOSTIC_QUOTE_TOKENS {
         return None;
@@ -562,7 +660,10 @@ fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, w
     }
     let (length, _, token_start, quote_token_start) = best?;
     let tokens = t.tokens();
-    let (bs, be) = (tokens[token_start].span.byte_start, tokens[token_start + length - 1].span.byte_end);
+    let (bs, be) = (
+        tokens[token_start].span.byte_start,
+        tokens[token_start + length - 1].span.byte_end,
+    );
     Some(PartialMatch {
         length,
         quote_token_start,
@@ -597,8 +698,17 @@ impl EvaluationValidation {
 }
 
 /// Validates every item of an evaluation.
-pub fn validate_evaluation(transcript: &Transcript, evaluation: &StructuredEvaluation, config: &TranscriptConfig) -> EvaluationValidation {
-    let run = |items: &[EvaluationItem]| items.iter().map(|i| validate_item(transcript, i, config)).collect::<Vec<_>>();
+pub fn validate_evaluation(
+    transcript: &Transcript,
+    evaluation: &StructuredEvaluation,
+    config: &TranscriptConfig,
+) -> EvaluationValidation {
+    let run = |items: &[EvaluationItem]| {
+        items
+            .iter()
+            .map(|i| validate_item(transcript, i, config))
+            .collect::<Vec<_>>()
+    };
     let commendations = run(&evaluation.commendations);
     let recommendations = run(&evaluation.recommendations);
     EvaluationValidation {

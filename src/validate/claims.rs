@@ -81,9 +81,19 @@ impl ClaimSet {
                 match obj.get("claims") {
                     Some(Value::Array(a)) => (a, path, format),
                     Some(other) => {
-                        return Err(Error::invalid_input(&path, "type", format!("claims must be an array, got {}", kind(other))))
+                        return Err(Error::invalid_input(
+                            &path,
+                            "type",
+                            format!("claims must be an array, got {}", kind(other)),
+                        ))
                     }
-                    None => return Err(Error::invalid_input(&root, "required", "missing required property \"claims\"")),
+                    None => {
+                        return Err(Error::invalid_input(
+                            &root,
+                            "required",
+                            "missing required property \"claims\"",
+                        ))
+                    }
                 }
             }
             Value::Array(a) => (a, root, None),
@@ -91,18 +101,28 @@ impl ClaimSet {
                 return Err(Error::invalid_input(
                     &root,
                     "type",
-                    format!("evidence claims must be an object with a \"claims\" array, got {}", kind(other)),
+                    format!(
+                        "evidence claims must be an object with a \"claims\" array, got {}",
+                        kind(other)
+                    ),
                 ))
             }
         };
         if claims.is_empty() {
-            return Err(Error::invalid_input(&claims_path, "minItems", "claims must hold at least 1 claim"));
+            return Err(Error::invalid_input(
+                &claims_path,
+                "minItems",
+                "claims must hold at least 1 claim",
+            ));
         }
         if claims.len() > MAX_CLAIMS_SCHEMA {
             return Err(Error::invalid_input(
                 &claims_path,
                 "maxItems",
-                format!("claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed", claims.len()),
+                format!(
+                    "claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed",
+                    claims.len()
+                ),
             ));
         }
         let claims = claims
@@ -131,12 +151,20 @@ fn parse_source_metadata(obj: &Map<String, Value>, root: &JsonPath) -> Result<Op
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Object(m)) => m,
         Some(other) => {
-            return Err(Error::invalid_input(&path, "type", format!("source_metadata must be an object, got {}", kind(other))))
+            return Err(Error::invalid_input(
+                &path,
+                "type",
+                format!("source_metadata must be an object, got {}", kind(other)),
+            ))
         }
     };
     for key in ["filename", "encoding"] {
         if let Some(v) = meta.get(key).filter(|v| !v.is_string()) {
-            return Err(Error::invalid_input(&path.key(key), "type", format!("{key} must be a string, got {}", kind(v))));
+            return Err(Error::invalid_input(
+                &path.key(key),
+                "type",
+                format!("{key} must be a string, got {}", kind(v)),
+            ));
         }
     }
     match meta.get("format") {
@@ -151,15 +179,27 @@ fn parse_source_metadata(obj: &Map<String, Value>, root: &JsonPath) -> Result<Op
                 format!("format {other:?} is not one of \"markdown\", \"plain_text\", \"html\""),
             )),
         },
-        Some(other) => Err(Error::invalid_input(&path.key("format"), "type", format!("format must be a string, got {}", kind(other)))),
+        Some(other) => Err(Error::invalid_input(
+            &path.key("format"),
+            "type",
+            format!("format must be a string, got {}", kind(other)),
+        )),
     }
 }
 
 fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
     match obj.get(key) {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(Error::invalid_input(&path.key(key), "type", format!("{key} must be a string, got {}", kind(other)))),
-        None => Err(Error::invalid_input(path, "required", format!("missing required property {key:?}"))),
+        Some(other) => Err(Error::invalid_input(
+            &path.key(key),
+            "type",
+            format!("{key} must be a string, got {}", kind(other)),
+        )),
+        None => Err(Error::invalid_input(
+            path,
+            "required",
+            format!("missing required property {key:?}"),
+        )),
     }
 }
 
@@ -167,29 +207,46 @@ fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Resu
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(Error::invalid_input(&path.key(key), "type", format!("{key} must be a string, got {}", kind(other)))),
+        Some(other) => Err(Error::invalid_input(
+            &path.key(key),
+            "type",
+            format!("{key} must be a string, got {}", kind(other)),
+        )),
     }
 }
 
 /// `prefix` followed by one or more ASCII digits.
 fn is_prefixed_number(s: &str, prefix: &str) -> bool {
-    s.strip_prefix(prefix).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    s.strip_prefix(prefix)
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn is_task_id(s: &str) -> bool {
     s.strip_prefix('P')
         .and_then(|rest| rest.split_once(".T"))
-        .is_some_and(|(p, t)| [p, t].iter().all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())))
+        .is_some_and(|(p, t)| {
+            [p, t]
+                .iter()
+                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 fn parse_claim(value: &Value, path: &JsonPath) -> Result<Claim> {
     let Value::Object(obj) = value else {
-        return Err(Error::invalid_input(path, "type", format!("each claim must be an object, got {}", kind(value))));
+        return Err(Error::invalid_input(
+            path,
+            "type",
+            format!("each claim must be an object, got {}", kind(value)),
+        ));
     };
     let id = required_string(obj, "id", path)?;
     if !is_prefixed_number(id, "EV") {
-        return Err(Error::invalid_input(&path.key("id"), "pattern", format!("id {id:?} does not match ^EV\\d+$ (e.g. \"EV001\")"))
-            .with_detail("invalid_value", Value::String(id.into())));
+        return Err(Error::invalid_input(
+            &path.key("id"),
+            "pattern",
+            format!("id {id:?} does not match ^EV\\d+$ (e.g. \"EV001\")"),
+        )
+        .with_detail("invalid_value", Value::String(id.into())));
     }
     let task_id = required_string(obj, "task_id", path)?;
     if !is_task_id(task_id) {
@@ -284,13 +341,34 @@ mod tests {
     fn each_schema_rule_names_its_path() {
         assert_eq!(error_path(claim(), "id", json!("E1")), "$.claims[1].id");
         assert_eq!(error_path(claim(), "id", json!("EV")), "$.claims[1].id");
-        assert_eq!(error_path(claim(), "task_id", json!("P1.X1")), "$.claims[1].task_id");
-        assert_eq!(error_path(claim(), "task_id", json!("P1.T")), "$.claims[1].task_id");
-        assert_eq!(error_path(claim(), "quote", json!("too short")), "$.claims[1].quote");
-        assert_eq!(error_path(claim(), "quote", json!("x".repeat(2001))), "$.claims[1].quote");
-        assert_eq!(error_path(claim(), "evidence_type", json!("quote")), "$.claims[1].evidence_type");
-        assert_eq!(error_path(claim(), "confidence_threshold", json!(1.2)), "$.claims[1].confidence_threshold");
-        assert_eq!(error_path(claim(), "context_hint", json!(3)), "$.claims[1].context_hint");
+        assert_eq!(
+            error_path(claim(), "task_id", json!("P1.X1")),
+            "$.claims[1].task_id"
+        );
+        assert_eq!(
+            error_path(claim(), "task_id", json!("P1.T")),
+            "$.claims[1].task_id"
+        );
+        assert_eq!(
+            error_path(claim(), "quote", json!("too short")),
+            "$.claims[1].quote"
+        );
+        assert_eq!(
+            error_path(claim(), "quote", json!("x".repeat(2001))),
+            "$.claims[1].quote"
+        );
+        assert_eq!(
+            error_path(claim(), "evidence_type", json!("quote")),
+            "$.claims[1].evidence_type"
+        );
+        assert_eq!(
+            error_path(claim(), "confidence_threshold", json!(1.2)),
+            "$.claims[1].confidence_threshold"
+        );
+        assert_eq!(
+            error_path(claim(), "context_hint", json!(3)),
+            "$.claims[1].context_hint"
+        );
     }
 
     #[test]

@@ -13,10 +13,19 @@ pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
     let parts: Vec<&str> = clock.split(':').collect();
     let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
     if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
-        return Err(format!("{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"));
+        return Err(format!(
+            "{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"
+        ));
     }
-    let n = |p: &str| p.parse::<u64>().map_err(|_| format!("{s:?}: {p} is too large"));
-    let (h, m, sec) = if parts.len() == 3 { (n(parts[0])?, n(parts[1])?, n(parts[2])?) } else { (0, n(parts[0])?, n(parts[1])?) };
+    let n = |p: &str| {
+        p.parse::<u64>()
+            .map_err(|_| format!("{s:?}: {p} is too large"))
+    };
+    let (h, m, sec) = if parts.len() == 3 {
+        (n(parts[0])?, n(parts[1])?, n(parts[2])?)
+    } else {
+        (0, n(parts[0])?, n(parts[1])?)
+    };
     if parts[parts.len() - 1].len() != 2 || (parts.len() == 3 && parts[1].len() != 2) {
         return Err(format!("{s:?}: minutes and seconds must have two digits"));
     }
@@ -25,7 +34,9 @@ pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
     }
     let frac = match fraction {
         None => 0.0,
-        Some(f) if digits(f) && f.len() <= 9 => f.parse::<u64>().map_err(|e| e.to_string())? as f64 / 10f64.powi(f.len() as i32),
+        Some(f) if digits(f) && f.len() <= 9 => {
+            f.parse::<u64>().map_err(|e| e.to_string())? as f64 / 10f64.powi(f.len() as i32)
+        }
         Some(f) => return Err(format!("{s:?}: the fraction {f:?} must be 1 to 9 digits")),
     };
     Ok(h as f64 * 3600.0 + m as f64 * 60.0 + sec as f64 + frac)
@@ -33,7 +44,9 @@ pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
 
 /// A cue timing line `start --> end [settings]`: (start, end), or why not.
 pub(crate) fn parse_timing(line: &str) -> std::result::Result<(f64, f64), String> {
-    let Some((a, b)) = line.split_once("-->") else { return Err("no \"-->\" in the timing line".into()) };
+    let Some((a, b)) = line.split_once("-->") else {
+        return Err("no \"-->\" in the timing line".into());
+    };
     let b = b.trim_start();
     // WebVTT cue settings (align:start position:10%) and SRT coordinates (X1:…) follow the end time.
     let end = b.split_whitespace().next().unwrap_or("");
@@ -52,7 +65,8 @@ pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
         if c == '<' {
             if let Some(end) = rest.find('>') {
                 let tag = &rest[1..end];
-                let looks_like_tag = tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
+                let looks_like_tag =
+                    tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
                 if looks_like_tag && !tag.contains('<') {
                     if speaker.is_none() {
                         speaker = voice(tag);
@@ -85,7 +99,9 @@ fn voice(tag: &str) -> Option<String> {
     if !(after.starts_with([' ', '\t', '.'])) {
         return None;
     }
-    let name = after.trim_start_matches(|c: char| c != ' ' && c != '\t').trim();
+    let name = after
+        .trim_start_matches(|c: char| c != ' ' && c != '\t')
+        .trim();
     (!name.is_empty()).then(|| name.to_string())
 }
 
@@ -101,7 +117,9 @@ fn entity(s: &str) -> Option<(String, usize)> {
         "apos" => "'".to_string(),
         "nbsp" => "\u{a0}".to_string(),
         "lrm" | "rlm" => String::new(),
-        n if n.starts_with("#x") || n.starts_with("#X") => char::from_u32(u32::from_str_radix(&n[2..], 16).ok()?)?.to_string(),
+        n if n.starts_with("#x") || n.starts_with("#X") => {
+            char::from_u32(u32::from_str_radix(&n[2..], 16).ok()?)?.to_string()
+        }
         n if n.starts_with('#') => char::from_u32(n[1..].parse().ok()?)?.to_string(),
         _ => return None,
     };
@@ -111,7 +129,10 @@ fn entity(s: &str) -> Option<(String, usize)> {
 /// Splits input into lines (LF or CRLF), without a leading byte-order mark.
 pub(crate) fn lines(input: &str) -> Vec<&str> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    input.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+    input
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
 }
 
 #[cfg(test)]
@@ -133,17 +154,31 @@ mod tests {
 
     #[test]
     fn timing_lines_with_settings() {
-        assert_eq!(parse_timing("00:00.380 --> 00:02.760 align:start position:10%"), Ok((0.38, 2.76)));
-        assert_eq!(parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"), Ok((1.0, 2.0)));
+        assert_eq!(
+            parse_timing("00:00.380 --> 00:02.760 align:start position:10%"),
+            Ok((0.38, 2.76))
+        );
+        assert_eq!(
+            parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"),
+            Ok((1.0, 2.0))
+        );
         assert!(parse_timing("00:00:01,000 -> 00:00:02,000").is_err());
     }
 
     #[test]
     fn markup_is_removed() {
-        let (t, s) = clean_cue_text("<v.loud Roger Bingham>We are <i>in</i> New&nbsp;York &amp; <c.yellow>LA</c></v>");
+        let (t, s) = clean_cue_text(
+            "<v.loud Roger Bingham>We are <i>in</i> New&nbsp;York &amp; <c.yellow>LA</c></v>",
+        );
         assert_eq!(t, "We are in New\u{a0}York & LA");
         assert_eq!(s.as_deref(), Some("Roger Bingham"));
-        assert_eq!(clean_cue_text("{\\an8}a < b and c > d").0, "a < b and c > d");
-        assert_eq!(clean_cue_text("one<00:00:01.000> two &unknown; &#233;&#xE9;").0, "one two &unknown; éé");
+        assert_eq!(
+            clean_cue_text("{\\an8}a < b and c > d").0,
+            "a < b and c > d"
+        );
+        assert_eq!(
+            clean_cue_text("one<00:00:01.000> two &unknown; &#233;&#xE9;").0,
+            "one two &unknown; éé"
+        );
     }
 }
