@@ -20,12 +20,7 @@ const CLAIMS: &str = include_str!("data/claims-1000.json");
 
 fn check_answers(claims: &Value, report: &validate::Report) -> usize {
     let mut wrong = 0;
-    for (claim, result) in claims["claims"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(&report.validated_claims)
-    {
+    for (claim, result) in claims["claims"].as_array().unwrap().iter().zip(&report.validated_claims) {
         let kind = claim["bench"]["kind"].as_str().unwrap();
         let edits = claim["bench"]["edits"].as_u64().unwrap() as usize;
         let m = result.match_details.as_ref();
@@ -36,10 +31,7 @@ fn check_answers(claims: &Value, report: &validate::Report) -> usize {
         };
         if !ok {
             wrong += 1;
-            eprintln!(
-                "answer differs for {} ({kind}, {edits} edits): {:?}",
-                result.claim_id, result.validation_status
-            );
+            eprintln!("answer differs for {} ({kind}, {edits} edits): {:?}", result.claim_id, result.validation_status);
         }
     }
     wrong
@@ -48,37 +40,23 @@ fn check_answers(claims: &Value, report: &validate::Report) -> usize {
 fn bench(c: &mut Criterion) {
     let claims_json: Value = serde_json::from_str(CLAIMS).unwrap();
     let config = Value::Null;
-    let report =
-        validate::validate_evidence(SOURCE, &claims_json, &config, &FixedClock(0.0)).unwrap();
+    let report = validate::validate_evidence(SOURCE, &claims_json, &config, &FixedClock(0.0)).unwrap();
     let wrong = check_answers(&claims_json, &report);
-    eprintln!(
-        "answers checked: {} of 1000 differ from the workload's",
-        wrong
-    );
+    eprintln!("answers checked: {} of 1000 differ from the workload's", wrong);
     // the workload declares plain_text (see benches/make_workload.py)
     let doc = Document::new(SOURCE, Some(Format::PlainText)).unwrap();
     let _ = doc.index(Profile::default()).tokens();
-    eprintln!(
-        "document + index heap: {:.1} MB for {} bytes of source",
-        doc.heap_bytes() as f64 / 1e6,
-        SOURCE.len()
-    );
+    eprintln!("document + index heap: {:.1} MB for {} bytes of source", doc.heap_bytes() as f64 / 1e6, SOURCE.len());
 
     let mut group = c.benchmark_group("validate_evidence");
     group.sample_size(20);
     group.bench_function("1000 claims x 1 MB, whole call", |b| {
-        b.iter(|| {
-            validate::validate_evidence(black_box(SOURCE), &claims_json, &config, &FixedClock(0.0))
-                .unwrap()
-        })
+        b.iter(|| validate::validate_evidence(black_box(SOURCE), &claims_json, &config, &FixedClock(0.0)).unwrap())
     });
     let parsed = ClaimSet::from_json(&claims_json).unwrap();
     let cfg = Config::default();
     group.bench_function("1000 claims on a built Document", |b| {
-        b.iter(|| {
-            validate::validate_document(&doc, black_box(&parsed.claims), &cfg, &FixedClock(0.0))
-                .unwrap()
-        })
+        b.iter(|| validate::validate_document(&doc, black_box(&parsed.claims), &cfg, &FixedClock(0.0)).unwrap())
     });
     group.bench_function("Document::new + normalize 1 MB", |b| {
         b.iter(|| {
@@ -90,22 +68,12 @@ fn bench(c: &mut Criterion) {
     // types): answered from the gram index, built by the first queries
     group.bench_function("find one quote on a built Document", |b| {
         b.iter(|| {
-            find_quote(
-                &doc,
-                black_box("the borrow checker ensures that references are valid"),
-                Profile::default(),
-                3,
-            )
+            find_quote(&doc, black_box("the borrow checker ensures that references are valid"), Profile::default(), 3)
         })
     });
     group.bench_function("find one quote with typos on a built Document", |b| {
         b.iter(|| {
-            find_quote(
-                &doc,
-                black_box("the borow checker ensures that refrences are valid"),
-                Profile::default(),
-                3,
-            )
+            find_quote(&doc, black_box("the borow checker ensures that refrences are valid"), Profile::default(), 3)
         })
     });
     let edited = parsed
@@ -116,13 +84,8 @@ fn bench(c: &mut Criterion) {
         .unwrap();
     group.bench_function("validate one edited claim on a built Document", |b| {
         b.iter(|| {
-            validate::validate_document(
-                &doc,
-                black_box(&parsed.claims[edited..edited + 1]),
-                &cfg,
-                &FixedClock(0.0),
-            )
-            .unwrap()
+            validate::validate_document(&doc, black_box(&parsed.claims[edited..edited + 1]), &cfg, &FixedClock(0.0))
+                .unwrap()
         })
     });
     group.finish();

@@ -34,8 +34,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size >= layout.size() {
-                let now =
-                    CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+                let now = CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
                 PEAK.fetch_max(now, Relaxed);
             } else {
                 CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
@@ -94,9 +93,7 @@ fn main() {
     if let Ok(f) = std::env::var("EV_FORMAT") {
         claims["source_metadata"]["format"] = serde_json::Value::from(f);
     }
-    let format = claims["source_metadata"]["format"]
-        .as_str()
-        .and_then(evidence_validator::Format::from_name);
+    let format = claims["source_metadata"]["format"].as_str().and_then(evidence_validator::Format::from_name);
     println!(
         "source {} bytes ({:?}), {} claims; inputs hold {}",
         source.len(),
@@ -105,22 +102,12 @@ fn main() {
         mb(CURRENT.load(Relaxed))
     );
     let report = peak_of("validate_evidence (whole call)", || {
-        validate::validate_evidence(&source, &claims, &serde_json::Value::Null, &FixedClock(0.0))
-            .unwrap()
+        validate::validate_evidence(&source, &claims, &serde_json::Value::Null, &FixedClock(0.0)).unwrap()
     });
     drop(report);
-    let doc = peak_of("Document::new", || {
-        Document::new(source.as_str(), format).unwrap()
-    });
-    peak_of("  + normalized index (default profile)", || {
-        doc.index(Profile::default()).text().len()
-    });
-    peak_of("  + token index", || {
-        doc.index(Profile::default()).tokens().len()
-    });
-    println!(
-        "Document::heap_bytes with its indexes: {}",
-        mb(doc.heap_bytes())
-    );
+    let doc = peak_of("Document::new", || Document::new(source.as_str(), format).unwrap());
+    peak_of("  + normalized index (default profile)", || doc.index(Profile::default()).text().len());
+    peak_of("  + token index", || doc.index(Profile::default()).tokens().len());
+    println!("Document::heap_bytes with its indexes: {}", mb(doc.heap_bytes()));
     println!("peak RSS (VmHWM) of this process: {}", vm_hwm());
 }

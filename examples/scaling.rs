@@ -20,19 +20,13 @@ fn run(source: &str, claims: &Value) -> Result<usize, Box<dyn std::error::Error>
         let report = validate::validate_evidence(source, claims, &Value::Null, &FixedClock(0.0))?;
         return Ok(report.validated_claims.len());
     }
-    let format = claims["source_metadata"]["format"]
-        .as_str()
-        .and_then(Format::from_name);
+    let format = claims["source_metadata"]["format"].as_str().and_then(Format::from_name);
     let doc = Document::new(source, format)?;
     let config = Config::default();
     let mut validated = 0;
     for part in all.chunks(BATCH) {
-        let set = ClaimSet::from_json(
-            &json!({"source_metadata": claims["source_metadata"], "claims": part}),
-        )?;
-        validated += validate::validate_document(&doc, &set.claims, &config, &FixedClock(0.0))?
-            .validated_claims
-            .len();
+        let set = ClaimSet::from_json(&json!({"source_metadata": claims["source_metadata"], "claims": part}))?;
+        validated += validate::validate_document(&doc, &set.claims, &config, &FixedClock(0.0))?.validated_claims.len();
     }
     Ok(validated)
 }

@@ -29,38 +29,21 @@ fn main() {
     if let Ok(f) = std::env::var("EV_FORMAT") {
         claims_json["source_metadata"]["format"] = serde_json::Value::from(f);
     }
-    let format = Format::from_name(
-        claims_json["source_metadata"]["format"]
-            .as_str()
-            .unwrap_or("markdown"),
-    );
-    let quotes: Vec<String> = claims_json["claims"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["quote"].as_str().unwrap().to_string())
-        .collect();
+    let format = Format::from_name(claims_json["source_metadata"]["format"].as_str().unwrap_or("markdown"));
+    let quotes: Vec<String> =
+        claims_json["claims"].as_array().unwrap().iter().map(|c| c["quote"].as_str().unwrap().to_string()).collect();
     let args: Vec<String> = std::env::args().collect();
     let stage = args.get(1).map_or("none", String::as_str);
     let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let p = Profile::default();
     // inputs every stage may need, prepared before the measured loop
-    let needs_doc = !matches!(
-        stage,
-        "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole"
-    );
+    let needs_doc = !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole");
     let doc = needs_doc.then(|| Document::new(source, format).unwrap());
-    let text = doc
-        .as_ref()
-        .map(|d| d.index(p).text().to_string())
-        .unwrap_or_default();
-    let nq: Vec<String> = quotes
-        .iter()
-        .map(|q| normalize::normalize_str(q, p))
-        .collect();
+    let text = doc.as_ref().map(|d| d.index(p).text().to_string()).unwrap_or_default();
+    let nq: Vec<String> = quotes.iter().map(|q| normalize::normalize_str(q, p)).collect();
     let refs: Vec<&str> = nq.iter().map(String::as_str).collect();
-    let units = (stage == "normalize-md")
-        .then(|| evidence_validator::extract::markdown::extract_markdown(source).units);
+    let units =
+        (stage == "normalize-md").then(|| evidence_validator::extract::markdown::extract_markdown(source).units);
     let claims = ClaimSet::from_json(&claims_json).unwrap();
     let config = Config::default();
     let kinds: Vec<String> = claims_json["claims"]
@@ -73,8 +56,7 @@ fn main() {
         // the first call builds what a built Document keeps (word count, token index)
         let d = doc.as_ref().unwrap();
         for i in 0..claims.claims.len().min(200) {
-            let _ =
-                validate::validate_document(d, &claims.claims[i..i + 1], &config, &FixedClock(0.0));
+            let _ = validate::validate_document(d, &claims.claims[i..i + 1], &config, &FixedClock(0.0));
         }
     }
     let t = std::time::Instant::now();
@@ -82,18 +64,10 @@ fn main() {
         match stage {
             "none" => {}
             "extract" => {
-                black_box(
-                    evidence_validator::extract::markdown::extract_markdown(black_box(source))
-                        .units
-                        .len(),
-                );
+                black_box(evidence_validator::extract::markdown::extract_markdown(black_box(source)).units.len());
             }
             "normalize-md" => {
-                black_box(
-                    Normalized::from_units(units.as_ref().unwrap().iter().copied(), p)
-                        .as_str()
-                        .len(),
-                );
+                black_box(Normalized::from_units(units.as_ref().unwrap().iter().copied(), p).as_str().len());
             }
             "normalize-plain" => {
                 black_box(Normalized::from_plain(black_box(source), p).as_str().len());
@@ -120,50 +94,27 @@ fn main() {
                     .iter()
                     .zip(&hits)
                     .filter(|(_, h)| h.is_empty())
-                    .map(|(q, _)| fuzzy::FuzzyQuery {
-                        pattern: q,
-                        max_distance: 3,
-                    })
+                    .map(|(q, _)| fuzzy::FuzzyQuery { pattern: q, max_distance: 3 })
                     .collect();
                 black_box(fuzzy::find_all(&text, &qs));
             }
             "validate" => {
                 black_box(
-                    validate::validate_document(
-                        doc.as_ref().unwrap(),
-                        &claims.claims,
-                        &config,
-                        &FixedClock(0.0),
-                    )
-                    .unwrap(),
+                    validate::validate_document(doc.as_ref().unwrap(), &claims.claims, &config, &FixedClock(0.0))
+                        .unwrap(),
                 );
             }
             "whole" => {
                 black_box(
-                    validate::validate_evidence(
-                        source,
-                        &claims_json,
-                        &serde_json::Value::Null,
-                        &FixedClock(0.0),
-                    )
-                    .unwrap(),
+                    validate::validate_evidence(source, &claims_json, &serde_json::Value::Null, &FixedClock(0.0))
+                        .unwrap(),
                 );
             }
             "find" => {
-                black_box(find_quote(
-                    doc.as_ref().unwrap(),
-                    "ownership rules prevent you from doing so",
-                    p,
-                    3,
-                ));
+                black_box(find_quote(doc.as_ref().unwrap(), "ownership rules prevent you from doing so", p, 3));
             }
             "find-fuzzy" => {
-                black_box(find_quote(
-                    doc.as_ref().unwrap(),
-                    "ownershp rules prevnt you from doing so",
-                    p,
-                    3,
-                ));
+                black_box(find_quote(doc.as_ref().unwrap(), "ownershp rules prevnt you from doing so", p, 3));
             }
             "one" | "one-fuzzy" | "one-absent" => {
                 let i = match stage {
@@ -172,21 +123,10 @@ fn main() {
                     _ => kinds.iter().position(|k| k == "absent").unwrap_or(0),
                 };
                 let one = &claims.claims[i..i + 1];
-                black_box(
-                    validate::validate_document(
-                        doc.as_ref().unwrap(),
-                        one,
-                        &config,
-                        &FixedClock(0.0),
-                    )
-                    .unwrap(),
-                );
+                black_box(validate::validate_document(doc.as_ref().unwrap(), one, &config, &FixedClock(0.0)).unwrap());
             }
             other => panic!("unknown stage {other}"),
         }
     }
-    eprintln!(
-        "{stage}: {:.2} ms per run",
-        t.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64
-    );
+    eprintln!("{stage}: {:.2} ms per run", t.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64);
 }

@@ -46,11 +46,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// A new error of `kind` with `message` and no details.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error {
-            kind,
-            message: message.into(),
-            details: Map::new(),
-        }
+        Error { kind, message: message.into(), details: Map::new() }
     }
 
     /// A `VALIDATION_ERROR` about the input field at `path` (a JSON path such
@@ -66,12 +62,7 @@ impl Error {
         Error::at_path(ErrorKind::Configuration, path, constraint, message)
     }
 
-    fn at_path(
-        kind: ErrorKind,
-        path: &JsonPath,
-        constraint: &str,
-        message: impl Into<String>,
-    ) -> Error {
+    fn at_path(kind: ErrorKind, path: &JsonPath, constraint: &str, message: impl Into<String>) -> Error {
         let message = format!("{} at {}", message.into(), path);
         Error::new(kind, message)
             .with_detail("path", path.to_value())
@@ -197,17 +188,9 @@ mod tests {
     #[test]
     fn invalid_input_names_the_path() {
         let p = JsonPath::root().key("claims").index(0).key("quote");
-        let e = Error::invalid_input(
-            &p,
-            "minLength",
-            "quote is 3 characters, at least 10 required",
-        );
+        let e = Error::invalid_input(&p, "minLength", "quote is 3 characters, at least 10 required");
         assert_eq!(e.code(), "VALIDATION_ERROR");
-        assert!(
-            e.message().ends_with("at $.claims[0].quote"),
-            "{}",
-            e.message()
-        );
+        assert!(e.message().ends_with("at $.claims[0].quote"), "{}", e.message());
         assert_eq!(e.details()["json_path"], "$.claims[0].quote");
     }
 }

@@ -111,15 +111,10 @@ mod tests {
 
     #[test]
     fn same_as_std_stable_sort() {
-        for n in [
-            0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 100, 257, 1000, 4099,
-        ] {
+        for n in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 100, 257, 1000, 4099] {
             for (seed, modulo) in [(1, 3), (7, 10), (42, 1000), (99, u64::MAX)] {
                 // (key, original position): ties on key must keep their order
-                let v: Vec<(u64, usize)> = numbers(seed + n as u64, n, modulo)
-                    .into_iter()
-                    .zip(0..)
-                    .collect();
+                let v: Vec<(u64, usize)> = numbers(seed + n as u64, n, modulo).into_iter().zip(0..).collect();
                 let mut ours = v.clone();
                 sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
                 let mut std = v.clone();

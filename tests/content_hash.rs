@@ -17,40 +17,24 @@ use serde_json::Value;
 
 fn entries() -> Vec<Value> {
     let text = include_str!("cases/content_hash.json");
-    let file: Value =
-        serde_json::from_str(text).expect("tests/cases/content_hash.json is not valid JSON");
-    file["entries"]
-        .as_array()
-        .cloned()
-        .expect("tests/cases/content_hash.json has no `entries` array")
+    let file: Value = serde_json::from_str(text).expect("tests/cases/content_hash.json is not valid JSON");
+    file["entries"].as_array().cloned().expect("tests/cases/content_hash.json has no `entries` array")
 }
 
 #[test]
 fn native_content_hash_equals_the_recorded_value() {
     let entries = entries();
-    assert!(
-        !entries.is_empty(),
-        "no entries in tests/cases/content_hash.json"
-    );
+    assert!(!entries.is_empty(), "no entries in tests/cases/content_hash.json");
     let mut changed = Vec::new();
     for e in &entries {
         let name = e["name"].as_str().unwrap_or("?");
-        let source = e["source"]
-            .as_str()
-            .unwrap_or_else(|| panic!("[{name}] no source"));
+        let source = e["source"].as_str().unwrap_or_else(|| panic!("[{name}] no source"));
         let report = validate_evidence(source, &e["claims"], &e["config"], &FixedClock(0.0))
             .unwrap_or_else(|err| panic!("[{name}] validate_evidence failed: {err}"));
-        assert!(
-            report.ok,
-            "[{name}] the report is not ok: {:?}",
-            report.errors
-        );
+        assert!(report.ok, "[{name}] the report is not ok: {:?}", report.errors);
         let want = e["contentHash"].as_str().unwrap_or("");
         if report.generated.content_hash != want {
-            changed.push(format!(
-                "  {name:?}\n    recorded: {want}\n    native:   {}",
-                report.generated.content_hash
-            ));
+            changed.push(format!("  {name:?}\n    recorded: {want}\n    native:   {}", report.generated.content_hash));
         }
     }
     assert!(
@@ -65,14 +49,9 @@ fn native_content_hash_equals_the_recorded_value() {
 fn the_clock_does_not_enter_the_hash() {
     for e in entries() {
         let hash = |ms: f64| {
-            validate_evidence(
-                e["source"].as_str().unwrap_or(""),
-                &e["claims"],
-                &e["config"],
-                &FixedClock(ms),
-            )
-            .map(|r| r.generated.content_hash)
-            .unwrap_or_default()
+            validate_evidence(e["source"].as_str().unwrap_or(""), &e["claims"], &e["config"], &FixedClock(ms))
+                .map(|r| r.generated.content_hash)
+                .unwrap_or_default()
         };
         assert_eq!(hash(0.0), hash(1_709_210_096_789.0), "[{}]", e["name"]);
     }

@@ -45,9 +45,7 @@ const ALPHABETS: &[&str] = &[
 /// Random string over `alphabet` with a length in `lo..=hi`.
 fn random_string(rng: &mut Rng, alphabet: &[char], lo: usize, hi: usize) -> Vec<char> {
     let len = rng.range(lo, hi);
-    (0..len)
-        .map(|_| alphabet[rng.below(alphabet.len())])
-        .collect()
+    (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect()
 }
 
 /// Apply a few random edits (substitute / insert / delete) to `s`.
@@ -80,11 +78,7 @@ fn gen_pair(rng: &mut Rng, idx: usize) -> (Vec<char>, Vec<char>) {
         _ => (300, 1500),
     };
     // Keep small-alphabet long cases bounded so CPython stays fast.
-    let lb_max = if alphabet.len() <= 3 {
-        lb_max.min(600)
-    } else {
-        lb_max
-    };
+    let lb_max = if alphabet.len() <= 3 { lb_max.min(600) } else { lb_max };
     match rng.below(6) {
         // Independent random strings (possibly empty).
         0 => {
@@ -121,15 +115,8 @@ fn gen_pair(rng: &mut Rng, idx: usize) -> (Vec<char>, Vec<char>) {
         4 => {
             let pop = alphabet[rng.below(alphabet.len())];
             let nb = rng.range(195, 420);
-            let mut b: Vec<char> = (0..nb)
-                .map(|_| {
-                    if rng.below(10) < 8 {
-                        pop
-                    } else {
-                        alphabet[rng.below(alphabet.len())]
-                    }
-                })
-                .collect();
+            let mut b: Vec<char> =
+                (0..nb).map(|_| if rng.below(10) < 8 { pop } else { alphabet[rng.below(alphabet.len())] }).collect();
             let rare = ['x', 'Z', '文', '🎉'][rng.below(4)];
             let p = rng.below(b.len() + 1);
             b.insert(p, rare);
@@ -184,11 +171,7 @@ print(sys.version)
 fn as_block(v: &Value) -> Block {
     let arr = v.as_array().expect("block array");
     let n = |i: usize| arr[i].as_u64().expect("int") as usize;
-    Block {
-        a: n(0),
-        b: n(1),
-        size: n(2),
-    }
+    Block { a: n(0), b: n(1), size: n(2) }
 }
 
 #[test]
@@ -213,19 +196,11 @@ fn differential_against_cpython_difflib() {
     let pid = std::process::id();
     let in_path = dir.join(format!("seqmatch_diff_in_{pid}.json"));
     let out_path = dir.join(format!("seqmatch_diff_out_{pid}.json"));
-    let payload: Vec<Value> = cases
-        .iter()
-        .map(|(a, b, aj, sub)| json!({"a": a, "b": b, "autojunk": aj, "sub": sub}))
-        .collect();
+    let payload: Vec<Value> =
+        cases.iter().map(|(a, b, aj, sub)| json!({"a": a, "b": b, "autojunk": aj, "sub": sub})).collect();
     std::fs::write(&in_path, serde_json::to_string(&payload).unwrap()).unwrap();
 
-    let output = match Command::new("python3")
-        .arg("-c")
-        .arg(PY)
-        .arg(&in_path)
-        .arg(&out_path)
-        .output()
-    {
+    let output = match Command::new("python3").arg("-c").arg(PY).arg(&in_path).arg(&out_path).output() {
         Ok(o) => o,
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let _ = std::fs::remove_file(&in_path);
@@ -235,11 +210,7 @@ fn differential_against_cpython_difflib() {
         Err(e) => panic!("failed to run python3: {e}"),
     };
     let _ = std::fs::remove_file(&in_path);
-    assert!(
-        output.status.success(),
-        "python3 failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "python3 failed: {}", String::from_utf8_lossy(&output.stderr));
     println!("python: {}", String::from_utf8_lossy(&output.stdout).trim());
     let text = std::fs::read_to_string(&out_path).unwrap();
     let _ = std::fs::remove_file(&out_path);
@@ -256,12 +227,7 @@ fn differential_against_cpython_difflib() {
         let ctx = || format!("case {k}: a={a:?} b={b:?} autojunk={aj}");
 
         let popular: String = sm.popular().iter().collect();
-        assert_eq!(
-            popular,
-            r["popular"].as_str().unwrap(),
-            "popular, {}",
-            ctx()
-        );
+        assert_eq!(popular, r["popular"].as_str().unwrap(), "popular, {}", ctx());
         if !popular.is_empty() {
             with_popular += 1;
         }
@@ -292,12 +258,6 @@ fn differential_against_cpython_difflib() {
         autojunk_changed_score
     );
     assert!(cases.len() >= 1000);
-    assert!(
-        with_popular > 50,
-        "too few autojunk-relevant cases: {with_popular}"
-    );
-    assert!(
-        autojunk_changed_score > 10,
-        "autojunk rarely mattered: {autojunk_changed_score}"
-    );
+    assert!(with_popular > 50, "too few autojunk-relevant cases: {with_popular}");
+    assert!(autojunk_changed_score > 10, "autojunk rarely mattered: {autojunk_changed_score}");
 }

@@ -83,30 +83,17 @@ fn reused_document_answers_like_a_fresh_one() {
         let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
         let want = validate::validate_document(&fresh, &claims, &config, &FixedClock(0.0)).unwrap();
         let got = validate::validate_document(&shared, &claims, &config, &FixedClock(0.0)).unwrap();
-        assert_eq!(
-            serde_json::to_value(&got).unwrap(),
-            serde_json::to_value(&want).unwrap(),
-            "claim {i}: {quote:?}"
-        );
+        assert_eq!(serde_json::to_value(&got).unwrap(), serde_json::to_value(&want).unwrap(), "claim {i}: {quote:?}");
 
         let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
         for k in [0, 3] {
             let want = validate::find_quote(&fresh, &quote, Profile::default(), k);
             let got = validate::find_quote(&shared, &quote, Profile::default(), k);
-            assert_eq!(
-                format!("{got:?}"),
-                format!("{want:?}"),
-                "find {i} (k = {k}): {quote:?}"
-            );
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "find {i} (k = {k}): {quote:?}");
         }
     }
     // the shared document did build its gram index
     let fresh = Document::new(text.as_str(), Some(Format::PlainText)).unwrap();
     let _ = validate::find_quote(&fresh, "the borrow checker", Profile::default(), 3);
-    assert!(
-        shared.heap_bytes() > fresh.heap_bytes() + text.len(),
-        "{} vs {}",
-        shared.heap_bytes(),
-        fresh.heap_bytes()
-    );
+    assert!(shared.heap_bytes() > fresh.heap_bytes() + text.len(), "{} vs {}", shared.heap_bytes(), fresh.heap_bytes());
 }

@@ -30,9 +30,7 @@ fn rendered(src: &str) -> (String, Vec<(u8, String)>) {
                     title.push_str(&squeeze(&t));
                 }
             }
-            Event::Start(Tag::Heading { level, .. }) => {
-                heading = Some((level as u8, String::new()))
-            }
+            Event::Start(Tag::Heading { level, .. }) => heading = Some((level as u8, String::new())),
             Event::End(TagEnd::Heading(_)) => headings.extend(heading.take()),
             _ => {}
         }
@@ -56,11 +54,7 @@ fn compare(seed: u64, fragments: &[&str], cases: usize) {
         }
         let x = extract_markdown(&src);
         let mine = squeeze(&x.text());
-        let my_headings: Vec<(u8, String)> = x
-            .headings
-            .iter()
-            .map(|h| (h.level, squeeze(&h.title)))
-            .collect();
+        let my_headings: Vec<(u8, String)> = x.headings.iter().map(|h| (h.level, squeeze(&h.title))).collect();
         let (theirs, their_headings) = rendered(&src);
         let theirs = squeeze(&theirs);
         if mine != theirs || my_headings != their_headings {

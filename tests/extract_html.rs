@@ -34,21 +34,9 @@ fn text_units_map_to_their_own_bytes() {
     assert_eq!(
         x.units,
         vec![
-            Unit {
-                ch: 'a',
-                start: 0,
-                end: 1
-            },
-            Unit {
-                ch: '\u{e9}',
-                start: 1,
-                end: 3
-            },
-            Unit {
-                ch: '\u{1F600}',
-                start: 3,
-                end: 7
-            },
+            Unit { ch: 'a', start: 0, end: 1 },
+            Unit { ch: '\u{e9}', start: 1, end: 3 },
+            Unit { ch: '\u{1F600}', start: 3, end: 7 },
         ]
     );
 }
@@ -59,56 +47,31 @@ fn block_tags_emit_one_newline_spanning_the_tag() {
     let x = extract_html(src);
     assert_eq!(
         spans(src, &x),
-        vec![
-            ('\n', "<p>"),
-            ('a', "a"),
-            ('\n', "</p>"),
-            ('\n', "<p class=\"x\">"),
-            ('b', "b"),
-            ('\n', "</p>")
-        ]
+        vec![('\n', "<p>"), ('a', "a"), ('\n', "</p>"), ('\n', "<p class=\"x\">"), ('b', "b"), ('\n', "</p>")]
     );
     assert_eq!(text("<ul><li>one<li>two</ul>"), "\n\none\ntwo\n");
     assert_eq!(text("a<br>b<br/>c</br>d<hr>e"), "a\nb\nc\nd\ne");
-    assert_eq!(
-        text("<table><tr><td>1</td><td>2</td></tr></table>"),
-        "\n\n\n1\n\n2\n\n\n"
-    );
+    assert_eq!(text("<table><tr><td>1</td><td>2</td></tr></table>"), "\n\n\n1\n\n2\n\n\n");
     assert_eq!(text("<DIV>x</Div><BR>y"), "\nx\n\ny");
     assert_eq!(
         text("<section><article><header>h</header><blockquote>q</blockquote><footer>f</footer></article></section>"),
         "\n\n\nh\n\nq\n\nf\n\n\n"
     );
-    assert_eq!(
-        text("<dl><dt>t<dd>d</dl><nav>n</nav><aside>s</aside><main>m</main>"),
-        "\n\nt\nd\n\nn\n\ns\n\nm\n"
-    );
-    assert_eq!(
-        text("<figure>i<figcaption>c</figcaption></figure><form>f</form>"),
-        "\ni\nc\n\n\nf\n"
-    );
+    assert_eq!(text("<dl><dt>t<dd>d</dl><nav>n</nav><aside>s</aside><main>m</main>"), "\n\nt\nd\n\nn\n\ns\n\nm\n");
+    assert_eq!(text("<figure>i<figcaption>c</figcaption></figure><form>f</form>"), "\ni\nc\n\n\nf\n");
 }
 
 #[test]
 fn inline_tags_produce_nothing() {
-    assert_eq!(
-        text("a<b>b</b><i>c</i> <a href=\"/x\">link</a><span>s</span>"),
-        "abc links"
-    );
-    assert_eq!(
-        text("x<img src=\"a.png\" alt=\"pic\">y<input value=z>"),
-        "xy"
-    );
+    assert_eq!(text("a<b>b</b><i>c</i> <a href=\"/x\">link</a><span>s</span>"), "abc links");
+    assert_eq!(text("x<img src=\"a.png\" alt=\"pic\">y<input value=z>"), "xy");
 }
 
 #[test]
 fn quoted_attribute_values_may_contain_gt() {
     assert_eq!(text("<a title=\"x>y\" data-b='a>b'>link</a>"), "link");
     assert_eq!(text("<p title = \"1 > 0\" >t</p>"), "\nt\n");
-    assert_eq!(
-        text("<a b=c>d</a><a b=\"\">e</a><a =x>f</a><a b=>g</a>"),
-        "defg"
-    );
+    assert_eq!(text("<a b=c>d</a><a b=\"\">e</a><a =x>f</a><a b=>g</a>"), "defg");
 }
 
 #[test]
@@ -130,20 +93,14 @@ fn character_references() {
     );
     assert_eq!(text("&#8220;x&#x201D;"), "\u{201C}x\u{201D}");
     // Invalid numeric references give U+FFFD; 0x80-0x9F are windows-1252.
-    assert_eq!(
-        text("&#0;&#xD800;&#x110000;&#99999999999999;"),
-        "\u{FFFD}".repeat(4)
-    );
+    assert_eq!(text("&#0;&#xD800;&#x110000;&#99999999999999;"), "\u{FFFD}".repeat(4));
     assert_eq!(text("&#150;&#x93;&#x81;"), "\u{2013}\u{201C}\u{81}");
     // A missing `;` still decodes numeric references.
     assert_eq!(text("&#65x"), "Ax");
     // Unknown names and bare ampersands stay literal.
     assert_eq!(text("&foo; & &; &#; &#x; AT&T"), "&foo; & &; &#; &#x; AT&T");
     // Legacy names work without `;`, longest match first.
-    assert_eq!(
-        text("&copy2024 &amp &notit; &notin; &nbspx"),
-        "\u{a9}2024 & \u{ac}it; \u{2209} \u{a0}x"
-    );
+    assert_eq!(text("&copy2024 &amp &notit; &notin; &nbspx"), "\u{a9}2024 & \u{ac}it; \u{2209} \u{a0}x");
     // Names that are not legacy need the `;`.
     assert_eq!(text("&hellip &hellip;"), "&hellip \u{2026}");
 }
@@ -206,44 +163,19 @@ fn named_references_from_the_brief() {
         let src = format!("x&{name};y");
         let x = extract_html(&src);
         assert_eq!(x.text(), format!("x{ch}y"), "&{name};");
-        assert_eq!(
-            x.units[1],
-            Unit {
-                ch,
-                start: 1,
-                end: name.len() as u32 + 3
-            }
-        );
+        assert_eq!(x.units[1], Unit { ch, start: 1, end: name.len() as u32 + 3 });
         assert_eq!(decode_char_ref(&src, 1, true), Some((ch, name.len() + 3)));
     }
 }
 
 #[test]
 fn skipped_constructs() {
-    assert_eq!(
-        text("<!DOCTYPE html><html><head><meta charset=utf-8></head><body>x</body></html>"),
-        "\n\n\n\nx\n\n"
-    );
-    assert_eq!(
-        text("a<!-- c > d -->b<!---->c<!-->d<!--->e<!-- x --!>f"),
-        "abcdef"
-    );
-    assert_eq!(
-        text("a<?xml version=\"1.0\"?>b<![CDATA[ x > y ]]>c<!bogus>d</ bogus>e</>f"),
-        "abcdef"
-    );
-    assert_eq!(
-        text("a<script>if (a < b && c > d) { x = \"</p>\" }</script>b"),
-        "ab"
-    );
-    assert_eq!(
-        text("a<SCRIPT type=x>y</scripty></Script >b<style>p > a { }</style>c"),
-        "abc"
-    );
-    assert_eq!(
-        text("a<iframe src=x><p>fallback</p></iframe>b<noscript>n</noscript>"),
-        "abn"
-    );
+    assert_eq!(text("<!DOCTYPE html><html><head><meta charset=utf-8></head><body>x</body></html>"), "\n\n\n\nx\n\n");
+    assert_eq!(text("a<!-- c > d -->b<!---->c<!-->d<!--->e<!-- x --!>f"), "abcdef");
+    assert_eq!(text("a<?xml version=\"1.0\"?>b<![CDATA[ x > y ]]>c<!bogus>d</ bogus>e</>f"), "abcdef");
+    assert_eq!(text("a<script>if (a < b && c > d) { x = \"</p>\" }</script>b"), "ab");
+    assert_eq!(text("a<SCRIPT type=x>y</scripty></Script >b<style>p > a { }</style>c"), "abc");
+    assert_eq!(text("a<iframe src=x><p>fallback</p></iframe>b<noscript>n</noscript>"), "abn");
 }
 
 #[test]
@@ -251,10 +183,7 @@ fn raw_text_elements_that_are_shown() {
     assert_eq!(text("<title>A &amp; <b>B</b></title>"), "\nA & <b>B</b>\n");
     assert_eq!(text("<textarea>x&lt;<p></textarea>"), "\nx<<p>\n");
     assert_eq!(text("<xmp><b>&amp;</b></xmp>"), "\n<b>&amp;</b>\n");
-    assert_eq!(
-        text("a<plaintext></plaintext>&amp;"),
-        "a\n</plaintext>&amp;"
-    );
+    assert_eq!(text("a<plaintext></plaintext>&amp;"), "a\n</plaintext>&amp;");
 }
 
 #[test]
@@ -265,31 +194,15 @@ fn pre_keeps_whitespace() {
 
 #[test]
 fn headings() {
-    let src =
-        "<h1>Title <small>x</small></h1><p>t</p><h2 id=\"a\">Sub &amp;\n  sec</h2><H3>Up</H3>";
+    let src = "<h1>Title <small>x</small></h1><p>t</p><h2 id=\"a\">Sub &amp;\n  sec</h2><H3>Up</H3>";
     let x = extract_html(src);
     check_invariants(src, &x, false);
     assert_eq!(
         x.headings,
         vec![
-            Heading {
-                level: 1,
-                title: "Title x".into(),
-                start: 0,
-                end: 31
-            },
-            Heading {
-                level: 2,
-                title: "Sub & sec".into(),
-                start: 39,
-                end: 70
-            },
-            Heading {
-                level: 3,
-                title: "Up".into(),
-                start: 70,
-                end: 81
-            },
+            Heading { level: 1, title: "Title x".into(), start: 0, end: 31 },
+            Heading { level: 2, title: "Sub & sec".into(), start: 39, end: 70 },
+            Heading { level: 3, title: "Up".into(), start: 70, end: 81 },
         ]
     );
     assert_eq!(&src[39..70], "<h2 id=\"a\">Sub &amp;\n  sec</h2>");
@@ -302,26 +215,9 @@ fn headings_left_open() {
     let src = "<h1>A<h2>B</h3><div><h4>C<br>D</div><h5>E";
     let x = extract_html(src);
     check_invariants(src, &x, false);
-    let got: Vec<_> = x
-        .headings
-        .iter()
-        .map(|h| {
-            (
-                h.level,
-                h.title.as_str(),
-                &src[h.start as usize..h.end as usize],
-            )
-        })
-        .collect();
-    assert_eq!(
-        got,
-        vec![
-            (1, "A", "<h1>A"),
-            (2, "B", "<h2>B</h3>"),
-            (4, "C D", "<h4>C<br>D"),
-            (5, "E", "<h5>E"),
-        ]
-    );
+    let got: Vec<_> =
+        x.headings.iter().map(|h| (h.level, h.title.as_str(), &src[h.start as usize..h.end as usize])).collect();
+    assert_eq!(got, vec![(1, "A", "<h1>A"), (2, "B", "<h2>B</h3>"), (4, "C D", "<h4>C<br>D"), (5, "E", "<h5>E"),]);
 }
 
 #[test]

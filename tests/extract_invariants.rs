@@ -278,9 +278,7 @@ fn adversarial(n: usize) -> Vec<String> {
 /// A list nested as deep as the input allows, then lazy lines.
 fn deep_list(n: usize) -> String {
     let depth = ((n as f64).sqrt() / 2.0) as usize;
-    let mut s: String = (0..depth)
-        .map(|k| format!("{}- a\n", " ".repeat(2 * k)))
-        .collect();
+    let mut s: String = (0..depth).map(|k| format!("{}- a\n", " ".repeat(2 * k))).collect();
     while s.len() < n {
         s.push_str("x\n");
     }

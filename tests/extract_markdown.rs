@@ -17,16 +17,7 @@ fn text(src: &str) -> String {
 fn headings(src: &str) -> Vec<(u8, String, &str)> {
     let x = extract_markdown(src);
     check_invariants(src, &x, true);
-    x.headings
-        .iter()
-        .map(|h| {
-            (
-                h.level,
-                h.title.clone(),
-                &src[h.start as usize..h.end as usize],
-            )
-        })
-        .collect()
+    x.headings.iter().map(|h| (h.level, h.title.clone(), &src[h.start as usize..h.end as usize])).collect()
 }
 
 #[test]
@@ -35,15 +26,7 @@ fn brief_example() {
     let x = extract_markdown(src);
     check_invariants(src, &x, true);
     assert_eq!(x.text(), "Title\n\nSome bold and code and a link.\n");
-    assert_eq!(
-        x.headings,
-        vec![Heading {
-            level: 1,
-            title: "Title".into(),
-            start: 0,
-            end: 7
-        }]
-    );
+    assert_eq!(x.headings, vec![Heading { level: 1, title: "Title".into(), start: 0, end: 7 }]);
     // Every unit is the char it stands for.
     for u in &x.units {
         assert_eq!(&src[u.start as usize..u.end as usize], u.ch.to_string());
@@ -72,34 +55,18 @@ fn plain_text_is_kept_char_by_char() {
 
 #[test]
 fn emphasis() {
-    assert_eq!(
-        text("*a* _b_ **c** __d__ ***e*** ___f___ ~~g~~"),
-        "a b c d e f g"
-    );
+    assert_eq!(text("*a* _b_ **c** __d__ ***e*** ___f___ ~~g~~"), "a b c d e f g");
     assert_eq!(text("*a **b** c* and **a *b* c**"), "a b c and a b c");
     assert_eq!(text("foo*bar*baz **foo*bar*baz**"), "foobarbaz foobarbaz");
     assert_eq!(text("*emphasis\nacross* lines"), "emphasis\nacross lines");
     // Not emphasis: the chars stay.
-    for keep in [
-        "snake_case_names",
-        "2*3",
-        "a * b",
-        "a*b",
-        "_a_b",
-        "foo_bar_",
-        "__init__x",
-        "x__init__",
-        "5 * 3 * 2",
-    ] {
+    for keep in ["snake_case_names", "2*3", "a * b", "a*b", "_a_b", "foo_bar_", "__init__x", "x__init__", "5 * 3 * 2"] {
         assert_eq!(text(keep), keep);
     }
     // Intraword `*` can match, as in CommonMark.
     assert_eq!(text("2*3*4"), "234");
     assert_eq!(text("**unclosed and *also"), "**unclosed and *also");
-    assert_eq!(
-        text("~single~ ~~~three~~~ ~~ spaced ~~"),
-        "~single~ ~~~three~~~ ~~ spaced ~~"
-    );
+    assert_eq!(text("~single~ ~~~three~~~ ~~ spaced ~~"), "~single~ ~~~three~~~ ~~ spaced ~~");
     // Unbalanced runs keep their extra chars (CommonMark).
     assert_eq!(text("**a*"), "*a");
     assert_eq!(text("*a**"), "a*");
@@ -107,77 +74,43 @@ fn emphasis() {
     assert_eq!(text("*a **b*"), "*a *b");
     let src = "x **b** y";
     let x = extract_markdown(src);
-    assert_eq!(
-        spans(src, &x),
-        vec![('x', "x"), (' ', " "), ('b', "b"), (' ', " "), ('y', "y")]
-    );
+    assert_eq!(spans(src, &x), vec![('x', "x"), (' ', " "), ('b', "b"), (' ', " "), ('y', "y")]);
     assert_eq!(x.units[2].start, 4);
 }
 
 #[test]
 fn code_spans() {
-    assert_eq!(
-        text("`a*b*` and ``a ` b`` and `[x](y)`"),
-        "a*b* and a ` b and [x](y)"
-    );
+    assert_eq!(text("`a*b*` and ``a ` b`` and `[x](y)`"), "a*b* and a ` b and [x](y)");
     assert_eq!(text("`unclosed *em*"), "`unclosed em");
     assert_eq!(text("```a``b``` ``c``` d"), "a``b ``c``` d");
     let src = "a `c` b";
     let x = extract_markdown(src);
-    assert_eq!(
-        spans(src, &x),
-        vec![('a', "a"), (' ', " "), ('c', "c"), (' ', " "), ('b', "b")]
-    );
+    assert_eq!(spans(src, &x), vec![('a', "a"), (' ', " "), ('c', "c"), (' ', " "), ('b', "b")]);
 }
 
 #[test]
 fn backslash_escapes() {
-    assert_eq!(
-        text(r"\*lit\* a\_b \[x\](y) \` \\ \a"),
-        r"*lit* a_b [x](y) ` \ \a"
-    );
+    assert_eq!(text(r"\*lit\* a\_b \[x\](y) \` \\ \a"), r"*lit* a_b [x](y) ` \ \a");
     assert_eq!(text("hard\\\nbreak"), "hard\nbreak");
 }
 
 #[test]
 fn links_and_images() {
-    assert_eq!(
-        text("[a link](http://x) [t](<u v> \"ti\") [u](/p 'q') [v](/p (r)) [e]()"),
-        "a link t u v e"
-    );
-    assert_eq!(
-        text("[**bold** link](u) ![alt *t*](img.png \"T\")"),
-        "bold link alt t"
-    );
+    assert_eq!(text("[a link](http://x) [t](<u v> \"ti\") [u](/p 'q') [v](/p (r)) [e]()"), "a link t u v e");
+    assert_eq!(text("[**bold** link](u) ![alt *t*](img.png \"T\")"), "bold link alt t");
     assert_eq!(text("[a [b](u) c](v)"), "[a b c](v)");
     assert_eq!(text("[![img](i.png)](u)"), "img");
-    assert_eq!(
-        text("[not a link] [x] (y) [x](y z w)"),
-        "[not a link] [x] (y) [x](y z w)"
-    );
+    assert_eq!(text("[not a link] [x] (y) [x](y z w)"), "[not a link] [x] (y) [x](y z w)");
     assert_eq!(text("[link](/url(with)parens)"), "link");
     let src = "see [t](u).";
     let x = extract_markdown(src);
-    assert_eq!(
-        spans(src, &x),
-        vec![
-            ('s', "s"),
-            ('e', "e"),
-            ('e', "e"),
-            (' ', " "),
-            ('t', "t"),
-            ('.', ".")
-        ]
-    );
+    assert_eq!(spans(src, &x), vec![('s', "s"), ('e', "e"), ('e', "e"), (' ', " "), ('t', "t"), ('.', ".")]);
 }
 
 #[test]
 fn reference_links() {
     let src = "[full][id], [collapsed][], [shortcut] and [undefined][nope]\n\n[id]: http://a \"T\"\n[Collapsed]: <http://b>\n[shortcut]: /c\n";
-    assert_eq!(
-        text(src),
-        "full, collapsed, shortcut and [undefined][nope]\n\n\n\n\n"
-    );
+    assert_eq!(text(src), "full, collapsed, shortcut and [undefined][nope]\n\n\n\n\n");
     // A definition cannot interrupt a paragraph.
     assert_eq!(text("para\n[x]: /u\n"), "para\n[x]: /u\n");
     // Footnote definitions are text.
@@ -189,10 +122,7 @@ fn autolinks() {
     let src = "<https://x.y/z?q=1> and <me@ex.com> but <not a link!>";
     let x = extract_markdown(src);
     check_invariants(src, &x, true);
-    assert_eq!(
-        x.text(),
-        "https://x.y/z?q=1 and me@ex.com but <not a link!>"
-    );
+    assert_eq!(x.text(), "https://x.y/z?q=1 and me@ex.com but <not a link!>");
     assert_eq!(x.units[0].start, 1);
 }
 
@@ -210,29 +140,14 @@ fn atx_headings() {
             (6, "Six".into(), "###### Six"),
         ]
     );
-    assert_eq!(
-        text(src),
-        "One\nTwo\nThree\nFour#\n\nSix\n####### Seven\n#hashtag\n    # indented\n"
-    );
+    assert_eq!(text(src), "One\nTwo\nThree\nFour#\n\nSix\n####### Seven\n#hashtag\n    # indented\n");
     assert_eq!(
         headings("# *Emph* and `code` &amp; [l](u)\r\n"),
-        vec![(
-            1,
-            "Emph and code & l".into(),
-            "# *Emph* and `code` &amp; [l](u)"
-        )]
+        vec![(1, "Emph and code & l".into(), "# *Emph* and `code` &amp; [l](u)")]
     );
     let x = extract_markdown("text\n# H\nmore");
     assert_eq!(x.text(), "text\nH\nmore");
-    assert_eq!(
-        x.headings,
-        vec![Heading {
-            level: 1,
-            title: "H".into(),
-            start: 5,
-            end: 8
-        }]
-    );
+    assert_eq!(x.headings, vec![Heading { level: 1, title: "H".into(), start: 5, end: 8 }]);
 }
 
 #[test]
@@ -241,10 +156,7 @@ fn setext_headings() {
     assert_eq!(text(src), "Title\n\n\nSub title\nline two\n\n\n\n");
     assert_eq!(
         headings(src),
-        vec![
-            (1, "Title".into(), "Title\n====="),
-            (2, "Sub title line two".into(), "Sub *title*\nline two\n---")
-        ]
+        vec![(1, "Title".into(), "Title\n====="), (2, "Sub title line two".into(), "Sub *title*\nline two\n---")]
     );
     // `===` with no paragraph above is text; `- foo` then `---` is a list then a break.
     assert_eq!(text("===\n\n- foo\n---\n"), "===\n\nfoo\n\n");
@@ -258,27 +170,12 @@ fn thematic_breaks() {
 
 #[test]
 fn block_markers() {
-    assert_eq!(
-        text("> quote\n> > nested\n>\n> lazy\ncontinued"),
-        "quote\nnested\n\nlazy\ncontinued"
-    );
-    assert_eq!(
-        text("- a\n* b\n+ c\n  - nested\n1. one\n2) two\n10. ten"),
-        "a\nb\nc\nnested\none\ntwo\nten"
-    );
-    assert_eq!(
-        text("-not a list\n*not either*\n1.5 is a number"),
-        "-not a list\nnot either\n1.5 is a number"
-    );
+    assert_eq!(text("> quote\n> > nested\n>\n> lazy\ncontinued"), "quote\nnested\n\nlazy\ncontinued");
+    assert_eq!(text("- a\n* b\n+ c\n  - nested\n1. one\n2) two\n10. ten"), "a\nb\nc\nnested\none\ntwo\nten");
+    assert_eq!(text("-not a list\n*not either*\n1.5 is a number"), "-not a list\nnot either\n1.5 is a number");
     // An ordered list may only interrupt a paragraph when it starts at 1.
-    assert_eq!(
-        text("In\n2024. it rained\n1. item"),
-        "In\n2024. it rained\nitem"
-    );
-    assert_eq!(
-        text("> - # Heading in list in quote"),
-        "Heading in list in quote"
-    );
+    assert_eq!(text("In\n2024. it rained\n1. item"), "In\n2024. it rained\nitem");
+    assert_eq!(text("> - # Heading in list in quote"), "Heading in list in quote");
     // Extra spaces after a marker stay.
     let src = "-   x";
     let x = extract_markdown(src);
@@ -290,70 +187,35 @@ fn tables() {
     let src = "| a | *b* |\n|---|:-:|\n| c \\| d | `e` |\nlast\n\nafter | not table";
     let x = extract_markdown(src);
     check_invariants(src, &x, true);
-    assert_eq!(
-        x.text(),
-        "  a   b  \n\n  c | d   e  \nlast\n\nafter | not table"
-    );
-    let pipes: Vec<_> = x
-        .units
-        .iter()
-        .filter(|u| &src[u.start as usize..u.end as usize] == "|")
-        .map(|u| (u.ch, u.start))
-        .collect();
-    assert_eq!(
-        pipes,
-        vec![
-            (' ', 0),
-            (' ', 4),
-            (' ', 10),
-            (' ', 22),
-            ('|', 27),
-            (' ', 31),
-            (' ', 37),
-            ('|', 51)
-        ]
-    );
+    assert_eq!(x.text(), "  a   b  \n\n  c | d   e  \nlast\n\nafter | not table");
+    let pipes: Vec<_> =
+        x.units.iter().filter(|u| &src[u.start as usize..u.end as usize] == "|").map(|u| (u.ch, u.start)).collect();
+    assert_eq!(pipes, vec![(' ', 0), (' ', 4), (' ', 10), (' ', 22), ('|', 27), (' ', 31), (' ', 37), ('|', 51)]);
     // Without leading and trailing pipes; the header may end a paragraph.
-    assert_eq!(
-        text("para\na | b\n--|--\n1 | 2\n"),
-        "para\na   b\n\n1   2\n"
-    );
+    assert_eq!(text("para\na | b\n--|--\n1 | 2\n"), "para\na   b\n\n1   2\n");
     // A delimiter row must match the header's cell count.
     assert_eq!(text("a | b\n|---|\n"), "a | b\n|---|\n");
 }
 
 #[test]
 fn fenced_code_blocks() {
-    let src =
-        "```rust\nlet *x* = [a](b);\n# not a heading\n```\nafter *em*\n~~~~\n~~~\ncode\n~~~~~\n";
+    let src = "```rust\nlet *x* = [a](b);\n# not a heading\n```\nafter *em*\n~~~~\n~~~\ncode\n~~~~~\n";
     let x = extract_markdown(src);
     check_invariants(src, &x, true);
-    assert_eq!(
-        x.text(),
-        "\nlet *x* = [a](b);\n# not a heading\n\nafter em\n\n~~~\ncode\n\n"
-    );
+    assert_eq!(x.text(), "\nlet *x* = [a](b);\n# not a heading\n\nafter em\n\n~~~\ncode\n\n");
     assert!(x.headings.is_empty());
     // Unclosed fences run to the end; fences in blockquotes and list items.
     assert_eq!(text("```\n*a*"), "\n*a*");
     assert_eq!(text("> ```\n> *a*\n> ```\n> *b*"), "\n*a*\n\nb");
-    assert_eq!(
-        text("- item\n\n  ```\n  *code*\n  ```\n"),
-        "item\n\n\n  *code*\n\n"
-    );
+    assert_eq!(text("- item\n\n  ```\n  *code*\n  ```\n"), "item\n\n\n  *code*\n\n");
     // A backtick fence's info string cannot contain backticks (that's a code span).
     assert_eq!(text("``` a ` b\n"), "``` a ` b\n");
 }
 
 #[test]
 fn html_comments() {
-    assert_eq!(
-        text("a <!-- hidden --> b <!-- multi\nline --> c"),
-        "a  b  c"
-    );
-    assert_eq!(
-        text("<!--\nblock comment\n\nwith blank line\n-->\nafter"),
-        "\nafter"
-    );
+    assert_eq!(text("a <!-- hidden --> b <!-- multi\nline --> c"), "a  b  c");
+    assert_eq!(text("<!--\nblock comment\n\nwith blank line\n-->\nafter"), "\nafter");
     assert_eq!(text("x\n<!-- c -->tail\ny"), "x\ntail\ny");
     assert_eq!(text("a <!-- unterminated"), "a <!-- unterminated");
     assert_eq!(text("<!-- unterminated\n\nb"), "<!-- unterminated\n\nb");
@@ -361,20 +223,14 @@ fn html_comments() {
 
 #[test]
 fn inline_html_and_references() {
-    assert_eq!(
-        text("a<br>b <span class=\"x\">c</span> <sup>1</sup>"),
-        "a\nb c 1"
-    );
+    assert_eq!(text("a<br>b <span class=\"x\">c</span> <sup>1</sup>"), "a\nb c 1");
     assert_eq!(
         text("&amp; &copy; &#8220;x&#x201D; &nope; &amp no-semicolon"),
         "& \u{a9} \u{201C}x\u{201D} &nope; &amp no-semicolon"
     );
     let src = "a&ldquo;b";
     let x = extract_markdown(src);
-    assert_eq!(
-        spans(src, &x),
-        vec![('a', "a"), ('\u{201C}', "&ldquo;"), ('b', "b")]
-    );
+    assert_eq!(spans(src, &x), vec![('a', "a"), ('\u{201C}', "&ldquo;"), ('b', "b")]);
     assert_eq!(text("`&amp;` <http://x/&amp;>"), "&amp; http://x/&amp;");
     assert_eq!(text("a < b > c"), "a < b > c");
 }
@@ -390,10 +246,7 @@ fn everything_else_stays() {
 #[test]
 fn list_items_containers_and_laziness() {
     // A line inside an item may not start an ordered list at 2; a lazy one may.
-    assert_eq!(
-        text("-   item\n    2. inside\n  2. outside"),
-        "  item\n    2. inside\noutside"
-    );
+    assert_eq!(text("-   item\n    2. inside\n  2. outside"), "  item\n    2. inside\noutside");
     // A fence in a list item ends with the item.
     assert_eq!(text("- ```\n  *code*\n*em*"), "\n  *code*\nem");
     // An empty item followed by a blank line holds nothing: this fence is
@@ -402,14 +255,8 @@ fn list_items_containers_and_laziness() {
     assert_eq!(text("*\n  ```\n# H"), "\n\nH");
     // Setext underlines are not lazy: a blockquote's paragraph stays a paragraph.
     assert_eq!(headings("> Title\n==="), vec![]);
-    assert_eq!(
-        headings("> Title\n> ==="),
-        vec![(1, "Title".into(), "> Title\n> ===")]
-    );
-    assert_eq!(
-        headings("- Title\n  ---"),
-        vec![(2, "Title".into(), "- Title\n  ---")]
-    );
+    assert_eq!(headings("> Title\n> ==="), vec![(1, "Title".into(), "> Title\n> ===")]);
+    assert_eq!(headings("- Title\n  ---"), vec![(2, "Title".into(), "- Title\n  ---")]);
     // A blockquote interrupts a paragraph; the lazy line after it continues it.
     assert_eq!(text("para\n> quote\nlazy"), "para\nquote\nlazy");
     // A definition is a paragraph: `2.` cannot interrupt it.

@@ -29,9 +29,7 @@ fn finding(case: &Value) -> Finding {
             obj.insert("extraction_span_hash".into(), Value::String(hashed));
         }
     }
-    let create = case["create_with_hash"]
-        .as_bool()
-        .unwrap_or(!obj.contains_key("extraction_span_hash"));
+    let create = case["create_with_hash"].as_bool().unwrap_or(!obj.contains_key("extraction_span_hash"));
     if create {
         Finding::create_with_hash(NewFinding::from_json(&fields).expect("new finding parses"))
     } else {
@@ -52,8 +50,7 @@ fn spec_validation_tests() {
         match (case["error"].as_str(), &got) {
             (None, Ok(())) => {}
             (Some(want), Err(msg)) if case["exact"].as_bool() == Some(true) && msg == want => {}
-            (Some(want), Err(msg))
-                if case["exact"].as_bool() != Some(true) && msg.contains(want) => {}
+            (Some(want), Err(msg)) if case["exact"].as_bool() != Some(true) && msg.contains(want) => {}
             (want, got) => failures.push(format!("[{name}] expected {want:?}, got {got:?}")),
         }
     }
@@ -105,16 +102,11 @@ fn citation_laundering_attacks_are_blocked() {
         let blocked = match attack["kind"].as_str() {
             Some("validate") => f.validate().err().map(|e| e.to_string()),
             _ => {
-                let r = FindingVerifier::new()
-                    .verify_finding(&f, attack["source"].as_str().unwrap_or(""));
+                let r = FindingVerifier::new().verify_finding(&f, attack["source"].as_str().unwrap_or(""));
                 (!r.valid).then_some(r.reason)
             }
         };
-        assert_eq!(
-            blocked.as_deref(),
-            Some(want),
-            "{name} was not blocked as expected"
-        );
+        assert_eq!(blocked.as_deref(), Some(want), "{name} was not blocked as expected");
     }
 }
 
@@ -124,10 +116,7 @@ fn create_with_hash_computes_the_spec_hash() {
     // test_create_with_hash_computes_correct_hash; the value is
     // hashlib.sha256(re.sub(r'\s+', ' ', span.strip()).encode('utf-8')).hexdigest()
     let span = "This is a test extraction span from the source";
-    assert_eq!(
-        compute_hash(span),
-        "8da85819e78a441e7a28849ece1cd7a6aad93c5110ad5ca2d3e326cb958d9629"
-    );
+    assert_eq!(compute_hash(span), "8da85819e78a441e7a28849ece1cd7a6aad93c5110ad5ca2d3e326cb958d9629");
     let f = Finding::create_with_hash(NewFinding {
         category: "market_intelligence".into(),
         title: "Test".into(),
@@ -140,14 +129,8 @@ fn create_with_hash_computes_the_spec_hash() {
         recency_score: 5,
         trust_score: 1,
     });
-    assert_eq!(
-        f.extraction_span_hash,
-        "8da85819e78a441e7a28849ece1cd7a6aad93c5110ad5ca2d3e326cb958d9629"
-    );
-    assert_eq!(
-        compute_hash(span),
-        compute_hash("  This is a test\textraction span\n from the source ")
-    );
+    assert_eq!(f.extraction_span_hash, "8da85819e78a441e7a28849ece1cd7a6aad93c5110ad5ca2d3e326cb958d9629");
+    assert_eq!(compute_hash(span), compute_hash("  This is a test\textraction span\n from the source "));
     assert_eq!(compute_hash(span).len(), 64);
 }
 
@@ -162,5 +145,8 @@ fn findings_round_trip_through_json() {
         Finding::from_json(&serde_json::json!({"relevance_score": 1})).is_err(),
         "missing scores are an input error"
     );
-    assert!(Finding::from_json(&serde_json::json!({"unknown": 1, "relevance_score": 1, "recency_score": 1, "trust_score": 1})).is_err());
+    assert!(Finding::from_json(
+        &serde_json::json!({"unknown": 1, "relevance_score": 1, "recency_score": 1, "trust_score": 1})
+    )
+    .is_err());
 }

@@ -42,28 +42,17 @@ fn make_case(rng: &mut Rng, long: bool) -> Case {
         1 => &['a', 'b', 'c', 'd'],
         _ => ALPHABET,
     };
-    let text_len = if long {
-        rng.range(100, 320)
-    } else {
-        rng.range(0, 120)
-    };
+    let text_len = if long { rng.range(100, 320) } else { rng.range(0, 120) };
     let text = random_string(rng, alphabet, text_len);
     let queries = rng.range(1, 4);
     let patterns = (0..queries)
         .map(|_| {
-            let len = if long {
-                rng.pick(&[63, 64, 65, 100, 127, 128, 129, 150, 200])
-            } else {
-                rng.range(1, 24)
-            };
+            let len = if long { rng.pick(&[63, 64, 65, 100, 127, 128, 129, 150, 200]) } else { rng.range(1, 24) };
             let k = rng.below(5);
             (make_pattern(rng, &text, alphabet, len, k), k)
         })
         .collect();
-    Case {
-        text: text.into_iter().collect(),
-        patterns,
-    }
+    Case { text: text.into_iter().collect(), patterns }
 }
 
 fn check_properties(case: &Case, q: usize, got: &[FuzzyMatch], oracle: &[Alignment]) {
@@ -76,63 +65,38 @@ fn check_properties(case: &Case, q: usize, got: &[FuzzyMatch], oracle: &[Alignme
     for g in got {
         assert!(case.text.is_char_boundary(g.start) && case.text.is_char_boundary(g.end));
         let sub: Vec<char> = case.text[g.start..g.end].chars().collect();
-        assert_eq!(
-            edit_distance(&pat, &sub),
-            g.distance,
-            "wrong distance {g:?}"
-        );
+        assert_eq!(edit_distance(&pat, &sub), g.distance, "wrong distance {g:?}");
         assert_eq!(levenshtein(pattern, &case.text[g.start..g.end]), g.distance);
         assert!(g.distance <= k, "distance above k: {g:?}");
     }
     for a in oracle {
         let (s, e) = (offsets[a.start], offsets[a.end]);
-        let covered = got
-            .iter()
-            .any(|g| g.start < e && s < g.end && g.distance <= a.distance);
+        let covered = got.iter().any(|g| g.start < e && s < g.end && g.distance <= a.distance);
         assert!(covered, "oracle alignment {a:?} not covered by {got:?}");
     }
 }
 
 fn check_case(case: &Case, seed: u64) {
-    let queries: Vec<FuzzyQuery> = case
-        .patterns
-        .iter()
-        .map(|(p, k)| FuzzyQuery {
-            pattern: p,
-            max_distance: *k,
-        })
-        .collect();
+    let queries: Vec<FuzzyQuery> =
+        case.patterns.iter().map(|(p, k)| FuzzyQuery { pattern: p, max_distance: *k }).collect();
     let all = find_all(&case.text, &queries);
-    assert!(all
-        .windows(2)
-        .all(|w| (w[0].query, w[0].start) < (w[1].query, w[1].start)));
+    assert!(all.windows(2).all(|w| (w[0].query, w[0].start) < (w[1].query, w[1].start)));
     let text: Vec<char> = case.text.chars().collect();
     let offsets = byte_offsets(&case.text);
     for (q, (pattern, k)) in case.patterns.iter().enumerate() {
         let got: Vec<FuzzyMatch> = all.iter().filter(|m| m.query == q).cloned().collect();
         let pat: Vec<char> = pattern.chars().collect();
         if pat.is_empty() || *k >= pat.len() {
-            assert!(
-                got.is_empty(),
-                "seed {seed}: skipped query reported matches"
-            );
+            assert!(got.is_empty(), "seed {seed}: skipped query reported matches");
             continue;
         }
         let cands = candidates(&text, &pat, *k);
-        let ctx = format!(
-            "seed {seed} q {q} k {k}\ntext {:?}\npattern {pattern:?}",
-            case.text
-        );
+        let ctx = format!("seed {seed} q {q} k {k}\ntext {:?}\npattern {pattern:?}", case.text);
         let result = std::panic::catch_unwind(|| check_properties(case, q, &got, &cands));
         assert!(result.is_ok(), "{ctx}");
         let expected: Vec<FuzzyMatch> = greedy(cands, pat.len())
             .into_iter()
-            .map(|a| FuzzyMatch {
-                query: q,
-                start: offsets[a.start],
-                end: offsets[a.end],
-                distance: a.distance,
-            })
+            .map(|a| FuzzyMatch { query: q, start: offsets[a.start], end: offsets[a.end], distance: a.distance })
             .collect();
         assert_eq!(got, expected, "{ctx}");
     }
@@ -171,10 +135,7 @@ fn filtered_windows_match_oracle() {
         }
         // A duplicate query must get the same answer.
         patterns.push(patterns[0].clone());
-        let case = Case {
-            text: text.into_iter().collect(),
-            patterns,
-        };
+        let case = Case { text: text.into_iter().collect(), patterns };
         check_case(&case, seed);
     }
 }
@@ -196,20 +157,14 @@ fn periodic_text_matches_oracle() {
             let k = rng.below(4);
             patterns.push((make_pattern(&mut rng, &text, &['a', 'b', '中'], len, k), k));
         }
-        let case = Case {
-            text: text.into_iter().collect(),
-            patterns,
-        };
+        let case = Case { text: text.into_iter().collect(), patterns };
         check_case(&case, seed);
     }
 }
 
 #[test]
 fn degenerate_inputs() {
-    let q = |p: &'static str, k| FuzzyQuery {
-        pattern: p,
-        max_distance: k,
-    };
+    let q = |p: &'static str, k| FuzzyQuery { pattern: p, max_distance: k };
     assert!(find_all("", &[q("abc", 1), q("", 0)]).is_empty());
     assert!(find_all("abc", &[]).is_empty());
     assert!(find_all("abc", &[q("", 0), q("ab", 2), q("ab", usize::MAX)]).is_empty());

@@ -16,11 +16,7 @@ fn make_text(rng: &mut Rng, bytes: usize) -> String {
         .map(|_| {
             let len = rng.range(1, 10);
             let accented = rng.chance(10);
-            let pool = if accented {
-                &letters[..]
-            } else {
-                &letters[..26]
-            };
+            let pool = if accented { &letters[..] } else { &letters[..26] };
             (0..len).map(|_| rng.pick(pool)).collect()
         })
         .collect();
@@ -55,11 +51,7 @@ fn plant(rng: &mut Rng, text: &[char]) -> Planted {
     } else {
         Some(0)
     };
-    Planted {
-        pattern: chars.into_iter().collect(),
-        edits,
-        origin: (at, at + len),
-    }
+    Planted { pattern: chars.into_iter().collect(), edits, origin: (at, at + len) }
 }
 
 fn setup(seed: u64, bytes: usize) -> (String, Vec<Planted>) {
@@ -71,13 +63,7 @@ fn setup(seed: u64, bytes: usize) -> (String, Vec<Planted>) {
 }
 
 fn queries(planted: &[Planted], k_of: impl Fn(usize) -> usize) -> Vec<FuzzyQuery<'_>> {
-    planted
-        .iter()
-        .map(|p| FuzzyQuery {
-            pattern: &p.pattern,
-            max_distance: k_of(p.pattern.chars().count()),
-        })
-        .collect()
+    planted.iter().map(|p| FuzzyQuery { pattern: &p.pattern, max_distance: k_of(p.pattern.chars().count()) }).collect()
 }
 
 fn check(text: &str, planted: &[Planted], queries: &[FuzzyQuery]) {
@@ -92,9 +78,7 @@ fn check(text: &str, planted: &[Planted], queries: &[FuzzyQuery]) {
         }
         if let Some(edits) = p.edits.filter(|&e| e <= queries[q].max_distance) {
             let (s, e) = (offsets[p.origin.0], offsets[p.origin.1]);
-            let hit = got
-                .iter()
-                .any(|m| m.start < e && s < m.end && m.distance <= edits);
+            let hit = got.iter().any(|m| m.start < e && s < m.end && m.distance <= edits);
             assert!(hit, "planted quote {q} ({edits} edits) not found");
         }
     }

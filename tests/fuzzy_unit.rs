@@ -5,9 +5,7 @@
 mod common;
 
 use common::*;
-use evidence_validator::matching::fuzzy::{
-    best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery,
-};
+use evidence_validator::matching::fuzzy::{best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 
 #[test]
 fn levenshtein_known_values() {
@@ -41,11 +39,7 @@ fn levenshtein_long_strings_cross_blocks() {
             let edits = rng.below(40);
             mutate(&mut rng, &mut b, ALPHABET, edits);
             let (sa, sb): (String, String) = (a.iter().collect(), b.iter().collect());
-            assert_eq!(
-                levenshtein(&sa, &sb),
-                edit_distance(&a, &b),
-                "{sa:?} {sb:?}"
-            );
+            assert_eq!(levenshtein(&sa, &sb), edit_distance(&a, &b), "{sa:?} {sb:?}");
         }
     }
 }
@@ -76,10 +70,7 @@ fn best_in_window_basic() {
 #[test]
 fn best_in_window_prefers_smaller_distance_then_leftmost() {
     // "abcd" occurs with one substitution at 0 and exactly at 10.
-    assert_eq!(
-        best_in_window("abcd", "abxd______abcd", 2),
-        Some((10, 14, 0))
-    );
+    assert_eq!(best_in_window("abcd", "abxd______abcd", 2), Some((10, 14, 0)));
     // Two exact occurrences: the leftmost wins.
     assert_eq!(best_in_window("abcd", "abcd__abcd", 0), Some((0, 4, 0)));
     // Equal distance 1: "abd" (one deletion, 3 chars) comes first, but
@@ -101,76 +92,31 @@ fn best_in_window_byte_offsets_with_multibyte_text() {
 #[test]
 fn best_in_window_huge_max_distance_is_capped() {
     // max_distance >= m is capped to m - 1: still a meaningful answer.
-    assert_eq!(
-        best_in_window("abc", "xxabcxx", usize::MAX),
-        Some((2, 5, 0))
-    );
+    assert_eq!(best_in_window("abc", "xxabcxx", usize::MAX), Some((2, 5, 0)));
     assert_eq!(best_in_window("abc", "xxxxx", usize::MAX), None);
 }
 
 #[test]
 fn find_all_reports_separate_occurrences() {
     let text = "Alpha beta gamma. Alpha betta gamma. Alpha beta gamma.";
-    let q = [FuzzyQuery {
-        pattern: "Alpha beta gamma",
-        max_distance: 2,
-    }];
+    let q = [FuzzyQuery { pattern: "Alpha beta gamma", max_distance: 2 }];
     let got = find_all(text, &q);
-    let spans: Vec<(&str, usize)> = got
-        .iter()
-        .map(|m| (&text[m.start..m.end], m.distance))
-        .collect();
-    assert_eq!(
-        spans,
-        vec![
-            ("Alpha beta gamma", 0),
-            ("Alpha betta gamma", 1),
-            ("Alpha beta gamma", 0)
-        ]
-    );
+    let spans: Vec<(&str, usize)> = got.iter().map(|m| (&text[m.start..m.end], m.distance)).collect();
+    assert_eq!(spans, vec![("Alpha beta gamma", 0), ("Alpha betta gamma", 1), ("Alpha beta gamma", 0)]);
 }
 
 #[test]
 fn find_all_sorted_by_query_then_start() {
     let text = "one two three one two three";
-    let q = [
-        FuzzyQuery {
-            pattern: "two three",
-            max_distance: 1,
-        },
-        FuzzyQuery {
-            pattern: "one twq",
-            max_distance: 1,
-        },
-    ];
+    let q = [FuzzyQuery { pattern: "two three", max_distance: 1 }, FuzzyQuery { pattern: "one twq", max_distance: 1 }];
     let got = find_all(text, &q);
     assert_eq!(
         got,
         vec![
-            FuzzyMatch {
-                query: 0,
-                start: 4,
-                end: 13,
-                distance: 0
-            },
-            FuzzyMatch {
-                query: 0,
-                start: 18,
-                end: 27,
-                distance: 0
-            },
-            FuzzyMatch {
-                query: 1,
-                start: 0,
-                end: 7,
-                distance: 1
-            },
-            FuzzyMatch {
-                query: 1,
-                start: 14,
-                end: 21,
-                distance: 1
-            },
+            FuzzyMatch { query: 0, start: 4, end: 13, distance: 0 },
+            FuzzyMatch { query: 0, start: 18, end: 27, distance: 0 },
+            FuzzyMatch { query: 1, start: 0, end: 7, distance: 1 },
+            FuzzyMatch { query: 1, start: 14, end: 21, distance: 1 },
         ]
     );
 }
@@ -179,16 +125,7 @@ fn find_all_sorted_by_query_then_start() {
 fn find_all_short_pattern_large_k_uses_full_scan() {
     // m = 3, k = 2: pieces of one char, so the whole text is scanned.
     let text = "xxabcxx xaxcx";
-    let got = find_all(
-        text,
-        &[FuzzyQuery {
-            pattern: "abc",
-            max_distance: 2,
-        }],
-    );
-    assert_eq!(
-        got.first().map(|m| (m.start, m.end, m.distance)),
-        Some((2, 5, 0))
-    );
+    let got = find_all(text, &[FuzzyQuery { pattern: "abc", max_distance: 2 }]);
+    assert_eq!(got.first().map(|m| (m.start, m.end, m.distance)), Some((2, 5, 0)));
     assert!(got.iter().all(|m| m.distance <= 2));
 }

@@ -66,11 +66,7 @@ fn handle(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>) {
     if reader.read_line(&mut request_line).is_err() {
         return;
     }
-    let path = request_line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("")
-        .to_string();
+    let path = request_line.split_whitespace().nth(1).unwrap_or("").to_string();
     let (mut length, mut authorization) = (0usize, None);
     loop {
         let mut line = String::new();
@@ -90,11 +86,7 @@ fn handle(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>) {
         return;
     }
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    received.lock().unwrap().push(Received {
-        path: path.clone(),
-        authorization,
-        body,
-    });
+    received.lock().unwrap().push(Received { path: path.clone(), authorization, body });
     let juror = path.trim_start_matches('/').split('/').next().unwrap_or("");
     let (status, text) = match juror {
         "down" => ("500 Internal Server Error", r#"{"error": "model crashed"}"#.to_string()),
@@ -134,12 +126,7 @@ impl Stub {
                 }
             }
         });
-        Stub {
-            port,
-            stop,
-            received,
-            thread: Some(thread),
-        }
+        Stub { port, stop, received, thread: Some(thread) }
     }
 
     fn url(&self, juror: &str) -> String {
@@ -164,8 +151,7 @@ impl Drop for Stub {
 
 const MINUTES: &str = "City council minutes, 12 March.\nPresent: the mayor and eight council members.\nThe meeting opened at 7 pm.\nItem 1: the new bridge over the river.\nAfter a long debate about the cost of the bridge,\nthe committee approved the budget with a narrow majority\nof five votes to four.\nThe mayor said the vote showed the council could still work together.\nItem 2: parking fees.\nThe meeting closed at 9 pm.\n";
 const CLAIM: &str = "The council approved the bridge budget by a narrow majority.";
-const QUOTE: &str =
-    "the committee approved the budget with a narrow majority of five votes to four";
+const QUOTE: &str = "the committee approved the budget with a narrow majority of five votes to four";
 
 fn cli(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence-validator"));
@@ -226,57 +212,35 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
         "the hanging juror was not cut off at its timeout: {:?}",
         t0.elapsed()
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r = stdout_json(&out);
     assert_eq!(r["verdict"], "VALID", "{r:#}");
     assert_eq!(r["verified"], true);
     assert_eq!(r["step_1_existence"], true);
     assert_eq!(r["step_2_quote_match"], true);
     assert_eq!(r["quote_score"], 1.0);
-    assert!(r["step_3_semantic"]["reason"]
-        .as_str()
-        .unwrap()
-        .starts_with("Consensus (2/2): VALID: Lines 6-7 say so."));
+    assert!(r["step_3_semantic"]["reason"].as_str().unwrap().starts_with("Consensus (2/2): VALID: Lines 6-7 say so."));
     assert_eq!(r["jury"]["answered"], 2);
     assert_eq!(r["jury"]["failed"], 3);
-    let errors: Vec<&str> = r["jury"]["votes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|v| v["error"].as_str())
-        .collect();
+    let errors: Vec<&str> = r["jury"]["votes"].as_array().unwrap().iter().filter_map(|v| v["error"].as_str()).collect();
     assert!(errors[0].contains("HTTP 500"), "{errors:?}");
     assert_eq!(errors[1], "timed out after 500 ms");
     assert!(errors[2].starts_with("unreadable answer"), "{errors:?}");
 
     // what the jurors received: the instructions, the spec's prompt, the model, the key
     let got = stub.received();
-    let valid_req = got
-        .iter()
-        .find(|r| r.path == "/valid/v1/chat/completions")
-        .expect("valid juror asked");
+    let valid_req = got.iter().find(|r| r.path == "/valid/v1/chat/completions").expect("valid juror asked");
     assert_eq!(valid_req.body["model"], "model-a");
     assert_eq!(valid_req.body["messages"][0]["role"], "system");
-    assert!(valid_req.body["messages"][0]["content"]
-        .as_str()
-        .unwrap()
-        .contains("UNSUPPORTED"));
+    assert!(valid_req.body["messages"][0]["content"].as_str().unwrap().contains("UNSUPPORTED"));
     let prompt = valid_req.body["messages"][1]["content"].as_str().unwrap();
-    assert!(prompt.starts_with("SOURCE FILE: minutes.txt\nCITED LINES: L6-L7\n\nCONTEXT BEFORE:\n[L1] City council minutes"), "{prompt}");
     assert!(
-        prompt.ends_with(&format!(
-            "\n\nCLAIM BEING MADE: {CLAIM}\nQUOTE USED: {QUOTE}"
-        )),
+        prompt
+            .starts_with("SOURCE FILE: minutes.txt\nCITED LINES: L6-L7\n\nCONTEXT BEFORE:\n[L1] City council minutes"),
         "{prompt}"
     );
-    let keyed_req = got
-        .iter()
-        .find(|r| r.path.starts_with("/valid2/"))
-        .expect("keyed juror asked");
+    assert!(prompt.ends_with(&format!("\n\nCLAIM BEING MADE: {CLAIM}\nQUOTE USED: {QUOTE}")), "{prompt}");
+    let keyed_req = got.iter().find(|r| r.path.starts_with("/valid2/")).expect("keyed juror asked");
     assert_eq!(keyed_req.authorization.as_deref(), Some("Bearer sekrit"));
     assert_eq!(keyed_req.body["model"], "local-model");
     assert!(valid_req.authorization.is_none());
@@ -284,30 +248,11 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
     // logs: debug_output/llm_logs/judge/<juror>_0001.txt, numbered on by the next run
     let logs = tmp.0.join("debug_output/llm_logs/judge");
     let first = std::fs::read_to_string(logs.join("valid_0001.txt")).expect("valid_0001.txt");
-    assert!(
-        first.contains(&format!("=== PROMPT ===\n{prompt}\n\n=== RESPONSE ===\n{{")),
-        "{first}"
-    );
-    assert!(
-        first.contains("\"id\":\"chatcmpl-stub\""),
-        "the raw JSON response is logged: {first}"
-    );
-    assert!(std::fs::read_to_string(logs.join("down_0001.txt"))
-        .unwrap()
-        .contains("=== RESPONSE ===\nERROR: HTTP 500"));
-    assert!(std::fs::read_to_string(logs.join("slow_0001.txt"))
-        .unwrap()
-        .contains("ERROR: timed out after 500 ms"));
-    let again = [
-        "judge",
-        CLAIM,
-        QUOTE,
-        "minutes.txt",
-        "6",
-        "7",
-        "--judge",
-        &valid,
-    ];
+    assert!(first.contains(&format!("=== PROMPT ===\n{prompt}\n\n=== RESPONSE ===\n{{")), "{first}");
+    assert!(first.contains("\"id\":\"chatcmpl-stub\""), "the raw JSON response is logged: {first}");
+    assert!(std::fs::read_to_string(logs.join("down_0001.txt")).unwrap().contains("=== RESPONSE ===\nERROR: HTTP 500"));
+    assert!(std::fs::read_to_string(logs.join("slow_0001.txt")).unwrap().contains("ERROR: timed out after 500 ms"));
+    let again = ["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", &valid];
     assert!(cli(&tmp.0, &again, &[]).status.success());
     assert!(logs.join("valid_0002.txt").exists());
 }
@@ -316,11 +261,7 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
 fn judge_without_jurors_runs_steps_one_and_two() {
     let tmp = TempDir::new("nojury");
     std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
-    let out = cli(
-        &tmp.0,
-        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"],
-        &[],
-    );
+    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"], &[]);
     assert!(out.status.success());
     let r = stdout_json(&out);
     assert_eq!(r["verdict"], "JURY_NOT_CONVENED");
@@ -330,56 +271,16 @@ fn judge_without_jurors_runs_steps_one_and_two() {
     assert!(!tmp.0.join("debug_output").exists(), "no jury, no logs");
 
     // --strict: not verified is exit 1; missing file and bad ranges are results, not crashes
-    assert_eq!(
-        cli(
-            &tmp.0,
-            &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--strict"],
-            &[]
-        )
-        .status
-        .code(),
-        Some(1)
-    );
-    let missing = stdout_json(&cli(
-        &tmp.0,
-        &["judge", CLAIM, QUOTE, "nope.txt", "1", "2"],
-        &[],
-    ));
+    assert_eq!(cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--strict"], &[]).status.code(), Some(1));
+    let missing = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "nope.txt", "1", "2"], &[]));
     assert_eq!(missing["verdict"], "FILE_NOT_FOUND");
-    let outside = stdout_json(&cli(
-        &tmp.0,
-        &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12"],
-        &[],
-    ));
+    let outside = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12"], &[]));
     assert_eq!(outside["verdict"], "LINES_OUT_OF_RANGE");
-    let escape = stdout_json(&cli(
-        &tmp.0,
-        &[
-            "judge",
-            CLAIM,
-            QUOTE,
-            "../data/canonical/minutes.txt",
-            "1",
-            "1",
-        ],
-        &[],
-    ));
-    assert_eq!(
-        escape["verdict"], "FILE_NOT_FOUND",
-        "paths leaving the canonical directory are refused"
-    );
+    let escape = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "../data/canonical/minutes.txt", "1", "1"], &[]));
+    assert_eq!(escape["verdict"], "FILE_NOT_FOUND", "paths leaving the canonical directory are refused");
     let other_dir = stdout_json(&cli(
         &tmp.0,
-        &[
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--canonical-dir",
-            "data/canonical",
-        ],
+        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--canonical-dir", "data/canonical"],
         &[],
     ));
     assert_eq!(other_dir["step_1_existence"], true);
@@ -387,76 +288,15 @@ fn judge_without_jurors_runs_steps_one_and_two() {
     // bad arguments: exit 2 with one line naming the problem
     for bad in [
         vec!["judge", CLAIM, QUOTE, "minutes.txt", "six", "7"],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--threshold",
-            "1.5",
-        ],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--judge",
-            "x",
-        ],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--judge",
-            "x=ftp://h",
-        ],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--judge",
-            "x=http://h,color=red",
-        ],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--judge",
-            "x=http://h",
-            "--judge",
-            "x=http://i",
-        ],
-        vec![
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--judge",
-            "openai",
-        ],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--threshold", "1.5"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x=ftp://h"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x=http://h,color=red"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x=http://h", "--judge", "x=http://i"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "openai"],
     ] {
         let out = cli(&tmp.0, &bad, &[]);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{bad:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
 
@@ -466,29 +306,14 @@ fn environment_variables_add_jurors() {
     std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
     let stub = Stub::start();
     let local = stub.url("misleading");
-    let out = cli(
-        &tmp.0,
-        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"],
-        &[("LOCAL_LLM_BASE_URL", &local)],
-    );
+    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"], &[("LOCAL_LLM_BASE_URL", &local)]);
     let r = stdout_json(&out);
     assert_eq!(r["jury"]["jurors"], json!(["local"]));
     assert_eq!(r["verdict"], "MISLEADING");
-    assert!(tmp
-        .0
-        .join("debug_output/llm_logs/judge/local_0001.txt")
-        .exists());
+    assert!(tmp.0.join("debug_output/llm_logs/judge/local_0001.txt").exists());
     let ignored = stdout_json(&cli(
         &tmp.0,
-        &[
-            "judge",
-            CLAIM,
-            QUOTE,
-            "minutes.txt",
-            "6",
-            "7",
-            "--no-env-judges",
-        ],
+        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--no-env-judges"],
         &[("LOCAL_LLM_BASE_URL", &local)],
     ));
     assert_eq!(ignored["verdict"], "JURY_NOT_CONVENED");
@@ -507,43 +332,24 @@ The mayor resigned in protest [minutes.txt:L8](data/canonical/minutes.txt).\n\n\
     std::fs::write(tmp.0.join("reports/council.md"), &report).unwrap();
     let stub = Stub::start();
     let juror = format!("local={}", stub.url("valid"));
-    let out = cli(
-        &tmp.0,
-        &["verify-report", "reports/council.md", "--judge", &juror],
-        &[],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = cli(&tmp.0, &["verify-report", "reports/council.md", "--judge", &juror], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary = stdout_json(&out);
     assert_eq!(summary["summary"]["total"], 3);
     assert_eq!(summary["summary"]["verified"], 1);
-    assert_eq!(
-        summary["summary"]["verdicts"],
-        json!({"VALID": 1, "QUOTE_NOT_FOUND": 1, "FILE_NOT_FOUND": 1})
-    );
+    assert_eq!(summary["summary"]["verdicts"], json!({"VALID": 1, "QUOTE_NOT_FOUND": 1, "FILE_NOT_FOUND": 1}));
     let dir = tmp.0.join("reports/verification_reports");
-    let full: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("council_verification.json")).unwrap(),
-    )
-    .unwrap();
+    let full: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("council_verification.json")).unwrap()).unwrap();
     assert_eq!(full["results"][0]["citation"]["quote"], QUOTE);
-    assert_eq!(
-        full["results"][1]["citation"]["claim"],
-        "The mayor resigned in protest"
-    );
+    assert_eq!(full["results"][1]["citation"]["claim"], "The mayor resigned in protest");
     assert_eq!(
         full["results"][1]["result"]["step_3_semantic"]["verdict"], "VALID",
         "step 3 runs even when step 2 fails"
     );
     assert_eq!(full["results"][2]["resolved_file"], Value::Null);
     let md = std::fs::read_to_string(dir.join("council_verification.md")).unwrap();
-    assert!(
-        md.contains("**1 of 3 citations verified (33.3 %).**"),
-        "{md}"
-    );
+    assert!(md.contains("**1 of 3 citations verified (33.3 %).**"), "{md}");
     // two jurors' worth of logs? one juror, two convened checks (the missing file is not judged)
     let logs = tmp.0.join("debug_output/llm_logs/council");
     assert!(
@@ -552,16 +358,7 @@ The mayor resigned in protest [minutes.txt:L8](data/canonical/minutes.txt).\n\n\
             && !logs.join("local_0003.txt").exists()
     );
     assert_eq!(stub.received().len(), 2);
-    let strict = cli(
-        &tmp.0,
-        &["verify-report", "reports/council.md", "--strict"],
-        &[],
-    );
+    let strict = cli(&tmp.0, &["verify-report", "reports/council.md", "--strict"], &[]);
     assert_eq!(strict.status.code(), Some(1));
-    assert_eq!(
-        cli(&tmp.0, &["verify-report", "reports/none.md"], &[])
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(cli(&tmp.0, &["verify-report", "reports/none.md"], &[]).status.code(), Some(2));
 }

@@ -89,10 +89,8 @@ const WORDS: &[&str] = &[
     "ÄÖÜ",
     "Ωmega",
 ];
-const SPACES: &[&str] = &[
-    " ", " ", " ", " ", "  ", "\t", "\u{a0}", "\u{3000}", "\u{1c}", "\u{1f}", "\u{2028}",
-    " \u{b} ", "\r",
-];
+const SPACES: &[&str] =
+    &[" ", " ", " ", " ", "  ", "\t", "\u{a0}", "\u{3000}", "\u{1c}", "\u{1f}", "\u{2028}", " \u{b} ", "\r"];
 
 fn sentence(rng: &mut Rng, words: usize) -> String {
     let mut s = String::new();
@@ -194,25 +192,17 @@ print(sys.version.split()[0])
 #[test]
 fn step_two_equals_cpython_difflib() {
     let mut rng = Rng(0x00D1_FF11_B0CA_5E02);
-    let cases: Vec<(String, usize, usize, String, usize)> =
-        (0..1200).map(|_| case(&mut rng)).collect();
+    let cases: Vec<(String, usize, usize, String, usize)> = (0..1200).map(|_| case(&mut rng)).collect();
     let dir = std::env::temp_dir();
     let pid = std::process::id();
     let input = dir.join(format!("judge_difflib_in_{pid}.json"));
     let output = dir.join(format!("judge_difflib_out_{pid}.json"));
     let payload: Vec<Value> = cases
         .iter()
-        .map(
-            |(doc, s, e, q, c)| json!({"doc": doc, "start": s, "end": e, "quote": q, "context": c}),
-        )
+        .map(|(doc, s, e, q, c)| json!({"doc": doc, "start": s, "end": e, "quote": q, "context": c}))
         .collect();
     std::fs::write(&input, serde_json::to_string(&payload).unwrap()).unwrap();
-    let run = Command::new("python3")
-        .arg("-c")
-        .arg(PY)
-        .arg(&input)
-        .arg(&output)
-        .output();
+    let run = Command::new("python3").arg("-c").arg(PY).arg(&input).arg(&output).output();
     let _ = std::fs::remove_file(&input);
     let run = match run {
         Ok(r) => r,
@@ -222,11 +212,7 @@ fn step_two_equals_cpython_difflib() {
         }
         Err(e) => panic!("cannot run python3: {e}"),
     };
-    assert!(
-        run.status.success(),
-        "python3 failed: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    assert!(run.status.success(), "python3 failed: {}", String::from_utf8_lossy(&run.stderr));
     let text = std::fs::read_to_string(&output).unwrap();
     let _ = std::fs::remove_file(&output);
     let results: Vec<Value> = serde_json::from_str(&text).unwrap();
@@ -234,32 +220,16 @@ fn step_two_equals_cpython_difflib() {
 
     let (mut compared, mut autojunk_differs, mut long_areas, mut partial) = (0, 0, 0, 0);
     for (k, ((doc, start, end, quote, context), py)) in cases.iter().zip(&results).enumerate() {
-        let ctx = || {
-            format!("case {k}: doc={doc:?} lines {start}-{end} context {context} quote={quote:?}")
-        };
-        assert_eq!(
-            normalize(quote),
-            py["nq"].as_str().unwrap(),
-            "normalized quote, {}",
-            ctx()
-        );
+        let ctx = || format!("case {k}: doc={doc:?} lines {start}-{end} context {context} quote={quote:?}");
+        assert_eq!(normalize(quote), py["nq"].as_str().unwrap(), "normalized quote, {}", ctx());
         for (i, autojunk) in [false, true].into_iter().enumerate() {
-            let config = JudgeConfig {
-                context_lines: *context,
-                autojunk,
-                ..JudgeConfig::default()
-            };
+            let config = JudgeConfig { context_lines: *context, autojunk, ..JudgeConfig::default() };
             let request = ClaimRequest::new("claim", quote.clone(), "doc.txt", *start, *end);
             let v = Verification::new(request, Ok(doc.as_str()), &config, Vec::new()).unwrap();
             match (v.passage(), py["area"].as_str()) {
                 (Ok(p), Some(area)) => {
                     assert_eq!(p.search_area(), area, "search area, {}", ctx());
-                    assert_eq!(
-                        normalize(area),
-                        py["narea"].as_str().unwrap(),
-                        "normalized area, {}",
-                        ctx()
-                    );
+                    assert_eq!(normalize(area), py["narea"].as_str().unwrap(), "normalized area, {}", ctx());
                     let want: f64 = py["scores"][i].as_str().unwrap().parse().unwrap();
                     let got = v.quote_match().unwrap().score;
                     assert_eq!(
@@ -268,12 +238,7 @@ fn step_two_equals_cpython_difflib() {
                         "score (autojunk {autojunk}) {got} vs CPython {want}, {}",
                         ctx()
                     );
-                    assert_eq!(
-                        quote_score(quote, area, autojunk).to_bits(),
-                        want.to_bits(),
-                        "{}",
-                        ctx()
-                    );
+                    assert_eq!(quote_score(quote, area, autojunk).to_bits(), want.to_bits(), "{}", ctx());
                     compared += 1;
                     if autojunk && py["scores"][0] != py["scores"][1] {
                         autojunk_differs += 1;

@@ -26,8 +26,7 @@ fn scripted_juries() {
         let jurors = scripts(case);
         let names = jurors.iter().map(|(n, _)| n.clone()).collect();
         let source = source.as_deref().ok_or_else(|| "no such file".to_string());
-        let mut check_run =
-            Verification::new(req, source, &JudgeConfig::default(), names).expect("valid config");
+        let mut check_run = Verification::new(req, source, &JudgeConfig::default(), names).expect("valid config");
         let mut book = LogBook::new();
         let asks = check_run.requests();
         for ask in asks.iter().rev() {
@@ -38,14 +37,9 @@ fn scripted_juries() {
                 Script::Hang => Err(JurorFailure::Timeout { after_ms: 150 }),
             };
             let entry = book.entry(&ask.judge, &ask.system, &ask.prompt, &outcome);
-            assert!(entry
-                .text
-                .contains("=== PROMPT ===\nSOURCE FILE: minutes.txt\n"));
+            assert!(entry.text.contains("=== PROMPT ===\nSOURCE FILE: minutes.txt\n"));
             assert!(check_run.record(ask.index, outcome, None));
-            assert!(
-                !check_run.record(ask.index, Ok("VALID".into()), None),
-                "a juror answers once"
-            );
+            assert!(!check_run.record(ask.index, Ok("VALID".into()), None), "a juror answers once");
         }
         assert!(check_run.is_complete());
         failures.extend(check(case, &check_run.finish()));
@@ -80,45 +74,18 @@ fn bad_juries_and_configs_are_errors() {
     let data = jury_data();
     let (req, source) = request(&data, &data["cases"][0]);
     let src = Ok(source.as_deref().unwrap_or(""));
-    let dup = Verification::new(
-        req.clone(),
-        src.clone(),
-        &JudgeConfig::default(),
-        vec!["a".into(), "a".into()],
-    );
+    let dup = Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), vec!["a".into(), "a".into()]);
     assert_eq!(dup.err().map(|e| e.code()), Some("CONFIGURATION_ERROR"));
-    let empty = Verification::new(
-        req.clone(),
-        src.clone(),
-        &JudgeConfig::default(),
-        vec![" ".into()],
-    );
+    let empty = Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), vec![" ".into()]);
     assert!(empty.is_err());
     for config in [
-        JudgeConfig {
-            threshold: 1.5,
-            ..JudgeConfig::default()
-        },
-        JudgeConfig {
-            threshold: f64::NAN,
-            ..JudgeConfig::default()
-        },
-        JudgeConfig {
-            timeout_ms: 0,
-            ..JudgeConfig::default()
-        },
-        JudgeConfig {
-            context_lines: 1_000_000,
-            ..JudgeConfig::default()
-        },
+        JudgeConfig { threshold: 1.5, ..JudgeConfig::default() },
+        JudgeConfig { threshold: f64::NAN, ..JudgeConfig::default() },
+        JudgeConfig { timeout_ms: 0, ..JudgeConfig::default() },
+        JudgeConfig { context_lines: 1_000_000, ..JudgeConfig::default() },
     ] {
-        assert!(
-            Verification::new(req.clone(), src.clone(), &config, vec![]).is_err(),
-            "{config:?}"
-        );
+        assert!(Verification::new(req.clone(), src.clone(), &config, vec![]).is_err(), "{config:?}");
     }
-    assert!(
-        JudgeConfig::from_json(&serde_json::json!({"threshold": 0.9, "autojunk": true})).is_ok()
-    );
+    assert!(JudgeConfig::from_json(&serde_json::json!({"threshold": 0.9, "autojunk": true})).is_ok());
     assert!(JudgeConfig::from_json(&serde_json::json!({"treshold": 0.9})).is_err());
 }

@@ -2,26 +2,16 @@
 //! errors, step 2's threshold, the output object's keys, and batch
 //! verification of a report's citations. Runs natively and in wasm.
 
-use evidence_validator::judge::citations::{
-    parse_citations, summarize, BatchReport, CitationResult,
-};
+use evidence_validator::judge::citations::{parse_citations, summarize, BatchReport, CitationResult};
 use evidence_validator::judge::lines::{locate, LineRange};
-use evidence_validator::judge::{
-    check_without_jury, ClaimRequest, JudgeConfig, Verdict, Verification,
-};
+use evidence_validator::judge::{check_without_jury, ClaimRequest, JudgeConfig, Verdict, Verification};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const DOC: &str = "one\ntwo\nthree\nfour\nfive\nsix\nThe Marijuana Event Organizer license allows\ntemporary events.\nnine\nten\neleven\ntwelve\nthirteen\nfourteen\n";
 
 fn request(quote: &str, start: usize, end: usize) -> ClaimRequest {
-    ClaimRequest::new(
-        "Event organizers can get a license.",
-        quote,
-        "rules.txt",
-        start,
-        end,
-    )
+    ClaimRequest::new("Event organizers can get a license.", quote, "rules.txt", start, end)
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
@@ -65,10 +55,7 @@ QUOTE USED: Marijuana Event Organizer license";
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn step_one_context_and_errors() {
     let p = locate(DOC, LineRange::parse("L7-L8").unwrap(), 5).unwrap();
-    assert_eq!(
-        p.cited_text(),
-        "The Marijuana Event Organizer license allows\ntemporary events."
-    );
+    assert_eq!(p.cited_text(), "The Marijuana Event Organizer license allows\ntemporary events.");
     assert_eq!(p.context_before(), "two\nthree\nfour\nfive\nsix");
     assert_eq!(p.context_after(), "nine\nten\neleven\ntwelve\nthirteen");
 
@@ -106,34 +93,20 @@ fn step_two_threshold_and_context_before() {
     assert_eq!(r.verdict, Verdict::QuoteNotFound);
     // case, whitespace and line tags do not matter
     let r = check_without_jury(
-        request(
-            "[L7]  THE marijuana\nevent ORGANIZER license   allows temporary",
-            7,
-            8,
-        ),
+        request("[L7]  THE marijuana\nevent ORGANIZER license   allows temporary", 7, 8),
         Ok(DOC),
         &config,
     )
     .unwrap();
     assert_eq!(r.quote_score, 1.0);
-    assert_eq!(
-        r.text_found,
-        "[L7] The Marijuana Event Organizer license allows\n[L8] temporary events."
-    );
+    assert_eq!(r.text_found, "[L7] The Marijuana Event Organizer license allows\n[L8] temporary events.");
     // 8 of 10 chars: exactly the threshold passes
     let r = check_without_jury(request("abcdefghij", 1, 1), Ok("abcdefgh--\n"), &config).unwrap();
     assert_eq!((r.quote_score, r.step_2_quote_match), (0.8, true));
     let r = check_without_jury(request("abcdefghij", 1, 1), Ok("abcdefg---\n"), &config).unwrap();
     assert_eq!((r.quote_score, r.step_2_quote_match), (0.7, false));
-    let r = check_without_jury(
-        request("allowzzzzz", 7, 7),
-        Ok(DOC),
-        &JudgeConfig {
-            threshold: 0.5,
-            ..config.clone()
-        },
-    )
-    .unwrap();
+    let r = check_without_jury(request("allowzzzzz", 7, 7), Ok(DOC), &JudgeConfig { threshold: 0.5, ..config.clone() })
+        .unwrap();
     assert_eq!(r.quote_score, 0.5);
     assert!(r.step_2_quote_match);
 }
@@ -162,28 +135,13 @@ fn the_output_object_has_the_spec_keys() {
     ] {
         assert!(json.get(key).is_some(), "missing {key}");
     }
-    for key in [
-        "verdict",
-        "substantive_quote",
-        "quote_in_context",
-        "supports_claim",
-        "reason",
-    ] {
-        assert!(
-            json["step_3_semantic"].get(key).is_some(),
-            "missing step_3_semantic.{key}"
-        );
+    for key in ["verdict", "substantive_quote", "quote_in_context", "supports_claim", "reason"] {
+        assert!(json["step_3_semantic"].get(key).is_some(), "missing step_3_semantic.{key}");
     }
-    assert_eq!(
-        json["step_3_semantic"]["reason"],
-        "Consensus (2/2): VALID: The quote directly says so."
-    );
+    assert_eq!(json["step_3_semantic"]["reason"], "Consensus (2/2): VALID: The quote directly says so.");
     assert_eq!(json["verdict"], "VALID");
     assert_eq!(json["verified"], true);
-    assert!(json["text_found"]
-        .as_str()
-        .unwrap()
-        .starts_with("[L7] The Marijuana Event Organizer"));
+    assert!(json["text_found"].as_str().unwrap().starts_with("[L7] The Marijuana Event Organizer"));
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
@@ -198,33 +156,15 @@ The license is free [rules.txt:L9](data/canonical/rules.txt).\n\n\
     let results: Vec<CitationResult> = cites
         .into_iter()
         .map(|c| {
-            let source = if c.file == "rules.txt" {
-                Ok(DOC)
-            } else {
-                Err(format!("no file {}", c.file))
-            };
+            let source = if c.file == "rules.txt" { Ok(DOC) } else { Err(format!("no file {}", c.file)) };
             let found = source.is_ok();
             let result = check_without_jury(c.request(), source, &JudgeConfig::default()).unwrap();
-            CitationResult {
-                resolved_file: found.then(|| c.file.clone()),
-                citation: c,
-                result,
-            }
+            CitationResult { resolved_file: found.then(|| c.file.clone()), citation: c, result }
         })
         .collect();
     let verdicts: Vec<Verdict> = results.iter().map(|r| r.result.verdict).collect();
-    assert_eq!(
-        verdicts,
-        [
-            Verdict::JuryNotConvened,
-            Verdict::QuoteNotFound,
-            Verdict::FileNotFound
-        ]
-    );
-    assert_eq!(
-        results[0].citation.quote,
-        "The Marijuana Event Organizer license allows"
-    );
+    assert_eq!(verdicts, [Verdict::JuryNotConvened, Verdict::QuoteNotFound, Verdict::FileNotFound]);
+    assert_eq!(results[0].citation.quote, "The Marijuana Event Organizer license allows");
     let s = summarize(&results);
     assert_eq!((s.total, s.verified, s.verification_rate), (3, 0, 0.0));
     assert_eq!(s.verdicts.get(&Verdict::QuoteNotFound), Some(&1));

@@ -45,56 +45,31 @@ impl Juror for Scripted {
 }
 
 fn juror(name: &str, script: Script, delay_ms: u64) -> Arc<dyn Juror> {
-    Arc::new(Scripted {
-        name: name.into(),
-        script,
-        delay: Duration::from_millis(delay_ms),
-        timeout: None,
-    })
+    Arc::new(Scripted { name: name.into(), script, delay: Duration::from_millis(delay_ms), timeout: None })
 }
 
 #[test]
 fn scripted_juries_on_threads() {
     let data = jury_data();
-    let config = JudgeConfig {
-        timeout_ms: 300,
-        ..JudgeConfig::default()
-    };
+    let config = JudgeConfig { timeout_ms: 300, ..JudgeConfig::default() };
     let mut failures = Vec::new();
     for case in data["cases"].as_array().expect("cases") {
         let (req, source) = request(&data, case);
-        let jurors: Vec<Arc<dyn Juror>> = scripts(case)
-            .into_iter()
-            .map(|(n, s)| juror(&n, s, 5))
-            .collect();
+        let jurors: Vec<Arc<dyn Juror>> = scripts(case).into_iter().map(|(n, s)| juror(&n, s, 5)).collect();
         let mut logs: Vec<LogEntry> = Vec::new();
         let mut book = LogBook::new();
         let t0 = Instant::now();
         let source = source.as_deref().ok_or_else(|| "no such file".to_string());
-        let result = verify_claim(req, source, &config, &jurors, &mut book, &mut |e| {
-            logs.push(e.clone())
-        })
-        .expect("valid config");
-        assert!(
-            t0.elapsed() < Duration::from_secs(3),
-            "[{}] took {:?}",
-            case["name"],
-            t0.elapsed()
-        );
+        let result = verify_claim(req, source, &config, &jurors, &mut book, &mut |e| logs.push(e.clone()))
+            .expect("valid config");
+        assert!(t0.elapsed() < Duration::from_secs(3), "[{}] took {:?}", case["name"], t0.elapsed());
         failures.extend(check(case, &result));
         if result.jury.convened {
-            assert_eq!(
-                logs.len(),
-                jurors.len(),
-                "[{}] one log entry per juror",
-                case["name"]
-            );
+            assert_eq!(logs.len(), jurors.len(), "[{}] one log entry per juror", case["name"]);
             for (entry, j) in logs.iter().zip(&jurors) {
                 assert_eq!(entry.file_name, format!("{}_0001.txt", j.name()));
                 assert!(entry.text.starts_with("=== SYSTEM ===\n"));
-                assert!(entry
-                    .text
-                    .contains("\n=== PROMPT ===\nSOURCE FILE: minutes.txt\nCITED LINES: "));
+                assert!(entry.text.contains("\n=== PROMPT ===\nSOURCE FILE: minutes.txt\nCITED LINES: "));
                 assert!(entry.text.contains("\n=== RESPONSE ===\n"));
             }
         } else {
@@ -106,9 +81,8 @@ fn scripted_juries_on_threads() {
 
 #[test]
 fn jurors_are_asked_at_once() {
-    let jurors: Vec<Arc<dyn Juror>> = (0..4)
-        .map(|i| juror(&format!("j{i}"), Script::Answer("VALID".into()), 400))
-        .collect();
+    let jurors: Vec<Arc<dyn Juror>> =
+        (0..4).map(|i| juror(&format!("j{i}"), Script::Answer("VALID".into()), 400)).collect();
     let requests: Vec<JudgeRequest> = (0..4)
         .map(|i| JudgeRequest {
             index: i,
@@ -121,10 +95,7 @@ fn jurors_are_asked_at_once() {
     let asked = ask_all(&jurors, &requests, Duration::from_secs(10));
     let took = t0.elapsed();
     assert!(asked.iter().all(|a| a.outcome.as_deref() == Ok("VALID")));
-    assert!(
-        took < Duration::from_millis(1200),
-        "four 400 ms jurors took {took:?}: not concurrent"
-    );
+    assert!(took < Duration::from_millis(1200), "four 400 ms jurors took {took:?}: not concurrent");
 }
 
 #[test]
@@ -149,16 +120,9 @@ fn each_juror_has_its_own_timeout() {
             prompt: "SOURCE FILE: x".into(),
         })
         .collect();
-    let asked = ask_all(
-        &[slow_but_patient, slow_and_strict],
-        &requests,
-        Duration::from_millis(200),
-    );
+    let asked = ask_all(&[slow_but_patient, slow_and_strict], &requests, Duration::from_millis(200));
     assert_eq!(asked[0].outcome.as_deref(), Ok("VALID"));
-    assert_eq!(
-        asked[1].outcome.as_ref().err().map(|e| e.to_string()),
-        Some("timed out after 100 ms".into())
-    );
+    assert_eq!(asked[1].outcome.as_ref().err().map(|e| e.to_string()), Some("timed out after 100 ms".into()));
 }
 
 struct Panics;
@@ -176,10 +140,7 @@ impl Juror for Panics {
 fn a_panicking_juror_is_a_failure() {
     let data = jury_data();
     let (req, source) = request(&data, &data["cases"][0]);
-    let jurors: Vec<Arc<dyn Juror>> = vec![
-        Arc::new(Panics),
-        juror("ok", Script::Answer("VALID".into()), 0),
-    ];
+    let jurors: Vec<Arc<dyn Juror>> = vec![Arc::new(Panics), juror("ok", Script::Answer("VALID".into()), 0)];
     let mut book = LogBook::new();
     let r = verify_claim(
         req,
@@ -197,31 +158,16 @@ fn a_panicking_juror_is_a_failure() {
 #[test]
 fn log_numbers_continue_across_claims() {
     let data = jury_data();
-    let jurors: Vec<Arc<dyn Juror>> = vec![
-        juror("gemini", Script::Answer("VALID".into()), 0),
-        juror("local", Script::Error("down".into()), 0),
-    ];
+    let jurors: Vec<Arc<dyn Juror>> =
+        vec![juror("gemini", Script::Answer("VALID".into()), 0), juror("local", Script::Error("down".into()), 0)];
     let mut book = LogBook::new();
     let mut names = Vec::new();
     for _ in 0..2 {
         let (req, source) = request(&data, &data["cases"][0]);
-        verify_claim(
-            req,
-            Ok(source.as_deref().unwrap_or("")),
-            &JudgeConfig::default(),
-            &jurors,
-            &mut book,
-            &mut |e| names.push(e.file_name.clone()),
-        )
+        verify_claim(req, Ok(source.as_deref().unwrap_or("")), &JudgeConfig::default(), &jurors, &mut book, &mut |e| {
+            names.push(e.file_name.clone())
+        })
         .unwrap();
     }
-    assert_eq!(
-        names,
-        [
-            "gemini_0001.txt",
-            "local_0001.txt",
-            "gemini_0002.txt",
-            "local_0002.txt"
-        ]
-    );
+    assert_eq!(names, ["gemini_0001.txt", "local_0001.txt", "gemini_0002.txt", "local_0002.txt"]);
 }

@@ -22,13 +22,16 @@ fn source() -> impl Strategy<Value = String> {
 }
 
 fn claim() -> impl Strategy<Value = Value> {
-    let kind = prop_oneof![
-        Just("direct_quote"),
-        Just("paraphrase"),
-        Just("section_reference"),
-        Just("concept_reference")
-    ];
-    (any::<String>(), "[a-zA-Z0-9 %.,\\-']{0,60}", kind, prop::option::of(any::<String>()), prop::option::of("[a-z ]{0,20}"), 0.0f64..=1.0)
+    let kind =
+        prop_oneof![Just("direct_quote"), Just("paraphrase"), Just("section_reference"), Just("concept_reference")];
+    (
+        any::<String>(),
+        "[a-zA-Z0-9 %.,\\-']{0,60}",
+        kind,
+        prop::option::of(any::<String>()),
+        prop::option::of("[a-z ]{0,20}"),
+        0.0f64..=1.0,
+    )
         .prop_map(|(raw, ascii, kind, hint, section, threshold)| {
             let quote = format!("{raw}{ascii}");
             let quote: String = quote.chars().take(300).collect();
@@ -51,16 +54,10 @@ fn config() -> impl Strategy<Value = Value> {
 }
 
 fn check_report(src: &str, claims: usize, report: &Value) -> Result<(), TestCaseError> {
-    prop_assert_eq!(
-        report["validated_claims"].as_array().map(Vec::len),
-        Some(claims)
-    );
+    prop_assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(claims));
     for r in report["validated_claims"].as_array().into_iter().flatten() {
         if let Some(m) = r.get("match_details") {
-            let (s, e) = (
-                m["byte_start"].as_u64().unwrap() as usize,
-                m["byte_end"].as_u64().unwrap() as usize,
-            );
+            let (s, e) = (m["byte_start"].as_u64().unwrap() as usize, m["byte_end"].as_u64().unwrap() as usize);
             prop_assert_eq!(src.get(s..e), m["matched_text"].as_str());
         }
     }

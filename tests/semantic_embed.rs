@@ -38,10 +38,7 @@ impl Embedder for Scripted {
             .iter()
             .map(|t| {
                 let mut v = vec![0.0f32; CONCEPTS.len() + 1];
-                for w in t
-                    .split(|c: char| !c.is_alphanumeric())
-                    .filter(|w| !w.is_empty())
-                {
+                for w in t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
                     let w = w.to_lowercase();
                     match CONCEPTS.iter().position(|c| c.contains(&w.as_str())) {
                         Some(i) => v[i] += 1.0,
@@ -75,17 +72,8 @@ fn run(claims: Vec<Value>, embedder: Option<&dyn Embedder>) -> Value {
 
 #[test]
 fn a_paraphrase_is_found_through_the_embedder() {
-    let embedder = Scripted {
-        calls: Cell::new(0),
-    };
-    let report = run(
-        vec![claim(
-            "EV001",
-            "the firm bought 3 automobiles",
-            "paraphrase",
-        )],
-        Some(&embedder),
-    );
+    let embedder = Scripted { calls: Cell::new(0) };
+    let report = run(vec![claim("EV001", "the firm bought 3 automobiles", "paraphrase")], Some(&embedder));
     let r = &report["validated_claims"][0];
     assert_eq!(r["validation_status"], "VALIDATED", "{report:#}");
     let m = &r["match_details"];
@@ -94,31 +82,16 @@ fn a_paraphrase_is_found_through_the_embedder() {
     let text = m["matched_text"].as_str().unwrap_or("");
     assert!(text.contains("purchased three cars"), "{text:?}");
     assert_eq!(
-        &SOURCE[m["byte_start"].as_u64().unwrap_or(0) as usize
-            ..m["byte_end"].as_u64().unwrap_or(0) as usize],
+        &SOURCE[m["byte_start"].as_u64().unwrap_or(0) as usize..m["byte_end"].as_u64().unwrap_or(0) as usize],
         text
     );
-    assert_eq!(
-        embedder.calls.get(),
-        1,
-        "chunks and quotes are embedded in one call"
-    );
+    assert_eq!(embedder.calls.get(), 1, "chunks and quotes are embedded in one call");
 }
 
 #[test]
 fn without_an_embedder_the_paraphrase_in_other_words_is_not_found() {
-    let report = run(
-        vec![claim(
-            "EV001",
-            "the firm bought 3 automobiles",
-            "paraphrase",
-        )],
-        None,
-    );
-    assert_ne!(
-        report["validated_claims"][0]["validation_status"], "VALIDATED",
-        "{report:#}"
-    );
+    let report = run(vec![claim("EV001", "the firm bought 3 automobiles", "paraphrase")], None);
+    assert_ne!(report["validated_claims"][0]["validation_status"], "VALIDATED", "{report:#}");
 }
 
 #[test]
@@ -136,26 +109,10 @@ fn a_shuffled_sentence_is_not_a_lexical_paraphrase() {
 
 #[test]
 fn a_semantic_match_never_validates_a_direct_quote() {
-    let embedder = Scripted {
-        calls: Cell::new(0),
-    };
-    let report = run(
-        vec![claim(
-            "EV001",
-            "the firm bought 3 automobiles",
-            "direct_quote",
-        )],
-        Some(&embedder),
-    );
-    assert_eq!(
-        report["validated_claims"][0]["validation_status"], "FAILED",
-        "{report:#}"
-    );
-    assert_eq!(
-        embedder.calls.get(),
-        0,
-        "nothing to embed for a direct quote"
-    );
+    let embedder = Scripted { calls: Cell::new(0) };
+    let report = run(vec![claim("EV001", "the firm bought 3 automobiles", "direct_quote")], Some(&embedder));
+    assert_eq!(report["validated_claims"][0]["validation_status"], "FAILED", "{report:#}");
+    assert_eq!(embedder.calls.get(), 0, "nothing to embed for a direct quote");
 }
 
 #[test]
@@ -169,18 +126,9 @@ fn a_failing_embedder_is_an_error_and_no_claim_is_lost() {
         Some(&fails),
     );
     assert_eq!(report["ok"], false);
-    assert_eq!(
-        report["errors"][0]["code"], "PROCESSING_ERROR",
-        "{report:#}"
-    );
-    assert!(report["errors"][0]["message"]
-        .as_str()
-        .unwrap_or("")
-        .contains("model offline"));
+    assert_eq!(report["errors"][0]["code"], "PROCESSING_ERROR", "{report:#}");
+    assert!(report["errors"][0]["message"].as_str().unwrap_or("").contains("model offline"));
     assert_eq!(report["errors"][0]["affected_claims"], json!(["EV001"]));
     assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(2));
-    assert_eq!(
-        report["validated_claims"][1]["validation_status"],
-        "VALIDATED"
-    );
+    assert_eq!(report["validated_claims"][1]["validation_status"], "VALIDATED");
 }

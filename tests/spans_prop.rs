@@ -77,16 +77,8 @@ fn assert_spans_hold(doc: &str, found: &[evidence_validator::validate::FoundMatc
     for m in found {
         let l = &m.location;
         assert_eq!(&doc[l.byte_start..l.byte_end], m.matched_text);
-        assert_eq!(
-            chars[l.start_position..l.end_position]
-                .iter()
-                .collect::<String>(),
-            m.matched_text
-        );
-        assert_eq!(
-            String::from_utf16(&utf16[l.utf16_start..l.utf16_end]).unwrap(),
-            m.matched_text
-        );
+        assert_eq!(chars[l.start_position..l.end_position].iter().collect::<String>(), m.matched_text);
+        assert_eq!(String::from_utf16(&utf16[l.utf16_start..l.utf16_end]).unwrap(), m.matched_text);
         let line_start = doc[..l.byte_start].rfind('\n').map_or(0, |i| i + 1);
         assert_eq!(l.line_number, doc[..l.byte_start].matches('\n').count() + 1);
         assert_eq!(l.column, doc[line_start..l.byte_start].chars().count() + 1);

@@ -16,8 +16,7 @@ const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/asr");
 fn fixture(name: &str) -> Transcript {
     let path = format!("{DATA}/{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_transcript(&text, InputFormat::from_file_name(name))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
+    parse_transcript(&text, InputFormat::from_file_name(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// A file of ../shared/data/asr, or `None` (with a message) when absent: CI
@@ -28,10 +27,7 @@ fn shared(rel: &str) -> Option<Transcript> {
         eprintln!("skipping: {path} is not there (../shared is absent on a clean clone)");
         return None;
     };
-    Some(
-        parse_transcript(&text, InputFormat::from_file_name(rel))
-            .unwrap_or_else(|e| panic!("{rel}: {e}")),
-    )
+    Some(parse_transcript(&text, InputFormat::from_file_name(rel)).unwrap_or_else(|e| panic!("{rel}: {e}")))
 }
 
 /// Every span points at its text: words at their text, tokens at characters
@@ -41,9 +37,7 @@ fn assert_spans_hold(t: &Transcript) {
     let text = t.text();
     let utf16: Vec<u16> = text.encode_utf16().collect();
     let check = |s: &evidence_validator::text::Span, what: &str| -> String {
-        let by_bytes = text
-            .get(s.byte_start..s.byte_end)
-            .unwrap_or_else(|| panic!("{what}: bad byte span {s:?}"));
+        let by_bytes = text.get(s.byte_start..s.byte_end).unwrap_or_else(|| panic!("{what}: bad byte span {s:?}"));
         let by_utf16 = String::from_utf16(&utf16[s.utf16_start..s.utf16_end]).unwrap();
         let by_chars: String = text.chars().skip(s.start).take(s.end - s.start).collect();
         assert_eq!(by_bytes, by_utf16, "{what}: utf16 span");
@@ -71,52 +65,16 @@ fn token_texts(t: &Transcript) -> Vec<String> {
 }
 
 const ALL_FIXTURES: &[(&str, TranscriptFormat, TimingLevel)] = &[
-    (
-        "whisper_api_verbose.json",
-        TranscriptFormat::WhisperVerboseJson,
-        TimingLevel::Word,
-    ),
-    (
-        "openai_whisper_words.json",
-        TranscriptFormat::WhisperVerboseJson,
-        TimingLevel::Word,
-    ),
-    (
-        "whisperx.json",
-        TranscriptFormat::Whisperx,
-        TimingLevel::Word,
-    ),
-    (
-        "whisper_timestamped.json",
-        TranscriptFormat::WhisperTimestamped,
-        TimingLevel::Word,
-    ),
+    ("whisper_api_verbose.json", TranscriptFormat::WhisperVerboseJson, TimingLevel::Word),
+    ("openai_whisper_words.json", TranscriptFormat::WhisperVerboseJson, TimingLevel::Word),
+    ("whisperx.json", TranscriptFormat::Whisperx, TimingLevel::Word),
+    ("whisper_timestamped.json", TranscriptFormat::WhisperTimestamped, TimingLevel::Word),
     ("plain.json", TranscriptFormat::PlainJson, TimingLevel::Word),
-    (
-        "plain_segments.json",
-        TranscriptFormat::PlainJson,
-        TimingLevel::Segment,
-    ),
-    (
-        "whisper_cpp.json",
-        TranscriptFormat::WhisperCpp,
-        TimingLevel::Segment,
-    ),
-    (
-        "deepgram.json",
-        TranscriptFormat::Deepgram,
-        TimingLevel::Word,
-    ),
-    (
-        "speechmatics.json",
-        TranscriptFormat::Speechmatics,
-        TimingLevel::Word,
-    ),
-    (
-        "aws_transcribe.json",
-        TranscriptFormat::AwsTranscribe,
-        TimingLevel::Word,
-    ),
+    ("plain_segments.json", TranscriptFormat::PlainJson, TimingLevel::Segment),
+    ("whisper_cpp.json", TranscriptFormat::WhisperCpp, TimingLevel::Segment),
+    ("deepgram.json", TranscriptFormat::Deepgram, TimingLevel::Word),
+    ("speechmatics.json", TranscriptFormat::Speechmatics, TimingLevel::Word),
+    ("aws_transcribe.json", TranscriptFormat::AwsTranscribe, TimingLevel::Word),
     ("talk.srt", TranscriptFormat::Srt, TimingLevel::Segment),
     ("talk.vtt", TranscriptFormat::Webvtt, TimingLevel::Segment),
 ];
@@ -136,10 +94,7 @@ fn every_fixture_reads_with_its_format_and_timing() {
 fn every_shape_of_the_talk_gives_the_same_tokens() {
     let reference = token_texts(&fixture("plain.json"));
     assert_eq!(reference.len(), 189);
-    assert_eq!(
-        &reference[..6],
-        ["good", "morning", "everyone", "my", "name", "is"]
-    );
+    assert_eq!(&reference[..6], ["good", "morning", "everyone", "my", "name", "is"]);
     for &(name, ..) in ALL_FIXTURES {
         assert_eq!(token_texts(&fixture(name)), reference, "{name}");
     }
@@ -155,20 +110,13 @@ fn whisper_api_words_are_put_in_their_segments() {
     assert_eq!(t.words()[when].segment, Some(1));
     assert_eq!(t.segments()[1].word_start, when);
     // OpenAI strips punctuation from words: the display text is the words
-    assert!(t
-        .text()
-        .starts_with("Good morning everyone My name is Dana Whitfield"));
+    assert!(t.text().starts_with("Good morning everyone My name is Dana Whitfield"));
 }
 
 #[test]
 fn openai_whisper_words_keep_their_own_spacing() {
     let t = fixture("openai_whisper_words.json");
-    assert!(
-        t.text()
-            .starts_with("Good morning, everyone. My name is Dana Whitfield, and"),
-        "{}",
-        &t.text()[..60]
-    );
+    assert!(t.text().starts_with("Good morning, everyone. My name is Dana Whitfield, and"), "{}", &t.text()[..60]);
     assert_eq!(
         t.segments()[0].text,
         "Good morning, everyone. My name is Dana Whitfield, and today I want to talk about water."
@@ -179,12 +127,7 @@ fn openai_whisper_words_keep_their_own_spacing() {
 #[test]
 fn whisperx_words_without_timestamps_are_kept_untimed() {
     let t = fixture("whisperx.json");
-    let untimed: Vec<&str> = t
-        .words()
-        .iter()
-        .filter(|w| w.start.is_none())
-        .map(|w| w.text.as_str())
-        .collect();
+    let untimed: Vec<&str> = t.words().iter().filter(|w| w.start.is_none()).map(|w| w.text.as_str()).collect();
     assert_eq!(untimed, ["2019,", "4.5", "30%", "5,000"]);
     let w2019 = t.words().iter().find(|w| w.text == "2019,").unwrap();
     assert_eq!(w2019.segment, Some(3));
@@ -204,25 +147,13 @@ fn subtitles_are_cleaned_of_markup_and_keep_their_lines() {
         srt.segments()[0].text,
         "Good morning, everyone. My name is Dana Whitfield,\nand today I want to talk about water."
     );
-    assert_eq!(
-        srt.segments()[4].text,
-        "So here are three simple\nways to save water at home."
-    );
+    assert_eq!(srt.segments()[4].text, "So here are three simple\nways to save water at home.");
     assert!(srt.segments()[10].text.starts_with("Um, I know"));
-    assert_eq!(
-        (srt.segments()[14].start, srt.segments()[14].end),
-        (124.5, 128.0)
-    );
+    assert_eq!((srt.segments()[14].start, srt.segments()[14].end), (124.5, 128.0));
     let vtt = fixture("talk.vtt");
     assert_eq!(vtt.segments().len(), 15);
-    assert!(vtt
-        .segments()
-        .iter()
-        .all(|s| s.speaker.as_deref() == Some("Dana Whitfield")));
-    assert_eq!(
-        vtt.segments()[6].text,
-        "Second, take shorter showers. Four\nminutes is enough for almost everyone."
-    );
+    assert!(vtt.segments().iter().all(|s| s.speaker.as_deref() == Some("Dana Whitfield")));
+    assert_eq!(vtt.segments()[6].text, "Second, take shorter showers. Four\nminutes is enough for almost everyone.");
     assert_eq!(srt.text(), vtt.text());
 }
 
@@ -230,20 +161,10 @@ fn subtitles_are_cleaned_of_markup_and_keep_their_lines() {
 fn engines_with_punctuation_items_attach_them() {
     let sm = fixture("speechmatics.json");
     assert_eq!(sm.segments().len(), 21, "sentences end at is_eos");
-    assert!(
-        sm.text()
-            .starts_with("Good morning, everyone.\nMy name is Dana Whitfield, and"),
-        "{}",
-        &sm.text()[..60]
-    );
-    assert!(
-        sm.text().contains("She said: \"Listen to it."),
-        "attaches_to next"
-    );
+    assert!(sm.text().starts_with("Good morning, everyone.\nMy name is Dana Whitfield, and"), "{}", &sm.text()[..60]);
+    assert!(sm.text().contains("She said: \"Listen to it."), "attaches_to next");
     let aws = fixture("aws_transcribe.json");
-    assert!(aws
-        .text()
-        .starts_with("Good morning, everyone. My name is Dana Whitfield, and"));
+    assert!(aws.text().starts_with("Good morning, everyone. My name is Dana Whitfield, and"));
     assert_eq!(aws.words()[2].text, "everyone.");
     assert_eq!(aws.words()[0].start, Some(0.0));
     assert_eq!(aws.segments().len(), 15);
@@ -255,12 +176,7 @@ fn engines_with_punctuation_items_attach_them() {
 
 #[test]
 fn round_trip_through_the_plain_shape() {
-    for name in [
-        "plain.json",
-        "whisperx.json",
-        "talk.vtt",
-        "speechmatics.json",
-    ] {
+    for name in ["plain.json", "whisperx.json", "talk.vtt", "speechmatics.json"] {
         let t = fixture(name);
         let again = from_json(&t.to_json()).unwrap();
         assert_eq!(again.text(), t.text(), "{name}");
@@ -273,30 +189,41 @@ fn round_trip_through_the_plain_shape() {
 #[test]
 fn detection_without_an_extension() {
     let srt = std::fs::read_to_string(format!("{DATA}/talk.srt")).unwrap();
-    assert_eq!(
-        parse_transcript(&srt, InputFormat::Auto).unwrap().format(),
-        TranscriptFormat::Srt
-    );
+    assert_eq!(parse_transcript(&srt, InputFormat::Auto).unwrap().format(), TranscriptFormat::Srt);
     let vtt = std::fs::read_to_string(format!("{DATA}/talk.vtt")).unwrap();
-    assert_eq!(
-        parse_transcript(&vtt, InputFormat::Auto).unwrap().format(),
-        TranscriptFormat::Webvtt
-    );
+    assert_eq!(parse_transcript(&vtt, InputFormat::Auto).unwrap().format(), TranscriptFormat::Webvtt);
     let json = std::fs::read_to_string(format!("{DATA}/deepgram.json")).unwrap();
-    assert_eq!(
-        parse_transcript(&json, InputFormat::Auto).unwrap().format(),
-        TranscriptFormat::Deepgram
-    );
+    assert_eq!(parse_transcript(&json, InputFormat::Auto).unwrap().format(), TranscriptFormat::Deepgram);
 }
 
 #[test]
 fn malformed_input_names_the_place() {
     let cases: &[(&str, InputFormat, &str, &str)] = &[
-        ("{\"segments\": [{\"start\": 0, \"end\": 1, \"text\": \"a\"}, {\"start\": 1, \"end\": \"2\"}]}", InputFormat::Json, "json_path", "$.segments[1].text"),
-        ("{\"segments\": [{\"start\": 0, \"end\": 1, \"words\": [{\"word\": \"a\", \"start\": true}]}]}", InputFormat::Json, "json_path", "$.segments[0].words[0].start"),
-        ("{\"results\": {\"channels\": [{\"alternatives\": [{\"words\": [{\"word\": \"a\", \"start\": 0}]}]}]}}", InputFormat::Json, "json_path", "$.results.channels[0].alternatives[0].words[0].end"),
+        (
+            "{\"segments\": [{\"start\": 0, \"end\": 1, \"text\": \"a\"}, {\"start\": 1, \"end\": \"2\"}]}",
+            InputFormat::Json,
+            "json_path",
+            "$.segments[1].text",
+        ),
+        (
+            "{\"segments\": [{\"start\": 0, \"end\": 1, \"words\": [{\"word\": \"a\", \"start\": true}]}]}",
+            InputFormat::Json,
+            "json_path",
+            "$.segments[0].words[0].start",
+        ),
+        (
+            "{\"results\": {\"channels\": [{\"alternatives\": [{\"words\": [{\"word\": \"a\", \"start\": 0}]}]}]}}",
+            InputFormat::Json,
+            "json_path",
+            "$.results.channels[0].alternatives[0].words[0].end",
+        ),
         ("{\"segments\": [", InputFormat::Json, "line", "1"),
-        ("1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 -> 00:00:04,000\nbad arrow\n", InputFormat::Srt, "line", "6"),
+        (
+            "1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 -> 00:00:04,000\nbad arrow\n",
+            InputFormat::Srt,
+            "line",
+            "6",
+        ),
         ("1\n00:00:01,000 --> 00:00:02,000\nok\n\nnot a cue\n", InputFormat::Srt, "line", "5"),
         ("WEBVTT\n\n00:01.000 --> 00:02.000\nok\n\n00:03.000 --> 00:04.00x\nbad\n", InputFormat::Vtt, "line", "6"),
         ("WEBVTX\n\n00:01.000 --> 00:02.000\nok\n", InputFormat::Vtt, "line", "1"),
@@ -323,18 +250,12 @@ fn shared_whisper_timestamped_french() {
     assert_eq!(t.timing(), TimingLevel::Word);
     assert_eq!(t.segments().len(), 36);
     assert_eq!(t.language(), Some("fr"));
-    assert_eq!(
-        &token_texts(&t)[..5],
-        ["cest", "évident", "ce", "que", "dit"]
-    );
+    assert_eq!(&token_texts(&t)[..5], ["cest", "évident", "ce", "que", "dit"]);
     assert_spans_hold(&t);
     let Some(t) = shared("whisper-timestamped/no_punctuations.mp3.words.json") else {
         return;
     };
-    assert_eq!(
-        token_texts(&t),
-        ["dismoi", "estce", "que", "lavion", "vole"]
-    );
+    assert_eq!(token_texts(&t), ["dismoi", "estce", "que", "lavion", "vole"]);
 }
 
 #[test]
@@ -345,10 +266,7 @@ fn shared_whisper_timestamped_subtitles() {
     // The file repeats its WEBVTT line: that block has no timing and is skipped.
     assert_eq!(vtt.segments().len(), 1);
     assert_eq!(vtt.warnings().len(), 1);
-    assert_eq!(
-        (vtt.segments()[0].start, vtt.segments()[0].end),
-        (0.38, 2.76)
-    );
+    assert_eq!((vtt.segments()[0].start, vtt.segments()[0].end), (0.38, 2.76));
     let Some(srt) = shared("whisper-timestamped/punctuations.mp3.srt") else {
         return;
     };
@@ -377,10 +295,7 @@ fn shared_deepgram() {
 
 #[test]
 fn shared_speechmatics() {
-    for file in [
-        "speechmatics/sm-transcript.json",
-        "speechmatics/batch-job-transcript.json",
-    ] {
+    for file in ["speechmatics/sm-transcript.json", "speechmatics/batch-job-transcript.json"] {
         let Some(t) = shared(file) else { return };
         assert_eq!(t.format(), TranscriptFormat::Speechmatics);
         assert_spans_hold(&t);
@@ -389,12 +304,7 @@ fn shared_speechmatics() {
     let Some(t) = shared("speechmatics/sm-transcript.json") else {
         return;
     };
-    assert!(
-        t.text()
-            .starts_with("Now, immediately after winning his first piece of"),
-        "{}",
-        &t.text()[..60]
-    );
+    assert!(t.text().starts_with("Now, immediately after winning his first piece of"), "{}", &t.text()[..60]);
 }
 
 #[test]
@@ -406,9 +316,7 @@ fn shared_aws_call_analytics() {
     assert_eq!(t.segments().len(), 37);
     assert_eq!(t.segments()[0].speaker.as_deref(), Some("AGENT"));
     assert_eq!(t.segments()[1].speaker.as_deref(), Some("CUSTOMER"));
-    assert!(t
-        .text()
-        .starts_with("Thank you for calling Anchor Credit Union, the number one choice"));
+    assert!(t.text().starts_with("Thank you for calling Anchor Credit Union, the number one choice"));
     assert_eq!(t.words()[0].start, Some(0.04));
     assert_spans_hold(&t);
 }

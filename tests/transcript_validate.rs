@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use evidence_validator::transcript::{
-    from_json, parse_transcript, validate_evaluation, CheckReason, CheckStatus, EvaluationItem,
-    InputFormat, LocalityBasis, StructuredEvaluation, TimingLevel, Transcript, TranscriptConfig,
+    from_json, parse_transcript, validate_evaluation, CheckReason, CheckStatus, EvaluationItem, InputFormat,
+    LocalityBasis, StructuredEvaluation, TimingLevel, Transcript, TranscriptConfig,
 };
 use serde_json::{json, Value};
 
@@ -20,11 +20,10 @@ fn fixture(name: &str) -> Transcript {
 
 /// A dotted path (`matched.locality.basis`, `occurrences.0.chosen`).
 fn lookup<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.')
-        .try_fold(v, |v, step| match step.parse::<usize>() {
-            Ok(i) => v.get(i),
-            Err(_) => v.get(step),
-        })
+    path.split('.').try_fold(v, |v, step| match step.parse::<usize>() {
+        Ok(i) => v.get(i),
+        Err(_) => v.get(step),
+    })
 }
 
 fn same(a: &Value, b: &Value) -> bool {
@@ -36,17 +35,14 @@ fn same(a: &Value, b: &Value) -> bool {
 
 #[test]
 fn replay_the_validation_cases() {
-    let cases: Vec<Value> = serde_json::from_str(
-        &std::fs::read_to_string(format!("{DATA}/validate_cases.json")).unwrap(),
-    )
-    .unwrap();
+    let cases: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(format!("{DATA}/validate_cases.json")).unwrap()).unwrap();
     assert!(cases.len() >= 25);
     let mut failures = Vec::new();
     for case in &cases {
         let name = case["name"].as_str().unwrap();
         let t = fixture(case["transcript"].as_str().unwrap());
-        let config =
-            TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
+        let config = TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
         let item = EvaluationItem::from_json(&case["item"], &Default::default()).unwrap();
         let result = serde_json::to_value(t.validate(&item, &config)).unwrap();
         for e in case["expect"].as_array().unwrap() {
@@ -62,19 +58,12 @@ fn replay_the_validation_cases() {
         }
         // The matched span is the transcript's text at its offsets.
         if let Some(m) = result.get("matched").filter(|m| !m.is_null()) {
-            let (s, e) = (
-                m["span"]["byte_start"].as_u64().unwrap() as usize,
-                m["span"]["byte_end"].as_u64().unwrap() as usize,
-            );
+            let (s, e) =
+                (m["span"]["byte_start"].as_u64().unwrap() as usize, m["span"]["byte_end"].as_u64().unwrap() as usize);
             assert_eq!(&t.text()[s..e], m["text"].as_str().unwrap(), "[{name}]");
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -83,27 +72,18 @@ fn messages_say_why() {
     let c = TranscriptConfig::default();
     let r = t.validate(&EvaluationItem::new("three simple ways to save", 28.77), &c);
     assert_eq!(r.contiguous_match.message, "the quote has 5 tokens; at least 6 consecutive matching tokens are required (it occurs once in the transcript)");
-    let r = t.validate(
-        &EvaluationItem::new("my grandmother took me to the river behind our house", 8.0),
-        &c,
-    );
+    let r = t.validate(&EvaluationItem::new("my grandmother took me to the river behind our house", 8.0), &c);
     assert_eq!(
         r.contiguous_match.message,
         "the quote's 10 tokens do not occur contiguously in the transcript; the longest run that occurs is 5 of 10 tokens \
          (\"to the river behind our\" at 121.10 s), then the quote has \"house\" where the transcript has \"old\""
     );
-    let r = t.validate(
-        &EvaluationItem::new("Small habits, repeated every day, become", 107.0),
-        &c,
-    );
+    let r = t.validate(&EvaluationItem::new("Small habits, repeated every day, become", 107.0), &c);
     assert_eq!(
         r.timestamp_locality.message,
         "the first matched word starts at 86.50 s, 20.50 s from the evidence timestamp 107.00 s (more than 20 s)"
     );
-    let r = t.validate(
-        &EvaluationItem::new("the river behind our old house", 65.0),
-        &c,
-    );
+    let r = t.validate(&EvaluationItem::new("the river behind our old house", 65.0), &c);
     assert!(r.timestamp_locality.message.starts_with("none of the 2 occurrences is within 20 s of 65.00 s; the nearest: the first matched word starts at 10.20 s"), "{}", r.timestamp_locality.message);
     assert_eq!(r.failure_summary().len(), 1);
 }
@@ -133,18 +113,12 @@ fn untimed_word_without_segment_is_located_by_its_neighbours() {
     ]}))
     .unwrap();
     assert_eq!(t.timing(), TimingLevel::Word);
-    let r = t.validate(
-        &EvaluationItem::new("by 35% in just two years", 30.0),
-        &TranscriptConfig::default(),
-    );
+    let r = t.validate(&EvaluationItem::new("by 35% in just two years", 30.0), &TranscriptConfig::default());
     let l = r.matched.as_ref().unwrap().locality.as_ref().unwrap();
     assert_eq!(l.basis, LocalityBasis::NeighbouringWords);
     assert_eq!((l.reference_start, l.reference_end), (40.2, 41.9));
     assert!(r.passed, "{:?}", r.failure_summary());
-    let r = t.validate(
-        &EvaluationItem::new("by 35% in just two years", 70.0),
-        &TranscriptConfig::default(),
-    );
+    let r = t.validate(&EvaluationItem::new("by 35% in just two years", 70.0), &TranscriptConfig::default());
     assert_eq!(r.timestamp_locality.reason, CheckReason::OutsideWindow);
 }
 
@@ -153,17 +127,8 @@ fn segment_level_locality_uses_the_window_both_ways() {
     let t = fixture("talk.srt");
     let c = TranscriptConfig::default();
     // segment 7 is 47.5–54.0 s: the window [t−20, t+20] must meet it
-    for (ts, ok) in [
-        (27.5, true),
-        (27.4, false),
-        (74.0, true),
-        (74.1, false),
-        (50.0, true),
-    ] {
-        let r = t.validate(
-            &EvaluationItem::new("Third, collect rain water for the garden", ts),
-            &c,
-        );
+    for (ts, ok) in [(27.5, true), (27.4, false), (74.0, true), (74.1, false), (50.0, true)] {
+        let r = t.validate(&EvaluationItem::new("Third, collect rain water for the garden", ts), &c);
         assert_eq!(r.passed, ok, "t = {ts}: {:?}", r.failure_summary());
         assert_eq!(r.timing, TimingLevel::Segment);
     }
@@ -185,17 +150,8 @@ fn validate_a_whole_evaluation() {
     .unwrap();
     let v = validate_evaluation(&t, &e, &TranscriptConfig::default());
     assert_eq!((v.passed_commendations, v.passed_recommendations), (2, 1));
-    assert_eq!(
-        v.recommendations[1].contiguous_match.reason,
-        CheckReason::NotFound
-    );
-    assert_eq!(
-        v.recommendations[1]
-            .longest_partial_match
-            .as_ref()
-            .map(|p| p.text.as_str()),
-        Some("is the")
-    );
+    assert_eq!(v.recommendations[1].contiguous_match.reason, CheckReason::NotFound);
+    assert_eq!(v.recommendations[1].longest_partial_match.as_ref().map(|p| p.text.as_str()), Some("is the"));
     assert!(v.commendations[1]
         .matched
         .as_ref()
@@ -209,18 +165,12 @@ fn unicode_transcripts() {
         InputFormat::Vtt,
     )
     .unwrap();
-    let r = t.validate(
-        &EvaluationItem::new("ça cest lété déjà vu à zürich", 1.0),
-        &TranscriptConfig::default(),
-    );
+    let r = t.validate(&EvaluationItem::new("ça cest lété déjà vu à zürich", 1.0), &TranscriptConfig::default());
     assert!(r.passed, "{:?}", r.failure_summary());
     let m = r.matched.unwrap();
     assert_eq!(m.text, "Ça, c'est l'ÉTÉ : «déjà vu» à Zürich");
     let utf16: Vec<u16> = t.text().encode_utf16().collect();
-    assert_eq!(
-        String::from_utf16(&utf16[m.span.utf16_start..m.span.utf16_end]).unwrap(),
-        m.text
-    );
+    assert_eq!(String::from_utf16(&utf16[m.span.utf16_start..m.span.utf16_end]).unwrap(), m.text);
 }
 
 #[test]
@@ -232,25 +182,16 @@ fn the_real_french_transcript() {
     };
     let t = parse_transcript(&text, InputFormat::Json).unwrap();
     // "Ce qui fait la force du smartphone, c'est pas seulement l'accumulation des fonctions" (segment 1)
-    let item = EvaluationItem::new(
-        "ce qui fait la force du smartphone, c'est pas seulement",
-        4.0,
-    );
+    let item = EvaluationItem::new("ce qui fait la force du smartphone, c'est pas seulement", 4.0);
     let r = t.validate(&item, &TranscriptConfig::default());
     assert!(r.passed, "{:?}", r.failure_summary());
     let m = r.matched.unwrap();
-    assert_eq!(
-        m.text,
-        "Ce qui fait la force du smartphone, c'est pas seulement"
-    );
+    assert_eq!(m.text, "Ce qui fait la force du smartphone, c'est pas seulement");
     assert_eq!(r.occurrence_count, 1);
     assert_eq!(m.locality.unwrap().basis, LocalityBasis::WordStart);
     // a quote that is not there, with a timestamp a minute off
     let r = t.validate(
-        &EvaluationItem::new(
-            "le smartphone est une invention sans précédent historique",
-            60.0,
-        ),
+        &EvaluationItem::new("le smartphone est une invention sans précédent historique", 60.0),
         &TranscriptConfig::default(),
     );
     assert_eq!(r.contiguous_match.status, CheckStatus::Failed);

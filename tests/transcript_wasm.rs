@@ -27,23 +27,20 @@ fn fixture(name: &str) -> Transcript {
 }
 
 fn lookup<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.')
-        .try_fold(v, |v, step| match step.parse::<usize>() {
-            Ok(i) => v.get(i),
-            Err(_) => v.get(step),
-        })
+    path.split('.').try_fold(v, |v, step| match step.parse::<usize>() {
+        Ok(i) => v.get(i),
+        Err(_) => v.get(step),
+    })
 }
 
 #[wasm_bindgen_test]
 fn validation_cases_replay_in_wasm() {
-    let cases: Vec<Value> =
-        serde_json::from_str(include_str!("data/transcript/validate_cases.json")).unwrap();
+    let cases: Vec<Value> = serde_json::from_str(include_str!("data/transcript/validate_cases.json")).unwrap();
     let mut failures = Vec::new();
     for case in &cases {
         let name = case["name"].as_str().unwrap_or("?");
         let t = fixture(case["transcript"].as_str().unwrap());
-        let config =
-            TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
+        let config = TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
         let item = EvaluationItem::from_json(&case["item"], &Default::default()).unwrap();
         let result = serde_json::to_value(t.validate(&item, &config)).unwrap();
         for e in case["expect"].as_array().unwrap() {
@@ -55,10 +52,7 @@ fn validation_cases_replay_in_wasm() {
                 (None, _) => false,
             };
             if !same {
-                failures.push(format!(
-                    "[{name}] {path}: expected {}, got {got:?}",
-                    e["equals"]
-                ));
+                failures.push(format!("[{name}] {path}: expected {}, got {got:?}", e["equals"]));
             }
         }
     }
@@ -73,10 +67,7 @@ impl EvaluationHost for NeverFixes {
         let item = |q: &str, t: f64| EvaluationItem::new(q, t);
         Ok(StructuredEvaluation {
             commendations: vec![
-                item(
-                    "my grandmother showed me the river behind our old house",
-                    8.0,
-                ),
+                item("my grandmother showed me the river behind our old house", 8.0),
                 item("water is the new oil of our century", 10.0),
             ],
             recommendations: vec![item("Um, I know it sounds small", 80.0)],
@@ -92,17 +83,8 @@ impl EvaluationHost for NeverFixes {
 #[wasm_bindgen_test]
 fn retry_budget_runs_in_wasm() {
     let mut host = NeverFixes(Vec::new());
-    let o =
-        EvaluationGenerator::new(fixture("plain.json"), TranscriptConfig::default()).run(&mut host);
-    assert_eq!(
-        host.0,
-        [
-            "generate 1",
-            "retry Commendation 1",
-            "generate 2",
-            "retry Commendation 1"
-        ]
-    );
+    let o = EvaluationGenerator::new(fixture("plain.json"), TranscriptConfig::default()).run(&mut host);
+    assert_eq!(host.0, ["generate 1", "retry Commendation 1", "generate 2", "retry Commendation 1"]);
     assert!(!o.complete);
     assert_eq!(o.evaluation.commendations.len(), 1);
     assert_eq!(o.warnings[0].code, "BEST_EFFORT");

@@ -18,11 +18,8 @@ fn spans_hold(source: &str, report: &Value) -> Result<(), String> {
     for f in report["failed_claims"].as_array().into_iter().flatten() {
         matches.extend(f["attempted_matches"].as_array().into_iter().flatten());
     }
-    let edits: Vec<&Value> = matches
-        .iter()
-        .filter_map(|m| m.get("edits"))
-        .flat_map(|e| e.as_array().into_iter().flatten())
-        .collect();
+    let edits: Vec<&Value> =
+        matches.iter().filter_map(|m| m.get("edits")).flat_map(|e| e.as_array().into_iter().flatten()).collect();
     matches.extend(edits);
     let utf16: Vec<u16> = source.encode_utf16().collect();
     let chars: Vec<char> = source.chars().collect();
@@ -36,13 +33,9 @@ fn spans_hold(source: &str, report: &Value) -> Result<(), String> {
             .unwrap_or("");
         let n = |k: &str| m[k].as_u64().unwrap_or(u64::MAX) as usize;
         let by_bytes = source.get(n("byte_start")..n("byte_end"));
-        let by_chars: String = chars
-            .get(n("start_position")..n("end_position"))
-            .map(|c| c.iter().collect())
-            .unwrap_or_default();
-        let by_utf16 = utf16
-            .get(n("utf16_start")..n("utf16_end"))
-            .and_then(|u| String::from_utf16(u).ok());
+        let by_chars: String =
+            chars.get(n("start_position")..n("end_position")).map(|c| c.iter().collect()).unwrap_or_default();
+        let by_utf16 = utf16.get(n("utf16_start")..n("utf16_end")).and_then(|u| String::from_utf16(u).ok());
         if by_bytes != Some(text) || by_chars != text || by_utf16.as_deref() != Some(text) {
             return Err(format!("span does not hold for {m}"));
         }

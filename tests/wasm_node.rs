@@ -31,23 +31,12 @@ fn spans_hold(source: &str, report: &Value) -> Result<(), String> {
     let utf16: Vec<u16> = source.encode_utf16().collect();
     let chars: Vec<char> = source.chars().collect();
     for m in matches {
-        let text = m
-            .get("matched_text")
-            .or_else(|| m.get("candidate_text"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let text = m.get("matched_text").or_else(|| m.get("candidate_text")).and_then(Value::as_str).unwrap_or("");
         let n = |k: &str| m[k].as_u64().unwrap_or(u64::MAX) as usize;
         let by_bytes = source.get(n("byte_start")..n("byte_end"));
-        let by_chars: Option<String> = chars
-            .get(n("start_position")..n("end_position"))
-            .map(|c| c.iter().collect());
-        let by_utf16 = utf16
-            .get(n("utf16_start")..n("utf16_end"))
-            .and_then(|u| String::from_utf16(u).ok());
-        if by_bytes != Some(text)
-            || by_chars.as_deref() != Some(text)
-            || by_utf16.as_deref() != Some(text)
-        {
+        let by_chars: Option<String> = chars.get(n("start_position")..n("end_position")).map(|c| c.iter().collect());
+        let by_utf16 = utf16.get(n("utf16_start")..n("utf16_end")).and_then(|u| String::from_utf16(u).ok());
+        if by_bytes != Some(text) || by_chars.as_deref() != Some(text) || by_utf16.as_deref() != Some(text) {
             return Err(format!("span does not hold for {m}"));
         }
     }
@@ -68,10 +57,7 @@ fn replay(case: &Value) -> Vec<String> {
         .filter_map(|expect| common::check(&report, expect).err())
         .collect();
     failures.extend(spans_hold(source, &report).err());
-    failures
-        .into_iter()
-        .map(|f| format!("[{name}] {f}"))
-        .collect()
+    failures.into_iter().map(|f| format!("[{name}] {f}")).collect()
 }
 
 #[wasm_bindgen_test]
@@ -87,28 +73,19 @@ fn case_file_replays_in_wasm() {
 
 #[wasm_bindgen_test]
 fn content_hash_in_wasm_equals_the_natively_recorded_value() {
-    let file: Value = serde_json::from_str(include_str!("cases/content_hash.json"))
-        .expect("content_hash.json is not JSON");
-    let entries = file["entries"]
-        .as_array()
-        .expect("content_hash.json has no entries");
+    let file: Value =
+        serde_json::from_str(include_str!("cases/content_hash.json")).expect("content_hash.json is not JSON");
+    let entries = file["entries"].as_array().expect("content_hash.json has no entries");
     assert!(!entries.is_empty());
     let mut differ = Vec::new();
     for e in entries {
         let name = e["name"].as_str().unwrap_or("?");
-        let report = validate_evidence(
-            e["source"].as_str().unwrap_or(""),
-            &e["claims"],
-            &e["config"],
-            &FixedClock(0.0),
-        )
-        .unwrap_or_else(|err| panic!("[{name}] validate_evidence failed: {err}"));
+        let report =
+            validate_evidence(e["source"].as_str().unwrap_or(""), &e["claims"], &e["config"], &FixedClock(0.0))
+                .unwrap_or_else(|err| panic!("[{name}] validate_evidence failed: {err}"));
         let want = e["contentHash"].as_str().unwrap_or("");
         if report.generated.content_hash != want {
-            differ.push(format!(
-                "[{name}] recorded (native) {want}, wasm {}",
-                report.generated.content_hash
-            ));
+            differ.push(format!("[{name}] recorded (native) {want}, wasm {}", report.generated.content_hash));
         }
     }
     assert!(
@@ -123,14 +100,9 @@ fn case_file_is_deterministic_in_wasm() {
     // Same input, same report, twice in one instance (no state leaks between runs).
     for case in common::cases() {
         let run = || {
-            validate_evidence(
-                case["source"].as_str().unwrap_or(""),
-                &case["claims"],
-                &case["config"],
-                &FixedClock(0.0),
-            )
-            .map(|r| r.to_json().to_string())
-            .unwrap_or_else(|e| e.to_string())
+            validate_evidence(case["source"].as_str().unwrap_or(""), &case["claims"], &case["config"], &FixedClock(0.0))
+                .map(|r| r.to_json().to_string())
+                .unwrap_or_else(|e| e.to_string())
         };
         assert_eq!(run(), run(), "[{}]", case["name"]);
     }

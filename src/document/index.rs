@@ -70,15 +70,13 @@ impl SearchIndex {
 
     /// Tokens, stems and postings, built on first use.
     pub fn tokens(&self) -> &TokenIndex {
-        self.tokens
-            .get_or_init(|| TokenIndex::new(self.normalized.as_str()))
+        self.tokens.get_or_init(|| TokenIndex::new(self.normalized.as_str()))
     }
 
     /// The char positions of the normalized text the fuzzy matcher needs,
     /// built on first use.
     pub fn char_marks(&self) -> &CharMarks {
-        self.char_marks
-            .get_or_init(|| CharMarks::new(self.normalized.as_str()))
+        self.char_marks.get_or_init(|| CharMarks::new(self.normalized.as_str()))
     }
 
     /// The gram index for a search of few patterns (one claim, one quote),
@@ -93,10 +91,7 @@ impl SearchIndex {
                 return None;
             }
         }
-        Some(
-            self.grams
-                .get_or_init(|| GramIndex::new(self.normalized.as_str().as_bytes())),
-        )
+        Some(self.grams.get_or_init(|| GramIndex::new(self.normalized.as_str().as_bytes())))
     }
 
     /// Number of word tokens (`tokens().len()`), counted without building
@@ -104,9 +99,7 @@ impl SearchIndex {
     pub fn word_count(&self) -> usize {
         match self.tokens.get() {
             Some(t) => t.len(),
-            None => *self
-                .words
-                .get_or_init(|| tokens::count_tokens(self.normalized.as_str())),
+            None => *self.words.get_or_init(|| tokens::count_tokens(self.normalized.as_str())),
         }
     }
 
@@ -114,10 +107,7 @@ impl SearchIndex {
     /// built on first use and kept while the same sizes are asked for.
     pub fn chunks(&self, size: usize, overlap: usize) -> std::rc::Rc<Chunk> {
         let mut slot = self.chunks.borrow_mut();
-        if let Some(c) = slot
-            .as_ref()
-            .filter(|c| c.size == size && c.overlap == overlap)
-        {
+        if let Some(c) = slot.as_ref().filter(|c| c.size == size && c.overlap == overlap) {
             return c.clone();
         }
         let built = std::rc::Rc::new(Chunk::new(self.tokens(), self.text(), size, overlap));
@@ -181,12 +171,7 @@ struct Vocabulary {
 
 impl Default for Vocabulary {
     fn default() -> Vocabulary {
-        Vocabulary {
-            slots: vec![0; 1024],
-            heads: Vec::new(),
-            ends: Vec::new(),
-            arena: String::new(),
-        }
+        Vocabulary { slots: vec![0; 1024], heads: Vec::new(), ends: Vec::new(), arena: String::new() }
     }
 }
 
@@ -196,11 +181,7 @@ impl Vocabulary {
     }
 
     fn term(&self, id: usize) -> &[u8] {
-        let from = id
-            .checked_sub(1)
-            .and_then(|i| self.ends.get(i))
-            .copied()
-            .unwrap_or(0) as usize;
+        let from = id.checked_sub(1).and_then(|i| self.ends.get(i)).copied().unwrap_or(0) as usize;
         let to = self.ends.get(id).copied().unwrap_or(0) as usize;
         self.arena.as_bytes().get(from..to).unwrap_or_default()
     }
@@ -219,9 +200,7 @@ impl Vocabulary {
             if slot >> 32 == tag {
                 let id = (slot as u32).wrapping_sub(1);
                 let same = self.heads.get(id as usize).is_some_and(|&(len, h)| {
-                    len as usize == term.len()
-                        && h == first
-                        && (term.len() <= 8 || self.term(id as usize) == term)
+                    len as usize == term.len() && h == first && (term.len() <= 8 || self.term(id as usize) == term)
                 });
                 if same {
                     return (i, Some(id));
@@ -284,10 +263,7 @@ impl Vocabulary {
     }
 
     fn heap_bytes(&self) -> usize {
-        8 * self.slots.capacity()
-            + 16 * self.heads.capacity()
-            + 4 * self.ends.capacity()
-            + self.arena.capacity()
+        8 * self.slots.capacity() + 16 * self.heads.capacity() + 4 * self.ends.capacity() + self.arena.capacity()
     }
 }
 
@@ -344,15 +320,7 @@ impl TokenIndex {
                 *at += 1;
             }
         }
-        TokenIndex {
-            tokens,
-            surfaces,
-            surface_stems,
-            surface_vocab,
-            stem_vocab,
-            posting_starts,
-            postings,
-        }
+        TokenIndex { tokens, surfaces, surface_stems, surface_vocab, stem_vocab, posting_starts, postings }
     }
 
     /// Number of tokens.
@@ -377,11 +345,7 @@ impl TokenIndex {
 
     /// Stem id of token `i`.
     pub fn stem(&self, i: usize) -> u32 {
-        self.surfaces
-            .get(i)
-            .and_then(|&s| self.surface_stems.get(s as usize))
-            .copied()
-            .unwrap_or(u32::MAX)
+        self.surfaces.get(i).and_then(|&s| self.surface_stems.get(s as usize)).copied().unwrap_or(u32::MAX)
     }
 
     /// The id of a surface form, if the text has it.
@@ -398,10 +362,7 @@ impl TokenIndex {
     pub fn postings(&self, id: u32) -> &[u32] {
         let id = id as usize;
         match (self.posting_starts.get(id), self.posting_starts.get(id + 1)) {
-            (Some(&a), Some(&b)) => self
-                .postings
-                .get(a as usize..b as usize)
-                .unwrap_or_default(),
+            (Some(&a), Some(&b)) => self.postings.get(a as usize..b as usize).unwrap_or_default(),
             _ => &[],
         }
     }
@@ -439,12 +400,8 @@ impl Chunk {
         let token_chars: Vec<u32> = (0..tokens.len())
             .map(|i| {
                 let start = tokens.token(i).map_or(last, |t| t.start as usize);
-                chars += bytes
-                    .get(last..start)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter(|&&b| (b & 0xC0) != 0x80)
-                    .count() as u32;
+                chars +=
+                    bytes.get(last..start).unwrap_or_default().iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
                 last = start;
                 chars
             })
@@ -459,13 +416,7 @@ impl Chunk {
                 }
             }
         }
-        Chunk {
-            size,
-            overlap,
-            step,
-            lengths,
-            token_chars,
-        }
+        Chunk { size, overlap, step, lengths, token_chars }
     }
 
     /// Code point offset (in the normalized text) of token `i`.
@@ -546,11 +497,6 @@ mod tests {
         let text = "\u{e9}t\u{e9} \u{1F600} ok";
         let idx = TokenIndex::new(text);
         let chunks = Chunk::new(&idx, text, 10, 2);
-        assert_eq!(
-            (0..idx.len())
-                .map(|i| chunks.token_char(i))
-                .collect::<Vec<_>>(),
-            [0, 6]
-        );
+        assert_eq!((0..idx.len()).map(|i| chunks.token_char(i)).collect::<Vec<_>>(), [0, 6]);
     }
 }

@@ -34,13 +34,8 @@ impl Format {
         if trimmed.starts_with('#') {
             return Format::Markdown;
         }
-        let head: String = trimmed
-            .chars()
-            .take(4096)
-            .collect::<String>()
-            .to_lowercase();
-        if head.starts_with("<!doctype html") || head.contains("<html") || contains_html_tag(source)
-        {
+        let head: String = trimmed.chars().take(4096).collect::<String>().to_lowercase();
+        if head.starts_with("<!doctype html") || head.contains("<html") || contains_html_tag(source) {
             return Format::Html;
         }
         Format::PlainText
@@ -93,44 +88,28 @@ fn dedented_markdown_headings(text: &str) -> Vec<Heading> {
     let mut dedented = String::with_capacity(text.len());
     let mut orig = 0;
     for line in text.split('\n') {
-        let removed = if line.trim().is_empty() {
-            0
-        } else {
-            indent.min(line.len())
-        };
+        let removed = if line.trim().is_empty() { 0 } else { indent.min(line.len()) };
         lines.push((dedented.len(), orig, removed));
         dedented.push_str(line.get(removed..).unwrap_or(""));
         dedented.push('\n');
         orig += line.len() + 1;
     }
     let back = |pos: u32| -> u32 {
-        let i = lines
-            .partition_point(|l| l.0 <= pos as usize)
-            .saturating_sub(1);
+        let i = lines.partition_point(|l| l.0 <= pos as usize).saturating_sub(1);
         let (d, o, r) = lines.get(i).copied().unwrap_or((0, 0, 0));
         ((pos as usize - d) + o + r).min(text.len()) as u32
     };
     extract::markdown::extract_markdown_with(&dedented, |_| {})
         .into_iter()
-        .map(|h| Heading {
-            start: back(h.start),
-            end: back(h.end),
-            ..h
-        })
+        .map(|h| Heading { start: back(h.start), end: back(h.end), ..h })
         .collect()
 }
 
 /// `<body`, `<p>` or `<div` near the start: HTML without an `<html>` tag.
 fn contains_html_tag(source: &str) -> bool {
-    let head = source
-        .get(..source.len().min(2048))
-        .unwrap_or(source)
-        .to_ascii_lowercase();
+    let head = source.get(..source.len().min(2048)).unwrap_or(source).to_ascii_lowercase();
     let head = head.trim_start();
-    head.starts_with('<')
-        && ["<body", "<p>", "<div", "<article", "<section"]
-            .iter()
-            .any(|t| head.contains(t))
+    head.starts_with('<') && ["<body", "<p>", "<div", "<article", "<section"].iter().any(|t| head.contains(t))
 }
 
 /// A section of the document: from its heading (or the start, for the
@@ -192,21 +171,13 @@ impl Document {
     pub fn new(source: impl Into<String>, format: Option<Format>) -> Result<Document> {
         let source = source.into();
         if source.len() > u32::MAX as usize / 2 {
-            return Err(Error::new(
-                ErrorKind::DocumentParsing,
-                "document larger than 2 GiB cannot be indexed",
-            ));
+            return Err(Error::new(ErrorKind::DocumentParsing, "document larger than 2 GiB cannot be indexed"));
         }
         let format = format.unwrap_or_else(|| Format::detect(&source));
         let positions = PositionIndex::new(&source);
         let indexes: Vec<(Profile, OnceCell<SearchIndex>)> = [true, false]
             .iter()
-            .flat_map(|&c| {
-                [true, false].map(move |w| Profile {
-                    fold_case: c,
-                    collapse_whitespace: w,
-                })
-            })
+            .flat_map(|&c| [true, false].map(move |w| Profile { fold_case: c, collapse_whitespace: w }))
             .map(|p| (p, OnceCell::new()))
             .collect();
         // Markdown and HTML are read once: the same pass gives the headings
@@ -216,8 +187,7 @@ impl Document {
         let (headings, normalized) = match format {
             Format::Markdown => {
                 let mut builder = NormalizedBuilder::new(default, source.len());
-                let mut headings =
-                    extract::markdown::extract_markdown_with(&source, |u| builder.push_units(u));
+                let mut headings = extract::markdown::extract_markdown_with(&source, |u| builder.push_units(u));
                 if headings.is_empty() {
                     headings = dedented_markdown_headings(&source);
                 }
@@ -231,19 +201,11 @@ impl Document {
             }
             Format::PlainText => (Vec::new(), None),
         };
-        if let (Some(n), Some((_, cell))) =
-            (normalized, indexes.iter().find(|(p, _)| *p == default))
-        {
+        if let (Some(n), Some((_, cell))) = (normalized, indexes.iter().find(|(p, _)| *p == default)) {
             let _ = cell.set(SearchIndex::from_normalized(n));
         }
         let sections = build_sections(&source, &headings, &positions);
-        Ok(Document {
-            source,
-            format,
-            sections,
-            positions,
-            indexes,
-        })
+        Ok(Document { source, format, sections, positions, indexes })
     }
 
     /// The original source text.
@@ -279,17 +241,11 @@ impl Document {
 
     /// The normalized text and token index for `profile`, built on first use.
     pub fn index(&self, profile: Profile) -> &SearchIndex {
-        let slot = self
-            .indexes
-            .iter()
-            .find(|(p, _)| *p == profile)
-            .map(|(_, cell)| cell);
+        let slot = self.indexes.iter().find(|(p, _)| *p == profile).map(|(_, cell)| cell);
         match slot {
             Some(cell) => cell.get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
             // every profile has a slot; this arm keeps the function total
-            None => self.indexes[0]
-                .1
-                .get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
+            None => self.indexes[0].1.get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
         }
     }
 
@@ -311,12 +267,7 @@ impl Document {
 
     /// Bytes held by the document and its built indexes, for benchmarks.
     pub fn heap_bytes(&self) -> usize {
-        let built: usize = self
-            .indexes
-            .iter()
-            .filter_map(|(_, c)| c.get())
-            .map(SearchIndex::heap_bytes)
-            .sum();
+        let built: usize = self.indexes.iter().filter_map(|(_, c)| c.get()).map(SearchIndex::heap_bytes).sum();
         self.source.capacity() + self.positions.heap_bytes() + built
     }
 }
@@ -336,9 +287,7 @@ fn build_sections(source: &str, headings: &[Heading], positions: &PositionIndex)
         });
     }
     for (i, h) in headings.iter().enumerate() {
-        let end = headings
-            .get(i + 1)
-            .map_or(source.len(), |n| n.start as usize);
+        let end = headings.get(i + 1).map_or(source.len(), |n| n.start as usize);
         sections.push(Section {
             kind: "section",
             level: h.level,
@@ -388,20 +337,13 @@ mod index_tests {
     fn eager_default_index_is_the_lazy_one() {
         let md = "# Title\nSome *emph* and `code`, &amp; a [link](http://x).\n\n## Next\nThe end\u{2019}s here.\n";
         let html = "<html><body><h1>Title</h1><p>Some <b>bold</b> &amp; text.</p></body></html>";
-        for (src, format) in [
-            (md, Format::Markdown),
-            (html, Format::Html),
-            ("plain text, here", Format::PlainText),
-        ] {
+        for (src, format) in [(md, Format::Markdown), (html, Format::Html), ("plain text, here", Format::PlainText)] {
             let doc = Document::new(src, Some(format)).unwrap();
             let p = Profile::default();
             let alone = SearchIndex::new(src, format, p);
             assert_eq!(doc.index(p).text(), alone.text());
             for i in 0..alone.text().len() {
-                assert_eq!(
-                    doc.index(p).normalized().original_of_byte(i),
-                    alone.normalized().original_of_byte(i)
-                );
+                assert_eq!(doc.index(p).normalized().original_of_byte(i), alone.normalized().original_of_byte(i));
             }
             let words = doc.metadata().word_count;
             assert_eq!(words, doc.index(p).tokens().len());

@@ -39,18 +39,10 @@ use super::units::{Extracted, Heading, Unit};
 /// Extracts the visible text of an HTML source as units, and its headings.
 pub fn extract_html(src: &str) -> Extracted {
     let src = addressable(src);
-    let mut x = Html {
-        src,
-        b: src.as_bytes(),
-        units: Vec::with_capacity(src.len() / 2),
-        headings: Vec::new(),
-        open: None,
-    };
+    let mut x =
+        Html { src, b: src.as_bytes(), units: Vec::with_capacity(src.len() / 2), headings: Vec::new(), open: None };
     x.run();
-    Extracted {
-        units: x.units,
-        headings: x.headings,
-    }
+    Extracted { units: x.units, headings: x.headings }
 }
 
 /// Decodes the character reference at `src[at..]` (which must start with `&`).
@@ -127,9 +119,9 @@ pub fn decode_char_ref(src: &str, at: usize, strict: bool) -> Option<(char, usiz
 fn numeric_char(value: u32, windows_1252: bool) -> char {
     if windows_1252 && (0x80..=0x9F).contains(&value) {
         const C1: [u16; 32] = [
-            0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160,
-            0x2039, 0x152, 0x8D, 0x17D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
-            0x2014, 0x2DC, 0x2122, 0x161, 0x203A, 0x153, 0x9D, 0x17E, 0x178,
+            0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160, 0x2039, 0x152, 0x8D,
+            0x17D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161, 0x203A,
+            0x153, 0x9D, 0x17E, 0x178,
         ];
         let mapped = u32::from(C1[(value - 0x80) as usize]);
         return char::from_u32(mapped).unwrap_or('\u{FFFD}');
@@ -142,10 +134,7 @@ fn numeric_char(value: u32, windows_1252: bool) -> char {
 }
 
 fn lookup_entity(name: &str) -> Option<char> {
-    ENTITIES
-        .binary_search_by(|(k, _)| k.cmp(&name))
-        .ok()
-        .map(|i| ENTITIES[i].1)
+    ENTITIES.binary_search_by(|(k, _)| k.cmp(&name)).ok().map(|i| ENTITIES[i].1)
 }
 
 /// The longest prefix of `src` whose offsets fit in a `u32`.
@@ -216,13 +205,12 @@ fn classify(name: &[u8]) -> Kind {
         b"title" | b"textarea" => Kind::Rcdata,
         b"xmp" => Kind::Literal,
         b"plaintext" => Kind::Plaintext,
-        b"address" | b"article" | b"aside" | b"blockquote" | b"body" | b"br" | b"caption"
-        | b"center" | b"dd" | b"details" | b"dialog" | b"dir" | b"div" | b"dl" | b"dt"
-        | b"fieldset" | b"figcaption" | b"figure" | b"footer" | b"form" | b"frameset" | b"head"
-        | b"header" | b"hgroup" | b"hr" | b"html" | b"legend" | b"li" | b"listing" | b"main"
-        | b"menu" | b"nav" | b"ol" | b"optgroup" | b"option" | b"p" | b"pre" | b"search"
-        | b"section" | b"select" | b"summary" | b"table" | b"tbody" | b"td" | b"tfoot" | b"th"
-        | b"thead" | b"tr" | b"ul" => Kind::Block,
+        b"address" | b"article" | b"aside" | b"blockquote" | b"body" | b"br" | b"caption" | b"center" | b"dd"
+        | b"details" | b"dialog" | b"dir" | b"div" | b"dl" | b"dt" | b"fieldset" | b"figcaption" | b"figure"
+        | b"footer" | b"form" | b"frameset" | b"head" | b"header" | b"hgroup" | b"hr" | b"html" | b"legend" | b"li"
+        | b"listing" | b"main" | b"menu" | b"nav" | b"ol" | b"optgroup" | b"option" | b"p" | b"pre" | b"search"
+        | b"section" | b"select" | b"summary" | b"table" | b"tbody" | b"td" | b"tfoot" | b"th" | b"thead" | b"tr"
+        | b"ul" => Kind::Block,
         _ => Kind::Inline,
     }
 }
@@ -263,17 +251,11 @@ fn is_ws(c: u8) -> bool {
 }
 
 fn find_byte(b: &[u8], from: usize, c: u8) -> Option<usize> {
-    b.get(from..)?
-        .iter()
-        .position(|&x| x == c)
-        .map(|k| from + k)
+    b.get(from..)?.iter().position(|&x| x == c).map(|k| from + k)
 }
 
 fn find_seq(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(pat.len())
-        .position(|w| w == pat)
-        .map(|k| from + k)
+    b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|k| from + k)
 }
 
 /// A heading whose start tag has been seen.
@@ -306,11 +288,7 @@ impl Html<'_> {
     }
 
     fn push(&mut self, ch: char, start: usize, end: usize) {
-        self.units.push(Unit {
-            ch,
-            start: start as u32,
-            end: end as u32,
-        });
+        self.units.push(Unit { ch, start: start as u32, end: end as u32 });
     }
 
     /// Emits the char at `i` as text; returns the offset after it.
@@ -344,11 +322,7 @@ impl Html<'_> {
     fn text_range(&mut self, from: usize, to: usize, references: bool) {
         let mut i = from;
         while i < to {
-            i = if references && self.b[i] == b'&' {
-                self.reference(i)
-            } else {
-                self.text_char(i)
-            };
+            i = if references && self.b[i] == b'&' { self.reference(i) } else { self.text_char(i) };
         }
     }
 
@@ -401,11 +375,7 @@ impl Html<'_> {
             Kind::Heading(level) => {
                 self.close_heading(i);
                 self.push('\n', i, end);
-                self.open = Some(OpenHeading {
-                    level,
-                    start: i,
-                    first_unit: self.units.len(),
-                });
+                self.open = Some(OpenHeading { level, start: i, first_unit: self.units.len() });
             }
             // The end tag is handled by the main loop.
             Kind::Hidden => return find_end_tag(b, end, name).unwrap_or(n),
@@ -449,12 +419,7 @@ impl Html<'_> {
     fn close_heading(&mut self, end: usize) {
         if let Some(h) = self.open.take() {
             let title = title_of(self.units.get(h.first_unit..).unwrap_or(&[]));
-            self.headings.push(Heading {
-                level: h.level,
-                title,
-                start: h.start as u32,
-                end: end.max(h.start) as u32,
-            });
+            self.headings.push(Heading { level: h.level, title, start: h.start as u32, end: end.max(h.start) as u32 });
         }
     }
 }
@@ -542,8 +507,7 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     while let Some(p) = find_byte(b, k, b'<') {
         let name_at = p + 2;
         if b.get(p + 1) == Some(&b'/')
-            && b.get(name_at..name_at + name.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(name))
+            && b.get(name_at..name_at + name.len()).is_some_and(|s| s.eq_ignore_ascii_case(name))
             && matches!(b.get(name_at + name.len()), Some(&c) if is_ws(c) || c == b'/' || c == b'>')
         {
             return Some(p);
@@ -747,9 +711,7 @@ mod tests {
     fn tables_are_sorted_for_binary_search() {
         assert!(ENTITIES.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(LEGACY.windows(2).all(|w| w[0] < w[1]));
-        assert!(ENTITIES
-            .iter()
-            .all(|&(name, c)| lookup_entity(name) == Some(c)));
+        assert!(ENTITIES.iter().all(|&(name, c)| lookup_entity(name) == Some(c)));
         assert!(LEGACY.iter().all(|name| lookup_entity(name).is_some()));
     }
 }

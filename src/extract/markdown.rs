@@ -132,11 +132,7 @@ struct Cand {
 
 impl Cand {
     fn unit(self) -> Unit {
-        Unit {
-            ch: self.ch,
-            start: self.start,
-            end: self.end,
-        }
+        Unit { ch: self.ch, start: self.start, end: self.end }
     }
 }
 
@@ -246,24 +242,15 @@ fn skip_ws(b: &[u8], mut p: usize, le: usize) -> usize {
 
 /// Indentation width of `[from, to)` (spaces and tabs), tabs counting as 4.
 fn indent(b: &[u8], from: usize, to: usize) -> usize {
-    b[from..to]
-        .iter()
-        .map(|&c| if c == b'\t' { 4 } else { 1 })
-        .sum()
+    b[from..to].iter().map(|&c| if c == b'\t' { 4 } else { 1 }).sum()
 }
 
 fn find_byte(b: &[u8], from: usize, c: u8) -> Option<usize> {
-    b.get(from..)?
-        .iter()
-        .position(|&x| x == c)
-        .map(|k| from + k)
+    b.get(from..)?.iter().position(|&x| x == c).map(|k| from + k)
 }
 
 fn find_seq(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(pat.len())
-        .position(|w| w == pat)
-        .map(|k| from + k)
+    b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|k| from + k)
 }
 
 /// `***`, `---`, `___` (3 or more, spaces allowed between) and nothing else.
@@ -414,11 +401,7 @@ fn row_cells(line: &[u8]) -> usize {
 
 /// A link label normalized for matching: whitespace collapsed, lowercase.
 fn normalize_label(label: &str) -> String {
-    label
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    label.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
 /// A one-line link reference definition at `q`: its normalized label.
@@ -525,10 +508,7 @@ impl Blocks<'_> {
         let mut units = Vec::new();
         let mut titles: Vec<Vec<Unit>> = vec![Vec::new(); self.headings.len()];
         // headings are pushed in order of their first segment
-        debug_assert!(self
-            .headings
-            .windows(2)
-            .all(|w| w[0].seg_from <= w[1].seg_from));
+        debug_assert!(self.headings.windows(2).all(|w| w[0].seg_from <= w[1].seg_from));
         let mut first_open = 0;
         for (i, seg) in self.segs.iter().enumerate() {
             units.clear();
@@ -569,11 +549,7 @@ impl Blocks<'_> {
             let mut at = from;
             for ch in s.chars() {
                 let end = at + ch.len_utf8();
-                self.cands.push(Cand {
-                    ch,
-                    start: at as u32,
-                    end: end as u32,
-                });
+                self.cands.push(Cand { ch, start: at as u32, end: end as u32 });
                 at = end;
             }
         }
@@ -653,11 +629,7 @@ impl Blocks<'_> {
         let first = skip_ws(b, after, le);
         if first == le {
             // An empty item cannot interrupt a paragraph.
-            return if interrupts_para {
-                None
-            } else {
-                Some((le.min(after + 1), after + 1))
-            };
+            return if interrupts_para { None } else { Some((le.min(after + 1), after + 1)) };
         }
         if first == after {
             return None;
@@ -677,11 +649,7 @@ impl Blocks<'_> {
         if let Some(fence) = self.fence {
             let (p, found) = self.strip_blockquotes(ls, le, fence.blockquotes);
             let q = skip_ws(b, p, le);
-            if found < fence.blockquotes
-                || fence
-                    .min_indent
-                    .is_some_and(|m| q < le && indent(b, p, q) < m)
-            {
+            if found < fence.blockquotes || fence.min_indent.is_some_and(|m| q < le && indent(b, p, q) < m) {
                 // The blockquote or list item holding the fence ends here; so
                 // does the fence.
                 self.fence = None;
@@ -730,9 +698,7 @@ impl Blocks<'_> {
                 // blockquote or list item starts a new one).
                 // Interruption rules apply only to a line continuing all the
                 // paragraph's containers (not to a lazy one, nor after a marker).
-                let open = self
-                    .para
-                    .filter(|para| !list_item && blockquotes == para.blockquotes);
+                let open = self.para.filter(|para| !list_item && blockquotes == para.blockquotes);
                 let line_indent = indent(b, after_blockquotes, q);
                 let setext = open.is_some_and(|para| !para.ctx.lazy_outside(line_indent))
                     && setext_underline(b, q, le).is_some();
@@ -741,18 +707,12 @@ impl Blocks<'_> {
                 }
                 let interrupts = match (open, after_def) {
                     (Some(para), _) => !para.ctx.lazy_outside(line_indent),
-                    (None, Some((ctx, depth))) => {
-                        !list_item && depth == blockquotes && !ctx.lazy_outside(line_indent)
-                    }
+                    (None, Some((ctx, depth))) => !list_item && depth == blockquotes && !ctx.lazy_outside(line_indent),
                     (None, None) => false,
                 };
                 if let Some((after, col)) = self.list_marker(q, le, interrupts) {
                     list_item = true;
-                    new_items.push(Item {
-                        col: col - after_blockquotes,
-                        blockquotes,
-                        empty: after >= le,
-                    });
+                    new_items.push(Item { col: col - after_blockquotes, blockquotes, empty: after >= le });
                     p = after;
                     content = after;
                     continue;
@@ -793,19 +753,10 @@ impl Blocks<'_> {
             self.items.extend(new_items);
         }
         // The context of a paragraph (or definition) starting on this line.
-        let new_ctx = match (
-            after_def,
-            self.items.get(..inside).and_then(|its| its.last()),
-        ) {
-            _ if list_item => ListCtx {
-                in_list: true,
-                col: self.items.last().map(|it| it.col),
-            },
+        let new_ctx = match (after_def, self.items.get(..inside).and_then(|its| its.last())) {
+            _ if list_item => ListCtx { in_list: true, col: self.items.last().map(|it| it.col) },
             (Some((ctx, _)), _) => ctx,
-            (None, Some(it)) => ListCtx {
-                in_list: true,
-                col: Some(it.col),
-            },
+            (None, Some(it)) => ListCtx { in_list: true, col: Some(it.col) },
             (None, None) => ListCtx::default(),
         };
         let close_items = |blocks: &mut Self| {
@@ -827,22 +778,12 @@ impl Blocks<'_> {
                 Some(col) if new_ctx.in_list && (list_item || inside > 0) => Some(col),
                 _ => Some(indent(b, after_blockquotes, q)).filter(|&w| w >= 4),
             };
-            self.fence = Some(Fence {
-                ch,
-                len,
-                blockquotes,
-                min_indent,
-            });
+            self.fence = Some(Fence { ch, len, blockquotes, min_indent });
             self.verbatim(le, next);
             return (next, true);
         }
         if self.table == Table::Header {
-            if self
-                .src
-                .get(content..le)
-                .and_then(delimiter_row_cells)
-                .is_some()
-            {
+            if self.src.get(content..le).and_then(delimiter_row_cells).is_some() {
                 self.table = Table::Body;
                 self.verbatim(le, next);
                 return (next, true);
@@ -873,21 +814,12 @@ impl Blocks<'_> {
                 self.inline_seg(cs, ce);
                 let s1 = self.segs.len();
                 self.verbatim(le, next);
-                self.headings.push(PendingHeading {
-                    level,
-                    start: ls,
-                    end: le,
-                    seg_from: s0,
-                    seg_to: s1,
-                });
+                self.headings.push(PendingHeading { level, start: ls, end: le, seg_from: s0, seg_to: s1 });
                 return (next, true);
             }
             if let Some(para) = self.para {
                 let line_indent = indent(b, after_blockquotes, q);
-                if !para.ctx.lazy_outside(line_indent)
-                    && !list_item
-                    && para.blockquotes == blockquotes
-                {
+                if !para.ctx.lazy_outside(line_indent) && !list_item && para.blockquotes == blockquotes {
                     if let Some(level) = setext_underline(b, q, le) {
                         self.para = None;
                         let s0 = self.segs.len();
@@ -951,12 +883,8 @@ impl Blocks<'_> {
             if after_def.is_none() {
                 close_items(self);
             }
-            self.para = Some(Para {
-                from: self.cands.len(),
-                start: ls,
-                blockquotes: blockquotes.max(def_depth),
-                ctx: new_ctx,
-            });
+            self.para =
+                Some(Para { from: self.cands.len(), start: ls, blockquotes: blockquotes.max(def_depth), ctx: new_ctx });
         }
         self.push_range(content, next);
         (next, true)
@@ -1007,11 +935,7 @@ impl Blocks<'_> {
             if b[j] == b'|' {
                 self.inline_seg(cell, j);
                 let c0 = self.cands.len();
-                self.cands.push(Cand {
-                    ch: ' ',
-                    start: j as u32,
-                    end: j as u32 + 1,
-                });
+                self.cands.push(Cand { ch: ' ', start: j as u32, end: j as u32 + 1 });
                 self.add_seg(c0, c0 + 1, false);
                 cell = j + 1;
             }
@@ -1077,11 +1001,7 @@ fn is_punct(c: char) -> bool {
 /// CommonMark's rule of 3: when either run can both open and close, they
 /// cannot match if the sum of their lengths is a multiple of 3, unless both are.
 fn rule_of_three_forbids(opener: Delim, closer: Delim) -> bool {
-    match (
-        (opener.orig + closer.orig) % 3,
-        opener.orig % 3,
-        closer.orig % 3,
-    ) {
+    match ((opener.orig + closer.orig) % 3, opener.orig % 3, closer.orig % 3) {
         (0, 0, 0) => false,
         (0, _, _) => opener.close || closer.open,
         _ => false,
@@ -1138,13 +1058,7 @@ impl Backticks {
 /// inline markup and appends the resulting units to `out`.
 fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
     let n = cs.len();
-    let mut st = Inline {
-        cs,
-        slots: vec![Slot::Keep; n],
-        delims: Vec::new(),
-        head: None,
-        tail: None,
-    };
+    let mut st = Inline { cs, slots: vec![Slot::Keep; n], delims: Vec::new(), head: None, tail: None };
     let mut brackets: Vec<Bracket> = Vec::new();
     let mut inactive_before = 0;
     let mut backticks: Option<Backticks> = None;
@@ -1178,11 +1092,7 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
                         // One space of padding on both sides goes (CommonMark).
                         let pad = |x: &Cand| x.ch == ' ' || x.ch == '\n';
                         let code = &cs[i + len..c];
-                        if code.len() >= 2
-                            && pad(&code[0])
-                            && pad(&code[code.len() - 1])
-                            && !code.iter().all(pad)
-                        {
+                        if code.len() >= 2 && pad(&code[0]) && pad(&code[code.len() - 1]) && !code.iter().all(pad) {
                             st.slots[i + len] = Slot::Drop;
                             st.slots[c - 1] = Slot::Drop;
                         }
@@ -1196,16 +1106,10 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
                     st.slots[i] = Slot::Drop;
                     st.slots[end - 1] = Slot::Drop;
                     i = end;
-                } else if let Some((end, block)) =
-                    raw_html(cs, i, html_ends.get_or_insert_with(HtmlEnds::new))
-                {
+                } else if let Some((end, block)) = raw_html(cs, i, html_ends.get_or_insert_with(HtmlEnds::new)) {
                     st.drop_range(i, end);
                     if block {
-                        st.slots[i] = Slot::Emit(Unit {
-                            ch: '\n',
-                            start: cs[i].start,
-                            end: cs[end - 1].end,
-                        });
+                        st.slots[i] = Slot::Emit(Unit { ch: '\n', start: cs[i].start, end: cs[end - 1].end });
                     }
                     i = end;
                 } else {
@@ -1215,17 +1119,10 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
             '&' => {
                 let start = cs[i].start as usize;
                 match decode_char_ref(src, start, true) {
-                    Some((ch, end))
-                        if i + (end - start) <= n
-                            && cs[i + (end - start) - 1].end as usize == end =>
-                    {
+                    Some((ch, end)) if i + (end - start) <= n && cs[i + (end - start) - 1].end as usize == end => {
                         let len = end - start;
                         st.drop_range(i + 1, i + len);
-                        st.slots[i] = Slot::Emit(Unit {
-                            ch,
-                            start: start as u32,
-                            end: end as u32,
-                        });
+                        st.slots[i] = Slot::Emit(Unit { ch, start: start as u32, end: end as u32 });
                         i += len;
                     }
                     _ => i += 1,
@@ -1244,21 +1141,11 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
                 i += len;
             }
             '!' if i + 1 < n && cs[i + 1].ch == '[' => {
-                brackets.push(Bracket {
-                    pos: i,
-                    image: true,
-                    bottom: st.tail,
-                    text_start: i + 2,
-                });
+                brackets.push(Bracket { pos: i, image: true, bottom: st.tail, text_start: i + 2 });
                 i += 2;
             }
             '[' => {
-                brackets.push(Bracket {
-                    pos: i,
-                    image: false,
-                    bottom: st.tail,
-                    text_start: i + 1,
-                });
+                brackets.push(Bracket { pos: i, image: false, bottom: st.tail, text_start: i + 1 });
                 i += 1;
             }
             ']' => i = st.close_bracket(i, &mut brackets, &mut inactive_before, defs),
@@ -1290,25 +1177,13 @@ impl Inline<'_> {
         let (p_before, p_after) = (is_punct(before), is_punct(after));
         let left = !ws_after && (!p_after || ws_before || p_before);
         let right = !ws_before && (!p_before || ws_after || p_after);
-        let (open, close) = if ch == '_' {
-            (left && (!right || p_before), right && (!left || p_after))
-        } else {
-            (left, right)
-        };
+        let (open, close) =
+            if ch == '_' { (left && (!right || p_before), right && (!left || p_after)) } else { (left, right) };
         if !open && !close {
             return;
         }
         let idx = self.delims.len();
-        self.delims.push(Delim {
-            ch,
-            pos: i,
-            len,
-            orig: len,
-            open,
-            close,
-            prev: self.tail,
-            next: None,
-        });
+        self.delims.push(Delim { ch, pos: i, len, orig: len, open, close, prev: self.tail, next: None });
         match self.tail {
             Some(t) => self.delims[t].next = Some(idx),
             None => self.head = Some(idx),
@@ -1356,11 +1231,7 @@ impl Inline<'_> {
                 let od = self.delims[o];
                 let matches = od.ch == d.ch
                     && od.open
-                    && if d.ch == '~' {
-                        od.len == d.len
-                    } else {
-                        !rule_of_three_forbids(od, d)
-                    };
+                    && if d.ch == '~' { od.len == d.len } else { !rule_of_three_forbids(od, d) };
                 if matches {
                     found = Some(o);
                     break;
@@ -1376,11 +1247,7 @@ impl Inline<'_> {
                 continue;
             };
             let od = self.delims[o];
-            let used = if d.ch == '~' || (od.len >= 2 && d.len >= 2) {
-                2
-            } else {
-                1
-            };
+            let used = if d.ch == '~' || (od.len >= 2 && d.len >= 2) { 2 } else { 1 };
             self.drop_range(od.pos + od.len - used, od.pos + od.len);
             self.drop_range(d.pos, d.pos + used);
             self.delims[o].len -= used;
@@ -1576,8 +1443,7 @@ fn autolink(cs: &[Cand], i: usize) -> Option<usize> {
     let mut j = i + 1;
     if j < limit && cs[j].ch.is_ascii_alphabetic() {
         j += 1;
-        while j < limit && (cs[j].ch.is_ascii_alphanumeric() || matches!(cs[j].ch, '+' | '.' | '-'))
-        {
+        while j < limit && (cs[j].ch.is_ascii_alphanumeric() || matches!(cs[j].ch, '+' | '.' | '-')) {
             j += 1;
         }
         let scheme = j - (i + 1);
@@ -1599,9 +1465,7 @@ fn autolink(cs: &[Cand], i: usize) -> Option<usize> {
     // Email autolink.
     j = i + 1;
     let local_start = j;
-    while j < limit
-        && (cs[j].ch.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(cs[j].ch))
-    {
+    while j < limit && (cs[j].ch.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(cs[j].ch)) {
         j += 1;
     }
     if j == local_start || j >= limit || cs[j].ch != '@' {
@@ -1665,12 +1529,7 @@ fn is_block_tag(name: &str) -> bool {
 
 fn find_cands(cs: &[Cand], from: usize, pat: &str) -> Option<usize> {
     let len = pat.chars().count();
-    (from..(cs.len() + 1).saturating_sub(len)).find(|&j| {
-        cs[j..j + len]
-            .iter()
-            .zip(pat.chars())
-            .all(|(c, p)| c.ch == p)
-    })
+    (from..(cs.len() + 1).saturating_sub(len)).find(|&j| cs[j..j + len].iter().zip(pat.chars()).all(|(c, p)| c.ch == p))
 }
 
 /// The next occurrence of a fixed string, remembered so that repeated searches
@@ -1724,8 +1583,7 @@ impl HtmlEnds {
 
 fn starts_with_cands(cs: &[Cand], at: usize, pat: &str) -> bool {
     let len = pat.chars().count();
-    cs.get(at..at + len)
-        .is_some_and(|w| w.iter().zip(pat.chars()).all(|(c, p)| c.ch == p))
+    cs.get(at..at + len).is_some_and(|w| w.iter().zip(pat.chars()).all(|(c, p)| c.ch == p))
 }
 
 /// Raw inline HTML at `i` (CommonMark: open or closing tag, comment,
@@ -1763,10 +1621,7 @@ fn raw_html(cs: &[Cand], i: usize, ends: &mut HtmlEnds) -> Option<(usize, bool)>
             while j < limit && (cs[j].ch.is_ascii_alphanumeric() || cs[j].ch == '-') {
                 j += 1;
             }
-            let name: String = cs[name_start..j]
-                .iter()
-                .map(|c| c.ch.to_ascii_lowercase())
-                .collect();
+            let name: String = cs[name_start..j].iter().map(|c| c.ch.to_ascii_lowercase()).collect();
             j = skip_ws_nl(cs, j, limit);
             if j < limit && cs[j].ch == '>' {
                 Some((j + 1, is_block_tag(&name)))
@@ -1780,10 +1635,7 @@ fn raw_html(cs: &[Cand], i: usize, ends: &mut HtmlEnds) -> Option<(usize, bool)>
             while j < limit && (cs[j].ch.is_ascii_alphanumeric() || cs[j].ch == '-') {
                 j += 1;
             }
-            let name: String = cs[name_start..j]
-                .iter()
-                .map(|c| c.ch.to_ascii_lowercase())
-                .collect();
+            let name: String = cs[name_start..j].iter().map(|c| c.ch.to_ascii_lowercase()).collect();
             loop {
                 let ws_start = j;
                 j = skip_ws_nl(cs, j, limit);
@@ -1802,8 +1654,7 @@ fn raw_html(cs: &[Cand], i: usize, ends: &mut HtmlEnds) -> Option<(usize, bool)>
                     c if (c.is_ascii_alphabetic() || c == '_' || c == ':') && j > ws_start => {
                         j += 1;
                         while j < limit
-                            && (cs[j].ch.is_ascii_alphanumeric()
-                                || matches!(cs[j].ch, '_' | '.' | ':' | '-'))
+                            && (cs[j].ch.is_ascii_alphanumeric() || matches!(cs[j].ch, '_' | '.' | ':' | '-'))
                         {
                             j += 1;
                         }
@@ -1826,10 +1677,7 @@ fn raw_html(cs: &[Cand], i: usize, ends: &mut HtmlEnds) -> Option<(usize, bool)>
                                 }
                                 c if c.is_whitespace() || "\"'=<>`".contains(c) => return None,
                                 _ => {
-                                    while j < limit
-                                        && !cs[j].ch.is_whitespace()
-                                        && !"\"'=<>`".contains(cs[j].ch)
-                                    {
+                                    while j < limit && !cs[j].ch.is_whitespace() && !"\"'=<>`".contains(cs[j].ch) {
                                         j += 1;
                                     }
                                 }

@@ -147,14 +147,12 @@ impl fmt::Display for FindingError {
             FindingError::InvalidExtractedAt(v) => {
                 write!(f, "extracted_at is not an RFC 3339 timestamp: {v:?}")
             }
-            FindingError::MissingExtractionSpan => write!(
-                f,
-                "Finding must have extraction_span (cannot be None or empty)"
-            ),
-            FindingError::ShortExtractionSpan(n) => write!(
-                f,
-                "extraction_span too short: {n} chars (min {MIN_SPAN_CHARS})"
-            ),
+            FindingError::MissingExtractionSpan => {
+                write!(f, "Finding must have extraction_span (cannot be None or empty)")
+            }
+            FindingError::ShortExtractionSpan(n) => {
+                write!(f, "extraction_span too short: {n} chars (min {MIN_SPAN_CHARS})")
+            }
             FindingError::HashMismatch => {
                 write!(f, "extraction_span_hash mismatch (possible tampering)")
             }
@@ -178,19 +176,14 @@ impl From<FindingError> for Error {
     fn from(e: FindingError) -> Error {
         let field = match &e {
             FindingError::MissingSourceUrl => "source_url",
-            FindingError::MissingExtractedAt | FindingError::InvalidExtractedAt(_) => {
-                "extracted_at"
-            }
-            FindingError::MissingExtractionSpan | FindingError::ShortExtractionSpan(_) => {
-                "extraction_span"
-            }
+            FindingError::MissingExtractedAt | FindingError::InvalidExtractedAt(_) => "extracted_at",
+            FindingError::MissingExtractionSpan | FindingError::ShortExtractionSpan(_) => "extraction_span",
             FindingError::HashMismatch => "extraction_span_hash",
             FindingError::RelevanceOutOfRange(_) => "relevance_score",
             FindingError::RecencyOutOfRange(_) => "recency_score",
             FindingError::TrustOutOfRange(_) => "trust_score",
         };
-        Error::new(ErrorKind::Validation, e.to_string())
-            .with_detail("field", serde_json::Value::String(field.into()))
+        Error::new(ErrorKind::Validation, e.to_string()).with_detail("field", serde_json::Value::String(field.into()))
     }
 }
 
@@ -260,16 +253,14 @@ impl Finding {
 
     /// From JSON; wrong types and unknown fields are a `VALIDATION_ERROR`.
     pub fn from_json(value: &serde_json::Value) -> Result<Finding, Error> {
-        Finding::deserialize(value)
-            .map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
+        Finding::deserialize(value).map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
     }
 }
 
 impl NewFinding {
     /// From JSON; wrong types and unknown fields are a `VALIDATION_ERROR`.
     pub fn from_json(value: &serde_json::Value) -> Result<NewFinding, Error> {
-        NewFinding::deserialize(value)
-            .map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
+        NewFinding::deserialize(value).map_err(|e| Error::new(ErrorKind::Validation, format!("finding: {e}")))
     }
 }
 
@@ -282,23 +273,14 @@ pub fn is_rfc3339(s: &str) -> bool {
         if !part.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        part.iter()
-            .try_fold(0u32, |acc, d| Some(acc * 10 + u32::from(d - b'0')))
+        part.iter().try_fold(0u32, |acc, d| Some(acc * 10 + u32::from(d - b'0')))
     };
-    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) = (
-        num(0, 4),
-        num(5, 2),
-        num(8, 2),
-        num(11, 2),
-        num(14, 2),
-        num(17, 2),
-    ) else {
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) =
+        (num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2))
+    else {
         return false;
     };
-    if b.get(4) != Some(&b'-')
-        || b.get(7) != Some(&b'-')
-        || !matches!(b.get(10), Some(b'T' | b't' | b' '))
-    {
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b't' | b' ')) {
         return false;
     }
     if b.get(13) != Some(&b':') || b.get(16) != Some(&b':') {
@@ -317,9 +299,7 @@ pub fn is_rfc3339(s: &str) -> bool {
     }
     let mut i = 19;
     if b.get(i) == Some(&b'.') {
-        let n = b
-            .get(i + 1..)
-            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
+        let n = b.get(i + 1..).map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
         if n == 0 {
             return false;
         }
@@ -379,9 +359,6 @@ mod tests {
         assert_eq!(compute_hash("  a \n\t b  "), compute_hash("a b"));
         assert_ne!(compute_hash("A b"), compute_hash("a b"));
         // sha256("a b")
-        assert_eq!(
-            compute_hash("a b"),
-            "c8687a08aa5d6ed2044328fa6a697ab8e96dc34291e8c2034ae8c38e6fcc6d65"
-        );
+        assert_eq!(compute_hash("a b"), "c8687a08aa5d6ed2044328fa6a697ab8e96dc34291e8c2034ae8c38e6fcc6d65");
     }
 }

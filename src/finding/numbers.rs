@@ -38,9 +38,7 @@ impl Quantity {
     /// "a number from the content appears in the span", compared by value.
     pub fn agrees_with(&self, other: &Quantity) -> bool {
         self.percent == other.percent
-            && [self.low, self.high]
-                .iter()
-                .any(|a| [other.low, other.high].iter().any(|b| same_value(*a, *b)))
+            && [self.low, self.high].iter().any(|a| [other.low, other.high].iter().any(|b| same_value(*a, *b)))
     }
 }
 
@@ -67,10 +65,7 @@ impl<'t> Scanner<'t> {
     /// A bare number (`1,234.5`) at the current position.
     fn number(&mut self) -> Option<f64> {
         let r = self.rest().as_bytes();
-        let digits = |from: usize| {
-            r.get(from..)
-                .map_or(0, |s| s.iter().take_while(|b| b.is_ascii_digit()).count())
-        };
+        let digits = |from: usize| r.get(from..).map_or(0, |s| s.iter().take_while(|b| b.is_ascii_digit()).count());
         let mut n = digits(0);
         if n == 0 {
             return None;
@@ -98,15 +93,8 @@ impl<'t> Scanner<'t> {
         let word_end = |s: &str, n: usize| ends_word(s[n..].chars().next());
         let r = self.rest();
         let lower = head(r).to_ascii_lowercase();
-        for (suffix, mult) in [
-            ("mn", 1e6),
-            ("bn", 1e9),
-            ("tn", 1e12),
-            ("k", 1e3),
-            ("m", 1e6),
-            ("b", 1e9),
-            ("t", 1e12),
-        ] {
+        for (suffix, mult) in [("mn", 1e6), ("bn", 1e9), ("tn", 1e12), ("k", 1e3), ("m", 1e6), ("b", 1e9), ("t", 1e12)]
+        {
             if lower.starts_with(suffix) && word_end(r, suffix.len()) {
                 self.pos += suffix.len();
                 return Some(mult);
@@ -116,12 +104,7 @@ impl<'t> Scanner<'t> {
         self.skip_spaces();
         let r = self.rest();
         let lower = head(r).to_ascii_lowercase();
-        for (word, mult) in [
-            ("thousand", 1e3),
-            ("million", 1e6),
-            ("billion", 1e9),
-            ("trillion", 1e12),
-        ] {
+        for (word, mult) in [("thousand", 1e3), ("million", 1e6), ("billion", 1e9), ("trillion", 1e12)] {
             if lower.starts_with(word) && word_end(r, word.len()) {
                 self.pos += word.len();
                 return Some(mult);
@@ -138,8 +121,7 @@ impl<'t> Scanner<'t> {
         let r = self.rest();
         let lower = head(r).to_ascii_lowercase();
         for mark in ["%", "percent", "per cent", "pct"] {
-            if lower.starts_with(mark) && (mark == "%" || ends_word(r[mark.len()..].chars().next()))
-            {
+            if lower.starts_with(mark) && (mark == "%" || ends_word(r[mark.len()..].chars().next())) {
                 self.pos += mark.len();
                 return true;
             }
@@ -203,11 +185,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         };
         let scale_a = s.scale();
         let pct_a = s.percent();
-        let (mut low, mut high, mut percent) = (
-            a * scale_a.unwrap_or(1.0),
-            a * scale_a.unwrap_or(1.0),
-            pct_a,
-        );
+        let (mut low, mut high, mut percent) = (a * scale_a.unwrap_or(1.0), a * scale_a.unwrap_or(1.0), pct_a);
         let before_range = s.pos;
         if s.range_separator() {
             match s.number() {
@@ -226,12 +204,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         if low > high {
             std::mem::swap(&mut low, &mut high);
         }
-        out.push(Quantity {
-            low,
-            high,
-            percent,
-            text: text[start..s.pos].to_string(),
-        });
+        out.push(Quantity { low, high, percent, text: text[start..s.pos].to_string() });
     }
     out
 }
@@ -241,40 +214,22 @@ mod tests {
     use super::*;
 
     fn q(text: &str) -> Vec<(f64, f64, bool)> {
-        quantities(text)
-            .into_iter()
-            .map(|q| (q.low, q.high, q.percent))
-            .collect()
+        quantities(text).into_iter().map(|q| (q.low, q.high, q.percent)).collect()
     }
 
     #[test]
     fn reads_values() {
         assert_eq!(q("Market size is $500M"), vec![(5e8, 5e8, false)]);
-        assert_eq!(
-            q("approximately $500 million annually"),
-            vec![(5e8, 5e8, false)]
-        );
+        assert_eq!(q("approximately $500 million annually"), vec![(5e8, 5e8, false)]);
         assert_eq!(q("500,000,000 users"), vec![(5e8, 5e8, false)]);
         assert_eq!(q("grew 15-20% a year"), vec![(15.0, 20.0, true)]);
         assert_eq!(q("15 % to 20 %"), vec![(15.0, 20.0, true)]);
         assert_eq!(q("$1-2 billion"), vec![(1e9, 2e9, false)]);
-        assert_eq!(
-            q("1.5bn and 3 per cent"),
-            vec![(1.5e9, 1.5e9, false), (3.0, 3.0, true)]
-        );
-        assert_eq!(
-            q("from 1,234 to 1,456 stars"),
-            vec![(1234.0, 1456.0, false)]
-        );
-        assert_eq!(
-            q("1,23 and 15min"),
-            vec![(1.0, 1.0, false), (23.0, 23.0, false), (15.0, 15.0, false)]
-        );
+        assert_eq!(q("1.5bn and 3 per cent"), vec![(1.5e9, 1.5e9, false), (3.0, 3.0, true)]);
+        assert_eq!(q("from 1,234 to 1,456 stars"), vec![(1234.0, 1456.0, false)]);
+        assert_eq!(q("1,23 and 15min"), vec![(1.0, 1.0, false), (23.0, 23.0, false), (15.0, 15.0, false)]);
         assert_eq!(q("no numbers"), vec![]);
-        assert_eq!(
-            q("COVID-19 in 2020-"),
-            vec![(19.0, 19.0, false), (2020.0, 2020.0, false)]
-        );
+        assert_eq!(q("COVID-19 in 2020-"), vec![(19.0, 19.0, false), (2020.0, 2020.0, false)]);
     }
 
     #[test]

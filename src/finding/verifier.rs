@@ -55,34 +55,16 @@ impl FindingVerifier {
     /// Then `All checks passed`, confidence 1.0.
     pub fn verify_finding(&self, finding: &Finding, source_content: &str) -> VerificationResult {
         if let Err(e) = finding.validate() {
-            return VerificationResult {
-                valid: false,
-                reason: e.to_string(),
-                confidence: 1.0,
-            };
+            return VerificationResult { valid: false, reason: e.to_string(), confidence: 1.0 };
         }
         let span = normalize_text(&finding.extraction_span);
         if !span_in_source(&span, source_content) {
-            return VerificationResult {
-                valid: false,
-                reason: SPAN_NOT_FOUND.to_string(),
-                confidence: 1.0,
-            };
+            return VerificationResult { valid: false, reason: SPAN_NOT_FOUND.to_string(), confidence: 1.0 };
         }
-        if NUMERIC_CATEGORIES.contains(&finding.category.as_str())
-            && !numbers_agree(&finding.content, &span)
-        {
-            return VerificationResult {
-                valid: false,
-                reason: NUMERIC_MISMATCH.to_string(),
-                confidence: 0.9,
-            };
+        if NUMERIC_CATEGORIES.contains(&finding.category.as_str()) && !numbers_agree(&finding.content, &span) {
+            return VerificationResult { valid: false, reason: NUMERIC_MISMATCH.to_string(), confidence: 0.9 };
         }
-        VerificationResult {
-            valid: true,
-            reason: ALL_CHECKS_PASSED.to_string(),
-            confidence: 1.0,
-        }
+        VerificationResult { valid: true, reason: ALL_CHECKS_PASSED.to_string(), confidence: 1.0 }
     }
 }
 
@@ -122,10 +104,7 @@ fn contains_at_word_edges(haystack: &str, needle: &str) -> bool {
             return true;
         }
         // the next occurrence may overlap this one: go on from the next char
-        from = s + haystack
-            .get(s..)
-            .and_then(|t| t.chars().next())
-            .map_or(1, char::len_utf8);
+        from = s + haystack.get(s..).and_then(|t| t.chars().next()).map_or(1, char::len_utf8);
     }
     false
 }
@@ -138,7 +117,5 @@ pub fn numbers_agree(content: &str, span: &str) -> bool {
         return true;
     }
     let found = quantities(span);
-    claimed
-        .iter()
-        .any(|c| found.iter().any(|f| c.agrees_with(f)))
+    claimed.iter().any(|c| found.iter().any(|f| c.agrees_with(f)))
 }

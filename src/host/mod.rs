@@ -16,9 +16,7 @@ pub struct SystemClock;
 #[cfg(not(target_arch = "wasm32"))]
 impl Clock for SystemClock {
     fn now_ms(&self) -> f64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
     }
 }
 
@@ -34,15 +32,8 @@ impl Clock for FixedClock {
 
 /// RFC 3339 UTC timestamp (`2026-11-22T10:04:05.123Z`) of `ms` since the epoch.
 pub fn rfc3339(ms: f64) -> String {
-    let total_ms = if ms.is_finite() && ms > 0.0 {
-        ms as i64
-    } else {
-        0
-    };
-    let (days, day_ms) = (
-        total_ms.div_euclid(86_400_000),
-        total_ms.rem_euclid(86_400_000),
-    );
+    let total_ms = if ms.is_finite() && ms > 0.0 { ms as i64 } else { 0 };
+    let (days, day_ms) = (total_ms.div_euclid(86_400_000), total_ms.rem_euclid(86_400_000));
     // civil-from-days (Howard Hinnant's algorithm)
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -53,12 +44,7 @@ pub fn rfc3339(ms: f64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + (month <= 2) as i64;
-    let (h, m, s, milli) = (
-        day_ms / 3_600_000,
-        day_ms / 60_000 % 60,
-        day_ms / 1000 % 60,
-        day_ms % 1000,
-    );
+    let (h, m, s, milli) = (day_ms / 3_600_000, day_ms / 60_000 % 60, day_ms / 1000 % 60, day_ms % 1000);
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
 

@@ -40,12 +40,8 @@ pub enum JurorVerdict {
 
 impl JurorVerdict {
     /// All four, in the spec's order.
-    pub const ALL: [JurorVerdict; 4] = [
-        JurorVerdict::Valid,
-        JurorVerdict::Misleading,
-        JurorVerdict::Insufficient,
-        JurorVerdict::Unsupported,
-    ];
+    pub const ALL: [JurorVerdict; 4] =
+        [JurorVerdict::Valid, JurorVerdict::Misleading, JurorVerdict::Insufficient, JurorVerdict::Unsupported];
 
     /// `VALID`, `MISLEADING`, `INSUFFICIENT` or `UNSUPPORTED`.
     pub fn as_str(self) -> &'static str {
@@ -59,9 +55,7 @@ impl JurorVerdict {
 
     /// The verdict named by `word` (any case), if it is one.
     pub fn from_word(word: &str) -> Option<JurorVerdict> {
-        JurorVerdict::ALL
-            .into_iter()
-            .find(|v| v.as_str().eq_ignore_ascii_case(word))
+        JurorVerdict::ALL.into_iter().find(|v| v.as_str().eq_ignore_ascii_case(word))
     }
 
     /// `(substantive_quote, quote_in_context, supports_claim)` implied by the
@@ -149,10 +143,7 @@ fn json_candidates(text: &str) -> Vec<&str> {
     }
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(off) = bytes
-        .get(i..)
-        .and_then(|b| b.iter().position(|&c| c == b'{'))
-    {
+    while let Some(off) = bytes.get(i..).and_then(|b| b.iter().position(|&c| c == b'{')) {
         let start = i + off;
         match balanced_object_end(bytes, start) {
             Some(end) => {
@@ -197,11 +188,7 @@ fn balanced_object_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 fn get_ci<'v>(obj: &'v Map<String, Value>, names: &[&str]) -> Option<&'v Value> {
-    names.iter().find_map(|n| {
-        obj.iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(n))
-            .map(|(_, v)| v)
-    })
+    names.iter().find_map(|n| obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v))
 }
 
 fn from_json(value: &Value, depth: usize) -> Result<Ballot, String> {
@@ -209,53 +196,29 @@ fn from_json(value: &Value, depth: usize) -> Result<Ballot, String> {
         Value::String(s) if depth < 2 => parse_depth(s, depth + 1),
         Value::Object(obj) => {
             // an OpenAI-compatible chat completion: read the message it holds
-            if let Some(content) = value
-                .pointer("/choices/0/message/content")
-                .or_else(|| value.pointer("/choices/0/text"))
+            if let Some(content) =
+                value.pointer("/choices/0/message/content").or_else(|| value.pointer("/choices/0/text"))
             {
                 return match content {
                     Value::String(s) if depth < 2 => parse_depth(s, depth + 1),
                     _ => Err("chat completion without a text answer".into()),
                 };
             }
-            let verdict_value = get_ci(
-                obj,
-                &[
-                    "verdict",
-                    "decision",
-                    "label",
-                    "result",
-                    "answer",
-                    "final_verdict",
-                ],
-            );
+            let verdict_value = get_ci(obj, &["verdict", "decision", "label", "result", "answer", "final_verdict"]);
             let verdict = match verdict_value {
                 Some(Value::String(s)) => read_verdict_string(s)?,
-                Some(Value::Object(inner)) if depth < 2 => {
-                    return from_json(&Value::Object(inner.clone()), depth + 1)
-                }
+                Some(Value::Object(inner)) if depth < 2 => return from_json(&Value::Object(inner.clone()), depth + 1),
                 Some(other) => return Err(format!("verdict is not a string: {other}")),
                 None => return Err("JSON answer has no verdict".into()),
             };
             let (s, c, p) = verdict.implied_flags();
-            let flag = |names: &[&str], default: bool| {
-                get_ci(obj, names).and_then(read_bool).unwrap_or(default)
-            };
-            let reason = get_ci(
-                obj,
-                &[
-                    "reason",
-                    "explanation",
-                    "rationale",
-                    "justification",
-                    "reasoning",
-                ],
-            )
-            .map(|v| match v {
-                Value::String(s) => s.trim().to_string(),
-                other => other.to_string(),
-            })
-            .unwrap_or_default();
+            let flag = |names: &[&str], default: bool| get_ci(obj, names).and_then(read_bool).unwrap_or(default);
+            let reason = get_ci(obj, &["reason", "explanation", "rationale", "justification", "reasoning"])
+                .map(|v| match v {
+                    Value::String(s) => s.trim().to_string(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default();
             Ok(Ballot {
                 verdict,
                 substantive_quote: flag(&["substantive_quote", "substantive"], s),
@@ -289,8 +252,7 @@ fn read_bool(v: &Value) -> Option<bool> {
 
 /// Words: runs of letters, digits and `_`.
 fn words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
 }
 
 fn from_words(text: &str) -> Result<Ballot, String> {
@@ -299,9 +261,7 @@ fn from_words(text: &str) -> Result<Ballot, String> {
         let mut found: Vec<JurorVerdict> = Vec::new();
         let mut previous = "";
         for w in words(text) {
-            let negated = ["not", "t", "never", "no", "hardly"]
-                .iter()
-                .any(|n| previous.eq_ignore_ascii_case(n));
+            let negated = ["not", "t", "never", "no", "hardly"].iter().any(|n| previous.eq_ignore_ascii_case(n));
             if let Some(v) = JurorVerdict::from_word(w).filter(|_| !negated) {
                 found.push(v);
             }
@@ -314,10 +274,7 @@ fn from_words(text: &str) -> Result<Ballot, String> {
             [] => Err(format!("no verdict in answer: {}", shorten(text, 120))),
             many => Err(format!(
                 "ambiguous answer names {}: {}",
-                many.iter()
-                    .map(|v| v.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" and "),
+                many.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(" and "),
                 shorten(text, 120)
             )),
         }
@@ -327,8 +284,7 @@ fn from_words(text: &str) -> Result<Ballot, String> {
         let lower = line.to_lowercase();
         let value = |key: &str| -> Option<bool> {
             let at = lower.find(key)?;
-            let after =
-                lower[at + key.len()..].trim_start_matches(|ch: char| !ch.is_alphanumeric());
+            let after = lower[at + key.len()..].trim_start_matches(|ch: char| !ch.is_alphanumeric());
             match words(after).next()? {
                 "true" | "yes" => Some(true),
                 "false" | "no" => Some(false),
@@ -336,12 +292,8 @@ fn from_words(text: &str) -> Result<Ballot, String> {
             }
         };
         s = value("substantive").unwrap_or(s);
-        c = value("in_context")
-            .or_else(|| value("in context"))
-            .unwrap_or(c);
-        p = value("supports_claim")
-            .or_else(|| value("supports the claim"))
-            .unwrap_or(p);
+        c = value("in_context").or_else(|| value("in context")).unwrap_or(c);
+        p = value("supports_claim").or_else(|| value("supports the claim")).unwrap_or(p);
     }
     Ok(Ballot {
         verdict,
@@ -403,16 +355,16 @@ mod tests {
                 reason: "ok".into()
             }
         );
+        assert_eq!(v("```json\n{\"verdict\": \"misleading\"}\n```"), Ok(JurorVerdict::Misleading));
         assert_eq!(
-            v("```json\n{\"verdict\": \"misleading\"}\n```"),
-            Ok(JurorVerdict::Misleading)
+            v("Sure! Here it is: {\"Verdict\": \"Insufficient.\", \"reason\": \"a {brace} inside\"} Hope this helps"),
+            Ok(JurorVerdict::Insufficient)
         );
-        assert_eq!(v("Sure! Here it is: {\"Verdict\": \"Insufficient.\", \"reason\": \"a {brace} inside\"} Hope this helps"), Ok(JurorVerdict::Insufficient));
-        let b = parse_answer(r#"{"verdict":"UNSUPPORTED","supports_claim":"no","substantive_quote":"yes","quote_in_context":0}"#).unwrap();
-        assert_eq!(
-            (b.substantive_quote, b.quote_in_context, b.supports_claim),
-            (true, false, false)
-        );
+        let b = parse_answer(
+            r#"{"verdict":"UNSUPPORTED","supports_claim":"no","substantive_quote":"yes","quote_in_context":0}"#,
+        )
+        .unwrap();
+        assert_eq!((b.substantive_quote, b.quote_in_context, b.supports_claim), (true, false, false));
         let chat = r#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"```json\n{\"verdict\":\"VALID\",\"reason\":\"fine\"}\n```"}}]}"#;
         assert_eq!(v(chat), Ok(JurorVerdict::Valid));
         assert_eq!(v("\"VALID\""), Ok(JurorVerdict::Valid));
@@ -430,15 +382,9 @@ mod tests {
             v("I think this is misleading because the speaker is quoting an opponent."),
             Ok(JurorVerdict::Misleading)
         );
-        assert_eq!(
-            v("This isn't VALID: it is MISLEADING."),
-            Ok(JurorVerdict::Misleading)
-        );
+        assert_eq!(v("This isn't VALID: it is MISLEADING."), Ok(JurorVerdict::Misleading));
         let b = parse_answer("INSUFFICIENT\nsubstantive: no\nin context: yes").unwrap();
-        assert_eq!(
-            (b.substantive_quote, b.quote_in_context, b.supports_claim),
-            (false, true, false)
-        );
+        assert_eq!((b.substantive_quote, b.quote_in_context, b.supports_claim), (false, true, false));
     }
 
     #[test]

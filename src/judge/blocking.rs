@@ -41,11 +41,7 @@ pub struct Asked {
 /// past its deadline is recorded as timed out and its thread is left to
 /// finish on its own (its late answer is dropped); a juror that panics is a
 /// failure. Results are in request order.
-pub fn ask_all(
-    jurors: &[Arc<dyn Juror>],
-    requests: &[JudgeRequest],
-    default_timeout: Duration,
-) -> Vec<Asked> {
+pub fn ask_all(jurors: &[Arc<dyn Juror>], requests: &[JudgeRequest], default_timeout: Duration) -> Vec<Asked> {
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<(usize, Result<String, String>, f64)>();
     let mut pending: Vec<(usize, Instant, Duration)> = Vec::new();
@@ -54,10 +50,7 @@ pub fn ask_all(
         let Some(juror) = jurors.get(req.index).cloned() else {
             results[slot] = Some(Asked {
                 index: req.index,
-                outcome: Err(JurorFailure::Error(format!(
-                    "no juror at index {}",
-                    req.index
-                ))),
+                outcome: Err(JurorFailure::Error(format!("no juror at index {}", req.index))),
                 elapsed_ms: 0.0,
             });
             continue;
@@ -66,15 +59,13 @@ pub fn ask_all(
         pending.push((slot, start + timeout, timeout));
         let tx = tx.clone();
         let (system, prompt) = (req.system.clone(), req.prompt.clone());
-        let spawned = std::thread::Builder::new()
-            .name(format!("juror-{}", juror.name()))
-            .spawn(move || {
-                let t0 = Instant::now();
-                let answer = catch_unwind(AssertUnwindSafe(|| juror.ask(&system, &prompt)))
-                    .unwrap_or_else(|_| Err("the juror panicked".to_string()));
-                // the receiver may be gone (timed out): nothing to do then
-                let _ = tx.send((slot, answer, t0.elapsed().as_secs_f64() * 1000.0));
-            });
+        let spawned = std::thread::Builder::new().name(format!("juror-{}", juror.name())).spawn(move || {
+            let t0 = Instant::now();
+            let answer = catch_unwind(AssertUnwindSafe(|| juror.ask(&system, &prompt)))
+                .unwrap_or_else(|_| Err("the juror panicked".to_string()));
+            // the receiver may be gone (timed out): nothing to do then
+            let _ = tx.send((slot, answer, t0.elapsed().as_secs_f64() * 1000.0));
+        });
         if let Err(e) = spawned {
             pending.retain(|(s, _, _)| *s != slot);
             results[slot] = Some(Asked {
@@ -94,11 +85,7 @@ pub fn ask_all(
                 if let Some(pos) = pending.iter().position(|(s, _, _)| *s == slot) {
                     pending.swap_remove(pos);
                     let index = requests.get(slot).map_or(slot, |r| r.index);
-                    results[slot] = Some(Asked {
-                        index,
-                        outcome: answer.map_err(JurorFailure::Error),
-                        elapsed_ms,
-                    });
+                    results[slot] = Some(Asked { index, outcome: answer.map_err(JurorFailure::Error), elapsed_ms });
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -123,9 +110,7 @@ pub fn ask_all(
                     let index = requests.get(slot).map_or(slot, |r| r.index);
                     results[slot] = Some(Asked {
                         index,
-                        outcome: Err(JurorFailure::Error(
-                            "the juror's thread ended without an answer".into(),
-                        )),
+                        outcome: Err(JurorFailure::Error("the juror's thread ended without an answer".into())),
                         elapsed_ms: 0.0,
                     });
                 }

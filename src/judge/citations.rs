@@ -50,24 +50,13 @@ pub struct Citation {
 impl Citation {
     /// The judge's request for this citation.
     pub fn request(&self) -> ClaimRequest {
-        ClaimRequest::new(
-            self.claim.clone(),
-            self.quote.clone(),
-            self.file.clone(),
-            self.start_line,
-            self.end_line,
-        )
+        ClaimRequest::new(self.claim.clone(), self.quote.clone(), self.file.clone(), self.start_line, self.end_line)
     }
 
     /// Names to look the source up by, in order: the label, the link's last
     /// path component, the link's path (each once).
     pub fn candidate_names(&self) -> Vec<String> {
-        let base = self
-            .path
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or("")
-            .to_string();
+        let base = self.path.rsplit(['/', '\\']).next().unwrap_or("").to_string();
         let mut out: Vec<String> = Vec::new();
         for n in [self.file.clone(), base, self.path.clone()] {
             if !n.is_empty() && !out.contains(&n) {
@@ -85,16 +74,11 @@ fn code_ranges(md: &str) -> Vec<(usize, usize)> {
     let mut pos = 0;
     for line in md.split_inclusive('\n') {
         let t = line.trim_start();
-        let fence = t
-            .chars()
-            .next()
-            .filter(|c| *c == '`' || *c == '~')
-            .map(|c| (c, t.chars().take_while(|&x| x == c).count()));
+        let fence =
+            t.chars().next().filter(|c| *c == '`' || *c == '~').map(|c| (c, t.chars().take_while(|&x| x == c).count()));
         match (open, fence) {
             (None, Some((c, n))) if n >= 3 => open = Some((pos, c, n)),
-            (Some((start, c, n)), Some((c2, n2)))
-                if c == c2 && n2 >= n && t.trim_end().chars().all(|x| x == c) =>
-            {
+            (Some((start, c, n)), Some((c2, n2))) if c == c2 && n2 >= n && t.trim_end().chars().all(|x| x == c) => {
                 out.push((start, pos + line.len()));
                 open = None;
             }
@@ -132,22 +116,13 @@ fn citation_at(md: &str, at: usize) -> Option<(usize, String, String, usize, usi
         return None;
     }
     // drop an optional link title: (path "title")
-    let path = target
-        .trim()
-        .split_once(char::is_whitespace)
-        .map_or(target.trim(), |(p, _)| p);
-    Some((
-        at + close + 1 + paren_close + 1,
-        file.to_string(),
-        path.to_string(),
-        r.start,
-        r.end,
-    ))
+    let path = target.trim().split_once(char::is_whitespace).map_or(target.trim(), |(p, _)| p);
+    Some((at + close + 1 + paren_close + 1, file.to_string(), path.to_string(), r.start, r.end))
 }
 
 const ABBREVIATIONS: &[&str] = &[
-    "e.g.", "i.e.", "vs.", "cf.", "dr.", "mr.", "mrs.", "ms.", "st.", "inc.", "ltd.", "co.", "no.",
-    "fig.", "approx.", "u.s.", "p.", "pp.",
+    "e.g.", "i.e.", "vs.", "cf.", "dr.", "mr.", "mrs.", "ms.", "st.", "inc.", "ltd.", "co.", "no.", "fig.", "approx.",
+    "u.s.", "p.", "pp.",
 ];
 
 /// Byte indices where a sentence starts after a terminator (`.`, `!`, `?`,
@@ -173,8 +148,7 @@ fn sentence_starts(s: &str) -> Vec<usize> {
         if b == b'.' {
             let word_start = s[..k].rfind(char::is_whitespace).map_or(0, |p| p + 1);
             let word = s[word_start..=k].to_lowercase();
-            let initial =
-                word.chars().count() == 2 && word.chars().next().is_some_and(char::is_alphabetic);
+            let initial = word.chars().count() == 2 && word.chars().next().is_some_and(char::is_alphabetic);
             if ABBREVIATIONS.contains(&word.as_str()) || initial {
                 continue;
             }
@@ -228,10 +202,7 @@ fn strip_block_marker(line: &str) -> &str {
     loop {
         let before = t;
         t = t.trim_start_matches('>').trim_start();
-        if let Some(r) = t
-            .strip_prefix(['-', '*', '+'])
-            .filter(|r| r.starts_with(' '))
-        {
+        if let Some(r) = t.strip_prefix(['-', '*', '+']).filter(|r| r.starts_with(' ')) {
             t = r.trim_start();
         }
         let digits = t.bytes().take_while(u8::is_ascii_digit).count();
@@ -266,10 +237,7 @@ fn block_start(md: &str, at: usize) -> usize {
         }
         let prev_start = md[..line_start - 1].rfind('\n').map_or(0, |p| p + 1);
         let prev = &md[prev_start..line_start - 1];
-        if prev.trim().is_empty()
-            || prev.trim_start().starts_with('#')
-            || prev.trim_start().starts_with("```")
-        {
+        if prev.trim().is_empty() || prev.trim_start().starts_with('#') || prev.trim_start().starts_with("```") {
             return line_start;
         }
         line_start = prev_start;
@@ -353,39 +321,22 @@ pub fn parse_citations(markdown: &str) -> Vec<Citation> {
         .enumerate()
         .map(|(k, (at, end, file, path, s, e))| {
             let bs = block_start(markdown, *at);
-            let cuts: Vec<(usize, usize)> = spans
-                .iter()
-                .copied()
-                .filter(|&(a, b)| a >= bs && b <= *at)
-                .collect();
+            let cuts: Vec<(usize, usize)> = spans.iter().copied().filter(|&(a, b)| a >= bs && b <= *at).collect();
             let before = clean(&without(&markdown[bs..*at], bs, &cuts));
-            let before =
-                before.trim_end_matches(|c: char| c.is_whitespace() || "([{—–-,;:".contains(c));
+            let before = before.trim_end_matches(|c: char| c.is_whitespace() || "([{—–-,;:".contains(c));
             let mut claim = before[last_sentence_start(before)..].trim().to_string();
             if claim.is_empty() {
                 // the citation opens its paragraph: it backs the sentence after it
                 let be = block_end(markdown, *end);
-                let later: Vec<(usize, usize)> = spans
-                    .iter()
-                    .copied()
-                    .filter(|&(a, b)| a >= *end && b <= be)
-                    .collect();
+                let later: Vec<(usize, usize)> = spans.iter().copied().filter(|&(a, b)| a >= *end && b <= be).collect();
                 let after = clean(&without(&markdown[*end..be], *end, &later));
-                let after = after
-                    .trim_start_matches(|c: char| c.is_whitespace() || ")]}—–-,;:".contains(c));
-                let cut = sentence_starts(&format!("{after} "))
-                    .first()
-                    .copied()
-                    .unwrap_or(after.len())
-                    .min(after.len());
+                let after = after.trim_start_matches(|c: char| c.is_whitespace() || ")]}—–-,;:".contains(c));
+                let cut =
+                    sentence_starts(&format!("{after} ")).first().copied().unwrap_or(after.len()).min(after.len());
                 claim = after[..cut].trim().to_string();
             }
-            let quote = quoted_passage(&claim).unwrap_or_else(|| {
-                claim
-                    .trim_end_matches(|c: char| ".!?;:,".contains(c))
-                    .trim()
-                    .to_string()
-            });
+            let quote = quoted_passage(&claim)
+                .unwrap_or_else(|| claim.trim_end_matches(|c: char| ".!?;:,".contains(c)).trim().to_string());
             Citation {
                 index: k + 1,
                 file: file.clone(),
@@ -439,11 +390,7 @@ pub fn summarize(results: &[CitationResult]) -> Summary {
     Summary {
         total,
         verified,
-        verification_rate: if total == 0 {
-            0.0
-        } else {
-            verified as f64 / total as f64
-        },
+        verification_rate: if total == 0 { 0.0 } else { verified as f64 / total as f64 },
         verdicts,
         jury_convened: results.iter().any(|r| r.result.jury.convened),
     }
@@ -469,12 +416,7 @@ impl BatchReport {
         generated_at: impl Into<String>,
         results: Vec<CitationResult>,
     ) -> BatchReport {
-        BatchReport {
-            report: report.into(),
-            generated_at: generated_at.into(),
-            summary: summarize(&results),
-            results,
-        }
+        BatchReport { report: report.into(), generated_at: generated_at.into(), summary: summarize(&results), results }
     }
 
     /// A readable markdown version.
@@ -531,33 +473,22 @@ The council said it \"will not raise taxes this year\" [minutes.txt:L3-L5](minut
 [b.txt:L9](b.txt) opens this paragraph. Next sentence.\n";
         let cs = parse_citations(md);
         assert_eq!(cs.len(), 4, "{cs:#?}");
-        assert_eq!(
-            (cs[0].file.as_str(), cs[0].start_line, cs[0].end_line),
-            ("market.txt", 12, 12)
-        );
+        assert_eq!((cs[0].file.as_str(), cs[0].start_line, cs[0].end_line), ("market.txt", 12, 12));
         assert_eq!(cs[0].claim, "The market grew 15% in 2023.");
         assert_eq!(cs[0].quote, "The market grew 15% in 2023");
         assert_eq!(cs[0].path, "data/canonical/market.txt");
-        assert_eq!(
-            cs[1].claim,
-            "The council said it \"will not raise taxes this year\""
-        );
+        assert_eq!(cs[1].claim, "The council said it \"will not raise taxes this year\"");
         assert_eq!(cs[1].quote, "will not raise taxes this year");
         assert_eq!((cs[1].start_line, cs[1].end_line), (3, 5));
         assert_eq!(cs[2].claim, "A list item claim");
-        assert_eq!(
-            cs[2].candidate_names(),
-            vec!["a.txt".to_string(), "x/a.txt".to_string()]
-        );
+        assert_eq!(cs[2].candidate_names(), vec!["a.txt".to_string(), "x/a.txt".to_string()]);
         assert_eq!(cs[3].claim, "opens this paragraph.");
         assert_eq!(cs[3].report_line, 10);
     }
 
     #[test]
     fn consecutive_citations_share_the_claim() {
-        let cs = parse_citations(
-            "Dr. Smith approved it, e.g. twice. Sales doubled [a:L1](a) [b:L2](b).",
-        );
+        let cs = parse_citations("Dr. Smith approved it, e.g. twice. Sales doubled [a:L1](a) [b:L2](b).");
         assert_eq!(cs.len(), 2);
         assert_eq!(cs[0].claim, "Sales doubled");
         assert_eq!(cs[1].claim, "Sales doubled");

@@ -57,20 +57,12 @@ pub struct JurorAnswer {
 impl JurorAnswer {
     /// An answer.
     pub fn answered(judge: impl Into<String>, raw: impl Into<String>) -> JurorAnswer {
-        JurorAnswer {
-            judge: judge.into(),
-            outcome: Ok(raw.into()),
-            elapsed_ms: None,
-        }
+        JurorAnswer { judge: judge.into(), outcome: Ok(raw.into()), elapsed_ms: None }
     }
 
     /// A failure.
     pub fn failed(judge: impl Into<String>, failure: JurorFailure) -> JurorAnswer {
-        JurorAnswer {
-            judge: judge.into(),
-            outcome: Err(failure),
-            elapsed_ms: None,
-        }
+        JurorAnswer { judge: judge.into(), outcome: Err(failure), elapsed_ms: None }
     }
 }
 
@@ -170,22 +162,10 @@ pub fn deliberate(answers: &[JurorAnswer]) -> Deliberation {
     for b in &ballots {
         *tally.entry(b.verdict).or_insert(0) += 1;
     }
-    let failures: Vec<String> = votes
-        .iter()
-        .filter_map(|v| {
-            v.error
-                .as_ref()
-                .map(|e| format!("{}: {}", v.judge, shorten(e, 200)))
-        })
-        .collect();
+    let failures: Vec<String> =
+        votes.iter().filter_map(|v| v.error.as_ref().map(|e| format!("{}: {}", v.judge, shorten(e, 200)))).collect();
     let semantic = decide(&ballots, &tally, &failures);
-    Deliberation {
-        semantic,
-        answered: ballots.len(),
-        failed: failures.len(),
-        votes,
-        tally,
-    }
+    Deliberation { semantic, answered: ballots.len(), failed: failures.len(), votes, tally }
 }
 
 fn vote(a: &JurorAnswer) -> Vote {
@@ -196,12 +176,7 @@ fn vote(a: &JurorAnswer) -> Vote {
         },
         Err(f) => (None, Some(f.to_string())),
     };
-    Vote {
-        judge: a.judge.clone(),
-        ballot,
-        error,
-        elapsed_ms: a.elapsed_ms,
-    }
+    Vote { judge: a.judge.clone(), ballot, error, elapsed_ms: a.elapsed_ms }
 }
 
 /// Strict majority of `values`; `tie` on an even split.
@@ -221,27 +196,15 @@ fn majority(values: impl Iterator<Item = bool>, tie: bool) -> bool {
     }
 }
 
-fn decide(
-    ballots: &[&Ballot],
-    tally: &BTreeMap<JurorVerdict, usize>,
-    failures: &[String],
-) -> Semantic {
+fn decide(ballots: &[&Ballot], tally: &BTreeMap<JurorVerdict, usize>, failures: &[String]) -> Semantic {
     let skipped = if failures.is_empty() {
         String::new()
     } else {
-        format!(
-            " (skipped {} failed: {})",
-            failures.len(),
-            failures.join("; ")
-        )
+        format!(" (skipped {} failed: {})", failures.len(), failures.join("; "))
     };
     let n = ballots.len();
     let top = tally.values().copied().max().unwrap_or(0);
-    let leaders: Vec<JurorVerdict> = tally
-        .iter()
-        .filter(|(_, &c)| c == top)
-        .map(|(&v, _)| v)
-        .collect();
+    let leaders: Vec<JurorVerdict> = tally.iter().filter(|(_, &c)| c == top).map(|(&v, _)| v).collect();
     match leaders.as_slice() {
         [] => Semantic {
             verdict: SemanticVerdict::LlmError,
@@ -251,22 +214,14 @@ fn decide(
             reason: if failures.is_empty() {
                 "No juror answered".to_string()
             } else {
-                format!(
-                    "All {} jurors failed: {}",
-                    failures.len(),
-                    failures.join("; ")
-                )
+                format!("All {} jurors failed: {}", failures.len(), failures.join("; "))
             },
         },
         [winner] => {
             let winning: Vec<&&Ballot> = ballots.iter().filter(|b| b.verdict == *winner).collect();
             let (s, c, p) = winner.implied_flags();
             let label = if top == n { "Consensus" } else { "Majority" };
-            let first_reason = winning
-                .iter()
-                .map(|b| b.reason.trim())
-                .find(|r| !r.is_empty())
-                .unwrap_or("");
+            let first_reason = winning.iter().map(|b| b.reason.trim()).find(|r| !r.is_empty()).unwrap_or("");
             let reason = if first_reason.is_empty() {
                 format!("{label} ({top}/{n}): {winner}{skipped}")
             } else {

@@ -50,10 +50,7 @@ impl fmt::Display for CitationError {
             }
             CitationError::InvalidRange { message } => write!(f, "invalid line range: {message}"),
             CitationError::OutOfRange { range, line_count } => {
-                write!(
-                    f,
-                    "cited lines {range} are outside the file ({line_count} lines)"
-                )
+                write!(f, "cited lines {range} are outside the file ({line_count} lines)")
             }
         }
     }
@@ -65,14 +62,10 @@ impl LineRange {
     /// The range `start..=end`; an error when `start` is 0 or after `end`.
     pub fn new(start: usize, end: usize) -> Result<LineRange, CitationError> {
         if start == 0 {
-            return Err(CitationError::InvalidRange {
-                message: "line numbers start at 1 (got L0)".into(),
-            });
+            return Err(CitationError::InvalidRange { message: "line numbers start at 1 (got L0)".into() });
         }
         if start > end {
-            return Err(CitationError::InvalidRange {
-                message: format!("start line {start} is after end line {end}"),
-            });
+            return Err(CitationError::InvalidRange { message: format!("start line {start} is after end line {end}") });
         }
         Ok(LineRange { start, end })
     }
@@ -80,9 +73,8 @@ impl LineRange {
     /// Parses `L13326-L13328`, `L13326`, `13326-13328` or `L5-7` (the `L`
     /// is optional, either case; spaces around `-` are allowed).
     pub fn parse(text: &str) -> Result<LineRange, CitationError> {
-        let bad = || CitationError::InvalidRange {
-            message: format!("{text:?} is not a line range like L12-L14 or L12"),
-        };
+        let bad =
+            || CitationError::InvalidRange { message: format!("{text:?} is not a line range like L12-L14 or L12") };
         let (a, b) = match text.split_once('-') {
             Some((a, b)) => (a, Some(b)),
             None => (text, None),
@@ -176,21 +168,13 @@ impl Passage {
 }
 
 fn join(lines: &[Line]) -> String {
-    lines
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n")
 }
 
 /// Lines with their tags, `[L12] text`, one per line: how the prompt and
 /// `text_found` show them.
 pub fn tagged(lines: &[Line]) -> String {
-    lines
-        .iter()
-        .map(|l| format!("[L{}] {}", l.number, l.text))
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines.iter().map(|l| format!("[L{}] {}", l.number, l.text)).collect::<Vec<_>>().join("\n")
 }
 
 /// The lines of `source` (see the module documentation for what a line is).
@@ -199,59 +183,30 @@ pub fn split_lines(source: &str) -> Vec<&str> {
     if source.is_empty() {
         return Vec::new();
     }
-    body.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
+    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
 }
 
 /// Step 1: the lines `range` of `source` with `context_lines` lines of
 /// context on each side (fewer at the start and end of the file). An error
 /// when the range goes past the end of the file.
-pub fn locate(
-    source: &str,
-    range: LineRange,
-    context_lines: usize,
-) -> Result<Passage, CitationError> {
+pub fn locate(source: &str, range: LineRange, context_lines: usize) -> Result<Passage, CitationError> {
     let lines = split_lines(source);
     let line_count = lines.len();
     if range.start == 0 || range.start > range.end {
-        return Err(CitationError::InvalidRange {
-            message: format!("{range} is not a valid range"),
-        });
+        return Err(CitationError::InvalidRange { message: format!("{range} is not a valid range") });
     }
     if range.end > line_count {
         return Err(CitationError::OutOfRange { range, line_count });
     }
     let take = |from: usize, to: usize| -> Vec<Line> {
         // from..=to, 1-based, already clamped to the file
-        (from..=to)
-            .filter_map(|n| {
-                lines.get(n - 1).map(|t| Line {
-                    number: n,
-                    text: (*t).to_string(),
-                })
-            })
-            .collect()
+        (from..=to).filter_map(|n| lines.get(n - 1).map(|t| Line { number: n, text: (*t).to_string() })).collect()
     };
     let before_from = range.start.saturating_sub(context_lines).max(1);
-    let before = if range.start > 1 {
-        take(before_from, range.start - 1)
-    } else {
-        Vec::new()
-    };
+    let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
     let after_to = range.end.saturating_add(context_lines).min(line_count);
-    let after = if range.end < line_count {
-        take(range.end + 1, after_to)
-    } else {
-        Vec::new()
-    };
-    Ok(Passage {
-        range,
-        before,
-        cited: take(range.start, range.end),
-        after,
-        line_count,
-    })
+    let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
+    Ok(Passage { range, before, cited: take(range.start, range.end), after, line_count })
 }
 
 #[cfg(test)]
@@ -260,37 +215,11 @@ mod tests {
 
     #[test]
     fn parses_ranges() {
-        assert_eq!(
-            LineRange::parse("L13326-L13328").unwrap(),
-            LineRange {
-                start: 13326,
-                end: 13328
-            }
-        );
-        assert_eq!(
-            LineRange::parse("L7").unwrap(),
-            LineRange { start: 7, end: 7 }
-        );
-        assert_eq!(
-            LineRange::parse("5 - 9").unwrap(),
-            LineRange { start: 5, end: 9 }
-        );
-        assert_eq!(
-            LineRange::parse("l5-L9").unwrap(),
-            LineRange { start: 5, end: 9 }
-        );
-        for bad in [
-            "",
-            "L",
-            "L0",
-            "L9-L5",
-            "Lx",
-            "L1-",
-            "-L3",
-            "L1-L2-L3",
-            "L+1",
-            "L99999999999999999999999",
-        ] {
+        assert_eq!(LineRange::parse("L13326-L13328").unwrap(), LineRange { start: 13326, end: 13328 });
+        assert_eq!(LineRange::parse("L7").unwrap(), LineRange { start: 7, end: 7 });
+        assert_eq!(LineRange::parse("5 - 9").unwrap(), LineRange { start: 5, end: 9 });
+        assert_eq!(LineRange::parse("l5-L9").unwrap(), LineRange { start: 5, end: 9 });
+        for bad in ["", "L", "L0", "L9-L5", "Lx", "L1-", "-L3", "L1-L2-L3", "L+1", "L99999999999999999999999"] {
             assert!(LineRange::parse(bad).is_err(), "{bad:?}");
         }
     }
@@ -307,16 +236,10 @@ mod tests {
         assert_eq!(p.context_after(), "2\n3\n4\n5\n6");
         let p = locate(src, LineRange::new(13, 13).unwrap(), 5).unwrap();
         assert!(p.after.is_empty());
-        assert_eq!(
-            p.search_area(),
-            "[L8] 8\n[L9] 9\n[L10] 10\n[L11] 11\n[L12] 12\n[L13] 13"
-        );
+        assert_eq!(p.search_area(), "[L8] 8\n[L9] 9\n[L10] 10\n[L11] 11\n[L12] 12\n[L13] 13");
         assert_eq!(
             locate(src, LineRange::new(13, 14).unwrap(), 5),
-            Err(CitationError::OutOfRange {
-                range: LineRange { start: 13, end: 14 },
-                line_count: 13
-            })
+            Err(CitationError::OutOfRange { range: LineRange { start: 13, end: 14 }, line_count: 13 })
         );
         assert!(locate("", LineRange::new(1, 1).unwrap(), 5).is_err());
         let p = locate("a\r\nb", LineRange::new(2, 2).unwrap(), usize::MAX).unwrap();

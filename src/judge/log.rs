@@ -47,16 +47,8 @@ pub struct LogEntry {
 /// `name` with every character outside `[A-Za-z0-9_.-]` replaced by `_`
 /// (and never empty, never `.` or `..`).
 pub fn safe_file_stem(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' }).collect();
     if s.is_empty() || s.chars().all(|c| c == '.') {
         format!("_{s}")
     } else {
@@ -103,9 +95,7 @@ impl LogBook {
             (None, Some(e)) => format!("ERROR: {e}"),
             (None, None) => String::new(),
         };
-        let text = format!(
-            "=== SYSTEM ===\n{system}\n\n=== PROMPT ===\n{prompt}\n\n=== RESPONSE ===\n{shown}\n"
-        );
+        let text = format!("=== SYSTEM ===\n{system}\n\n=== PROMPT ===\n{prompt}\n\n=== RESPONSE ===\n{shown}\n");
         LogEntry {
             judge: judge.to_string(),
             number,
@@ -127,24 +117,13 @@ mod tests {
     fn numbers_per_judge() {
         let mut book = LogBook::new();
         let a1 = book.entry("gemini", "s", "p", &Ok("r".into()));
-        let b1 = book.entry(
-            "local",
-            "s",
-            "p",
-            &Err(JurorFailure::Timeout { after_ms: 5 }),
-        );
+        let b1 = book.entry("local", "s", "p", &Err(JurorFailure::Timeout { after_ms: 5 }));
         let a2 = book.entry("gemini", "s", "p", &Ok("r".into()));
         assert_eq!(
-            (
-                a1.file_name.as_str(),
-                b1.file_name.as_str(),
-                a2.file_name.as_str()
-            ),
+            (a1.file_name.as_str(), b1.file_name.as_str(), a2.file_name.as_str()),
             ("gemini_0001.txt", "local_0001.txt", "gemini_0002.txt")
         );
-        assert!(b1
-            .text
-            .ends_with("=== RESPONSE ===\nERROR: timed out after 5 ms\n"));
+        assert!(b1.text.ends_with("=== RESPONSE ===\nERROR: timed out after 5 ms\n"));
         book.resume_after("local", 41);
         assert_eq!(book.entry("local", "", "", &Ok(String::new())).number, 42);
         assert_eq!(safe_file_stem("../x y"), ".._x_y");

@@ -77,12 +77,7 @@ pub struct JudgeConfig {
 
 impl Default for JudgeConfig {
     fn default() -> JudgeConfig {
-        JudgeConfig {
-            context_lines: 5,
-            threshold: 0.8,
-            autojunk: false,
-            timeout_ms: 120_000,
-        }
+        JudgeConfig { context_lines: 5, threshold: 0.8, autojunk: false, timeout_ms: 120_000 }
     }
 }
 
@@ -97,12 +92,8 @@ impl JudgeConfig {
     pub fn from_json(value: &Value) -> Result<JudgeConfig, Error> {
         let config: JudgeConfig = match value {
             Value::Null => JudgeConfig::default(),
-            v => serde_json::from_value(v.clone()).map_err(|e| {
-                Error::new(
-                    ErrorKind::Configuration,
-                    format!("judge configuration: {e}"),
-                )
-            })?,
+            v => serde_json::from_value(v.clone())
+                .map_err(|e| Error::new(ErrorKind::Configuration, format!("judge configuration: {e}")))?,
         };
         config.check()?;
         Ok(config)
@@ -112,31 +103,21 @@ impl JudgeConfig {
     /// [`MAX_CONTEXT_LINES`], timeout 1 ms to [`MAX_TIMEOUT_MS`].
     pub fn check(&self) -> Result<(), Error> {
         let bad = |field: &str, msg: String| {
-            Err(Error::new(ErrorKind::Configuration, msg)
-                .with_detail("field", Value::String(field.into())))
+            Err(Error::new(ErrorKind::Configuration, msg).with_detail("field", Value::String(field.into())))
         };
         if !(self.threshold.is_finite() && (0.0..=1.0).contains(&self.threshold)) {
-            return bad(
-                "threshold",
-                format!("threshold must be between 0 and 1, got {}", self.threshold),
-            );
+            return bad("threshold", format!("threshold must be between 0 and 1, got {}", self.threshold));
         }
         if self.context_lines > MAX_CONTEXT_LINES {
             return bad(
                 "context_lines",
-                format!(
-                    "context_lines must be at most {MAX_CONTEXT_LINES}, got {}",
-                    self.context_lines
-                ),
+                format!("context_lines must be at most {MAX_CONTEXT_LINES}, got {}", self.context_lines),
             );
         }
         if self.timeout_ms == 0 || self.timeout_ms > MAX_TIMEOUT_MS {
             return bad(
                 "timeout_ms",
-                format!(
-                    "timeout_ms must be from 1 to {MAX_TIMEOUT_MS}, got {}",
-                    self.timeout_ms
-                ),
+                format!("timeout_ms must be from 1 to {MAX_TIMEOUT_MS}, got {}", self.timeout_ms),
             );
         }
         Ok(())
@@ -167,13 +148,7 @@ impl ClaimRequest {
         start_line: usize,
         end_line: usize,
     ) -> ClaimRequest {
-        ClaimRequest {
-            claim: claim.into(),
-            quote: quote.into(),
-            filename: filename.into(),
-            start_line,
-            end_line,
-        }
+        ClaimRequest { claim: claim.into(), quote: quote.into(), filename: filename.into(), start_line, end_line }
     }
 }
 
@@ -343,10 +318,7 @@ pub struct Verification {
 pub fn check_juror_names(jurors: &[String]) -> Result<(), Error> {
     for (i, name) in jurors.iter().enumerate() {
         if name.trim().is_empty() {
-            return Err(Error::new(
-                ErrorKind::Configuration,
-                format!("juror {} has an empty name", i + 1),
-            ));
+            return Err(Error::new(ErrorKind::Configuration, format!("juror {} has an empty name", i + 1)));
         }
         if jurors[..i].contains(name) {
             return Err(Error::new(
@@ -372,41 +344,19 @@ impl Verification {
         config.check()?;
         check_juror_names(&jurors)?;
         let passage = match source {
-            Err(message) => Err(CitationError::FileNotFound {
-                filename: request.filename.clone(),
-                message,
-            }),
+            Err(message) => Err(CitationError::FileNotFound { filename: request.filename.clone(), message }),
             Ok(text) => LineRange::new(request.start_line, request.end_line)
                 .and_then(|range| locate(text, range, config.context_lines)),
         };
         let (quote, prompt) = match &passage {
             Ok(p) => (
-                Some(check_quote(
-                    &request.quote,
-                    &p.search_area(),
-                    config.threshold,
-                    config.autojunk,
-                )),
-                Some(build_prompt(
-                    &request.filename,
-                    p.range,
-                    p,
-                    &request.claim,
-                    &request.quote,
-                )),
+                Some(check_quote(&request.quote, &p.search_area(), config.threshold, config.autojunk)),
+                Some(build_prompt(&request.filename, p.range, p, &request.claim, &request.quote)),
             ),
             Err(_) => (None, None),
         };
         let answers = vec![None; jurors.len()];
-        Ok(Verification {
-            request,
-            config: config.clone(),
-            passage,
-            quote,
-            prompt,
-            jurors,
-            answers,
-        })
+        Ok(Verification { request, config: config.clone(), passage, quote, prompt, jurors, answers })
     }
 
     /// Step 1's outcome.
@@ -456,12 +406,7 @@ impl Verification {
     /// Records juror `index`'s raw answer or failure. False (and nothing
     /// recorded) for an unknown index, an already answered juror, or a jury
     /// that does not meet.
-    pub fn record(
-        &mut self,
-        index: usize,
-        outcome: Result<String, JurorFailure>,
-        elapsed_ms: Option<f64>,
-    ) -> bool {
+    pub fn record(&mut self, index: usize, outcome: Result<String, JurorFailure>, elapsed_ms: Option<f64>) -> bool {
         if !self.convened() {
             return false;
         }
@@ -470,11 +415,7 @@ impl Verification {
         };
         match self.answers.get_mut(index) {
             Some(slot @ None) => {
-                *slot = Some(JurorAnswer {
-                    judge,
-                    outcome,
-                    elapsed_ms,
-                });
+                *slot = Some(JurorAnswer { judge, outcome, elapsed_ms });
                 true
             }
             _ => false,
@@ -489,15 +430,7 @@ impl Verification {
     /// The spec's output object. A juror with nothing recorded counts as
     /// failed (`no answer recorded`).
     pub fn finish(self) -> JudgeResult {
-        let Verification {
-            request,
-            config,
-            passage,
-            quote,
-            jurors,
-            answers,
-            prompt,
-        } = self;
+        let Verification { request, config, passage, quote, jurors, answers, prompt } = self;
         let convened = !jurors.is_empty() && prompt.is_some();
         let cited_lines = match LineRange::new(request.start_line, request.end_line) {
             Ok(r) => r.to_string(),
@@ -509,10 +442,7 @@ impl Verification {
                 .zip(&jurors)
                 .map(|(a, name)| {
                     a.unwrap_or_else(|| {
-                        JurorAnswer::failed(
-                            name.clone(),
-                            JurorFailure::Error("no answer recorded".into()),
-                        )
+                        JurorAnswer::failed(name.clone(), JurorFailure::Error("no answer recorded".into()))
                     })
                 })
                 .collect();

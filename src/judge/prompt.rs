@@ -50,13 +50,7 @@ Reply with one JSON object and nothing else:
 /// ```
 ///
 /// Lines are shown with their tags (`[L13326] text`), as in `text_found`.
-pub fn build_prompt(
-    filename: &str,
-    range: LineRange,
-    passage: &Passage,
-    claim: &str,
-    quote: &str,
-) -> String {
+pub fn build_prompt(filename: &str, range: LineRange, passage: &Passage, claim: &str, quote: &str) -> String {
     format!(
         "SOURCE FILE: {filename}\nCITED LINES: {range}\n\nCONTEXT BEFORE:\n{}\n\nCITED TEXT:\n{}\n\nCONTEXT AFTER:\n{}\n\nCLAIM BEING MADE: {claim}\nQUOTE USED: {quote}",
         tagged(&passage.before),

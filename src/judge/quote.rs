@@ -60,10 +60,7 @@ pub fn remove_line_tags(text: &str) -> String {
 
 /// Length in bytes of a line tag at the start of `b`, if there is one.
 fn line_tag_len(b: &[u8]) -> Option<usize> {
-    let digits = |from: usize| {
-        b.get(from..)
-            .map_or(0, |s| s.iter().take_while(|c| c.is_ascii_digit()).count())
-    };
+    let digits = |from: usize| b.get(from..).map_or(0, |s| s.iter().take_while(|c| c.is_ascii_digit()).count());
     if b.first() != Some(&b'[') || !matches!(b.get(1), Some(b'L' | b'l')) {
         return None;
     }
@@ -140,11 +137,7 @@ pub struct QuoteMatch {
 /// Step 2: scores `quote` against `area` and compares with `threshold`.
 pub fn check_quote(quote: &str, area: &str, threshold: f64, autojunk: bool) -> QuoteMatch {
     let score = quote_score(quote, area, autojunk);
-    QuoteMatch {
-        score,
-        matched: score >= threshold,
-        threshold,
-    }
+    QuoteMatch { score, matched: score >= threshold, threshold }
 }
 
 #[cfg(test)]
@@ -154,20 +147,14 @@ mod tests {
     #[test]
     fn removes_tags_like_the_python_regex() {
         assert_eq!(remove_line_tags("[L13326] The x"), "  The x");
-        assert_eq!(
-            remove_line_tags("a[l1-L2]b[L3-4]c[L5-]d[L]e[x]"),
-            "a b c[L5-]d[L]e[x]"
-        );
+        assert_eq!(remove_line_tags("a[l1-L2]b[L3-4]c[L5-]d[L]e[x]"), "a b c[L5-]d[L]e[x]");
         assert_eq!(remove_line_tags("[[L1]]"), "[ ]");
         assert_eq!(remove_line_tags("é[L9]ü"), "é ü");
     }
 
     #[test]
     fn normalizes() {
-        assert_eq!(
-            normalize("  [L1] The  Quick\n\tBROWN [L2]fox\u{1f} "),
-            "the quick brown fox"
-        );
+        assert_eq!(normalize("  [L1] The  Quick\n\tBROWN [L2]fox\u{1f} "), "the quick brown fox");
         assert_eq!(normalize(""), "");
         assert_eq!(normalize(" \n "), "");
     }
@@ -175,10 +162,7 @@ mod tests {
     #[test]
     fn scores() {
         let area = "[L10] The Marijuana Event Organizer license\n[L11] allows events.";
-        assert_eq!(
-            quote_score("the marijuana event organizer LICENSE", area, false),
-            1.0
-        );
+        assert_eq!(quote_score("the marijuana event organizer LICENSE", area, false), 1.0);
         assert_eq!(quote_score("", area, false), 0.0);
         let m = check_quote("abcd", "xxabxx", 0.5, false);
         assert_eq!((m.score, m.matched), (0.5, true));

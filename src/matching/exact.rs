@@ -40,19 +40,11 @@ pub fn find_all(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
 
 /// [`find_all`], looking patterns up in `grams` (built over `text`) when
 /// there are few of them.
-pub fn find_all_in(
-    text: &str,
-    grams: Option<&GramIndex>,
-    patterns: &[&str],
-) -> Vec<Vec<(usize, usize)>> {
+pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
     let mut results = vec![Vec::new(); patterns.len()];
     // identical quotes are searched once
-    let mut order: Vec<usize> = (0..patterns.len())
-        .filter(|&i| !patterns[i].is_empty())
-        .collect();
-    crate::sort::sort_by(&mut order, |&a, &b| {
-        patterns[a].cmp(patterns[b]).then(a.cmp(&b))
-    });
+    let mut order: Vec<usize> = (0..patterns.len()).filter(|&i| !patterns[i].is_empty()).collect();
+    crate::sort::sort_by(&mut order, |&a, &b| patterns[a].cmp(patterns[b]).then(a.cmp(&b)));
     let mut unique: Vec<&[u8]> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
     for i in order {
@@ -66,13 +58,11 @@ pub fn find_all_in(
         }
     }
     let mut found: Vec<Vec<(usize, usize)>> = vec![Vec::new(); unique.len()];
-    MultiSearcher::new(&unique)
-        .with_grams(grams)
-        .find_overlapping(text.as_bytes(), |p, start| {
-            if let (Some(list), Some(pat)) = (found.get_mut(p), unique.get(p)) {
-                list.push((start, start + pat.len()));
-            }
-        });
+    MultiSearcher::new(&unique).with_grams(grams).find_overlapping(text.as_bytes(), |p, start| {
+        if let (Some(list), Some(pat)) = (found.get_mut(p), unique.get(p)) {
+            list.push((start, start + pat.len()));
+        }
+    });
     for (hits, owners) in found.into_iter().zip(owners) {
         let mut hits = hits;
         // stable: the same order (pairs are distinct), and the same code as
@@ -92,9 +82,7 @@ pub fn find_one(text: &str, pattern: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     if !pattern.is_empty() {
         let finder = memchr::memmem::Finder::new(pattern.as_bytes());
-        each_occurrence(&finder, text.as_bytes(), |start| {
-            out.push((start, start + pattern.len()))
-        });
+        each_occurrence(&finder, text.as_bytes(), |start| out.push((start, start + pattern.len())));
     }
     out
 }
@@ -135,8 +123,7 @@ impl<'p> MultiSearcher<'p> {
     /// Prepares `patterns` (empty ones never match).
     pub fn new(patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
         let few = patterns.len() <= MEMMEM_PATTERNS;
-        let (mut long, mut mid, mut alone, mut sampled) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut long, mut mid, mut alone, mut sampled) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, p) in patterns.iter().enumerate() {
             if p.is_empty() {
                 continue;
@@ -152,21 +139,12 @@ impl<'p> MultiSearcher<'p> {
         // every occurrence of a pattern of at least `shortest` bytes holds a
         // probed position whose 8-byte window lies inside it, at an offset
         // below the stride
-        let shortest = sampled
-            .iter()
-            .filter_map(|&i| patterns.get(i))
-            .map(|p| p.len())
-            .min()
-            .unwrap_or(SAMPLED_MIN);
+        let shortest = sampled.iter().filter_map(|&i| patterns.get(i)).map(|p| p.len()).min().unwrap_or(SAMPLED_MIN);
         let stride = shortest - 7;
         let windows = sampled
             .iter()
             .filter_map(|&i| Some((i, *patterns.get(i)?)))
-            .flat_map(|(i, p)| {
-                (0..stride)
-                    .rev()
-                    .filter_map(move |o| Some((key::<8>(p.get(o..)?), i as u32, o as u32)))
-            })
+            .flat_map(|(i, p)| (0..stride).rev().filter_map(move |o| Some((key::<8>(p.get(o..)?), i as u32, o as u32))))
             .collect();
         MultiSearcher {
             patterns: patterns.to_vec(),
@@ -203,9 +181,7 @@ impl<'p> MultiSearcher<'p> {
                 continue;
             };
             match self.grams {
-                Some(grams) if pat.len() >= GRAM_MIN => {
-                    grams.each_occurrence(text, pat, |start| f(p, start))
-                }
+                Some(grams) if pat.len() >= GRAM_MIN => grams.each_occurrence(text, pat, |start| f(p, start)),
                 _ => each_occurrence(&memchr::memmem::Finder::new(pat), text, |start| f(p, start)),
             }
         }
@@ -277,11 +253,7 @@ impl<'p> MultiSearcher<'p> {
                     continue;
                 };
                 let rest = text.get(start..).unwrap_or_default();
-                if self
-                    .patterns
-                    .get(p as usize)
-                    .is_some_and(|pat| starts_with(rest, pat))
-                {
+                if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, start);
                 }
             }
@@ -296,22 +268,14 @@ impl<'p> MultiSearcher<'p> {
         if let Some(&w) = rest.first_chunk::<8>() {
             let w = u64::from_le_bytes(w);
             for &(_, p, _) in self.long.candidates(w) {
-                if self
-                    .patterns
-                    .get(p as usize)
-                    .is_some_and(|pat| starts_with(rest, pat))
-                {
+                if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
             }
         }
         if let (false, Some(&w)) = (self.mid.is_empty(), rest.first_chunk::<4>()) {
             for &(_, p, _) in self.mid.candidates(u64::from(u32::from_le_bytes(w))) {
-                if self
-                    .patterns
-                    .get(p as usize)
-                    .is_some_and(|pat| starts_with(rest, pat))
-                {
+                if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
             }
@@ -347,13 +311,7 @@ const SCAN_BLOCK: usize = 1 << 14;
 /// [`PrefixTable::collect`] for two tables at once, `long` keyed by 8
 /// bytes and `mid` (not empty) by 4: one pass, each position at most once.
 #[inline(never)]
-fn collect_both(
-    long: &PrefixTable,
-    mid: &PrefixTable,
-    text: &[u8],
-    range: std::ops::Range<usize>,
-    out: &mut Vec<u32>,
-) {
+fn collect_both(long: &PrefixTable, mid: &PrefixTable, text: &[u8], range: std::ops::Range<usize>, out: &mut Vec<u32>) {
     let Some(bytes) = text.get(range.start..range.end + 7) else {
         return;
     };
@@ -410,10 +368,7 @@ impl PrefixTable {
     /// The table of `entries`, grouped by window in the order given.
     fn new(entries: Vec<(u64, u32, u32)>) -> PrefixTable {
         // about 64 bits per window, at least 4096: a 1.5 % false-hit rate
-        let log = (entries.len().max(1) * 64)
-            .next_power_of_two()
-            .trailing_zeros()
-            .clamp(12, 24);
+        let log = (entries.len().max(1) * 64).next_power_of_two().trailing_zeros().clamp(12, 24);
         let mut table = PrefixTable {
             bits: vec![0; 1 << (log - 6)],
             shift: 64 - log,
@@ -433,10 +388,7 @@ impl PrefixTable {
         }
         // the distinct windows, at most half full: count the entries of
         // each, give each a range, then fill the ranges in the given order
-        let slot_log = (entries.len() * 2)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(4);
+        let slot_log = (entries.len() * 2).next_power_of_two().trailing_zeros().max(4);
         table.slots = vec![(0, 0, 0); 1 << slot_log];
         table.slot_shift = 64 - slot_log;
         for &(key, _, _) in &entries {
@@ -488,9 +440,7 @@ impl PrefixTable {
     #[inline(always)]
     fn may_hold(&self, key: u64) -> bool {
         let h = self.hash(key);
-        self.bits
-            .get(h >> 6)
-            .is_some_and(|w| w & (1 << (h & 63)) != 0)
+        self.bits.get(h >> 6).is_some_and(|w| w & (1 << (h & 63)) != 0)
     }
 
     /// Appends to `out` the positions in `range` (each with 8 bytes of
@@ -527,10 +477,7 @@ impl PrefixTable {
                 break;
             }
             if k == key {
-                return self
-                    .entries
-                    .get(first as usize..(first + count) as usize)
-                    .unwrap_or_default();
+                return self.entries.get(first as usize..(first + count) as usize).unwrap_or_default();
             }
             at = (at + 1) & mask;
         }
@@ -562,18 +509,11 @@ impl GramIndex {
     pub fn new(text: &[u8]) -> GramIndex {
         let sampled = text.len().saturating_sub(GRAM - 1).div_ceil(GRAM_STRIDE);
         // about four windows per bucket: short lists, a small table
-        let log = (sampled / 4)
-            .max(1)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(8);
+        let log = (sampled / 4).max(1).next_power_of_two().trailing_zeros().max(8);
         let shift = 64 - log;
         let buckets = 1usize << log;
         let hashes: Vec<u32> = (0..sampled)
-            .map(|i| {
-                gram_at(text, i * GRAM_STRIDE)
-                    .map_or(0, |w| (w.wrapping_mul(HASH_MUL) >> shift) as u32)
-            })
+            .map(|i| gram_at(text, i * GRAM_STRIDE).map_or(0, |w| (w.wrapping_mul(HASH_MUL) >> shift) as u32))
             .collect();
         let mut starts = vec![0u32; buckets + 1];
         for &h in &hashes {
@@ -594,11 +534,7 @@ impl GramIndex {
                 *at += 1;
             }
         }
-        GramIndex {
-            starts,
-            positions,
-            shift,
-        }
+        GramIndex { starts, positions, shift }
     }
 
     /// Bytes held.
@@ -616,22 +552,15 @@ impl GramIndex {
                 continue;
             };
             let bucket = (window.wrapping_mul(HASH_MUL) >> self.shift) as usize;
-            let (Some(&from), Some(&to)) = (self.starts.get(bucket), self.starts.get(bucket + 1))
-            else {
+            let (Some(&from), Some(&to)) = (self.starts.get(bucket), self.starts.get(bucket + 1)) else {
                 continue;
             };
-            for &at in self
-                .positions
-                .get(from as usize..to as usize)
-                .unwrap_or_default()
-            {
+            for &at in self.positions.get(from as usize..to as usize).unwrap_or_default() {
                 let Some(start) = (at as usize).checked_sub(offset) else {
                     continue;
                 };
                 if gram_at(text, at as usize) == Some(window)
-                    && text
-                        .get(start..)
-                        .is_some_and(|rest| starts_with(rest, pattern))
+                    && text.get(start..).is_some_and(|rest| starts_with(rest, pattern))
                 {
                     starts.push(start);
                 }
@@ -699,8 +628,7 @@ mod tests {
     fn agrees_with_naive_with_many_patterns_of_every_length() {
         // enough patterns for the bitmap pass, of 1 to 12 bytes, at the
         // text's ends and overlapping themselves
-        let text =
-            "abababababab the quick brown fox jumps over the lazy dog; ab abab ababab ababababab";
+        let text = "abababababab the quick brown fox jumps over the lazy dog; ab abab ababab ababababab";
         let mut pats: Vec<String> = Vec::new();
         for len in 1..=12 {
             for start in [0, 1, 13, text.len() - len, text.len() - len - 1] {
@@ -744,11 +672,7 @@ mod tests {
             pats.push("z".repeat(30));
             pats.push(format!("{}z", &text[..40]));
             let refs: Vec<&str> = pats.iter().map(String::as_str).collect();
-            assert_eq!(
-                find_all(&text, &refs),
-                find_naive(&text, &refs),
-                "round {round}"
-            );
+            assert_eq!(find_all(&text, &refs), find_naive(&text, &refs), "round {round}");
         }
     }
 
@@ -767,12 +691,7 @@ mod tests {
             }
             let text = String::from_utf8(text).unwrap_or_default();
             let grams = GramIndex::new(text.as_bytes());
-            let mut pats: Vec<String> = vec![
-                "zzzzzzzzzz".into(),
-                "abcabcabz".into(),
-                "ab".into(),
-                "abcab".into(),
-            ];
+            let mut pats: Vec<String> = vec!["zzzzzzzzzz".into(), "abcabcabz".into(), "ab".into(), "abcab".into()];
             for _ in 0..8 {
                 let plen = (1 + next(20)).min(text.len().max(1));
                 if text.len() >= plen {
@@ -786,11 +705,7 @@ mod tests {
             }
             let refs: Vec<&str> = pats.iter().map(String::as_str).collect();
             assert!(refs.len() <= MEMMEM_PATTERNS);
-            assert_eq!(
-                find_all_in(&text, Some(&grams), &refs),
-                find_naive(&text, &refs),
-                "round {round}"
-            );
+            assert_eq!(find_all_in(&text, Some(&grams), &refs), find_naive(&text, &refs), "round {round}");
         }
     }
 }

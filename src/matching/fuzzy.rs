@@ -149,15 +149,8 @@ pub fn find_all_indexed(
     if queries.is_empty() {
         return Vec::new();
     }
-    let index = CharIndex {
-        text,
-        marks: &marks.marks,
-        chars: marks.chars,
-    };
-    let mut plans: Vec<Plan> = queries
-        .iter()
-        .map(|q| Plan::new(q, grams.is_some()))
-        .collect();
+    let index = CharIndex { text, marks: &marks.marks, chars: marks.chars };
+    let mut plans: Vec<Plan> = queries.iter().map(|q| Plan::new(q, grams.is_some())).collect();
     collect_hits(&index, grams, &mut plans);
     let mut out = Vec::new();
     for (query, plan) in plans.iter_mut().enumerate() {
@@ -176,18 +169,13 @@ pub fn find_all_indexed(
 #[must_use]
 pub fn levenshtein(a: &str, b: &str) -> usize {
     let (len_a, len_b) = (a.chars().count(), b.chars().count());
-    let (pattern, text, m) = if len_a <= len_b {
-        (a, b, len_a)
-    } else {
-        (b, a, len_b)
-    };
+    let (pattern, text, m) = if len_a <= len_b { (a, b, len_a) } else { (b, a, len_b) };
     if m == 0 {
         return len_a.max(len_b);
     }
     let peq = Peq::new(pattern.chars(), m);
     let mut columns = Columns::new(m, true, Band::FULL);
-    text.chars()
-        .fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
+    text.chars().fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
 }
 
 /// Best semi-global match of `pattern` inside `window`.
@@ -199,11 +187,7 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 /// pattern length minus one (deleting the whole pattern costs its length,
 /// so larger distances would match the empty string anywhere).
 #[must_use]
-pub fn best_in_window(
-    pattern: &str,
-    window: &str,
-    max_distance: usize,
-) -> Option<(usize, usize, usize)> {
+pub fn best_in_window(pattern: &str, window: &str, max_distance: usize) -> Option<(usize, usize, usize)> {
     let m = pattern.chars().count();
     if m == 0 {
         return None;
@@ -247,10 +231,7 @@ impl CharMarks {
     /// The marks of `text`.
     pub fn new(text: &str) -> CharMarks {
         if text.is_ascii() {
-            return CharMarks {
-                marks: Vec::new(),
-                chars: text.len(),
-            };
+            return CharMarks { marks: Vec::new(), chars: text.len() };
         }
         let mut chars = 0;
         let marks = text
@@ -282,11 +263,7 @@ impl CharIndex<'_> {
         if ascii {
             return before + (byte - from);
         }
-        let inside = self
-            .text
-            .as_bytes()
-            .get(from..byte)
-            .map_or(0, count_char_starts);
+        let inside = self.text.as_bytes().get(from..byte).map_or(0, count_char_starts);
         before + inside
     }
 
@@ -298,10 +275,7 @@ impl CharIndex<'_> {
         if self.marks.is_empty() {
             return index;
         }
-        let block = self
-            .marks
-            .partition_point(|&c| c <= index)
-            .saturating_sub(1);
+        let block = self.marks.partition_point(|&c| c <= index).saturating_sub(1);
         let (from, mut seen, ascii) = self.block(block);
         if ascii {
             return from + (index - seen);
@@ -396,31 +370,15 @@ impl<'a> Plan<'a> {
     fn new(query: &FuzzyQuery<'a>, indexed: bool) -> Self {
         let m = query.pattern.chars().count();
         let k = query.max_distance;
-        let mut plan = Plan {
-            pattern: query.pattern,
-            m,
-            k,
-            mode: Mode::Skip,
-            parts: 0,
-            needed: 0,
-            hits: Vec::new(),
-        };
+        let mut plan = Plan { pattern: query.pattern, m, k, mode: Mode::Skip, parts: 0, needed: 0, hits: Vec::new() };
         if m == 0 || k >= m {
             return plan;
         }
-        let mut needed = if k == 0 || indexed {
-            1
-        } else {
-            1 + (k / EDITS_PER_EXTRA_PIECE).max(1)
-        };
+        let mut needed = if k == 0 || indexed { 1 } else { 1 + (k / EDITS_PER_EXTRA_PIECE).max(1) };
         while needed > 1 && m / (k + needed) < SHORTEST_SHARED_PIECE {
             needed -= 1;
         }
-        plan.mode = if m / (k + needed) < MIN_PIECE_CHARS {
-            Mode::Scan
-        } else {
-            Mode::Filter
-        };
+        plan.mode = if m / (k + needed) < MIN_PIECE_CHARS { Mode::Scan } else { Mode::Filter };
         plan.parts = k + needed;
         plan.needed = needed;
         plan
@@ -450,22 +408,14 @@ impl<'a> Plan<'a> {
 
     /// The pieces, each cut to at most [`MAX_PIECE_CHARS`] chars.
     fn pieces(&self) -> Vec<Piece<'a>> {
-        let bounds: Vec<usize> = self
-            .pattern
-            .char_indices()
-            .map(|(b, _)| b)
-            .chain(std::iter::once(self.pattern.len()))
-            .collect();
+        let bounds: Vec<usize> =
+            self.pattern.char_indices().map(|(b, _)| b).chain(std::iter::once(self.pattern.len())).collect();
         (0..self.parts)
             .filter_map(|index| {
                 let from = split_point(index, self.m, self.parts);
                 let to = split_point(index + 1, self.m, self.parts).min(from + MAX_PIECE_CHARS);
                 let text = self.pattern.get(*bounds.get(from)?..*bounds.get(to)?)?;
-                Some(Piece {
-                    text,
-                    index,
-                    offset: from,
-                })
+                Some(Piece { text, index, offset: from })
             })
             .collect()
     }
@@ -499,22 +449,15 @@ impl<'a> Plan<'a> {
     /// (its confirmed hits would have widened it), so the greedy selection
     /// picks exactly that occurrence.
     fn sole_exact(&self, index: &CharIndex, window: &Range<usize>) -> Option<Found> {
-        let fits = self.m > 2 * self.k
-            && window.start > 0
-            && window.end < index.chars
-            && window.len() == self.m + 2 * self.k;
+        let fits =
+            self.m > 2 * self.k && window.start > 0 && window.end < index.chars && window.len() == self.m + 2 * self.k;
         if !fits {
             return None;
         }
         let start = index.select(window.start + self.k);
         let end = start.checked_add(self.pattern.len())?;
         let candidate = index.text.as_bytes().get(start..end)?;
-        (candidate == self.pattern.as_bytes()).then_some(Found {
-            start,
-            end,
-            distance: 0,
-            chars: self.m,
-        })
+        (candidate == self.pattern.as_bytes()).then_some(Found { start, end, distance: 0, chars: self.m })
     }
 
     /// Merged candidate windows (char ranges) around confirmed hits, each
@@ -525,12 +468,7 @@ impl<'a> Plan<'a> {
         let confirmed = confirm(&self.hits, self.parts, self.needed, self.k);
         // (window, smallest and largest implied end of its hits)
         let mut merged: Vec<(Range<usize>, usize, usize)> = Vec::new();
-        for hit in self
-            .hits
-            .iter()
-            .zip(confirmed)
-            .filter_map(|(h, ok)| ok.then_some(h))
-        {
+        for hit in self.hits.iter().zip(confirmed).filter_map(|(h, ok)| ok.then_some(h)) {
             let start = hit.end.saturating_sub(self.m + self.k);
             let end = hit.end.saturating_add(self.k).min(text_chars);
             match merged.last_mut() {
@@ -541,23 +479,16 @@ impl<'a> Plan<'a> {
                 _ => merged.push((start..end, hit.end, hit.end)),
             }
         }
-        merged
-            .into_iter()
-            .map(|(w, lo, hi)| self.band_of(w, lo, hi))
-            .collect()
+        merged.into_iter().map(|(w, lo, hi)| self.band_of(w, lo, hi)).collect()
     }
 
     /// Band of a window whose hits imply ends in `lo..=hi`: the diagonal of
     /// a hit is its implied end minus `m`, and an alignment within `k`
     /// edits strays at most `k` diagonals from any of its verbatim pieces.
     fn band_of(&self, window: Range<usize>, lo: usize, hi: usize) -> (Range<usize>, Band) {
-        let diagonal =
-            |end: usize| (to_isize(end) - to_isize(window.start)).saturating_sub(to_isize(self.m));
+        let diagonal = |end: usize| (to_isize(end) - to_isize(window.start)).saturating_sub(to_isize(self.m));
         let k = to_isize(self.k);
-        let band = Band {
-            lo: diagonal(lo).saturating_sub(k),
-            hi: diagonal(hi).saturating_add(k),
-        };
+        let band = Band { lo: diagonal(lo).saturating_sub(k), hi: diagonal(hi).saturating_add(k) };
         (window, band)
     }
 }
@@ -574,10 +505,7 @@ fn confirm(hits: &[Hit], parts: usize, needed: usize, band: usize) -> Vec<bool> 
     let mut counts = vec![0usize; parts];
     let (mut distinct, mut right, mut marked_to) = (0, 0, 0);
     for (left, hit) in hits.iter().enumerate() {
-        while let Some(next) = hits
-            .get(right)
-            .filter(|h| h.end.saturating_sub(hit.end) <= band)
-        {
+        while let Some(next) = hits.get(right).filter(|h| h.end.saturating_sub(hit.end) <= band) {
             if let Some(c) = counts.get_mut(next.piece) {
                 distinct += usize::from(*c == 0);
                 *c += 1;
@@ -585,11 +513,7 @@ fn confirm(hits: &[Hit], parts: usize, needed: usize, band: usize) -> Vec<bool> 
             right += 1;
         }
         if distinct >= needed {
-            marked
-                .iter_mut()
-                .take(right)
-                .skip(marked_to.max(left))
-                .for_each(|m| *m = true);
+            marked.iter_mut().take(right).skip(marked_to.max(left)).for_each(|m| *m = true);
             marked_to = right;
         }
         if let Some(c) = counts.get_mut(hit.piece) {
@@ -644,21 +568,19 @@ fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan]
     let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
     let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
     let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
-    MultiSearcher::new(&bytes)
-        .with_grams(grams)
-        .find_overlapping(index.text.as_bytes(), |pattern, start| {
-            let Some(list) = owners.get(pattern) else {
-                return;
-            };
-            let at = index.rank(start);
-            for &(q, piece, offset) in list {
-                let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
-                if let Some(plan) = plans.get_mut(q) {
-                    let end = at + (plan.m - offset.min(plan.m));
-                    plan.add_hit(Hit { end, piece }, cap, &mut budget);
-                }
+    MultiSearcher::new(&bytes).with_grams(grams).find_overlapping(index.text.as_bytes(), |pattern, start| {
+        let Some(list) = owners.get(pattern) else {
+            return;
+        };
+        let at = index.rank(start);
+        for &(q, piece, offset) in list {
+            let cap = caps.get(q).copied().unwrap_or(MIN_HIT_CAP);
+            if let Some(plan) = plans.get_mut(q) {
+                let end = at + (plan.m - offset.min(plan.m));
+                plan.add_hit(Hit { end, piece }, cap, &mut budget);
             }
-        });
+        }
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -701,13 +623,7 @@ impl Peq {
             }
         }
         let zeros = vec![0u64; blocks];
-        Peq {
-            blocks,
-            ascii,
-            other_chars,
-            other,
-            zeros,
-        }
+        Peq { blocks, ascii, other_chars, other, zeros }
     }
 
     /// The match vector (one word per block) of char `c`.
@@ -718,10 +634,7 @@ impl Peq {
             let at = c as usize * b;
             self.ascii.get(at..at + b)
         } else {
-            self.other_chars
-                .binary_search(&c)
-                .ok()
-                .and_then(|r| self.other.get(r * b..r * b + b))
+            self.other_chars.binary_search(&c).ok().and_then(|r| self.other.get(r * b..r * b + b))
         };
         row.unwrap_or(&self.zeros)
     }
@@ -747,10 +660,7 @@ struct Band {
 
 impl Band {
     /// Every diagonal: plain (unbanded) computation.
-    const FULL: Band = Band {
-        lo: isize::MIN,
-        hi: isize::MAX,
-    };
+    const FULL: Band = Band { lo: isize::MIN, hi: isize::MAX };
 
     /// Diagonals `-k..=k`: alignments anchored at the origin with at most
     /// `k` indels.
@@ -824,17 +734,10 @@ impl Columns {
         let mut h = i32::from(first > 0 || self.anchored);
         let last_block = self.pv.len() - 1;
         for b in first..=last {
-            let mask = if b == last_block {
-                self.last_mask
-            } else {
-                HIGH_BIT
-            };
-            let (Some(pv), Some(mv), Some(&e), Some(score)) = (
-                self.pv.get_mut(b),
-                self.mv.get_mut(b),
-                eq.get(b),
-                self.scores.get_mut(b),
-            ) else {
+            let mask = if b == last_block { self.last_mask } else { HIGH_BIT };
+            let (Some(pv), Some(mv), Some(&e), Some(score)) =
+                (self.pv.get_mut(b), self.mv.get_mut(b), eq.get(b), self.scores.get_mut(b))
+            else {
                 return None;
             };
             h = advance_block(pv, mv, e, h, mask);
@@ -859,11 +762,8 @@ impl Columns {
                 None => 0,
             };
             let rows = (self.m - b * WORD_BITS).min(WORD_BITS);
-            if let (Some(pv), Some(mv), Some(score)) = (
-                self.pv.get_mut(b),
-                self.mv.get_mut(b),
-                self.scores.get_mut(b),
-            ) {
+            if let (Some(pv), Some(mv), Some(score)) = (self.pv.get_mut(b), self.mv.get_mut(b), self.scores.get_mut(b))
+            {
                 (*pv, *mv, *score) = (!0, 0, above + rows);
             }
             self.ready += 1;
@@ -912,12 +812,7 @@ struct Found {
 
 impl Found {
     fn into_match(self, query: usize) -> FuzzyMatch {
-        FuzzyMatch {
-            query,
-            start: self.start,
-            end: self.end,
-            distance: self.distance,
-        }
+        FuzzyMatch { query, start: self.start, end: self.end, distance: self.distance }
     }
 }
 
@@ -946,12 +841,7 @@ struct Matcher {
 
 impl Matcher {
     fn new(pattern: &str, m: usize, k: usize) -> Self {
-        Matcher {
-            m,
-            k,
-            forward: Peq::new(pattern.chars(), m),
-            reverse: Peq::new(pattern.chars().rev(), m),
-        }
+        Matcher { m, k, forward: Peq::new(pattern.chars(), m), reverse: Peq::new(pattern.chars().rev(), m) }
     }
 
     /// Appends the occurrences inside `window` (a byte range of `text`),
@@ -1032,12 +922,7 @@ impl Matcher {
                     };
                     let start_char = cand.end_char.saturating_sub(len);
                     cand.start = Some((start_char, start_byte));
-                    heap.push(Reverse((
-                        cand.distance,
-                        len.abs_diff(self.m),
-                        start_char,
-                        key.3,
-                    )));
+                    heap.push(Reverse((cand.distance, len.abs_diff(self.m), start_char, key.3)));
                 }
                 Some((start_char, start_byte)) => {
                     if overlaps(&chosen, start_char, cand.end_char) {
@@ -1084,8 +969,5 @@ impl Matcher {
 /// Whether the char range `[start, end)` may share a char with a chosen
 /// occurrence (`chosen` maps start to end; chosen ranges are disjoint).
 fn overlaps(chosen: &BTreeMap<usize, (usize, Found)>, start: usize, end: usize) -> bool {
-    chosen
-        .range(..end)
-        .next_back()
-        .is_some_and(|(_, &(chosen_end, _))| chosen_end > start)
+    chosen.range(..end).next_back().is_some_and(|(_, &(chosen_end, _))| chosen_end > start)
 }

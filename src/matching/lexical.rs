@@ -48,15 +48,8 @@ pub fn find(
     threshold: f64,
     limit: usize,
 ) -> Vec<LexicalMatch> {
-    let words: Vec<&str> = tokens::tokenize(normalized_quote)
-        .iter()
-        .map(|t| t.text(normalized_quote))
-        .collect();
-    let content: Vec<&str> = words
-        .iter()
-        .copied()
-        .filter(|w| !tokens::is_stop_word(w))
-        .collect();
+    let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
+    let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
     let chosen = if content.is_empty() { &words } else { &content };
     let mut stems: Vec<&str> = chosen.iter().map(|w| stem(w)).collect();
     crate::sort::sort(&mut stems);
@@ -105,11 +98,7 @@ pub fn find(
                 bm25 += idfs[t] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
                 covered += idfs[t];
             }
-            let coverage = if total_idf > 0.0 {
-                covered / total_idf
-            } else {
-                0.0
-            };
+            let coverage = if total_idf > 0.0 { covered / total_idf } else { 0.0 };
             let (a, b) = (index.token(acc.first)?, index.token(acc.last)?);
             (coverage >= threshold).then_some(LexicalMatch {
                 chunk: c,
@@ -120,9 +109,7 @@ pub fn find(
             })
         })
         .collect();
-    crate::sort::sort_by(&mut found, |a, b| {
-        b.bm25.total_cmp(&a.bm25).then(a.chunk.cmp(&b.chunk))
-    });
+    crate::sort::sort_by(&mut found, |a, b| b.bm25.total_cmp(&a.bm25).then(a.chunk.cmp(&b.chunk)));
     // overlapping chunks often trim to the same words: keep the first
     let mut kept: Vec<LexicalMatch> = Vec::new();
     for m in found {
@@ -155,10 +142,7 @@ pub fn order_agreement(normalized_quote: &str, passage: &str) -> f64 {
     let mut used = vec![false; passage.len()];
     let mut positions = Vec::new();
     for w in &quote {
-        let hit = passage
-            .iter()
-            .enumerate()
-            .position(|(i, p)| p == w && !used.get(i).copied().unwrap_or(true));
+        let hit = passage.iter().enumerate().position(|(i, p)| p == w && !used.get(i).copied().unwrap_or(true));
         if let Some(i) = hit {
             if let Some(u) = used.get_mut(i) {
                 *u = true;
@@ -188,11 +172,7 @@ mod tests {
         let quote = "the quarterly revenue report shows strong growth in european markets";
         assert_eq!(order_agreement(quote, quote), 1.0);
         let salad = "markets european in growth strong shows report revenue quarterly the";
-        assert!(
-            order_agreement(salad, quote) < 0.3,
-            "{}",
-            order_agreement(salad, quote)
-        );
+        assert!(order_agreement(salad, quote) < 0.3, "{}", order_agreement(salad, quote));
         assert_eq!(order_agreement("one word", "word one"), 0.5);
     }
 
@@ -203,30 +183,19 @@ mod tests {
     fn ranks_the_chunk_with_the_rare_words_first() {
         let mut doc = String::new();
         for i in 0..40 {
-            doc.push_str(&format!(
-                "paragraph {i} talks about the weather and the sea. "
-            ));
+            doc.push_str(&format!("paragraph {i} talks about the weather and the sea. "));
         }
         doc.push_str("the ledger reconciliation runs nightly at the data center. ");
         for i in 0..40 {
-            doc.push_str(&format!(
-                "paragraph {i} talks about the weather and the sea. "
-            ));
+            doc.push_str(&format!("paragraph {i} talks about the weather and the sea. "));
         }
         let doc = normalize_str(&doc, Profile::default());
         let idx = TokenIndex::new(&doc);
-        let chunks = crate::document::SearchIndex::new(
-            &doc,
-            crate::document::Format::PlainText,
-            Profile::default(),
-        )
-        .chunks(500, 100);
+        let chunks = crate::document::SearchIndex::new(&doc, crate::document::Format::PlainText, Profile::default())
+            .chunks(500, 100);
         let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5);
         assert!(!got.is_empty());
-        assert_eq!(
-            &doc[got[0].start..got[0].end],
-            "ledger reconciliation runs nightly"
-        );
+        assert_eq!(&doc[got[0].start..got[0].end], "ledger reconciliation runs nightly");
         assert_eq!(got[0].coverage, 1.0);
         assert!(find("nightly ledger weather audit", &idx, &chunks, 0.75, 5).is_empty());
     }

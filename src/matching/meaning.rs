@@ -46,9 +46,7 @@ pub const MAX_BAND: usize = 64;
 
 /// Prefixes whose addition or removal changes a word's meaning. The first
 /// eight negate (`legal`/`illegal`): [`Change::Negation`].
-const PREFIXES: &[&str] = &[
-    "un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post",
-];
+const PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post"];
 const NEGATING_PREFIXES: usize = 8;
 
 /// A text compared: a byte range of a normalized text, whose map leads back
@@ -170,25 +168,11 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
         let key = raw.to_lowercase();
         let digits = raw.bytes().any(|b| b.is_ascii_digit());
         let case = case_of(side, s, e);
-        let sentence_start = if toks.is_empty() && s >= start && first_is_sentence_start {
-            true
-        } else {
-            begins_sentence(text, s)
-        };
-        toks.push(Tok {
-            start: s,
-            end: e,
-            key,
-            digits,
-            case,
-            sentence_start,
-        });
+        let sentence_start =
+            if toks.is_empty() && s >= start && first_is_sentence_start { true } else { begins_sentence(text, s) };
+        toks.push(Tok { start: s, end: e, key, digits, case, sentence_start });
     });
-    Tokens {
-        toks,
-        cut_start,
-        cut_end,
-    }
+    Tokens { toks, cut_start, cut_end }
 }
 
 /// Bytes looked at beyond a range's edge for the rest of a cut word.
@@ -275,10 +259,7 @@ impl Comparison {
 pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool) -> Comparison {
     let q = side_tokens(quote, true);
     let s = side_tokens(source, false);
-    let mut out = Comparison {
-        edits: Vec::new(),
-        snapped: (source.start, source.end),
-    };
+    let mut out = Comparison { edits: Vec::new(), snapped: (source.start, source.end) };
     let ops = align(&q.toks, &s.toks);
     let mut i = 0;
     while let Some(op) = ops.get(i) {
@@ -295,15 +276,7 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
                 }
             }
             if let Some(Op::Same(qn, sn)) = ops.get(i + 1) {
-                separator_edit(
-                    quote,
-                    source,
-                    &q.toks,
-                    &s.toks,
-                    (qi, si),
-                    (*qn, *sn),
-                    &mut out.edits,
-                );
+                separator_edit(quote, source, &q.toks, &s.toks, (qi, si), (*qn, *sn), &mut out.edits);
             }
             i += 1;
             continue;
@@ -327,27 +300,14 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         let at_end = j == ops.len();
         let qt: Vec<&Tok> = qs.iter().filter_map(|&k| q.toks.get(k)).collect();
         let st: Vec<&Tok> = ss.iter().filter_map(|&k| s.toks.get(k)).collect();
-        let region = Region {
-            quote,
-            source,
-            q: &qt,
-            s: &st,
-            words,
-            word_forms,
-        };
-        let edge = (at_start && q.cut_start_ok(&s, &qt, &st, words, true))
-            || (at_end && q.cut_end_ok(&s, &qt, &st, words));
-        let edit = if edge {
-            region.partial_edge()
-        } else {
-            region.classify()
-        };
+        let region = Region { quote, source, q: &qt, s: &st, words, word_forms };
+        let edge =
+            (at_start && q.cut_start_ok(&s, &qt, &st, words, true)) || (at_end && q.cut_end_ok(&s, &qt, &st, words));
+        let edit = if edge { region.partial_edge() } else { region.classify() };
         out.edits.push(edit);
         i = j;
     }
-    if quantity_mismatch(quote, source)
-        && out.edits.iter().all(|e| e.change != Some(Change::Number))
-    {
+    if quantity_mismatch(quote, source) && out.edits.iter().all(|e| e.change != Some(Change::Number)) {
         out.edits.push(Edit {
             kind: EditKind::Substitution,
             change: Some(Change::Number),
@@ -357,14 +317,8 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         });
     }
     // snap the reported span to whole words unless the quote is cut itself
-    let keeps_cut_start = out
-        .edits
-        .first()
-        .is_some_and(|e| e.why == "quote starts inside a word");
-    let keeps_cut_end = out
-        .edits
-        .last()
-        .is_some_and(|e| e.why == "quote ends inside a word");
+    let keeps_cut_start = out.edits.first().is_some_and(|e| e.why == "quote starts inside a word");
+    let keeps_cut_end = out.edits.last().is_some_and(|e| e.why == "quote ends inside a word");
     if let (Some(first), Some(last)) = (s.toks.first(), s.toks.last()) {
         if s.cut_start && !keeps_cut_start {
             out.snapped.0 = first.start.min(source.start);
@@ -380,14 +334,7 @@ impl Tokens {
     /// Whether a differing first stretch is only the quote starting inside
     /// the source's first word: one token, a suffix of it, not a word, no
     /// digits.
-    fn cut_start_ok(
-        &self,
-        s: &Tokens,
-        qt: &[&Tok],
-        st: &[&Tok],
-        words: &dyn Words,
-        _start: bool,
-    ) -> bool {
+    fn cut_start_ok(&self, s: &Tokens, qt: &[&Tok], st: &[&Tok], words: &dyn Words, _start: bool) -> bool {
         s.cut_start && partial_of(qt, st, words, |whole, part| whole.ends_with(part))
     }
 
@@ -397,18 +344,9 @@ impl Tokens {
     }
 }
 
-fn partial_of(
-    qt: &[&Tok],
-    st: &[&Tok],
-    words: &dyn Words,
-    fits: impl Fn(&str, &str) -> bool,
-) -> bool {
+fn partial_of(qt: &[&Tok], st: &[&Tok], words: &dyn Words, fits: impl Fn(&str, &str) -> bool) -> bool {
     let ([q], [s]) = (qt, st) else { return false };
-    !q.digits
-        && !s.digits
-        && q.key.len() < s.key.len()
-        && fits(&s.key, &q.key)
-        && !is_word(words, &q.key)
+    !q.digits && !s.digits && q.key.len() < s.key.len() && fits(&s.key, &q.key) && !is_word(words, &q.key)
 }
 
 /// One stretch of differing tokens.
@@ -434,13 +372,7 @@ impl Region<'_, '_> {
 
     fn edit(&self, kind: EditKind, change: Option<Change>, why: &'static str) -> Edit {
         let (quote, source) = self.ranges();
-        Edit {
-            kind,
-            change,
-            why,
-            quote,
-            source,
-        }
+        Edit { kind, change, why, quote, source }
     }
 
     fn partial_edge(&self) -> Edit {
@@ -458,24 +390,21 @@ impl Region<'_, '_> {
         let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
         let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
         let digits = self.q.iter().chain(self.s).any(|t| t.digits);
-        let dotted = self.q.iter().any(|t| inner_dot(self.quote, t))
-            || self.s.iter().any(|t| inner_dot(self.source, t));
+        let dotted =
+            self.q.iter().any(|t| inner_dot(self.quote, t)) || self.s.iter().any(|t| inner_dot(self.source, t));
         if dotted && !digits {
             return self.edit(EditKind::Substitution, Some(Change::Word), "name");
         }
         let numeric = digits
-            || self.q.iter().chain(self.s).any(|t| {
-                lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class)
-            });
+            || self
+                .q
+                .iter()
+                .chain(self.s)
+                .any(|t| lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class));
         if numeric {
             let (qr, sr) = self.ranges();
             let qt = self.quote.normalized.as_str().get(qr.0..qr.1).unwrap_or("");
-            let st = self
-                .source
-                .normalized
-                .as_str()
-                .get(sr.0..sr.1)
-                .unwrap_or("");
+            let st = self.source.normalized.as_str().get(sr.0..sr.1).unwrap_or("");
             if same_numbers(qt, st) {
                 return self.edit(EditKind::Cosmetic, None, "number written differently");
             }
@@ -493,15 +422,10 @@ impl Region<'_, '_> {
                     return self.edit(EditKind::Typo, None, "missing space");
                 }
             }
-            return self.edit(
-                EditKind::Substitution,
-                Some(Change::Word),
-                "words joined or split",
-            );
+            return self.edit(EditKind::Substitution, Some(Change::Word), "words joined or split");
         }
         if !q_join.is_empty()
-            && crate::text::unicode::strip_marks(&q_join)
-                == crate::text::unicode::strip_marks(&s_join)
+            && crate::text::unicode::strip_marks(&q_join) == crate::text::unicode::strip_marks(&s_join)
         {
             return self.edit(EditKind::Cosmetic, None, "accents");
         }
@@ -512,11 +436,7 @@ impl Region<'_, '_> {
             return self.edit(EditKind::Substitution, Some(Change::Negation), neg);
         }
         if let Some(why) = self.prefix_change() {
-            let change = if why == "negating prefix" {
-                Change::Negation
-            } else {
-                Change::Word
-            };
+            let change = if why == "negating prefix" { Change::Negation } else { Change::Word };
             return self.edit(EditKind::Substitution, Some(change), why);
         }
         match (self.q, self.s) {
@@ -524,11 +444,7 @@ impl Region<'_, '_> {
             _ => self.edit(
                 EditKind::Substitution,
                 Some(Change::Word),
-                if self.q.is_empty() || self.s.is_empty() {
-                    "word added or dropped"
-                } else {
-                    "words"
-                },
+                if self.q.is_empty() || self.s.is_empty() { "word added or dropped" } else { "words" },
             ),
         }
     }
@@ -581,14 +497,11 @@ impl Region<'_, '_> {
             inner_dot(side, t)
                 || match t.case {
                     Case::AllCaps => true,
-                    Case::Capitalized => {
-                        !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key))
-                    }
+                    Case::Capitalized => !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key)),
                     Case::Lower => false,
                 }
         };
-        self.q.iter().any(|t| named(t, self.quote, false))
-            || self.s.iter().any(|t| named(t, self.source, true))
+        self.q.iter().any(|t| named(t, self.quote, false)) || self.s.iter().any(|t| named(t, self.source, true))
     }
 
     /// The quote's tokens are split by hyphens where the source's are not,
@@ -597,18 +510,11 @@ impl Region<'_, '_> {
     fn hyphen_split(&self) -> bool {
         let joined_by_hyphens = |side: &Side, toks: &[&Tok]| {
             toks.windows(2).all(|w| match w {
-                [a, b] => side
-                    .normalized
-                    .as_str()
-                    .get(a.end..b.start)
-                    .is_some_and(|sep| sep.trim() == "-"),
+                [a, b] => side.normalized.as_str().get(a.end..b.start).is_some_and(|sep| sep.trim() == "-"),
                 _ => true,
             })
         };
-        let (q_hyph, s_hyph) = (
-            joined_by_hyphens(self.quote, self.q),
-            joined_by_hyphens(self.source, self.s),
-        );
+        let (q_hyph, s_hyph) = (joined_by_hyphens(self.quote, self.q), joined_by_hyphens(self.source, self.s));
         match (self.q.len(), self.s.len()) {
             (1, n) if n > 1 => s_hyph,
             (n, 1) if n > 1 => q_hyph,
@@ -620,10 +526,7 @@ impl Region<'_, '_> {
     fn negation_change(&self) -> Option<&'static str> {
         let count = |t: &[&Tok]| {
             t.iter()
-                .filter(|t| {
-                    tokens::is_negation(&t.key)
-                        || lexicon::closed_class(&t.key) == Some(WordClass::Negation)
-                })
+                .filter(|t| tokens::is_negation(&t.key) || lexicon::closed_class(&t.key) == Some(WordClass::Negation))
                 .count()
         };
         (count(self.q) != count(self.s)).then_some("negation")
@@ -634,19 +537,11 @@ impl Region<'_, '_> {
     fn prefix_change(&self) -> Option<&'static str> {
         let q_join: String = self.q.iter().map(|t| t.key.as_str()).collect();
         let s_join: String = self.s.iter().map(|t| t.key.as_str()).collect();
-        let (long, short) = if q_join.len() > s_join.len() {
-            (&q_join, &s_join)
-        } else {
-            (&s_join, &q_join)
-        };
+        let (long, short) = if q_join.len() > s_join.len() { (&q_join, &s_join) } else { (&s_join, &q_join) };
         for (k, p) in PREFIXES.iter().enumerate() {
             if let Some(rest) = long.strip_prefix(p) {
                 if !short.is_empty() && rest == short.as_str() {
-                    return Some(if k < NEGATING_PREFIXES {
-                        "negating prefix"
-                    } else {
-                        "prefix"
-                    });
+                    return Some(if k < NEGATING_PREFIXES { "negating prefix" } else { "prefix" });
                 }
             }
         }
@@ -659,11 +554,7 @@ fn inner_dot(side: &Side, t: &Tok) -> bool {
     let text = side.normalized.as_str();
     let after = text.get(t.end..).and_then(|r| r.chars().next());
     let before = text.get(..t.start).and_then(|r| r.chars().next_back());
-    after == Some('.')
-        && text
-            .get(t.end + 1..)
-            .and_then(|r| r.chars().next())
-            .is_some_and(char::is_alphanumeric)
+    after == Some('.') && text.get(t.end + 1..).and_then(|r| r.chars().next()).is_some_and(char::is_alphanumeric)
         || before == Some('.')
             && text
                 .get(..t.start.saturating_sub(1))
@@ -717,9 +608,7 @@ fn osa(a: &str, b: &str) -> usize {
         for j in 1..=b.len() {
             let cost = usize::from(a.get(i - 1) != b.get(j - 1));
             let get = |ii: usize, jj: usize| d.get(ii * w + jj).copied().unwrap_or(usize::MAX / 2);
-            let mut v = (get(i - 1, j) + 1)
-                .min(get(i, j - 1) + 1)
-                .min(get(i - 1, j - 1) + cost);
+            let mut v = (get(i - 1, j) + 1).min(get(i, j - 1) + 1).min(get(i - 1, j - 1) + cost);
             if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
                 v = v.min(get(i - 2, j - 2) + 1);
             }
@@ -758,16 +647,8 @@ fn leftover_digits(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
 /// number of each must have an equal one in the other) — the check that
 /// catches `150 million` for `150 billion` when only the scale word moved.
 fn quantity_mismatch(quote: &Side, source: &Side) -> bool {
-    let qt = quote
-        .normalized
-        .as_str()
-        .get(quote.start..quote.end)
-        .unwrap_or("");
-    let st = source
-        .normalized
-        .as_str()
-        .get(source.start..source.end)
-        .unwrap_or("");
+    let qt = quote.normalized.as_str().get(quote.start..quote.end).unwrap_or("");
+    let st = source.normalized.as_str().get(source.start..source.end).unwrap_or("");
     let (qa, sa) = (quantity::quantities(qt), quantity::quantities(st));
     let (missing, extra) = quantity::unmatched(&qa, &sa);
     !missing.is_empty() || !extra.is_empty()
@@ -784,20 +665,11 @@ fn separator_edit(
     b: (usize, usize),
     edits: &mut Vec<Edit>,
 ) {
-    let (Some(qa), Some(qb), Some(sa), Some(sb)) = (q.get(a.0), q.get(b.0), s.get(a.1), s.get(b.1))
-    else {
+    let (Some(qa), Some(qb), Some(sa), Some(sb)) = (q.get(a.0), q.get(b.0), s.get(a.1), s.get(b.1)) else {
         return;
     };
-    let qsep = quote
-        .normalized
-        .as_str()
-        .get(qa.end..qb.start)
-        .unwrap_or("");
-    let ssep = source
-        .normalized
-        .as_str()
-        .get(sa.end..sb.start)
-        .unwrap_or("");
+    let qsep = quote.normalized.as_str().get(qa.end..qb.start).unwrap_or("");
+    let ssep = source.normalized.as_str().get(sa.end..sb.start).unwrap_or("");
     if qsep == ssep {
         return;
     }
@@ -806,21 +678,12 @@ fn separator_edit(
     if qs == ss {
         return; // whitespace only: the normalizer's business
     }
-    let meaningful = |t: &str, next_digit: bool| {
-        t.chars().any(|c| SYMBOLS.contains(c)) || (next_digit && t.ends_with(['-', '+']))
-    };
+    let meaningful =
+        |t: &str, next_digit: bool| t.chars().any(|c| SYMBOLS.contains(c)) || (next_digit && t.ends_with(['-', '+']));
     let (q_sym, s_sym) = (meaningful(&qs, qb.digits), meaningful(&ss, sb.digits));
-    let symbols = |t: &str| {
-        t.chars()
-            .filter(|c| SYMBOLS.contains(*c) || *c == '-' || *c == '+')
-            .collect::<String>()
-    };
+    let symbols = |t: &str| t.chars().filter(|c| SYMBOLS.contains(*c) || *c == '-' || *c == '+').collect::<String>();
     let edit = if (q_sym || s_sym) && symbols(&qs) != symbols(&ss) {
-        let change = if qa.digits || qb.digits || sa.digits || sb.digits {
-            Change::Number
-        } else {
-            Change::Word
-        };
+        let change = if qa.digits || qb.digits || sa.digits || sb.digits { Change::Number } else { Change::Word };
         Edit {
             kind: EditKind::Substitution,
             change: Some(change),
@@ -863,13 +726,7 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
     let (n, m) = (q.len(), s.len());
     let diff = n.abs_diff(m);
     let band = MAX_BAND.min(n.max(m)) + diff;
-    if n.max(m) > 0
-        && band
-            .saturating_mul(2)
-            .saturating_add(1)
-            .saturating_mul(n + 1)
-            > MAX_CELLS
-    {
+    if n.max(m) > 0 && band.saturating_mul(2).saturating_add(1).saturating_mul(n + 1) > MAX_CELLS {
         let mut ops: Vec<Op> = (0..n).map(Op::Del).collect();
         ops.extend((0..m).map(Op::Ins));
         return ops;
@@ -882,8 +739,7 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
         (off < width).then_some(i * width + off)
     };
     let mut d = vec![INF; (n + 1) * width];
-    let get =
-        |d: &[u32], i: usize, j: usize| idx(i, j).and_then(|k| d.get(k).copied()).unwrap_or(INF);
+    let get = |d: &[u32], i: usize, j: usize| idx(i, j).and_then(|k| d.get(k).copied()).unwrap_or(INF);
     for i in 0..=n {
         let lo = i.saturating_sub(band);
         let hi = (i + band).min(m);
@@ -895,8 +751,7 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
             } else {
                 let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
                 let diag = get(&d, i - 1, j - 1).saturating_add(u32::from(!same));
-                diag.min(get(&d, i - 1, j).saturating_add(1))
-                    .min(get(&d, i, j - 1).saturating_add(1))
+                diag.min(get(&d, i - 1, j).saturating_add(1)).min(get(&d, i, j - 1).saturating_add(1))
             };
             if let Some(k) = idx(i, j) {
                 if let Some(cell) = d.get_mut(k) {
@@ -957,11 +812,7 @@ pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: b
     if !inside(source.start) && !inside(source.end) {
         return Vec::new();
     }
-    compare(quote, source, words, word_forms)
-        .edits
-        .into_iter()
-        .filter(|e| e.kind == EditKind::Substitution)
-        .collect()
+    compare(quote, source, words, word_forms).edits.into_iter().filter(|e| e.kind == EditKind::Substitution).collect()
 }
 
 /// Whether `text[start..end]` (a verbatim occurrence of a quote in plain
@@ -979,9 +830,7 @@ pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
     let last = inner.chars().next_back();
     let piece_ok = |piece: &str| {
         let key = piece.to_lowercase();
-        !key.is_empty()
-            && !key.bytes().any(|b| b.is_ascii_digit())
-            && !lexicon::is_english_word(&key)
+        !key.is_empty() && !key.bytes().any(|b| b.is_ascii_digit()) && !lexicon::is_english_word(&key)
     };
     let cut_start = before.is_some_and(word_char) && first.is_some_and(word_char);
     let cut_end = after.is_some_and(word_char) && last.is_some_and(word_char);
@@ -1023,28 +872,14 @@ mod tests {
         // the marked range in normalized bytes (the test texts normalize one
         // for one but for case)
         let (s, e) = (open, close - 1);
-        let q = Side {
-            normalized: &qn,
-            original: quote,
-            start: 0,
-            end: qn.as_str().len(),
-        };
-        let src = Side {
-            normalized: &sn,
-            original: &plain,
-            start: s,
-            end: e,
-        };
+        let q = Side { normalized: &qn, original: quote, start: 0, end: qn.as_str().len() };
+        let src = Side { normalized: &sn, original: &plain, start: s, end: e };
         let none = |_: &str| false;
         compare(&q, &src, &none, false)
     }
 
     fn kinds(c: &Comparison) -> Vec<(EditKind, Option<Change>)> {
-        c.edits
-            .iter()
-            .filter(|e| e.kind != EditKind::Cosmetic)
-            .map(|e| (e.kind, e.change))
-            .collect()
+        c.edits.iter().filter(|e| e.kind != EditKind::Cosmetic).map(|e| (e.kind, e.change)).collect()
     }
 
     #[test]
@@ -1059,18 +894,9 @@ mod tests {
     fn swapped_words_are_substitutions() {
         let c = cmp("her car was red", "[his car was red]");
         assert_eq!(kinds(&c), [(EditKind::Substitution, Some(Change::Word))]);
-        assert_eq!(
-            kinds(&cmp("nine teams", "[four teams]")),
-            [(EditKind::Substitution, Some(Change::Number))]
-        );
-        assert_eq!(
-            kinds(&cmp("version 2.3.1", "[version 2.3.0]")),
-            [(EditKind::Substitution, Some(Change::Number))]
-        );
-        assert_eq!(
-            kinds(&cmp("it is illegal", "[it is legal]")),
-            [(EditKind::Substitution, Some(Change::Negation))]
-        );
+        assert_eq!(kinds(&cmp("nine teams", "[four teams]")), [(EditKind::Substitution, Some(Change::Number))]);
+        assert_eq!(kinds(&cmp("version 2.3.1", "[version 2.3.0]")), [(EditKind::Substitution, Some(Change::Number))]);
+        assert_eq!(kinds(&cmp("it is illegal", "[it is legal]")), [(EditKind::Substitution, Some(Change::Negation))]);
         assert!(!cmp("sales decreased", "[sales increased]").is_faithful());
         assert!(!cmp("the co-founder said", "[the founder said]").is_faithful());
     }

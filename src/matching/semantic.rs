@@ -64,10 +64,7 @@ pub fn chunk_ranges(text: &str, size: usize, overlap: usize) -> Vec<(usize, usiz
         while marks.get(end).is_some_and(|m| m.1 <= to) {
             end += 1;
         }
-        if let (Some(a), Some(b)) = (
-            marks.get(first),
-            end.checked_sub(1).and_then(|k| marks.get(k)),
-        ) {
+        if let (Some(a), Some(b)) = (marks.get(first), end.checked_sub(1).and_then(|k| marks.get(k))) {
             if end > first && out.last() != Some(&(a.2, b.3)) {
                 out.push((a.2, b.3));
             }
@@ -93,16 +90,11 @@ pub struct Precomputed {
 
 impl Embedder for Precomputed {
     fn embed(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
-        let same = texts.len() == self.texts.len()
-            && texts.iter().zip(&self.texts).all(|(a, b)| *a == b.as_str());
+        let same = texts.len() == self.texts.len() && texts.iter().zip(&self.texts).all(|(a, b)| *a == b.as_str());
         if same {
             Ok(self.vectors.clone())
         } else {
-            Err(format!(
-                "asked for {} texts that differ from the {} embedded ahead",
-                texts.len(),
-                self.texts.len()
-            ))
+            Err(format!("asked for {} texts that differ from the {} embedded ahead", texts.len(), self.texts.len()))
         }
     }
 }
@@ -110,10 +102,8 @@ impl Embedder for Precomputed {
 /// The texts [`embed`] asks the embedder for: the chunks of `text`, then
 /// `quotes`.
 pub fn request_texts(text: &str, size: usize, overlap: usize, quotes: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = chunk_ranges(text, size, overlap)
-        .iter()
-        .map(|&(s, e)| text.get(s..e).unwrap_or("").to_string())
-        .collect();
+    let mut out: Vec<String> =
+        chunk_ranges(text, size, overlap).iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_string()).collect();
     out.extend(quotes.iter().map(|q| q.to_string()));
     out
 }
@@ -146,25 +136,15 @@ pub fn embed(
             format!("the document has {} chunks to embed, more than {MAX_EMBEDDED_CHUNKS}; raise semantic_matching.chunk_size", ranges.len()),
         ));
     }
-    let mut texts: Vec<&str> = ranges
-        .iter()
-        .map(|&(s, e)| text.get(s..e).unwrap_or(""))
-        .collect();
+    let mut texts: Vec<&str> = ranges.iter().map(|&(s, e)| text.get(s..e).unwrap_or("")).collect();
     texts.extend_from_slice(quotes);
-    let vectors = embedder.embed(&texts).map_err(|m| {
-        Error::new(
-            ErrorKind::Processing,
-            format!("the embed callback failed: {m}"),
-        )
-    })?;
+    let vectors = embedder
+        .embed(&texts)
+        .map_err(|m| Error::new(ErrorKind::Processing, format!("the embed callback failed: {m}")))?;
     if vectors.len() != texts.len() {
         return Err(Error::new(
             ErrorKind::Processing,
-            format!(
-                "the embed callback returned {} vectors for {} texts",
-                vectors.len(),
-                texts.len()
-            ),
+            format!("the embed callback returned {} vectors for {} texts", vectors.len(), texts.len()),
         ));
     }
     let dim = vectors.first().map_or(0, Vec::len);
@@ -184,27 +164,15 @@ pub fn embed(
     }
     let mut unit: Vec<Vec<f32>> = vectors.into_iter().map(unit_length).collect();
     let quote_vectors = unit.split_off(ranges.len());
-    Ok((
-        EmbeddedChunks {
-            ranges,
-            vectors: unit,
-        },
-        quote_vectors,
-    ))
+    Ok((EmbeddedChunks { ranges, vectors: unit }, quote_vectors))
 }
 
 fn unit_length(v: Vec<f32>) -> Vec<f32> {
-    let norm = v
-        .iter()
-        .map(|x| f64::from(*x) * f64::from(*x))
-        .sum::<f64>()
-        .sqrt();
+    let norm = v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt();
     if norm == 0.0 {
         return v;
     }
-    v.into_iter()
-        .map(|x| (f64::from(x) / norm) as f32)
-        .collect()
+    v.into_iter().map(|x| (f64::from(x) / norm) as f32).collect()
 }
 
 impl EmbeddedChunks {
@@ -217,14 +185,7 @@ impl EmbeddedChunks {
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                (
-                    i,
-                    v.iter()
-                        .zip(quote)
-                        .map(|(a, b)| f64::from(*a) * f64::from(*b))
-                        .sum::<f64>()
-                        .clamp(-1.0, 1.0),
-                )
+                (i, v.iter().zip(quote).map(|(a, b)| f64::from(*a) * f64::from(*b)).sum::<f64>().clamp(-1.0, 1.0))
             })
             .filter(|&(_, s)| s >= threshold)
             .collect();
@@ -245,10 +206,7 @@ mod tests {
         assert!(!ranges.is_empty());
         for &(s, e) in &ranges {
             let chunk = &text[s..e];
-            assert!(
-                !chunk.starts_with(' ') && !chunk.ends_with(' '),
-                "{chunk:?}"
-            );
+            assert!(!chunk.starts_with(' ') && !chunk.ends_with(' '), "{chunk:?}");
             assert!(chunk.chars().count() <= 20, "{chunk:?}");
         }
         assert_eq!(ranges.first().map(|r| r.0), Some(0));
@@ -257,23 +215,15 @@ mod tests {
 
     #[test]
     fn bad_answers_are_processing_errors() {
-        let short =
-            |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Ok(vec![vec![1.0]]) };
-        let err = embed("one two three", 5, 0, &["q"], &short)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let short = |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Ok(vec![vec![1.0]]) };
+        let err = embed("one two three", 5, 0, &["q"], &short).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("vectors for"), "{err}");
         let nan = |t: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> {
             Ok(t.iter().map(|_| vec![f32::NAN]).collect())
         };
         assert!(embed("one two", 50, 0, &["q"], &nan).is_err());
-        let fails =
-            |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Err("offline".into()) };
-        let err = embed("one two", 50, 0, &["q"], &fails)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let fails = |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Err("offline".into()) };
+        let err = embed("one two", 50, 0, &["q"], &fails).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("offline"), "{err}");
     }
 }

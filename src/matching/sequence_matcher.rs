@@ -142,24 +142,14 @@ impl SequenceMatcher {
         let n = b.len();
         if autojunk && n >= 200 {
             let ntest = n / 100 + 1;
-            popular.extend(
-                b2j.iter()
-                    .filter(|(_, idxs)| idxs.len() > ntest)
-                    .map(|(&elt, _)| elt),
-            );
+            popular.extend(b2j.iter().filter(|(_, idxs)| idxs.len() > ntest).map(|(&elt, _)| elt));
             for elt in &popular {
                 b2j.remove(elt);
             }
             crate::sort::sort(&mut popular);
         }
 
-        SequenceMatcher {
-            a: a.to_vec(),
-            b: b.to_vec(),
-            b2j,
-            popular,
-            autojunk,
-        }
+        SequenceMatcher { a: a.to_vec(), b: b.to_vec(), b2j, popular, autojunk }
     }
 
     /// Convenience constructor from string slices (split into code points).
@@ -205,14 +195,7 @@ impl SequenceMatcher {
 
     /// Implementation of [`SequenceMatcher::find_longest_match`] reusing the
     /// caller's buffers. Leaves `scratch` all-zero on return.
-    fn find_longest_match_with(
-        &self,
-        scratch: &mut Scratch,
-        alo: usize,
-        ahi: usize,
-        blo: usize,
-        bhi: usize,
-    ) -> Block {
+    fn find_longest_match_with(&self, scratch: &mut Scratch, alo: usize, ahi: usize, blo: usize, bhi: usize) -> Block {
         let a = &self.a;
         let b = &self.b;
         let ahi = ahi.min(a.len());
@@ -221,11 +204,7 @@ impl SequenceMatcher {
         // Empty ranges: CPython's loops do nothing and neither extension
         // loop can run, so the answer is (alo, blo, 0).
         if alo >= ahi || blo >= bhi {
-            return Block {
-                a: alo,
-                b: blo,
-                size: 0,
-            };
+            return Block { a: alo, b: blo, size: 0 };
         }
 
         let (mut besti, mut bestj, mut bestsize) = (alo, blo, 0usize);
@@ -274,18 +253,11 @@ impl SequenceMatcher {
             bestj -= 1;
             bestsize += 1;
         }
-        while besti + bestsize < ahi
-            && bestj + bestsize < bhi
-            && a[besti + bestsize] == b[bestj + bestsize]
-        {
+        while besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] == b[bestj + bestsize] {
             bestsize += 1;
         }
 
-        Block {
-            a: besti,
-            b: bestj,
-            size: bestsize,
-        }
+        Block { a: besti, b: bestj, size: bestsize }
     }
 
     /// difflib's `get_matching_blocks()`: the non-adjacent matching blocks in
@@ -322,27 +294,15 @@ impl SequenceMatcher {
                 k1 += k2;
             } else {
                 if k1 > 0 {
-                    non_adjacent.push(Block {
-                        a: i1,
-                        b: j1,
-                        size: k1,
-                    });
+                    non_adjacent.push(Block { a: i1, b: j1, size: k1 });
                 }
                 (i1, j1, k1) = (i2, j2, k2);
             }
         }
         if k1 > 0 {
-            non_adjacent.push(Block {
-                a: i1,
-                b: j1,
-                size: k1,
-            });
+            non_adjacent.push(Block { a: i1, b: j1, size: k1 });
         }
-        non_adjacent.push(Block {
-            a: la,
-            b: lb,
-            size: 0,
-        });
+        non_adjacent.push(Block { a: la, b: lb, size: 0 });
         non_adjacent
     }
 
@@ -403,14 +363,7 @@ mod tests {
                 vec![blk(0, 4, 5), blk(5, 9, 0)],
                 0.7142857142857143,
             ),
-            (
-                "ab".into(),
-                "c".into(),
-                true,
-                blk(0, 0, 0),
-                vec![blk(2, 1, 0)],
-                0.0,
-            ),
+            ("ab".into(), "c".into(), true, blk(0, 0, 0), vec![blk(2, 1, 0)], 0.0),
             (
                 "abxcd".into(),
                 "abcd".into(),
@@ -419,30 +372,9 @@ mod tests {
                 vec![blk(0, 0, 2), blk(3, 2, 2), blk(5, 4, 0)],
                 0.8888888888888888,
             ),
-            (
-                "abcd".into(),
-                "bcde".into(),
-                true,
-                blk(1, 0, 3),
-                vec![blk(1, 0, 3), blk(4, 4, 0)],
-                0.75,
-            ),
-            (
-                "".into(),
-                "".into(),
-                true,
-                blk(0, 0, 0),
-                vec![blk(0, 0, 0)],
-                1.0,
-            ),
-            (
-                "".into(),
-                "abc".into(),
-                true,
-                blk(0, 0, 0),
-                vec![blk(0, 3, 0)],
-                0.0,
-            ),
+            ("abcd".into(), "bcde".into(), true, blk(1, 0, 3), vec![blk(1, 0, 3), blk(4, 4, 0)], 0.75),
+            ("".into(), "".into(), true, blk(0, 0, 0), vec![blk(0, 0, 0)], 1.0),
+            ("".into(), "abc".into(), true, blk(0, 0, 0), vec![blk(0, 3, 0)], 0.0),
             (
                 "héllo 中文 😀 world".into(),
                 "hello 中文😀 world".into(),
@@ -464,14 +396,7 @@ mod tests {
                 "ab ".repeat(80),
                 false,
                 blk(0, 0, 1),
-                vec![
-                    blk(0, 0, 1),
-                    blk(1, 3, 1),
-                    blk(2, 6, 1),
-                    blk(3, 9, 1),
-                    blk(4, 12, 1),
-                    blk(8, 240, 0),
-                ],
+                vec![blk(0, 0, 1), blk(1, 3, 1), blk(2, 6, 1), blk(3, 9, 1), blk(4, 12, 1), blk(8, 240, 0)],
                 0.04032258064516129,
             ),
             (
@@ -482,14 +407,7 @@ mod tests {
                 vec![blk(0, 0, 19), blk(19, 25, 0)],
                 0.8636363636363636,
             ),
-            (
-                "aaaaaaaaaa".into(),
-                format!("x{}", "a".repeat(250)),
-                true,
-                blk(0, 0, 0),
-                vec![blk(10, 251, 0)],
-                0.0,
-            ),
+            ("aaaaaaaaaa".into(), format!("x{}", "a".repeat(250)), true, blk(0, 0, 0), vec![blk(10, 251, 0)], 0.0),
             (
                 "aaaaaaaaaa".into(),
                 format!("x{}", "a".repeat(250)),
@@ -514,11 +432,7 @@ mod tests {
         for (a, b, aj, lm, mb, ratio) in cpython_cases() {
             let (ac, bc) = (chars(&a), chars(&b));
             let sm = SequenceMatcher::new(&ac, &bc, aj);
-            assert_eq!(
-                sm.find_longest_match(0, ac.len(), 0, bc.len()),
-                lm,
-                "{a:?} {b:?} {aj}"
-            );
+            assert_eq!(sm.find_longest_match(0, ac.len(), 0, bc.len()), lm, "{a:?} {b:?} {aj}");
             assert_eq!(sm.matching_blocks(), mb, "{a:?} {b:?} {aj}");
             assert_eq!(sm.ratio().to_bits(), ratio.to_bits(), "{a:?} {b:?} {aj}");
         }
@@ -535,14 +449,8 @@ mod tests {
     #[test]
     fn scores() {
         // CPython 3.11.7: m.size / len(quote)
-        assert_eq!(
-            longest_match_score("aaaaaaaaaa", &format!("x{}", "a".repeat(250)), true),
-            0.0
-        );
-        assert_eq!(
-            longest_match_score("aaaaaaaaaa", &format!("x{}", "a".repeat(250)), false),
-            1.0
-        );
+        assert_eq!(longest_match_score("aaaaaaaaaa", &format!("x{}", "a".repeat(250)), true), 0.0);
+        assert_eq!(longest_match_score("aaaaaaaaaa", &format!("x{}", "a".repeat(250)), false), 1.0);
         assert_eq!(longest_match_score("", "anything", true), 0.0);
         assert_eq!(longest_match_score(" abcd", "abcd abcd", true), 1.0);
         assert_eq!(longest_match_score("abxcd", "abcd", true), 0.4);

@@ -25,15 +25,8 @@ pub struct TokenQuery {
 impl TokenQuery {
     /// Prepares a normalized quote against a document's token index.
     pub fn new(normalized_quote: &str, index: &TokenIndex) -> TokenQuery {
-        let words: Vec<&str> = tokens::tokenize(normalized_quote)
-            .iter()
-            .map(|t| t.text(normalized_quote))
-            .collect();
-        let content: Vec<&str> = words
-            .iter()
-            .copied()
-            .filter(|w| !tokens::is_stop_word(w))
-            .collect();
+        let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
+        let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
         let chosen = if content.is_empty() { &words } else { &content };
         let mut seen_stems: Vec<&str> = Vec::new();
         let mut terms = Vec::new();
@@ -45,10 +38,7 @@ impl TokenQuery {
             seen_stems.push(s);
             terms.push((index.stem_id(s), index.surface_id(w)));
         }
-        TokenQuery {
-            terms,
-            token_count: words.len(),
-        }
+        TokenQuery { terms, token_count: words.len() }
     }
 
     /// Number of distinct content stems.
@@ -81,10 +71,7 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) ->
     }
     let width = query.token_count + (query.token_count / 2).max(2);
     let hits = merged_hits(query, index);
-    let mut sweep = Sweep {
-        counts: vec![(0u32, 0u32); n],
-        numerator: 0,
-    };
+    let mut sweep = Sweep { counts: vec![(0u32, 0u32); n], numerator: 0 };
     let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
     let mut left = 0;
     for right in 0..hits.len() {
@@ -102,20 +89,13 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) ->
             candidates.push((sweep.numerator, hits[left].0, hits[right].0));
         }
     }
-    crate::sort::sort_by(&mut candidates, |a, b| {
-        b.0.cmp(&a.0)
-            .then((a.2 - a.1).cmp(&(b.2 - b.1)))
-            .then(a.1.cmp(&b.1))
-    });
+    crate::sort::sort_by(&mut candidates, |a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
     let mut chosen: Vec<TokenMatch> = Vec::new();
     for (num, first, last) in candidates {
         if chosen.len() >= limit {
             break;
         }
-        if chosen
-            .iter()
-            .any(|c| first <= c.last_token && c.first_token <= last)
-        {
+        if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
             continue;
         }
         let (Some(a), Some(b)) = (index.token(first), index.token(last)) else {
@@ -163,23 +143,11 @@ fn weight(c: (u32, u32)) -> u32 {
 }
 
 impl Sweep {
-    fn is_surface(
-        hit: (usize, usize),
-        index: &TokenIndex,
-        terms: &[(Option<u32>, Option<u32>)],
-    ) -> bool {
-        terms
-            .get(hit.1)
-            .and_then(|t| t.1)
-            .is_some_and(|s| index.surface(hit.0) == s)
+    fn is_surface(hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) -> bool {
+        terms.get(hit.1).and_then(|t| t.1).is_some_and(|s| index.surface(hit.0) == s)
     }
 
-    fn add(
-        &mut self,
-        hit: (usize, usize),
-        index: &TokenIndex,
-        terms: &[(Option<u32>, Option<u32>)],
-    ) {
+    fn add(&mut self, hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) {
         let surface = Sweep::is_surface(hit, index, terms) as u32;
         if let Some(c) = self.counts.get_mut(hit.1) {
             self.numerator -= weight(*c);
@@ -188,12 +156,7 @@ impl Sweep {
         }
     }
 
-    fn remove(
-        &mut self,
-        hit: (usize, usize),
-        index: &TokenIndex,
-        terms: &[(Option<u32>, Option<u32>)],
-    ) {
+    fn remove(&mut self, hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) {
         let surface = Sweep::is_surface(hit, index, terms) as u32;
         if let Some(c) = self.counts.get_mut(hit.1) {
             self.numerator -= weight(*c);
@@ -209,9 +172,7 @@ impl Sweep {
         terms: &[(Option<u32>, Option<u32>)],
     ) -> bool {
         let surface = Sweep::is_surface(hit, index, terms) as u32;
-        self.counts
-            .get(hit.1)
-            .is_some_and(|&c| weight(c) == weight((c.0 - 1, c.1 - surface)))
+        self.counts.get(hit.1).is_some_and(|&c| weight(c) == weight((c.0 - 1, c.1 - surface)))
     }
 
     fn score(&self, n: usize) -> f64 {
@@ -229,10 +190,7 @@ mod tests {
         let doc = normalize_str(doc, Profile::default());
         let idx = TokenIndex::new(&doc);
         let q = TokenQuery::new(&normalize_str(quote, Profile::default()), &idx);
-        find(&q, &idx, 0.5, 5)
-            .into_iter()
-            .map(|m| (doc[m.start..m.end].to_string(), m.score))
-            .collect()
+        find(&q, &idx, 0.5, 5).into_iter().map(|m| (doc[m.start..m.end].to_string(), m.score)).collect()
     }
 
     #[test]
@@ -241,36 +199,17 @@ mod tests {
             "The application needs to support user authentication using OAuth 2.0.",
             "application must implement OAuth 2.0 authentication",
         );
-        assert_eq!(
-            got,
-            vec![(
-                "application needs to support user authentication using oauth 2.0".to_string(),
-                0.8
-            )]
-        );
+        assert_eq!(got, vec![("application needs to support user authentication using oauth 2.0".to_string(), 0.8)]);
     }
 
     #[test]
     fn stem_only_matches_weigh_less() {
-        let got = run(
-            "Users need to authenticate. Authentication must be secure.",
-            "authentication",
-        );
-        assert_eq!(
-            got,
-            vec![
-                ("authentication".to_string(), 1.0),
-                ("authenticate".to_string(), 0.9)
-            ]
-        );
+        let got = run("Users need to authenticate. Authentication must be secure.", "authentication");
+        assert_eq!(got, vec![("authentication".to_string(), 1.0), ("authenticate".to_string(), 0.9)]);
     }
 
     #[test]
     fn unrelated_text_gives_nothing() {
-        assert!(run(
-            "The system will use PostgreSQL database.",
-            "implement microservices architecture"
-        )
-        .is_empty());
+        assert!(run("The system will use PostgreSQL database.", "implement microservices architecture").is_empty());
     }
 }

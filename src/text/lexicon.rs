@@ -51,10 +51,7 @@ fn restarts() -> &'static [u32] {
 /// The whole word stored at `at` (a restart entry).
 fn whole_at(at: usize) -> &'static [u8] {
     let start = at + 1;
-    let end = WORDS
-        .get(start..)
-        .and_then(|r| r.iter().position(|&b| b == 0))
-        .map_or(WORDS.len(), |p| start + p);
+    let end = WORDS.get(start..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(WORDS.len(), |p| start + p);
     WORDS.get(start..end).unwrap_or(&[])
 }
 
@@ -1004,16 +1001,8 @@ fn bit(class: WordClass) -> u16 {
 /// Every closed class `word` (lowercase) belongs to, in priority order.
 pub fn closed_classes(word: &str) -> impl Iterator<Item = WordClass> {
     let t = table();
-    let bits = t
-        .binary_search_by(|(w, _)| (*w).cmp(word))
-        .ok()
-        .and_then(|i| t.get(i))
-        .map_or(0, |e| e.1);
-    PRIORITY
-        .into_iter()
-        .enumerate()
-        .filter(move |(i, _)| bits & (1 << i) != 0)
-        .map(|(_, c)| c)
+    let bits = t.binary_search_by(|(w, _)| (*w).cmp(word)).ok().and_then(|i| t.get(i)).map_or(0, |e| e.1);
+    PRIORITY.into_iter().enumerate().filter(move |(i, _)| bits & (1 << i) != 0).map(|(_, c)| c)
 }
 
 /// The first closed class of `word` (lowercase) by priority: negation,
@@ -1030,10 +1019,7 @@ pub fn closed_class(word: &str) -> Option<WordClass> {
 /// Number words, ordinals, scale words and units: a change of one is a
 /// change of a quantity.
 pub fn is_number_or_unit_class(c: WordClass) -> bool {
-    matches!(
-        c,
-        WordClass::NumberWord | WordClass::Ordinal | WordClass::Scale | WordClass::Unit
-    )
+    matches!(c, WordClass::NumberWord | WordClass::Ordinal | WordClass::Scale | WordClass::Unit)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -1041,10 +1027,7 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    const SOURCES: [&str; 2] = [
-        "/usr/share/dict/american-english",
-        "/usr/share/dict/british-english",
-    ];
+    const SOURCES: [&str; 2] = ["/usr/share/dict/american-english", "/usr/share/dict/british-english"];
 
     /// The words of the Debian lists, filtered as the module doc says.
     fn source_words() -> BTreeSet<String> {
@@ -1054,10 +1037,7 @@ mod tests {
                 panic!("{path}: {e}; the word lists come from Debian's wamerican and wbritish: run scripts/setup.sh")
             });
             for w in text.lines().map(str::trim) {
-                if w.is_empty()
-                    || w.ends_with("'s")
-                    || w.chars().next().is_some_and(char::is_uppercase)
-                {
+                if w.is_empty() || w.ends_with("'s") || w.chars().next().is_some_and(char::is_uppercase) {
                     continue;
                 }
                 out.insert(w.to_string());
@@ -1071,15 +1051,8 @@ mod tests {
         let mut prev: &[u8] = &[];
         for (n, w) in words.iter().enumerate() {
             let b = w.as_bytes();
-            let shared = if n % RESTART == 0 {
-                0
-            } else {
-                b.iter()
-                    .zip(prev)
-                    .take_while(|(x, y)| x == y)
-                    .count()
-                    .min(255)
-            };
+            let shared =
+                if n % RESTART == 0 { 0 } else { b.iter().zip(prev).take_while(|(x, y)| x == y).count().min(255) };
             out.push(shared as u8);
             out.extend_from_slice(&b[shared..]);
             out.push(0);
@@ -1094,17 +1067,10 @@ mod tests {
         assert!(words.len() > 60_000, "{} words", words.len());
         let fresh = generate(&words);
         if std::env::var_os("EV_WRITE_WORDS").is_some() {
-            std::fs::write(
-                concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/words.bin"),
-                &fresh,
-            )
-            .unwrap();
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/words.bin"), &fresh).unwrap();
             return;
         }
-        assert!(
-            fresh == WORDS,
-            "src/text/words.bin is stale: EV_WRITE_WORDS=1 cargo test --lib text::lexicon"
-        );
+        assert!(fresh == WORDS, "src/text/words.bin is stale: EV_WRITE_WORDS=1 cargo test --lib text::lexicon");
         for w in &words {
             assert!(is_english_word(w), "{w}");
         }
@@ -1127,46 +1093,24 @@ mod tests {
                 }
                 String::from_utf8_lossy(&b).into_owned()
             } else {
-                (0..1 + next(9))
-                    .map(|_| letters[next(letters.len())] as char)
-                    .collect()
+                (0..1 + next(9)).map(|_| letters[next(letters.len())] as char).collect()
             };
             assert_eq!(is_english_word(&w), words.contains(&w), "{w:?}");
         }
         assert!(
             !is_english_word("")
-                && !is_english_word(
-                    "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
-                )
+                && !is_english_word("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz")
         );
         assert!(is_english_word(listed[0]) && is_english_word(listed[listed.len() - 1]));
     }
 
     #[test]
     fn typos_are_not_words_and_words_are() {
-        for w in [
-            "recieve",
-            "managment",
-            "teh",
-            "protoco",
-            "accomodate",
-            "definately",
-            "occured",
-            "untill",
-        ] {
+        for w in ["recieve", "managment", "teh", "protoco", "accomodate", "definately", "occured", "untill"] {
             assert!(!is_english_word(w), "{w}");
         }
-        for w in [
-            "receive",
-            "decreased",
-            "increased",
-            "unprofitable",
-            "illegal",
-            "legal",
-            "founder",
-            "don't",
-            "café",
-        ] {
+        for w in ["receive", "decreased", "increased", "unprofitable", "illegal", "legal", "founder", "don't", "café"]
+        {
             assert!(is_english_word(w), "{w}");
         }
     }
@@ -1185,9 +1129,6 @@ mod tests {
         assert_eq!(closed_class("under"), Some(WordClass::Comparative));
         assert_eq!(closed_class("system"), None);
         assert!(closed_classes("may").any(|c| c == WordClass::Modal));
-        assert!(
-            is_number_or_unit_class(WordClass::Unit)
-                && !is_number_or_unit_class(WordClass::Pronoun)
-        );
+        assert!(is_number_or_unit_class(WordClass::Unit) && !is_number_or_unit_class(WordClass::Pronoun));
     }
 }

@@ -31,10 +31,7 @@ pub struct Profile {
 
 impl Default for Profile {
     fn default() -> Profile {
-        Profile {
-            fold_case: true,
-            collapse_whitespace: true,
-        }
+        Profile { fold_case: true, collapse_whitespace: true }
     }
 }
 
@@ -100,10 +97,7 @@ impl Normalized {
         if i >= self.text.len() {
             return None;
         }
-        let r = self
-            .runs
-            .partition_point(|r| r.norm as usize <= i)
-            .checked_sub(1)?;
+        let r = self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?;
         let run = self.runs.get(r)?;
         Some(if run.end == 0 {
             let s = run.orig as usize + (i - run.norm as usize);
@@ -140,14 +134,8 @@ pub struct NormalizedBuilder {
 impl NormalizedBuilder {
     /// A builder for about `capacity` bytes of text.
     pub fn new(profile: Profile, capacity: usize) -> NormalizedBuilder {
-        let sink = MapSink {
-            text: Vec::with_capacity(capacity),
-            runs: Vec::new(),
-            next_linear: u32::MAX,
-        };
-        NormalizedBuilder {
-            norm: Normalizer::new(profile, false, sink),
-        }
+        let sink = MapSink { text: Vec::with_capacity(capacity), runs: Vec::new(), next_linear: u32::MAX };
+        NormalizedBuilder { norm: Normalizer::new(profile, false, sink) }
     }
 
     /// Adds the next units (units come in source order).
@@ -159,10 +147,7 @@ impl NormalizedBuilder {
     pub fn finish(self) -> Normalized {
         let mut sink = self.norm.finish();
         sink.runs.shrink_to_fit();
-        Normalized {
-            text: into_string(sink.text),
-            runs: sink.runs,
-        }
+        Normalized { text: into_string(sink.text), runs: sink.runs }
     }
 }
 
@@ -184,11 +169,7 @@ pub fn normalize_units<I: IntoIterator<Item = Unit>>(units: I, profile: Profile)
 
 /// The units of a plain string: each char maps to its own bytes.
 pub fn plain_units(text: &str) -> impl Iterator<Item = Unit> + '_ {
-    text.char_indices().map(|(i, ch)| Unit {
-        ch,
-        start: i as u32,
-        end: (i + ch.len_utf8()) as u32,
-    })
+    text.char_indices().map(|(i, ch)| Unit { ch, start: i as u32, end: (i + ch.len_utf8()) as u32 })
 }
 
 /// The sinks only ever append whole UTF-8 encodings, so this never loses
@@ -316,12 +297,7 @@ impl UnitSource for &[Unit] {
     }
 
     fn append(&self, from: usize, to: usize, text: &mut Vec<u8>) {
-        text.extend(
-            self.get(from..to)
-                .unwrap_or_default()
-                .iter()
-                .map(|u| u.ch as u8),
-        );
+        text.extend(self.get(from..to).unwrap_or_default().iter().map(|u| u.ch as u8));
     }
 }
 
@@ -341,14 +317,7 @@ impl UnitSource for Plain<'_> {
     fn unit(&self, i: usize) -> Option<(Unit, usize)> {
         let ch = self.0.get(i..)?.chars().next()?;
         let end = i + ch.len_utf8();
-        Some((
-            Unit {
-                ch,
-                start: i as u32,
-                end: end as u32,
-            },
-            end,
-        ))
+        Some((Unit { ch, start: i as u32, end: end as u32 }, end))
     }
 
     #[inline(always)]
@@ -403,28 +372,16 @@ impl MapSink {
     #[cold]
     fn new_run(&mut self, at: u32, start: u32, end: u32, one_byte: bool) {
         if one_byte && end == start.wrapping_add(1) {
-            self.runs.push(Run {
-                norm: at,
-                orig: start,
-                end: 0,
-            });
+            self.runs.push(Run { norm: at, orig: start, end: 0 });
             self.next_linear = end;
             return;
         }
         self.next_linear = u32::MAX;
         // the chars of one NFKC expansion share their range: one run
-        if self
-            .runs
-            .last()
-            .is_some_and(|r| r.end != 0 && r.orig == start && r.end == end)
-        {
+        if self.runs.last().is_some_and(|r| r.end != 0 && r.orig == start && r.end == end) {
             return;
         }
-        self.runs.push(Run {
-            norm: at,
-            orig: start,
-            end: end.max(1),
-        });
+        self.runs.push(Run { norm: at, orig: start, end: end.max(1) });
     }
 }
 
@@ -557,9 +514,7 @@ impl<S: Sink> Normalizer<S> {
             while let Some(b) = src.byte_at(i, at) {
                 let keep = is_copy(b)
                     || if collapse {
-                        is_space(b)
-                            && i > from
-                            && src.byte_at(i + 1, at.wrapping_add(1)).is_some_and(is_copy)
+                        is_space(b) && i > from && src.byte_at(i + 1, at.wrapping_add(1)).is_some_and(is_copy)
                     } else {
                         is_space(b)
                     };
@@ -614,8 +569,7 @@ impl<S: Sink> Normalizer<S> {
     fn emit_cluster(&mut self, starter: Unit) {
         let lower = starter.ch.is_lowercase();
         if self.marks.is_empty() && unicode::nfkc_is_itself(starter.ch) {
-            self.out
-                .push_folded(starter.ch, starter.start, starter.end, lower);
+            self.out.push_folded(starter.ch, starter.start, starter.end, lower);
             return;
         }
         self.cluster.clear();
@@ -638,12 +592,12 @@ impl<S: Sink> Normalizer<S> {
 /// The folded form of one NFKC char: `None` removes it.
 fn fold_char(c: char) -> Option<char> {
     Some(match c {
-        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}'
-        | '\u{2039}' | '\u{203A}' | '\u{0060}' | '\u{00B4}' | '\u{FF07}' => '\'',
-        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}'
-        | '\u{00AB}' | '\u{00BB}' | '\u{301D}' | '\u{301E}' => '"',
-        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
-        | '\u{2212}' | '\u{2E3A}' | '\u{2E3B}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => '-',
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}' | '\u{2039}' | '\u{203A}'
+        | '\u{0060}' | '\u{00B4}' | '\u{FF07}' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}' | '\u{00AB}' | '\u{00BB}'
+        | '\u{301D}' | '\u{301E}' => '"',
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}' | '\u{2212}' | '\u{2E3A}'
+        | '\u{2E3B}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => '-',
         // zero-width space, word joiner, BOM, zero-width non-joiner; not ZWJ,
         // which binds emoji sequences.
         '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{200C}' => return None,
@@ -669,15 +623,7 @@ struct Joiner<S: Sink> {
 
 impl<S: Sink> Joiner<S> {
     fn new(profile: Profile, trim: bool, sink: S) -> Self {
-        Joiner {
-            profile,
-            trim,
-            sink,
-            after_letter: false,
-            wrote_any: false,
-            space: None,
-            hyphen: None,
-        }
+        Joiner { profile, trim, sink, after_letter: false, wrote_any: false, space: None, hyphen: None }
     }
 
     /// Writes the pending whitespace run as one space (no hyphen pending).
@@ -695,21 +641,13 @@ impl<S: Sink> Joiner<S> {
     /// letter (only such a word continues a hyphenated one).
     fn push_folded(&mut self, c: char, start: u32, end: u32, lower: bool) {
         if c == '\u{00AD}' {
-            if self.profile.collapse_whitespace
-                && self.after_letter
-                && self.hyphen.is_none()
-                && self.space.is_none()
-            {
+            if self.profile.collapse_whitespace && self.after_letter && self.hyphen.is_none() && self.space.is_none() {
                 self.hyphen = Some((start, end, true));
             }
             return;
         }
         if c.is_ascii_alphanumeric() {
-            let c = if self.profile.fold_case {
-                c.to_ascii_lowercase()
-            } else {
-                c
-            };
+            let c = if self.profile.fold_case { c.to_ascii_lowercase() } else { c };
             self.push(c, start, end, lower, false);
             return;
         }
@@ -792,28 +730,19 @@ mod tests {
     /// The original text behind the whole normalized range of `needle`.
     fn original_of(doc: &str, needle: &str) -> String {
         let n = Normalized::from_plain(doc, Profile::default());
-        let pos = n
-            .as_str()
-            .find(&norm(needle))
-            .expect("needle in normalized text");
+        let pos = n.as_str().find(&norm(needle)).expect("needle in normalized text");
         let (s, e) = n.original_range(pos, pos + norm(needle).len()).unwrap();
         doc[s..e].to_string()
     }
 
     #[test]
     fn folds_case_whitespace_quotes_dashes() {
-        assert_eq!(
-            norm("  The  \u{201C}Quick\u{201D}\t\r\nfox\u{2014}it\u{2019}s  "),
-            "the \"quick\" fox-it's"
-        );
+        assert_eq!(norm("  The  \u{201C}Quick\u{201D}\t\r\nfox\u{2014}it\u{2019}s  "), "the \"quick\" fox-it's");
     }
 
     #[test]
     fn nfkc_expands_ligatures_ellipsis_and_nbsp() {
-        assert_eq!(
-            norm("e\u{FB03}cient\u{00A0}and\u{2026}"),
-            "efficient and..."
-        );
+        assert_eq!(norm("e\u{FB03}cient\u{00A0}and\u{2026}"), "efficient and...");
         assert_eq!(norm("\u{FB01}nal"), "final");
     }
 
@@ -836,10 +765,7 @@ mod tests {
         assert_eq!(norm("Paris-\nBerlin"), "paris- berlin");
         assert_eq!(norm("1990-\n2000"), "1990- 2000");
         assert_eq!(norm("word\u{2014}\nnext"), "word- next");
-        assert_eq!(
-            original_of("the evi-\ndence shows", "evidence"),
-            "evi-\ndence"
-        );
+        assert_eq!(original_of("the evi-\ndence shows", "evidence"), "evi-\ndence");
     }
 
     #[test]
@@ -849,10 +775,7 @@ mod tests {
 
     #[test]
     fn case_and_whitespace_can_be_kept() {
-        let p = Profile {
-            fold_case: false,
-            collapse_whitespace: false,
-        };
+        let p = Profile { fold_case: false, collapse_whitespace: false };
         assert_eq!(normalize_str("A  \u{2018}b\u{2019}", p), "A  'b'");
     }
 
@@ -860,10 +783,7 @@ mod tests {
     fn emoji_and_cjk_pass_through() {
         assert_eq!(norm("Hi 👍🏽 中文"), "hi 👍🏽 中文");
         assert_eq!(
-            original_of(
-                "x 家族👨\u{200D}👩\u{200D}👧 y",
-                "家族👨\u{200D}👩\u{200D}👧"
-            ),
+            original_of("x 家族👨\u{200D}👩\u{200D}👧 y", "家族👨\u{200D}👩\u{200D}👧"),
             "家族👨\u{200D}👩\u{200D}👧"
         );
     }
@@ -872,9 +792,7 @@ mod tests {
     fn map_is_monotonic() {
         let doc = "A\u{FB01}  b\u{0301}\r\nevi-\nd\u{00AD}x \u{201C}q\u{201D}";
         let n = Normalized::from_plain(doc, Profile::default());
-        let map: Vec<(usize, usize)> = (0..n.as_str().len())
-            .map(|i| n.original_of_byte(i).unwrap())
-            .collect();
+        let map: Vec<(usize, usize)> = (0..n.as_str().len()).map(|i| n.original_of_byte(i).unwrap()).collect();
         for w in map.windows(2) {
             assert!(w[0].0 <= w[1].0 && w[0].1 <= w[1].1);
         }
@@ -907,14 +825,7 @@ mod tests {
 
     /// Every unit through the general path, into a per-byte map.
     fn slow(units: &[Unit], profile: Profile) -> (String, Vec<(u32, u32)>) {
-        let mut norm = Normalizer::new(
-            profile,
-            false,
-            NaiveSink {
-                text: Vec::new(),
-                map: Vec::new(),
-            },
-        );
+        let mut norm = Normalizer::new(profile, false, NaiveSink { text: Vec::new(), map: Vec::new() });
         for &u in units {
             norm.push(u);
         }
@@ -925,10 +836,7 @@ mod tests {
     fn check_fast_against_slow(units: &[Unit], text: &str) {
         for fold_case in [true, false] {
             for collapse_whitespace in [true, false] {
-                let profile = Profile {
-                    fold_case,
-                    collapse_whitespace,
-                };
+                let profile = Profile { fold_case, collapse_whitespace };
                 let (want, map) = slow(units, profile);
                 let mut builder = NormalizedBuilder::new(profile, 0);
                 // in two slices: the fast path must not look across a slice end
@@ -1030,10 +938,7 @@ mod tests {
                 for len in [0, 1, 7, 8, 9, 64, all.len()] {
                     let mut got = all[..len].to_vec();
                     fold_run(&mut got, lower, collapse);
-                    let want: Vec<u8> = all[..len]
-                        .iter()
-                        .map(|&b| run_byte(b, lower, collapse))
-                        .collect();
+                    let want: Vec<u8> = all[..len].iter().map(|&b| run_byte(b, lower, collapse)).collect();
                     assert_eq!(got, want, "{lower} {collapse} {len}");
                 }
             }

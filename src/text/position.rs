@@ -79,10 +79,7 @@ impl PositionIndex {
         checkpoints.push((chars, units));
         let mut line_starts = vec![0u32];
         line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i + 1) as u32));
-        PositionIndex {
-            checkpoints,
-            line_starts,
-        }
+        PositionIndex { checkpoints, line_starts }
     }
 
     /// (code points, UTF-16 units) before byte offset `byte` of `text`
@@ -101,16 +98,12 @@ impl PositionIndex {
 
     /// 1-based line number of byte offset `byte`.
     pub fn line_of(&self, byte: usize) -> usize {
-        self.line_starts
-            .partition_point(|&s| s as usize <= byte)
-            .max(1)
+        self.line_starts.partition_point(|&s| s as usize <= byte).max(1)
     }
 
     /// Byte offset where 1-based `line` starts, if the text has that line.
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        self.line_starts
-            .get(line.checked_sub(1)?)
-            .map(|&s| s as usize)
+        self.line_starts.get(line.checked_sub(1)?).map(|&s| s as usize)
     }
 
     /// Number of lines (`text.split('\n').count()`).
@@ -160,17 +153,12 @@ mod tests {
         assert_eq!((s.line, s.column), (3, 1));
         let z = text.find('文').unwrap();
         let s = idx.span(text, z, z + 3);
-        assert_eq!(
-            (s.start, s.end, s.utf16_start, s.line, s.column),
-            (5, 6, 6, 2, 2)
-        );
+        assert_eq!((s.start, s.end, s.utf16_start, s.line, s.column), (5, 6, 6, 2, 2));
     }
 
     #[test]
     fn long_text_checkpoints_agree_with_counting() {
-        let text: String = (0..500)
-            .map(|i| ["a", "é", "中", "😀", "\n"][i % 5])
-            .collect();
+        let text: String = (0..500).map(|i| ["a", "é", "中", "😀", "\n"][i % 5]).collect();
         let idx = PositionIndex::new(&text);
         for (byte, _) in text.char_indices() {
             let chars = text[..byte].chars().count();

@@ -86,9 +86,7 @@ const SMALL: [&str; 20] = [
     "eighteen",
     "nineteen",
 ];
-const TENS: [&str; 8] = [
-    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-];
+const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 const SMALL_ORDINALS: [&str; 20] = [
     "zeroth",
     "first",
@@ -111,16 +109,8 @@ const SMALL_ORDINALS: [&str; 20] = [
     "eighteenth",
     "nineteenth",
 ];
-const TENS_ORDINALS: [&str; 8] = [
-    "twentieth",
-    "thirtieth",
-    "fortieth",
-    "fiftieth",
-    "sixtieth",
-    "seventieth",
-    "eightieth",
-    "ninetieth",
-];
+const TENS_ORDINALS: [&str; 8] =
+    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"];
 
 /// Scale words and letters (`bn`), with their multipliers.
 const SCALE_WORDS: &[(&str, f64)] = &[
@@ -286,15 +276,8 @@ const UNITS: &[(&str, &str)] = &[
 
 /// Every quantity in `text`, in order.
 pub fn quantities(text: &str) -> Vec<Quantity> {
-    let toks: Vec<(usize, usize)> = tokens::tokenize(text)
-        .iter()
-        .map(|t| (t.start as usize, t.end as usize))
-        .collect();
-    let word = |k: usize| {
-        toks.get(k)
-            .and_then(|&(s, e)| text.get(s..e))
-            .map(str::to_lowercase)
-    };
+    let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
+    let word = |k: usize| toks.get(k).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
     let mut out = Vec::new();
     let mut k = 0;
     while k < toks.len() {
@@ -303,11 +286,9 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         };
         let w = word(k).unwrap_or_default();
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(&w)
-                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+            digits_token(&w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
-            number_words(text, &toks, k)
-                .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
+            number_words(text, &toks, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };
         let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
             k += 1;
@@ -335,9 +316,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
                 next += 1;
             }
         } else if let Some(w) = word(next) {
-            if (w == "percent" || w == "pct")
-                && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0))
-            {
+            if (w == "percent" || w == "pct") && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
                 percent = true;
                 q_end = toks.get(next).map_or(q_end, |t| t.1);
                 next += 1;
@@ -350,15 +329,10 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         // a unit word after it
         if unit.is_none() && !percent && !ordinal {
             if let Some(w) = word(next) {
-                let degrees = text
-                    .get(q_end..)
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('°');
+                let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
                 let key = if degrees { format!("°{w}") } else { w };
                 if let Some(u) = unit_of(&key) {
-                    let gap_ok =
-                        gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
+                    let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
                     if gap_ok {
                         unit = Some(u);
                         q_end = toks.get(next).map_or(q_end, |t| t.1);
@@ -385,9 +359,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         }
         // a minus sign right before a digit (not a hyphen inside a word)
         if before == Some('-') && !words {
-            let before2 = text
-                .get(..start.saturating_sub(1))
-                .and_then(|h| h.chars().next_back());
+            let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
                 value = -value;
                 q_start = start - 1;
@@ -410,16 +382,12 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 
 /// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
 fn gap_is_space(text: &str, from: usize, to: usize) -> bool {
-    text.get(from..to)
-        .is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
+    text.get(from..to).is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
 }
 
 fn scale_of(w: &str) -> Option<f64> {
     let singular = w.strip_suffix('s').filter(|s| s.len() > 3).unwrap_or(w);
-    SCALE_WORDS
-        .iter()
-        .find(|(s, _)| *s == singular || *s == w)
-        .map(|&(_, m)| m)
+    SCALE_WORDS.iter().find(|(s, _)| *s == singular || *s == w).map(|&(_, m)| m)
 }
 
 fn unit_of(w: &str) -> Option<&'static str> {
@@ -432,10 +400,7 @@ fn unit_of(w: &str) -> Option<&'static str> {
 /// unit, ordinal, scaled).
 fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let b = w.as_bytes();
-    let n = b
-        .iter()
-        .take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.')
-        .count();
+    let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
     let numeric = w.get(..n)?;
     if numeric.matches('.').count() > 1 {
         return None;
@@ -446,8 +411,7 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let int = parts.next().unwrap_or("");
     let groups: Vec<&str> = int.split(',').collect();
     if groups.len() > 1
-        && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len()))
-            && groups.iter().skip(1).all(|g| g.len() == 3))
+        && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len())) && groups.iter().skip(1).all(|g| g.len() == 3))
     {
         return None;
     }
@@ -468,11 +432,7 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     if matches!(rest, "st" | "nd" | "rd" | "th") {
         return Some((value, None, true, false));
     }
-    if let Some(&(_, mult)) = SCALE_LETTERS
-        .iter()
-        .chain(SCALE_WORDS)
-        .find(|(s, _)| *s == rest)
-    {
+    if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
         value *= mult;
         return Some((value, None, false, true));
     }
@@ -483,11 +443,7 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
 /// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
 /// Returns (value, ordinal, next token).
 fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, bool, usize)> {
-    let word = |i: usize| {
-        toks.get(i)
-            .and_then(|&(s, e)| text.get(s..e))
-            .map(str::to_lowercase)
-    };
+    let word = |i: usize| toks.get(i).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
     let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
         (Some(a), Some(b)) => gap_is_space(text, a.1, b.0),
         _ => false,
@@ -499,10 +455,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
     let mut any = false;
     if first == "a" || first == "an" {
         let next = word(k + 1)?;
-        if !matches!(
-            next.as_str(),
-            "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen"
-        ) || !joined(k)
+        if !matches!(next.as_str(), "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen") || !joined(k)
         {
             return None;
         }
@@ -543,8 +496,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
             current = 0.0;
         } else if w == "and"
             && any
-            && word(i + 1)
-                .is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str()))
+            && word(i + 1).is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str()))
         {
             // "one hundred and five"
         } else {
@@ -589,21 +541,13 @@ pub fn unmatched(quote: &[Quantity], source: &[Quantity]) -> (Vec<usize>, Vec<us
     let mut used = vec![false; source.len()];
     let mut missing = Vec::new();
     for (i, q) in quote.iter().enumerate() {
-        let hit = source
-            .iter()
-            .enumerate()
-            .position(|(j, s)| !used.get(j).copied().unwrap_or(true) && q.equals(s));
+        let hit = source.iter().enumerate().position(|(j, s)| !used.get(j).copied().unwrap_or(true) && q.equals(s));
         match hit.and_then(|j| used.get_mut(j)) {
             Some(u) => *u = true,
             None => missing.push(i),
         }
     }
-    let extra = used
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| !**u)
-        .map(|(j, _)| j)
-        .collect();
+    let extra = used.iter().enumerate().filter(|(_, u)| !**u).map(|(j, _)| j).collect();
     (missing, extra)
 }
 
@@ -639,12 +583,7 @@ mod tests {
             ("$5", "5 dollars"),
             ("3 hours", "three hours"),
         ] {
-            assert!(
-                same(a, b),
-                "{a:?} = {b:?}: {:?} vs {:?}",
-                quantities(a),
-                quantities(b)
-            );
+            assert!(same(a, b), "{a:?} = {b:?}: {:?} vs {:?}", quantities(a), quantities(b));
         }
     }
 
@@ -673,10 +612,7 @@ mod tests {
             let q = quantities(t);
             assert!(q.iter().all(|q| q.text != t), "{t}: {q:?}");
         }
-        assert_eq!(
-            digit_runs("v2.3.10 %2F"),
-            vec![(1, 2), (3, 4), (5, 7), (9, 10)]
-        );
+        assert_eq!(digit_runs("v2.3.10 %2F"), vec![(1, 2), (3, 4), (5, 7), (9, 10)]);
         assert!(quantities("a system").is_empty());
     }
 
@@ -697,18 +633,14 @@ mod tests {
     #[test]
     fn never_panics_and_ranges_hold() {
         const PIECES: &[&str] = &[
-            "1", "2,000", ".5", "-", "%", "$", " ", "five", "twenty", "-", "one", "hundred", "and",
-            "million", "bn", "ms", "st", "a", "dozen", "😀", "日", "\u{301}", "per", "cent", "°",
-            "C", "\r\n",
+            "1", "2,000", ".5", "-", "%", "$", " ", "five", "twenty", "-", "one", "hundred", "and", "million", "bn",
+            "ms", "st", "a", "dozen", "😀", "日", "\u{301}", "per", "cent", "°", "C", "\r\n",
         ];
         let mut next = crate::test_rng::below(0xD1B5_4A32_D192_ED03);
         for _ in 0..20_000 {
             let text: String = (0..next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
             for q in quantities(&text) {
-                assert!(
-                    text.is_char_boundary(q.start) && text.is_char_boundary(q.end),
-                    "{text:?} {q:?}"
-                );
+                assert!(text.is_char_boundary(q.start) && text.is_char_boundary(q.end), "{text:?} {q:?}");
                 assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()), "{text:?}");
             }
         }

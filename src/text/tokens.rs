@@ -18,8 +18,7 @@ pub struct Token {
 impl Token {
     /// The token's text in `text`.
     pub fn text<'t>(&self, text: &'t str) -> &'t str {
-        text.get(self.start as usize..self.end as usize)
-            .unwrap_or("")
+        text.get(self.start as usize..self.end as usize).unwrap_or("")
     }
 }
 
@@ -54,10 +53,7 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
         if b.is_ascii() {
             if is_ascii_alnum(b) {
                 let end = word_end(text, char::from(b), i + 1);
-                f(Token {
-                    start: i as u32,
-                    end: end as u32,
-                });
+                f(Token { start: i as u32, end: end as u32 });
                 i = end;
             } else {
                 i += 1;
@@ -69,17 +65,11 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
         };
         let next = i + c.len_utf8();
         if is_ideographic(c) {
-            f(Token {
-                start: i as u32,
-                end: next as u32,
-            });
+            f(Token { start: i as u32, end: next as u32 });
             i = next;
         } else if is_word_char(c) {
             let end = word_end(text, c, next);
-            f(Token {
-                start: i as u32,
-                end: end as u32,
-            });
+            f(Token { start: i as u32, end: end as u32 });
             i = end;
         } else {
             i = next;
@@ -290,10 +280,8 @@ pub fn is_stop_word(word: &str) -> bool {
 }
 
 /// Words that negate what follows.
-const NEGATIONS: &[&str] = &[
-    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere",
-    "without",
-];
+const NEGATIONS: &[&str] =
+    &["cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere", "without"];
 
 /// True when `word` (normalized) negates: a negation word or a `n't` form.
 pub fn is_negation(word: &str) -> bool {
@@ -309,9 +297,9 @@ pub fn stem(word: &str) -> &str {
         return word;
     }
     const SUFFIXES: &[&str] = &[
-        "izations", "ization", "ational", "ations", "ation", "nesses", "ments", "ment", "ities",
-        "ity", "ness", "ingly", "ings", "ing", "ators", "ator", "ates", "ated", "ate", "ions",
-        "ion", "ies", "ied", "ers", "er", "ed", "ly", "es", "s",
+        "izations", "ization", "ational", "ations", "ation", "nesses", "ments", "ment", "ities", "ity", "ness",
+        "ingly", "ings", "ing", "ators", "ator", "ates", "ated", "ate", "ions", "ion", "ies", "ied", "ers", "er", "ed",
+        "ly", "es", "s",
     ];
     for suffix in SUFFIXES {
         if let Some(base) = word.strip_suffix(suffix) {
@@ -345,10 +333,7 @@ mod tests {
 
     #[test]
     fn tokens_keep_numbers_and_contractions() {
-        assert_eq!(
-            words("oauth 2.0, 1,000 users don't (x)"),
-            ["oauth", "2.0", "1,000", "users", "don't", "x"]
-        );
+        assert_eq!(words("oauth 2.0, 1,000 users don't (x)"), ["oauth", "2.0", "1,000", "users", "don't", "x"]);
         assert_eq!(words("end. 5."), ["end", "5"]);
         assert_eq!(words("中文abc😀déf"), ["中", "文", "abc", "déf"]);
     }

@@ -75,9 +75,7 @@ impl Tables {
 
     #[inline]
     fn is_quiet(&self, c: u32) -> bool {
-        self.busy
-            .get((c >> 8) as usize / 64)
-            .is_none_or(|w| w & (1 << ((c >> 8) % 64)) == 0)
+        self.busy.get((c >> 8) as usize / 64).is_none_or(|w| w & (1 << ((c >> 8) % 64)) == 0)
     }
 }
 
@@ -104,21 +102,14 @@ impl Reader<'_> {
     /// `base` plus a zigzag-coded difference.
     fn near(&mut self, base: u32) -> u32 {
         let z = self.varint();
-        let d = if z & 1 == 1 {
-            -i64::from(z >> 1) - 1
-        } else {
-            i64::from(z >> 1)
-        };
+        let d = if z & 1 == 1 { -i64::from(z >> 1) - 1 } else { i64::from(z >> 1) };
         (i64::from(base) + d) as u32
     }
 
     fn decompositions(&mut self) -> Decompositions {
         let n = self.varint() as usize;
-        let mut d = Decompositions {
-            keys: Vec::with_capacity(n),
-            starts: Vec::with_capacity(n + 1),
-            chars: Vec::new(),
-        };
+        let mut d =
+            Decompositions { keys: Vec::with_capacity(n), starts: Vec::with_capacity(n + 1), chars: Vec::new() };
         let mut key = 0;
         d.starts.push(0);
         for _ in 0..n {
@@ -139,10 +130,7 @@ impl Reader<'_> {
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut r = Reader {
-            bytes: BLOB,
-            pos: 0,
-        };
+        let mut r = Reader { bytes: BLOB, pos: 0 };
         let n = r.varint() as usize;
         let mut ccc = Vec::with_capacity(n);
         let mut cp = 0;
@@ -167,19 +155,9 @@ fn tables() -> &'static Tables {
             first += r.varint();
             let second = r.varint();
             let composite = r.near(first);
-            compose.push((
-                (first, second),
-                char::from_u32(composite).unwrap_or('\u{FFFD}'),
-            ));
+            compose.push(((first, second), char::from_u32(composite).unwrap_or('\u{FFFD}')));
         }
-        let mut tables = Tables {
-            ccc,
-            marks,
-            canonical,
-            compatibility,
-            compose,
-            busy: Vec::new(),
-        };
+        let mut tables = Tables { ccc, marks, canonical, compatibility, compose, busy: Vec::new() };
         tables.mark_busy();
         tables
     })
@@ -195,8 +173,7 @@ pub fn canonical_combining_class(c: char) -> u8 {
         return 0;
     }
     let t = &tables.ccc;
-    t.binary_search_by_key(&(c as u32), |&(k, _)| k)
-        .map_or(0, |i| t[i].1)
+    t.binary_search_by_key(&(c as u32), |&(k, _)| k).map_or(0, |i| t[i].1)
 }
 
 /// Whether `c` is a combining mark (General_Category Mn, Mc or Me).
@@ -246,11 +223,7 @@ fn decompose(c: char, compat: bool, emit: &mut impl FnMut(char)) {
     if t.is_quiet(s) {
         return emit(c);
     }
-    let found = if compat {
-        t.compatibility.get(c).or_else(|| t.canonical.get(c))
-    } else {
-        t.canonical.get(c)
-    };
+    let found = if compat { t.compatibility.get(c).or_else(|| t.canonical.get(c)) } else { t.canonical.get(c) };
     match found {
         Some(chars) => chars.iter().for_each(|&d| emit(d)),
         None => emit(c),
@@ -275,9 +248,7 @@ pub fn strip_marks(s: &str) -> String {
 fn compose(a: char, b: char) -> Option<char> {
     let (a, b) = (a as u32, b as u32);
     if (L_BASE..L_BASE + L_COUNT).contains(&a) && (V_BASE..V_BASE + V_COUNT).contains(&b) {
-        return Some(from_u32(
-            S_BASE + (a - L_BASE) * N_COUNT + (b - V_BASE) * T_COUNT,
-        ));
+        return Some(from_u32(S_BASE + (a - L_BASE) * N_COUNT + (b - V_BASE) * T_COUNT));
     }
     if (S_BASE..S_BASE + S_COUNT).contains(&a)
         && (T_BASE + 1..T_BASE + T_COUNT).contains(&b)
@@ -290,20 +261,12 @@ fn compose(a: char, b: char) -> Option<char> {
         return None;
     }
     let t = &tables.compose;
-    t.binary_search_by_key(&(a, b), |&(k, _)| k)
-        .ok()
-        .map(|i| t[i].1)
+    t.binary_search_by_key(&(a, b), |&(k, _)| k).ok().map(|i| t[i].1)
 }
 
 /// NFC (or, with `compat`, NFKC) of `s`, appended to `out`.
 fn normalize(s: &str, compat: bool, out: &mut Vec<char>) {
-    normalize_with(
-        s,
-        compat,
-        out,
-        &mut Vec::with_capacity(s.len()),
-        &mut Vec::new(),
-    );
+    normalize_with(s, compat, out, &mut Vec::with_capacity(s.len()), &mut Vec::new());
 }
 
 /// [`normalize`] with scratch space kept by the caller (cleared here).
@@ -393,13 +356,7 @@ pub struct Scratch {
 /// once it has grown).
 pub fn nfkc_in<'a>(s: &str, scratch: &'a mut Scratch) -> &'a [char] {
     scratch.out.clear();
-    normalize_with(
-        s,
-        true,
-        &mut scratch.out,
-        &mut scratch.decomposed,
-        &mut scratch.buffer,
-    );
+    normalize_with(s, true, &mut scratch.out, &mut scratch.decomposed, &mut scratch.buffer);
     &scratch.out
 }
 
@@ -468,11 +425,7 @@ mod tests {
 
     fn put_near(out: &mut Vec<u8>, base: u32, v: u32) {
         let d = i64::from(v) - i64::from(base);
-        let z = if d < 0 {
-            ((-d - 1) as u32) << 1 | 1
-        } else {
-            (d as u32) << 1
-        };
+        let z = if d < 0 { ((-d - 1) as u32) << 1 | 1 } else { (d as u32) << 1 };
         put(out, z);
     }
 
@@ -509,10 +462,8 @@ mod tests {
         let mut pairs = BTreeSet::new();
         for d in decomposable {
             for split in 1..d.len() {
-                let (Some(xs), Some(ys)) = (
-                    by_decomposition.get(&d[..split]),
-                    by_decomposition.get(&d[split..]),
-                ) else {
+                let (Some(xs), Some(ys)) = (by_decomposition.get(&d[..split]), by_decomposition.get(&d[split..]))
+                else {
                     continue;
                 };
                 for &x in xs {
@@ -530,10 +481,8 @@ mod tests {
 
     fn generate() -> Vec<u8> {
         let mut out = Vec::new();
-        let ccc: Vec<(u32, u8)> = all_chars()
-            .map(|c| (c as u32, un::canonical_combining_class(c)))
-            .filter(|&(_, k)| k != 0)
-            .collect();
+        let ccc: Vec<(u32, u8)> =
+            all_chars().map(|c| (c as u32, un::canonical_combining_class(c))).filter(|&(_, k)| k != 0).collect();
         put(&mut out, ccc.len() as u32);
         let mut prev = 0;
         for &(c, k) in &ccc {
@@ -585,33 +534,24 @@ mod tests {
     fn data_is_generated_from_unicode_normalization() {
         let fresh = generate();
         if std::env::var_os("EV_WRITE_UNICODE_TABLES").is_some() {
-            std::fs::write(
-                concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/unicode.bin"),
-                &fresh,
-            )
-            .unwrap();
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/unicode.bin"), &fresh).unwrap();
             return;
         }
-        assert!(fresh == BLOB, "src/text/unicode.bin is stale: EV_WRITE_UNICODE_TABLES=1 cargo test --lib text::unicode");
+        assert!(
+            fresh == BLOB,
+            "src/text/unicode.bin is stale: EV_WRITE_UNICODE_TABLES=1 cargo test --lib text::unicode"
+        );
     }
 
     #[test]
     fn every_char_same_as_unicode_normalization() {
         for c in all_chars() {
-            assert_eq!(
-                canonical_combining_class(c),
-                un::canonical_combining_class(c),
-                "ccc of {c:?}"
-            );
+            assert_eq!(canonical_combining_class(c), un::canonical_combining_class(c), "ccc of {c:?}");
             assert_eq!(is_combining_mark(c), un::is_combining_mark(c), "mark {c:?}");
             for compat in [false, true] {
                 let mut ours = Vec::new();
                 decompose(c, compat, &mut |d| ours.push(d));
-                assert_eq!(
-                    ours,
-                    full(c, compat),
-                    "decomposition of {c:?} (compat {compat})"
-                );
+                assert_eq!(ours, full(c, compat), "decomposition of {c:?} (compat {compat})");
             }
             let s = c.to_string();
             assert_eq!(nfc(&s), s.nfc().collect::<Vec<char>>(), "nfc {c:?}");
@@ -665,21 +605,13 @@ mod tests {
         let mut pool: Vec<char> = "aeiouAEIOUcnsyzACNSYZ .-'".chars().collect();
         pool.extend(
             all_chars()
-                .filter(|&c| {
-                    un::canonical_combining_class(c) != 0 || full(c, true) != [c] || is_hangul(c)
-                })
+                .filter(|&c| un::canonical_combining_class(c) != 0 || full(c, true) != [c] || is_hangul(c))
                 .step_by(7),
         );
-        pool.extend(
-            (0x1100..0x1113)
-                .chain(0x1161..0x1176)
-                .chain(0x11A7..0x11C3)
-                .filter_map(char::from_u32),
-        );
+        pool.extend((0x1100..0x1113).chain(0x1161..0x1176).chain(0x11A7..0x11C3).filter_map(char::from_u32));
         pool.extend([
-            '\u{0300}', '\u{0301}', '\u{0308}', '\u{0323}', '\u{0327}', '\u{0345}', '\u{05B0}',
-            '\u{0F71}', '\u{0F72}', '\u{0F80}', '\u{09BE}', '\u{09C7}', '\u{0B47}', '\u{0B3E}',
-            '\u{0B57}',
+            '\u{0300}', '\u{0301}', '\u{0308}', '\u{0323}', '\u{0327}', '\u{0345}', '\u{05B0}', '\u{0F71}', '\u{0F72}',
+            '\u{0F80}', '\u{09BE}', '\u{09C7}', '\u{0B47}', '\u{0B3E}', '\u{0B57}',
         ]);
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..200_000 {

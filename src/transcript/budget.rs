@@ -163,18 +163,12 @@ pub struct HostFailure {
 impl HostFailure {
     /// The callback failed (threw, rejected, timed out).
     pub fn callback(message: impl Into<String>) -> HostFailure {
-        HostFailure {
-            kind: HostFailureKind::CallbackFailed,
-            message: message.into(),
-        }
+        HostFailure { kind: HostFailureKind::CallbackFailed, message: message.into() }
     }
 
     /// The callback answered something unusable.
     pub fn invalid_answer(message: impl Into<String>) -> HostFailure {
-        HostFailure {
-            kind: HostFailureKind::InvalidAnswer,
-            message: message.into(),
-        }
+        HostFailure { kind: HostFailureKind::InvalidAnswer, message: message.into() }
     }
 }
 
@@ -353,8 +347,7 @@ impl Working {
             .iter()
             .filter(|s| {
                 s.kind == kind
-                    && (s.state == SlotState::Passed
-                        || (pending_too && matches!(s.state, SlotState::Pending { .. })))
+                    && (s.state == SlotState::Passed || (pending_too && matches!(s.state, SlotState::Pending { .. })))
             })
             .count()
     }
@@ -410,15 +403,9 @@ pub struct EvaluationGenerator {
 /// returns a [`HostFailure`]; it is recorded, never fatal.
 pub trait EvaluationHost {
     /// Generates a whole evaluation.
-    fn generate(
-        &mut self,
-        request: &GenerateRequest,
-    ) -> std::result::Result<StructuredEvaluation, HostFailure>;
+    fn generate(&mut self, request: &GenerateRequest) -> std::result::Result<StructuredEvaluation, HostFailure>;
     /// Rewrites one failing item.
-    fn retry_item(
-        &mut self,
-        request: &RetryRequest,
-    ) -> std::result::Result<EvaluationItem, HostFailure>;
+    fn retry_item(&mut self, request: &RetryRequest) -> std::result::Result<EvaluationItem, HostFailure>;
 }
 
 impl EvaluationGenerator {
@@ -494,10 +481,7 @@ impl EvaluationGenerator {
     /// The host's answer to [`Action::Generate`]. An error only when no
     /// generation was requested (a host bug); a failed call is an `Err`
     /// answer, recorded.
-    pub fn handle_generated(
-        &mut self,
-        answer: std::result::Result<StructuredEvaluation, HostFailure>,
-    ) -> Result<()> {
+    pub fn handle_generated(&mut self, answer: std::result::Result<StructuredEvaluation, HostFailure>) -> Result<()> {
         if !matches!(self.state, State::AwaitGenerate(_)) {
             return Err(self.not_awaiting("generation answer"));
         }
@@ -534,12 +518,7 @@ impl EvaluationGenerator {
                 for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
                     for (index, item) in evaluation.items(kind).iter().enumerate() {
                         let validation = validate_item(&self.transcript, item, &self.config);
-                        checked.push(CheckedItem {
-                            kind,
-                            index,
-                            item: item.clone(),
-                            validation: validation.clone(),
-                        });
+                        checked.push(CheckedItem { kind, index, item: item.clone(), validation: validation.clone() });
                         let state = if validation.passed {
                             SlotState::Passed
                         } else if self.config.max_retries_per_item == 0 {
@@ -559,13 +538,7 @@ impl EvaluationGenerator {
                                 ),
                             });
                         }
-                        slots.push(Slot {
-                            kind,
-                            index,
-                            item: item.clone(),
-                            validation,
-                            state,
-                        });
+                        slots.push(Slot { kind, index, item: item.clone(), validation, state });
                     }
                 }
                 self.record(Attempt {
@@ -579,11 +552,7 @@ impl EvaluationGenerator {
                     error: None,
                     items: checked,
                 });
-                self.working = Some(Working {
-                    generation,
-                    extra: evaluation.extra,
-                    slots,
-                });
+                self.working = Some(Working { generation, extra: evaluation.extra, slots });
                 self.state = State::Working;
             }
         }
@@ -591,10 +560,7 @@ impl EvaluationGenerator {
     }
 
     /// The host's answer to [`Action::RetryItem`].
-    pub fn handle_retried(
-        &mut self,
-        answer: std::result::Result<EvaluationItem, HostFailure>,
-    ) -> Result<()> {
+    pub fn handle_retried(&mut self, answer: std::result::Result<EvaluationItem, HostFailure>) -> Result<()> {
         let State::AwaitRetry(slot_index, request) = &self.state else {
             return Err(self.not_awaiting("item retry answer"));
         };
@@ -603,10 +569,7 @@ impl EvaluationGenerator {
             return Err(self.not_awaiting("item retry answer"));
         };
         let Some(slot) = working.slots.get_mut(slot_index) else {
-            return Err(Error::new(
-                ErrorKind::Processing,
-                "internal: the retried item is gone",
-            ));
+            return Err(Error::new(ErrorKind::Processing, "internal: the retried item is gone"));
         };
         let retries = match slot.state {
             SlotState::Pending { retries } => retries + 1,
@@ -671,34 +634,21 @@ impl EvaluationGenerator {
 
     /// [`EvaluationGenerator::handle_generated`] with the answer as JSON
     /// (from a JS callback): garbage is a recorded `InvalidAnswer`.
-    pub fn handle_generated_json(
-        &mut self,
-        answer: std::result::Result<Value, String>,
-    ) -> Result<()> {
+    pub fn handle_generated_json(&mut self, answer: std::result::Result<Value, String>) -> Result<()> {
         let parsed = match answer {
             Err(m) => Err(HostFailure::callback(m)),
-            Ok(v) => StructuredEvaluation::from_json(&v).map_err(|e| {
-                HostFailure::invalid_answer(format!(
-                    "the answer is not an evaluation: {}",
-                    e.message()
-                ))
-            }),
+            Ok(v) => StructuredEvaluation::from_json(&v)
+                .map_err(|e| HostFailure::invalid_answer(format!("the answer is not an evaluation: {}", e.message()))),
         };
         self.handle_generated(parsed)
     }
 
     /// [`EvaluationGenerator::handle_retried`] with the answer as JSON.
-    pub fn handle_retried_json(
-        &mut self,
-        answer: std::result::Result<Value, String>,
-    ) -> Result<()> {
+    pub fn handle_retried_json(&mut self, answer: std::result::Result<Value, String>) -> Result<()> {
         let parsed = match answer {
             Err(m) => Err(HostFailure::callback(m)),
             Ok(v) => EvaluationItem::from_json(&v, &crate::error::JsonPath::root()).map_err(|e| {
-                HostFailure::invalid_answer(format!(
-                    "the answer is not an evaluation item: {}",
-                    e.message()
-                ))
+                HostFailure::invalid_answer(format!("the answer is not an evaluation item: {}", e.message()))
             }),
         };
         self.handle_retried(parsed)
@@ -722,10 +672,7 @@ impl EvaluationGenerator {
             self.finish();
             return;
         };
-        let (min_c, min_r) = (
-            self.config.min_commendations,
-            self.config.min_recommendations,
-        );
+        let (min_c, min_r) = (self.config.min_commendations, self.config.min_recommendations);
         let possible_c = working.count(ItemKind::Commendation, true);
         let possible_r = working.count(ItemKind::Recommendation, true);
         let short = possible_c < min_c || possible_r < min_r;
@@ -739,17 +686,10 @@ impl EvaluationGenerator {
                 .slots
                 .iter()
                 .filter(|s| matches!(s.state, SlotState::Pending { .. }))
-                .map(|s| ItemRef {
-                    kind: s.kind,
-                    index: s.index,
-                })
+                .map(|s| ItemRef { kind: s.kind, index: s.index })
                 .collect();
             let mut feedback = vec![format!("generation {}: {reason}", working.generation)];
-            for s in working
-                .slots
-                .iter()
-                .filter(|s| s.state != SlotState::Passed)
-            {
+            for s in working.slots.iter().filter(|s| s.state != SlotState::Passed) {
                 feedback.push(format!(
                     "{} {} (quote {:?}): {}",
                     s.kind.field().trim_end_matches('s'),
@@ -758,21 +698,14 @@ impl EvaluationGenerator {
                     s.validation.failure_summary().join("; ")
                 ));
             }
-            self.regenerations.push(Regeneration {
-                after_generation: working.generation,
-                reason,
-                retries_not_made,
-            });
+            self.regenerations.push(Regeneration { after_generation: working.generation, reason, retries_not_made });
             self.retire();
             self.feedback = feedback;
             self.next_reason = GenerateReason::TooFewValidItems;
             self.request_generation();
             return;
         }
-        let pending = working
-            .slots
-            .iter()
-            .position(|s| matches!(s.state, SlotState::Pending { .. }));
+        let pending = working.slots.iter().position(|s| matches!(s.state, SlotState::Pending { .. }));
         if let Some(i) = pending {
             let s = &working.slots[i];
             let retries = match s.state {
@@ -791,11 +724,7 @@ impl EvaluationGenerator {
                     .iter()
                     .map(|c| {
                         let check = s.validation.check(*c);
-                        CheckFailure {
-                            check: *c,
-                            reason: check.reason,
-                            message: check.message.clone(),
-                        }
+                        CheckFailure { check: *c, reason: check.reason, message: check.message.clone() }
                     })
                     .collect(),
                 requirements: Requirements::new(&self.config),
@@ -810,10 +739,7 @@ impl EvaluationGenerator {
     /// The working generation becomes a candidate result (its validated items).
     fn retire(&mut self) {
         let Some(w) = self.working.take() else { return };
-        let mut evaluation = StructuredEvaluation {
-            extra: w.extra,
-            ..Default::default()
-        };
+        let mut evaluation = StructuredEvaluation { extra: w.extra, ..Default::default() };
         let mut validations = OutcomeValidations::default();
         for s in w.slots.into_iter().filter(|s| s.state == SlotState::Passed) {
             evaluation.items_mut(s.kind).push(s.item);
@@ -822,39 +748,22 @@ impl EvaluationGenerator {
                 ItemKind::Recommendation => validations.recommendations.push(s.validation),
             }
         }
-        self.candidates.push(Candidate {
-            generation: w.generation,
-            evaluation,
-            validations,
-        });
+        self.candidates.push(Candidate { generation: w.generation, evaluation, validations });
     }
 
     fn finish(&mut self) {
-        let (min_c, min_r) = (
-            self.config.min_commendations,
-            self.config.min_recommendations,
-        );
+        let (min_c, min_r) = (self.config.min_commendations, self.config.min_recommendations);
         let score = |c: &Candidate| {
-            let (nc, nr) = (
-                c.evaluation.commendations.len(),
-                c.evaluation.recommendations.len(),
-            );
+            let (nc, nr) = (c.evaluation.commendations.len(), c.evaluation.recommendations.len());
             (nc.min(min_c) + nr.min(min_r), nc + nr, c.generation)
         };
         let best = self.candidates.iter().max_by_key(|c| score(c)).cloned();
         let mut warnings = Vec::new();
         let (evaluation, validations, generation) = match best {
             Some(c) => (c.evaluation, c.validations, Some(c.generation)),
-            None => (
-                StructuredEvaluation::default(),
-                OutcomeValidations::default(),
-                None,
-            ),
+            None => (StructuredEvaluation::default(), OutcomeValidations::default(), None),
         };
-        let (nc, nr) = (
-            evaluation.commendations.len(),
-            evaluation.recommendations.len(),
-        );
+        let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
         let complete = nc >= min_c && nr >= min_r;
         if !complete {
             let source = match generation {
@@ -966,8 +875,7 @@ pub fn preview_budget(
     loop {
         match g.poll() {
             Action::RetryItem(_) => {
-                let _ =
-                    g.handle_retried(Err(HostFailure::callback("offline: no LLM to re-prompt")));
+                let _ = g.handle_retried(Err(HostFailure::callback("offline: no LLM to re-prompt")));
             }
             Action::Generate(_) => {
                 would_regenerate = true;
@@ -995,23 +903,18 @@ pub fn preview_budget(
             } else {
                 PreviewAction::Reprompt
             };
-            items.push(PreviewItem {
-                kind,
-                index,
-                item: item.clone(),
-                action,
-                validation,
-            });
+            items.push(PreviewItem { kind, index, item: item.clone(), action, validation });
         }
     }
-    let (nc, nr) = (
-        evaluation.commendations.len(),
-        evaluation.recommendations.len(),
-    );
+    let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
     let (min_c, min_r) = (config.min_commendations, config.min_recommendations);
     let unavoidable = nc < min_c || nr < min_r;
     let summary = if pc >= min_c && pr >= min_r {
-        format!("{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): no regeneration", plural(pc), plural(pr))
+        format!(
+            "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): no regeneration",
+            plural(pc),
+            plural(pr)
+        )
     } else if would_regenerate {
         format!(
             "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): unless re-prompting fixes enough items, the whole evaluation is regenerated{}",

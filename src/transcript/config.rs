@@ -54,11 +54,7 @@ impl TranscriptConfig {
             Value::Null => return Ok(TranscriptConfig::default()),
             Value::Object(o) => o,
             _ => {
-                return Err(Error::invalid_config(
-                    &root,
-                    "type",
-                    "the transcript configuration must be a JSON object",
-                ))
+                return Err(Error::invalid_config(&root, "type", "the transcript configuration must be a JSON object"))
             }
         };
         let mut c = TranscriptConfig::default();
@@ -79,7 +75,13 @@ impl TranscriptConfig {
                 "max_quote_tokens" => c.max_quote_tokens = count(1, 10_000)? as usize,
                 "locality_seconds" => match v.as_f64() {
                     Some(x) if x.is_finite() && (0.0..=86_400.0).contains(&x) => c.locality_seconds = x,
-                    _ => return Err(Error::invalid_config(&p, "range", format!("locality_seconds must be a number of seconds from 0 to 86400, got {v}"))),
+                    _ => {
+                        return Err(Error::invalid_config(
+                            &p,
+                            "range",
+                            format!("locality_seconds must be a number of seconds from 0 to 86400, got {v}"),
+                        ))
+                    }
                 },
                 "max_generations" => c.max_generations = count(1, 10)? as u32,
                 "max_retries_per_item" => c.max_retries_per_item = count(0, 10)? as u32,
@@ -90,9 +92,9 @@ impl TranscriptConfig {
                         &p,
                         "additionalProperties",
                         format!(
-                            "unknown setting {key:?}; expected min_contiguous_tokens, max_quote_tokens, locality_seconds, \
+                        "unknown setting {key:?}; expected min_contiguous_tokens, max_quote_tokens, locality_seconds, \
                              max_generations, max_retries_per_item, min_commendations, min_recommendations"
-                        ),
+                    ),
                     ))
                 }
             }

@@ -47,12 +47,7 @@ pub struct EvaluationItem {
 impl EvaluationItem {
     /// An item with a quote and a timestamp and no text.
     pub fn new(evidence_quote: impl Into<String>, evidence_timestamp: f64) -> EvaluationItem {
-        EvaluationItem {
-            text: None,
-            evidence_quote: evidence_quote.into(),
-            evidence_timestamp,
-            extra: Map::new(),
-        }
+        EvaluationItem { text: None, evidence_quote: evidence_quote.into(), evidence_timestamp, extra: Map::new() }
     }
 
     /// The same item with `text`.
@@ -82,11 +77,7 @@ impl EvaluationItem {
                 ))
             }
             None => {
-                return Err(Error::invalid_input(
-                    &path.key("evidence_quote"),
-                    "required",
-                    "evidence_quote is required",
-                ))
+                return Err(Error::invalid_input(&path.key("evidence_quote"), "required", "evidence_quote is required"))
             }
         };
         let timestamp = match o.get("evidence_timestamp") {
@@ -107,7 +98,13 @@ impl EvaluationItem {
                     format!("evidence_timestamp must be a number of seconds, got {other}"),
                 ))
             }
-            None => return Err(Error::invalid_input(&path.key("evidence_timestamp"), "required", "evidence_timestamp is required")),
+            None => {
+                return Err(Error::invalid_input(
+                    &path.key("evidence_timestamp"),
+                    "required",
+                    "evidence_timestamp is required",
+                ))
+            }
         };
         let text = match o.get("text") {
             None | Some(Value::Null) => None,
@@ -122,17 +119,10 @@ impl EvaluationItem {
         };
         let extra = o
             .iter()
-            .filter(|(k, _)| {
-                !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "text")
-            })
+            .filter(|(k, _)| !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "text"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(EvaluationItem {
-            text,
-            evidence_quote: quote,
-            evidence_timestamp: timestamp,
-            extra,
-        })
+        Ok(EvaluationItem { text, evidence_quote: quote, evidence_timestamp: timestamp, extra })
     }
 
     /// The item as JSON.
@@ -159,16 +149,18 @@ impl StructuredEvaluation {
     pub fn from_json(value: &Value) -> Result<StructuredEvaluation> {
         let root = JsonPath::root();
         let Value::Object(o) = value else {
-            return Err(Error::invalid_input(&root, "type", format!("an evaluation must be an object with commendations and recommendations, got {}", short(value))));
+            return Err(Error::invalid_input(
+                &root,
+                "type",
+                format!("an evaluation must be an object with commendations and recommendations, got {}", short(value)),
+            ));
         };
         let list = |kind: ItemKind| -> Result<Vec<EvaluationItem>> {
             let p = root.key(kind.field());
             match o.get(kind.field()) {
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| EvaluationItem::from_json(v, &p.index(i)))
-                    .collect(),
+                Some(Value::Array(items)) => {
+                    items.iter().enumerate().map(|(i, v)| EvaluationItem::from_json(v, &p.index(i))).collect()
+                }
                 Some(other) => Err(Error::invalid_input(
                     &p,
                     "type",
@@ -241,19 +233,19 @@ mod tests {
 
     #[test]
     fn errors_name_the_path() {
-        let e = StructuredEvaluation::from_json(&json!({"commendations": [{"evidence_quote": "q", "evidence_timestamp": "12"}], "recommendations": []})).unwrap_err();
+        let e = StructuredEvaluation::from_json(
+            &json!({"commendations": [{"evidence_quote": "q", "evidence_timestamp": "12"}], "recommendations": []}),
+        )
+        .unwrap_err();
         assert_eq!(e.code(), "VALIDATION_ERROR");
-        assert_eq!(
-            e.details()["json_path"],
-            "$.commendations[0].evidence_timestamp"
-        );
+        assert_eq!(e.details()["json_path"], "$.commendations[0].evidence_timestamp");
         let e = StructuredEvaluation::from_json(&json!({"commendations": []})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.recommendations");
-        let e = StructuredEvaluation::from_json(&json!({"commendations": [], "recommendations": [{"evidence_quote": "q", "evidence_timestamp": -1}]})).unwrap_err();
-        assert_eq!(
-            e.details()["json_path"],
-            "$.recommendations[0].evidence_timestamp"
-        );
+        let e = StructuredEvaluation::from_json(
+            &json!({"commendations": [], "recommendations": [{"evidence_quote": "q", "evidence_timestamp": -1}]}),
+        )
+        .unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.recommendations[0].evidence_timestamp");
         assert!(StructuredEvaluation::from_json(&json!("nope")).is_err());
     }
 }

@@ -40,11 +40,8 @@ pub fn transcript_metrics(transcript: &Transcript) -> TranscriptMetrics {
     let timing = transcript.timing();
     let (start, end) = match timing {
         TimingLevel::Word => {
-            let timed: Vec<(f64, f64)> = transcript
-                .words()
-                .iter()
-                .filter_map(|w| w.start.map(|s| (s, w.end.unwrap_or(s).max(s))))
-                .collect();
+            let timed: Vec<(f64, f64)> =
+                transcript.words().iter().filter_map(|w| w.start.map(|s| (s, w.end.unwrap_or(s).max(s)))).collect();
             let untimed = transcript.words().len() - timed.len();
             if untimed > 0 {
                 notes.push(format!(
@@ -60,12 +57,7 @@ pub fn transcript_metrics(transcript: &Transcript) -> TranscriptMetrics {
                  are computed from segment boundaries (pauses inside a segment count as speech)."
                     .to_string(),
             );
-            bounds(
-                transcript
-                    .segments()
-                    .iter()
-                    .map(|s| (s.start, s.end.max(s.start))),
-            )
+            bounds(transcript.segments().iter().map(|s| (s.start, s.end.max(s.start))))
         }
     };
     let duration = (end - start).max(0.0);

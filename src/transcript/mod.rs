@@ -38,10 +38,10 @@ pub mod redact;
 pub mod validate;
 
 pub use budget::{
-    preview_budget, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure,
-    CheckedItem, DroppedItem, EvaluationGenerator, EvaluationHost, EvaluationOutcome,
-    GenerateReason, GenerateRequest, HostFailure, HostFailureKind, ItemRef, OutcomeValidations,
-    OutcomeWarning, PreviewAction, PreviewItem, Regeneration, Requirements, RetryRequest,
+    preview_budget, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure, CheckedItem, DroppedItem,
+    EvaluationGenerator, EvaluationHost, EvaluationOutcome, GenerateReason, GenerateRequest, HostFailure,
+    HostFailureKind, ItemRef, OutcomeValidations, OutcomeWarning, PreviewAction, PreviewItem, Regeneration,
+    Requirements, RetryRequest,
 };
 pub use config::TranscriptConfig;
 pub use evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
@@ -49,13 +49,10 @@ pub use import::{from_json, parse_srt, parse_transcript, parse_vtt, InputFormat}
 pub use metrics::{transcript_metrics, TranscriptMetrics};
 pub use model::{Segment, TimingLevel, Transcript, TranscriptFormat, TranscriptToken, Word};
 pub use normalize::normalize;
-pub use redact::{
-    redact_names, render_script, OmittedItem, RedactionOptions, RenderedScript, ValidatedEvaluation,
-};
+pub use redact::{redact_names, render_script, OmittedItem, RedactionOptions, RenderedScript, ValidatedEvaluation};
 pub use validate::{
-    validate_evaluation, validate_item, Check, CheckName, CheckReason, CheckStatus,
-    EvaluationValidation, ItemValidation, Locality, LocalityBasis, MatchedSpan, Occurrence,
-    PartialMatch,
+    validate_evaluation, validate_item, Check, CheckName, CheckReason, CheckStatus, EvaluationValidation,
+    ItemValidation, Locality, LocalityBasis, MatchedSpan, Occurrence, PartialMatch,
 };
 
 impl Transcript {

@@ -201,19 +201,13 @@ impl Transcript {
     /// Index of the word whose span holds byte `b` of the text.
     pub(crate) fn word_at(&self, b: usize) -> Option<usize> {
         let i = self.words.partition_point(|w| w.span.byte_end <= b);
-        self.words
-            .get(i)
-            .filter(|w| w.span.byte_start <= b)
-            .map(|_| i)
+        self.words.get(i).filter(|w| w.span.byte_start <= b).map(|_| i)
     }
 
     /// Index of the segment whose span holds byte `b` of the text.
     pub(crate) fn segment_at(&self, b: usize) -> Option<usize> {
         let i = self.segments.partition_point(|s| s.span.byte_end <= b);
-        self.segments
-            .get(i)
-            .filter(|s| s.span.byte_start <= b)
-            .map(|_| i)
+        self.segments.get(i).filter(|s| s.span.byte_start <= b).map(|_| i)
     }
 
     /// A [`Span`] of the text from byte `start` to `end`.
@@ -328,13 +322,7 @@ impl Builder {
     }
 
     /// Starts a segment that words will be added to.
-    pub(crate) fn open_segment(
-        &mut self,
-        text: &str,
-        start: f64,
-        end: f64,
-        speaker: Option<String>,
-    ) {
+    pub(crate) fn open_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
         self.close_segment();
         let begin = self.words.len();
         self.new_line = true;
@@ -362,20 +350,12 @@ impl Builder {
         let byte_start = open.byte_start.unwrap_or(byte_end);
         // A segment given without text (sentences rebuilt from words) shows its words.
         let text = if open.text.is_empty() {
-            self.text
-                .get(byte_start..byte_end)
-                .unwrap_or("")
-                .to_string()
+            self.text.get(byte_start..byte_end).unwrap_or("").to_string()
         } else {
             open.text
         };
         let index = self.segments.len();
-        for w in self
-            .words
-            .get_mut(open.first_word..last_word)
-            .into_iter()
-            .flatten()
-        {
+        for w in self.words.get_mut(open.first_word..last_word).into_iter().flatten() {
             w.segment = Some(index);
         }
         self.segments.push(PendingSegment {
@@ -391,13 +371,7 @@ impl Builder {
     }
 
     /// A segment without words: its text goes into the display text.
-    pub(crate) fn push_segment(
-        &mut self,
-        text: &str,
-        start: f64,
-        end: f64,
-        speaker: Option<String>,
-    ) {
+    pub(crate) fn push_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
         self.close_segment();
         let text = text.trim();
         self.separator(true);
@@ -466,10 +440,7 @@ impl Builder {
     /// to it without a space.
     pub(crate) fn attach_to_previous(&mut self, punct: &str) {
         let punct = punct.trim();
-        let last_is_word = self
-            .words
-            .last()
-            .is_some_and(|w| w.byte_end == self.text.len());
+        let last_is_word = self.words.last().is_some_and(|w| w.byte_end == self.text.len());
         match self.words.last_mut() {
             Some(w) if last_is_word => {
                 self.text.push_str(punct);
@@ -495,10 +466,7 @@ impl Builder {
         if self.words.is_empty() && self.segments.is_empty() {
             return Err(Error::new(
                 ErrorKind::DocumentParsing,
-                format!(
-                    "the {} transcript has no words and no segments",
-                    self.format.name()
-                ),
+                format!("the {} transcript has no words and no segments", self.format.name()),
             ));
         }
         let text = self.text;
@@ -537,10 +505,7 @@ impl Builder {
         } else {
             return Err(Error::new(
                 ErrorKind::DocumentParsing,
-                format!(
-                    "the {} transcript has words but none has a timestamp, and no segments",
-                    self.format.name()
-                ),
+                format!("the {} transcript has words but none has a timestamp, and no segments", self.format.name()),
             ));
         };
         let mut transcript = Transcript {
@@ -594,23 +559,10 @@ mod tests {
         assert_eq!(t.text(), "Hello, world.\nAgain");
         assert_eq!(t.timing(), TimingLevel::Word);
         assert_eq!(t.segments()[1].word_start, 2);
-        let toks: Vec<(&str, Option<usize>, Option<usize>)> = t
-            .tokens()
-            .iter()
-            .map(|k| (k.text.as_str(), k.word, k.segment))
-            .collect();
-        assert_eq!(
-            toks,
-            [
-                ("hello", Some(0), Some(0)),
-                ("world", Some(1), Some(0)),
-                ("again", Some(2), Some(1))
-            ]
-        );
-        assert_eq!(
-            &t.text()[t.tokens()[1].span.byte_start..t.tokens()[1].span.byte_end],
-            "world"
-        );
+        let toks: Vec<(&str, Option<usize>, Option<usize>)> =
+            t.tokens().iter().map(|k| (k.text.as_str(), k.word, k.segment)).collect();
+        assert_eq!(toks, [("hello", Some(0), Some(0)), ("world", Some(1), Some(0)), ("again", Some(2), Some(1))]);
+        assert_eq!(&t.text()[t.tokens()[1].span.byte_start..t.tokens()[1].span.byte_end], "world");
     }
 
     #[test]
@@ -629,8 +581,6 @@ mod tests {
 
     #[test]
     fn empty_is_an_error() {
-        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" "))
-            .finish()
-            .is_err());
+        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" ")).finish().is_err());
     }
 }

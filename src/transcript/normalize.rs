@@ -57,20 +57,9 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(RawToken)) {
         if normalized.is_empty() {
             return;
         }
-        let first = run
-            .char_indices()
-            .find(|&(_, c)| is_kept(c))
-            .map_or(0, |(i, _)| i);
-        let last = run
-            .char_indices()
-            .rev()
-            .find(|&(_, c)| is_kept(c))
-            .map_or(run.len(), |(i, c)| i + c.len_utf8());
-        f(RawToken {
-            text: normalized,
-            byte_start: start + first,
-            byte_end: start + last.max(first),
-        });
+        let first = run.char_indices().find(|&(_, c)| is_kept(c)).map_or(0, |(i, _)| i);
+        let last = run.char_indices().rev().find(|&(_, c)| is_kept(c)).map_or(run.len(), |(i, c)| i + c.len_utf8());
+        f(RawToken { text: normalized, byte_start: start + first, byte_end: start + last.max(first) });
     };
     for (i, c) in text.char_indices() {
         if c.is_whitespace() {
@@ -116,10 +105,7 @@ mod tests {
 
     #[test]
     fn strips_punctuation_inside_and_around_words() {
-        assert_eq!(
-            tokens("Dis-moi, est-ce que l'avion vole ?"),
-            ["dismoi", "estce", "que", "lavion", "vole"]
-        );
+        assert_eq!(tokens("Dis-moi, est-ce que l'avion vole ?"), ["dismoi", "estce", "que", "lavion", "vole"]);
         assert_eq!(tokens("«Bonjour» — ... !"), ["bonjour"]);
     }
 
@@ -127,20 +113,14 @@ mod tests {
     fn spans_cover_the_kept_characters() {
         let text = " \"Nicolas,\"  said\u{a0}ÉTÉ.";
         let toks = tokenize(text);
-        let got: Vec<&str> = toks
-            .iter()
-            .map(|t| &text[t.byte_start..t.byte_end])
-            .collect();
+        let got: Vec<&str> = toks.iter().map(|t| &text[t.byte_start..t.byte_end]).collect();
         assert_eq!(got, ["Nicolas", "said", "ÉTÉ"]);
         assert_eq!(toks[2].text, "été");
     }
 
     #[test]
     fn every_script_keeps_its_letters_and_digits() {
-        assert_eq!(
-            tokens("Привет, МИР! ١٢٣ 東京タワー हिन्दी"),
-            ["привет", "мир", "١٢٣", "東京タワー", "हिन्दी"]
-        );
+        assert_eq!(tokens("Привет, МИР! ١٢٣ 東京タワー हिन्दी"), ["привет", "мир", "١٢٣", "東京タワー", "हिन्दी"]);
     }
 
     #[test]

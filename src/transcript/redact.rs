@@ -42,10 +42,7 @@ impl ValidatedEvaluation {
         evaluation: &StructuredEvaluation,
         config: &TranscriptConfig,
     ) -> ValidatedEvaluation {
-        let mut kept = StructuredEvaluation {
-            extra: evaluation.extra.clone(),
-            ..Default::default()
-        };
+        let mut kept = StructuredEvaluation { extra: evaluation.extra.clone(), ..Default::default() };
         let mut omitted = Vec::new();
         for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
             for (index, item) in evaluation.items(kind).iter().enumerate() {
@@ -53,26 +50,16 @@ impl ValidatedEvaluation {
                 if v.passed {
                     kept.items_mut(kind).push(item.clone());
                 } else {
-                    omitted.push(OmittedItem {
-                        kind,
-                        index,
-                        reasons: v.failure_summary(),
-                    });
+                    omitted.push(OmittedItem { kind, index, reasons: v.failure_summary() });
                 }
             }
         }
-        ValidatedEvaluation {
-            evaluation: kept,
-            omitted,
-        }
+        ValidatedEvaluation { evaluation: kept, omitted }
     }
 
     /// The outcome of the retry budget, whose items are all validated.
     pub fn from_outcome(outcome: &EvaluationOutcome) -> ValidatedEvaluation {
-        ValidatedEvaluation {
-            evaluation: outcome.evaluation.clone(),
-            omitted: Vec::new(),
-        }
+        ValidatedEvaluation { evaluation: outcome.evaluation.clone(), omitted: Vec::new() }
     }
 
     /// The validated (raw, unredacted) evaluation.
@@ -97,10 +84,7 @@ pub struct RedactionOptions {
 
 impl Default for RedactionOptions {
     fn default() -> RedactionOptions {
-        RedactionOptions {
-            names: Vec::new(),
-            replacement: "someone".to_string(),
-        }
+        RedactionOptions { names: Vec::new(), replacement: "someone".to_string() }
     }
 }
 
@@ -135,16 +119,9 @@ pub struct RenderedScript {
 /// assert!(s.script.contains("You credited someone. In your words: \"my coach someone told me to slow down\"."));
 /// assert_eq!(s.redactions, 2);
 /// ```
-pub fn render_script(
-    validated: &ValidatedEvaluation,
-    options: &RedactionOptions,
-) -> RenderedScript {
-    let mut names: Vec<Vec<&str>> = options
-        .names
-        .iter()
-        .map(|n| n.split_whitespace().collect::<Vec<_>>())
-        .filter(|w| !w.is_empty())
-        .collect();
+pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions) -> RenderedScript {
+    let mut names: Vec<Vec<&str>> =
+        options.names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
     crate::sort::sort_by(&mut names, |a, b| {
         b.iter()
             .map(|w| w.len())
@@ -159,10 +136,8 @@ pub fn render_script(
         count += n;
         out
     };
-    let mut redacted = StructuredEvaluation {
-        extra: redact_map(&validated.evaluation.extra, &mut redact),
-        ..Default::default()
-    };
+    let mut redacted =
+        StructuredEvaluation { extra: redact_map(&validated.evaluation.extra, &mut redact), ..Default::default() };
     let mut lines = Vec::new();
     for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
         let items = validated.evaluation.items(kind);
@@ -232,16 +207,10 @@ fn redact_value(v: &Value, redact: &mut impl FnMut(&str) -> String) -> Value {
 /// assert_eq!((s.as_str(), n), ("Thanks, someone! someone's talk; Janet stays.", 2));
 /// ```
 pub fn redact_names(text: &str, names: &[String], replacement: &str) -> (String, usize) {
-    let mut words: Vec<Vec<&str>> = names
-        .iter()
-        .map(|n| n.split_whitespace().collect::<Vec<_>>())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let mut words: Vec<Vec<&str>> =
+        names.iter().map(|n| n.split_whitespace().collect::<Vec<_>>()).filter(|w| !w.is_empty()).collect();
     crate::sort::sort_by(&mut words, |a, b| {
-        b.iter()
-            .map(|w| w.len())
-            .sum::<usize>()
-            .cmp(&a.iter().map(|w| w.len()).sum::<usize>())
+        b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>())
     });
     redact_with(text, &words, replacement)
 }
@@ -297,11 +266,7 @@ fn match_name(text: &str, at: usize, name: &[&str]) -> Option<usize> {
             pos += tc.len_utf8();
         }
     }
-    if text[pos..]
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphanumeric())
-    {
+    if text[pos..].chars().next().is_some_and(|c| c.is_alphanumeric()) {
         return None;
     }
     Some(pos)

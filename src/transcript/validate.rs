@@ -121,11 +121,7 @@ pub struct Check {
 
 impl Check {
     fn new(status: CheckStatus, reason: CheckReason, message: String) -> Check {
-        Check {
-            status,
-            reason,
-            message,
-        }
+        Check { status, reason, message }
     }
 
     /// Whether the check passed.
@@ -266,10 +262,7 @@ impl ItemValidation {
 
     /// One line per failed check: `contiguous_match: …`.
     pub fn failure_summary(&self) -> Vec<String> {
-        self.failed_checks
-            .iter()
-            .map(|c| format!("{}: {}", c.name(), self.check(*c).message))
-            .collect()
+        self.failed_checks.iter().map(|c| format!("{}: {}", c.name(), self.check(*c).message)).collect()
     }
 }
 
@@ -288,21 +281,12 @@ fn reference(t: &Transcript, token: usize) -> Option<(TimingLevel, LocalityBasis
             }
         }
         if let Some(seg) = seg {
-            return Some((
-                TimingLevel::Segment,
-                LocalityBasis::Segment,
-                seg.start,
-                seg.end,
-            ));
+            return Some((TimingLevel::Segment, LocalityBasis::Segment, seg.start, seg.end));
         }
         let wi = tok.word?;
         let words = t.words();
-        let before = words
-            .get(..wi)
-            .and_then(|ws| ws.iter().rev().find_map(|w| w.start));
-        let after = words
-            .get(wi + 1..)
-            .and_then(|ws| ws.iter().find_map(|w| w.start));
+        let before = words.get(..wi).and_then(|ws| ws.iter().rev().find_map(|w| w.start));
+        let after = words.get(wi + 1..).and_then(|ws| ws.iter().find_map(|w| w.start));
         if before.is_none() && after.is_none() {
             return None;
         }
@@ -347,11 +331,7 @@ fn locality(t: &Transcript, token: usize, ts: f64, window: f64) -> Option<Locali
 /// assert!(r.passed);
 /// assert_eq!(r.matched.unwrap().text, "tell you about the river behind");
 /// ```
-pub fn validate_item(
-    transcript: &Transcript,
-    item: &EvaluationItem,
-    config: &TranscriptConfig,
-) -> ItemValidation {
+pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
     let quote = normalize::tokens(&item.evidence_quote);
     let ts = item.evidence_timestamp;
     let window = config.locality_seconds;
@@ -367,10 +347,7 @@ pub fn validate_item(
             *ids.entry(s.as_str()).or_insert(next)
         })
         .collect();
-    let mapped: Vec<Option<usize>> = tokens
-        .iter()
-        .map(|t| ids.get(t.text.as_str()).copied())
-        .collect();
+    let mapped: Vec<Option<usize>> = tokens.iter().map(|t| ids.get(t.text.as_str()).copied()).collect();
 
     let mut starts = Vec::new();
     if n > 0 && n <= mapped.len() {
@@ -382,24 +359,17 @@ pub fn validate_item(
     }
 
     // Choose the occurrence: within the window first, then nearest, then earliest.
-    let localities: Vec<Option<Locality>> = starts
-        .iter()
-        .map(|&i| locality(transcript, i, ts, window))
-        .collect();
+    let localities: Vec<Option<Locality>> = starts.iter().map(|&i| locality(transcript, i, ts, window)).collect();
     let key = |k: usize| {
         let l = localities[k].as_ref();
-        (
-            !l.is_some_and(|l| l.within_window),
-            l.map_or(f64::INFINITY, |l| l.distance_seconds),
-        )
+        (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
     };
     let chosen = (0..starts.len()).min_by(|&a, &b| {
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
     });
 
-    let matched =
-        chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
+    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
     let occurrences = starts
         .iter()
         .zip(&localities)
@@ -421,11 +391,7 @@ pub fn validate_item(
         if found {
             format!(
                 "it occurs {} in the transcript",
-                if starts.len() == 1 {
-                    "once".to_string()
-                } else {
-                    format!("{} times", starts.len())
-                }
+                if starts.len() == 1 { "once".to_string() } else { format!("{} times", starts.len()) }
             )
         } else {
             "it does not occur in the transcript".to_string()
@@ -433,12 +399,22 @@ pub fn validate_item(
     };
     let mut partial = None;
     let contiguous_match = if n == 0 {
-        Check::new(CheckStatus::Failed, CheckReason::TooFewTokens, format!("the quote has no words after normalization; at least {min} consecutive matching tokens are required"))
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::TooFewTokens,
+            format!(
+                "the quote has no words after normalization; at least {min} consecutive matching tokens are required"
+            ),
+        )
     } else if n < min {
         Check::new(
             CheckStatus::Failed,
             CheckReason::TooFewTokens,
-            format!("the quote has {n} token{}; at least {min} consecutive matching tokens are required ({})", if n == 1 { "" } else { "s" }, occurs(found)),
+            format!(
+                "the quote has {n} token{}; at least {min} consecutive matching tokens are required ({})",
+                if n == 1 { "" } else { "s" },
+                occurs(found)
+            ),
         )
     } else if let Some(m) = &matched {
         Check::new(
@@ -456,9 +432,7 @@ pub fn validate_item(
         let detail = match &partial {
             Some(p) => {
                 let next = quote.get(p.quote_token_start + p.length);
-                let found_there = tokens
-                    .get(p.token_start + p.length)
-                    .map(|t| t.text.as_str());
+                let found_there = tokens.get(p.token_start + p.length).map(|t| t.text.as_str());
                 let diff = match (next, found_there) {
                     (Some(want), Some(got)) => {
                         format!(", then the quote has {want:?} where the transcript has {got:?}")
@@ -472,8 +446,7 @@ pub fn validate_item(
                     "; the longest run that occurs is {} of {n} tokens ({:?}{}){diff}",
                     p.length,
                     p.text,
-                    p.start_time
-                        .map_or(String::new(), |s| format!(" at {}", secs(s)))
+                    p.start_time.map_or(String::new(), |s| format!(" at {}", secs(s)))
                 )
             }
             None if n > MAX_DIAGNOSTIC_QUOTE_TOKENS => String::new(),
@@ -559,7 +532,15 @@ pub fn validate_item(
                             format!("{what} (within {window} s){others}"),
                         )
                     } else if starts.len() > 1 {
-                        Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("none of the {} occurrences is within {window} s of {}; the nearest: {what}", starts.len(), secs(ts)))
+                        Check::new(
+                            CheckStatus::Failed,
+                            CheckReason::OutsideWindow,
+                            format!(
+                                "none of the {} occurrences is within {window} s of {}; the nearest: {what}",
+                                starts.len(),
+                                secs(ts)
+                            ),
+                        )
                     } else {
                         Check::new(
                             CheckStatus::Failed,
@@ -597,12 +578,7 @@ pub fn validate_item(
     }
 }
 
-fn matched_span(
-    t: &Transcript,
-    start: usize,
-    end: usize,
-    locality: Option<Locality>,
-) -> MatchedSpan {
+fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> MatchedSpan {
     let tokens = t.tokens();
     let (first, last) = (&tokens[start], &tokens[end - 1]);
     let (bs, be) = (first.span.byte_start, last.span.byte_end);
@@ -625,13 +601,7 @@ fn matched_span(
 
 /// The longest run of quote tokens occurring contiguously (local runs
 /// preferred among equally long ones, then the earliest).
-fn longest_run(
-    t: &Transcript,
-    q: &[usize],
-    mapped: &[Option<usize>],
-    ts: f64,
-    window: f64,
-) -> Option<PartialMatch> {
+fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, window: f64) -> Option<PartialMatch> {
     let n = q.len();
     if n == 0 || n > MAX_DIAGNOSTIC_QUOTE_TOKENS {
         return None;
@@ -660,10 +630,7 @@ fn longest_run(
     }
     let (length, _, token_start, quote_token_start) = best?;
     let tokens = t.tokens();
-    let (bs, be) = (
-        tokens[token_start].span.byte_start,
-        tokens[token_start + length - 1].span.byte_end,
-    );
+    let (bs, be) = (tokens[token_start].span.byte_start, tokens[token_start + length - 1].span.byte_end);
     Some(PartialMatch {
         length,
         quote_token_start,
@@ -703,12 +670,7 @@ pub fn validate_evaluation(
     evaluation: &StructuredEvaluation,
     config: &TranscriptConfig,
 ) -> EvaluationValidation {
-    let run = |items: &[EvaluationItem]| {
-        items
-            .iter()
-            .map(|i| validate_item(transcript, i, config))
-            .collect::<Vec<_>>()
-    };
+    let run = |items: &[EvaluationItem]| items.iter().map(|i| validate_item(transcript, i, config)).collect::<Vec<_>>();
     let commendations = run(&evaluation.commendations);
     let recommendations = run(&evaluation.recommendations);
     EvaluationValidation {

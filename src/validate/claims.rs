@@ -88,11 +88,7 @@ impl ClaimSet {
                         ))
                     }
                     None => {
-                        return Err(Error::invalid_input(
-                            &root,
-                            "required",
-                            "missing required property \"claims\"",
-                        ))
+                        return Err(Error::invalid_input(&root, "required", "missing required property \"claims\""))
                     }
                 }
             }
@@ -101,28 +97,18 @@ impl ClaimSet {
                 return Err(Error::invalid_input(
                     &root,
                     "type",
-                    format!(
-                        "evidence claims must be an object with a \"claims\" array, got {}",
-                        kind(other)
-                    ),
+                    format!("evidence claims must be an object with a \"claims\" array, got {}", kind(other)),
                 ))
             }
         };
         if claims.is_empty() {
-            return Err(Error::invalid_input(
-                &claims_path,
-                "minItems",
-                "claims must hold at least 1 claim",
-            ));
+            return Err(Error::invalid_input(&claims_path, "minItems", "claims must hold at least 1 claim"));
         }
         if claims.len() > MAX_CLAIMS_SCHEMA {
             return Err(Error::invalid_input(
                 &claims_path,
                 "maxItems",
-                format!(
-                    "claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed",
-                    claims.len()
-                ),
+                format!("claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed", claims.len()),
             ));
         }
         let claims = claims
@@ -190,16 +176,10 @@ fn parse_source_metadata(obj: &Map<String, Value>, root: &JsonPath) -> Result<Op
 fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
     match obj.get(key) {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(Error::invalid_input(
-            &path.key(key),
-            "type",
-            format!("{key} must be a string, got {}", kind(other)),
-        )),
-        None => Err(Error::invalid_input(
-            path,
-            "required",
-            format!("missing required property {key:?}"),
-        )),
+        Some(other) => {
+            Err(Error::invalid_input(&path.key(key), "type", format!("{key} must be a string, got {}", kind(other))))
+        }
+        None => Err(Error::invalid_input(path, "required", format!("missing required property {key:?}"))),
     }
 }
 
@@ -207,37 +187,26 @@ fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Resu
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(Error::invalid_input(
-            &path.key(key),
-            "type",
-            format!("{key} must be a string, got {}", kind(other)),
-        )),
+        Some(other) => {
+            Err(Error::invalid_input(&path.key(key), "type", format!("{key} must be a string, got {}", kind(other))))
+        }
     }
 }
 
 /// `prefix` followed by one or more ASCII digits.
 fn is_prefixed_number(s: &str, prefix: &str) -> bool {
-    s.strip_prefix(prefix)
-        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    s.strip_prefix(prefix).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn is_task_id(s: &str) -> bool {
     s.strip_prefix('P')
         .and_then(|rest| rest.split_once(".T"))
-        .is_some_and(|(p, t)| {
-            [p, t]
-                .iter()
-                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        })
+        .is_some_and(|(p, t)| [p, t].iter().all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())))
 }
 
 fn parse_claim(value: &Value, path: &JsonPath) -> Result<Claim> {
     let Value::Object(obj) = value else {
-        return Err(Error::invalid_input(
-            path,
-            "type",
-            format!("each claim must be an object, got {}", kind(value)),
-        ));
+        return Err(Error::invalid_input(path, "type", format!("each claim must be an object, got {}", kind(value))));
     };
     let id = required_string(obj, "id", path)?;
     if !is_prefixed_number(id, "EV") {
@@ -341,34 +310,13 @@ mod tests {
     fn each_schema_rule_names_its_path() {
         assert_eq!(error_path(claim(), "id", json!("E1")), "$.claims[1].id");
         assert_eq!(error_path(claim(), "id", json!("EV")), "$.claims[1].id");
-        assert_eq!(
-            error_path(claim(), "task_id", json!("P1.X1")),
-            "$.claims[1].task_id"
-        );
-        assert_eq!(
-            error_path(claim(), "task_id", json!("P1.T")),
-            "$.claims[1].task_id"
-        );
-        assert_eq!(
-            error_path(claim(), "quote", json!("too short")),
-            "$.claims[1].quote"
-        );
-        assert_eq!(
-            error_path(claim(), "quote", json!("x".repeat(2001))),
-            "$.claims[1].quote"
-        );
-        assert_eq!(
-            error_path(claim(), "evidence_type", json!("quote")),
-            "$.claims[1].evidence_type"
-        );
-        assert_eq!(
-            error_path(claim(), "confidence_threshold", json!(1.2)),
-            "$.claims[1].confidence_threshold"
-        );
-        assert_eq!(
-            error_path(claim(), "context_hint", json!(3)),
-            "$.claims[1].context_hint"
-        );
+        assert_eq!(error_path(claim(), "task_id", json!("P1.X1")), "$.claims[1].task_id");
+        assert_eq!(error_path(claim(), "task_id", json!("P1.T")), "$.claims[1].task_id");
+        assert_eq!(error_path(claim(), "quote", json!("too short")), "$.claims[1].quote");
+        assert_eq!(error_path(claim(), "quote", json!("x".repeat(2001))), "$.claims[1].quote");
+        assert_eq!(error_path(claim(), "evidence_type", json!("quote")), "$.claims[1].evidence_type");
+        assert_eq!(error_path(claim(), "confidence_threshold", json!(1.2)), "$.claims[1].confidence_threshold");
+        assert_eq!(error_path(claim(), "context_hint", json!(3)), "$.claims[1].context_hint");
     }
 
     #[test]

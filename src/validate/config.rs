@@ -100,22 +100,14 @@ impl Default for Config {
                 max_edit_distance: 3,
                 algorithm: FuzzyAlgorithm::Levenshtein,
             },
-            exact_matching: ExactConfig {
-                enabled: true,
-                case_sensitive: false,
-                normalize_whitespace: true,
-            },
+            exact_matching: ExactConfig { enabled: true, case_sensitive: false, normalize_whitespace: true },
             semantic_matching: SemanticConfig {
                 enabled: true,
                 chunk_size: 500,
                 overlap_size: 100,
                 similarity_threshold: 0.75,
             },
-            context_validation: ContextConfig {
-                enabled: true,
-                context_window: 200,
-                section_awareness: true,
-            },
+            context_validation: ContextConfig { enabled: true, context_window: 200, section_awareness: true },
             performance_limits: LimitsConfig {
                 max_document_size_mb: 50.0,
                 max_claims: 1000,
@@ -146,23 +138,11 @@ impl Config {
                 match o.get("validation_config") {
                     Some(Value::Object(inner)) => (inner, path),
                     Some(Value::Null) => return Ok(Config::default()),
-                    _ => {
-                        return Err(Error::invalid_config(
-                            &path,
-                            "type",
-                            "validation_config must be an object",
-                        ))
-                    }
+                    _ => return Err(Error::invalid_config(&path, "type", "validation_config must be an object")),
                 }
             }
             Value::Object(o) => (o, root),
-            _ => {
-                return Err(Error::invalid_config(
-                    &root,
-                    "type",
-                    "configuration must be a JSON object",
-                ))
-            }
+            _ => return Err(Error::invalid_config(&root, "type", "configuration must be a JSON object")),
         };
         let mut c = Config::default();
         let mut top = Fields::new(obj, &path);
@@ -207,10 +187,7 @@ impl Config {
                 return Err(Error::invalid_config(
                     &p.key("overlap_size"),
                     "maximum",
-                    format!(
-                        "overlap_size ({}) must be smaller than chunk_size ({})",
-                        d.overlap_size, d.chunk_size
-                    ),
+                    format!("overlap_size ({}) must be smaller than chunk_size ({})", d.overlap_size, d.chunk_size),
                 ));
             }
         }
@@ -227,11 +204,7 @@ impl Config {
             let d = &mut c.performance_limits;
             f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
             f.count("max_claims", 1, 1_000_000, &mut d.max_claims)?;
-            f.positive(
-                "max_processing_time_seconds",
-                86_400.0,
-                &mut d.max_processing_time_seconds,
-            )?;
+            f.positive("max_processing_time_seconds", 86_400.0, &mut d.max_processing_time_seconds)?;
             f.finish()?;
         }
         top.finish()?;
@@ -248,11 +221,7 @@ struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     fn new(obj: &'a Map<String, Value>, path: &JsonPath) -> Self {
-        Fields {
-            obj,
-            path: path.clone(),
-            used: Vec::new(),
-        }
+        Fields { obj, path: path.clone(), used: Vec::new() }
     }
 
     fn take(&mut self, key: &'static str) -> Option<(&'a Value, JsonPath)> {
@@ -264,11 +233,7 @@ impl<'a> Fields<'a> {
         match self.take(key) {
             None | Some((Value::Null, _)) => Ok(None),
             Some((Value::Object(o), p)) => Ok(Some((o, p))),
-            Some((_, p)) => Err(Error::invalid_config(
-                &p,
-                "type",
-                format!("{key} must be an object"),
-            )),
+            Some((_, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be an object"))),
         }
     }
 
@@ -279,11 +244,7 @@ impl<'a> Fields<'a> {
                 *out = *b;
                 Ok(())
             }
-            Some((v, p)) => Err(Error::invalid_config(
-                &p,
-                "type",
-                format!("{key} must be true or false, got {v}"),
-            )),
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be true or false, got {v}"))),
         }
     }
 
@@ -291,11 +252,7 @@ impl<'a> Fields<'a> {
         match self.take(key) {
             None => Ok(None),
             Some((Value::String(s), p)) => Ok(Some((s.as_str(), p))),
-            Some((v, p)) => Err(Error::invalid_config(
-                &p,
-                "type",
-                format!("{key} must be a string, got {v}"),
-            )),
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a string, got {v}"))),
         }
     }
 
@@ -304,28 +261,16 @@ impl<'a> Fields<'a> {
             None => Ok(None),
             Some((Value::Number(n), p)) => match n.as_f64() {
                 Some(x) if x.is_finite() => Ok(Some((x, p))),
-                _ => Err(Error::invalid_config(
-                    &p,
-                    "type",
-                    format!("{key} must be a finite number"),
-                )),
+                _ => Err(Error::invalid_config(&p, "type", format!("{key} must be a finite number"))),
             },
-            Some((v, p)) => Err(Error::invalid_config(
-                &p,
-                "type",
-                format!("{key} must be a number, got {v}"),
-            )),
+            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a number, got {v}"))),
         }
     }
 
     fn fraction(&mut self, key: &'static str, out: &mut f64) -> Result<()> {
         if let Some((x, p)) = self.number(key)? {
             if !(0.0..=1.0).contains(&x) {
-                return Err(Error::invalid_config(
-                    &p,
-                    "range",
-                    format!("{key} must be between 0 and 1, got {x}"),
-                ));
+                return Err(Error::invalid_config(&p, "range", format!("{key} must be between 0 and 1, got {x}")));
             }
             *out = x;
         }
@@ -361,21 +306,14 @@ impl<'a> Fields<'a> {
     }
 
     fn finish(self) -> Result<()> {
-        let mut unknown: Vec<&String> = self
-            .obj
-            .keys()
-            .filter(|k| !self.used.contains(&k.as_str()))
-            .collect();
+        let mut unknown: Vec<&String> = self.obj.keys().filter(|k| !self.used.contains(&k.as_str())).collect();
         crate::sort::sort(&mut unknown);
         match unknown.first() {
             None => Ok(()),
             Some(k) => Err(Error::invalid_config(
                 &self.path.key(k),
                 "additionalProperties",
-                format!(
-                    "unknown configuration key {k:?}; known keys here: {}",
-                    self.used.join(", ")
-                ),
+                format!("unknown configuration key {k:?}; known keys here: {}", self.used.join(", ")),
             )),
         }
     }
@@ -411,16 +349,9 @@ mod tests {
         let e = Config::from_json(&json!({"fuzzy_matching": {"treshold": 0.5}})).unwrap_err();
         assert_eq!(e.code(), "CONFIGURATION_ERROR");
         assert_eq!(e.details()["json_path"], "$.fuzzy_matching.treshold");
-        let e = Config::from_json(&json!({"semantic_matching": {"similarity_threshold": 1.5}}))
-            .unwrap_err();
-        assert_eq!(
-            e.details()["json_path"],
-            "$.semantic_matching.similarity_threshold"
-        );
-        let e = Config::from_json(
-            &json!({"semantic_matching": {"chunk_size": 100, "overlap_size": 100}}),
-        )
-        .unwrap_err();
+        let e = Config::from_json(&json!({"semantic_matching": {"similarity_threshold": 1.5}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.semantic_matching.similarity_threshold");
+        let e = Config::from_json(&json!({"semantic_matching": {"chunk_size": 100, "overlap_size": 100}})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.semantic_matching.overlap_size");
         let e = Config::from_json(&json!({"performance_limits": {"max_claims": 0}})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.performance_limits.max_claims");

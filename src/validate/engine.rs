@@ -87,17 +87,10 @@ pub(super) fn run(
     let profile = config.profile();
     let index = doc.index(profile);
     let text = index.text();
-    let prepared: Vec<Prepared> = claims
-        .iter()
-        .map(|claim| prepare(doc, claim, profile))
-        .collect();
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
     let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
     // a document asked about one claim at a time answers from its gram index
-    let grams = if claims.len() <= FEW_CLAIMS {
-        index.grams_for_few()
-    } else {
-        None
-    };
+    let grams = if claims.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
     let exact_hits = if config.exact_matching.enabled {
         exact::find_all_in(text, grams, &quotes)
     } else {
@@ -114,23 +107,10 @@ pub(super) fn run(
         .iter()
         .enumerate()
         .filter(|(i, p)| wants_fuzzy[*i] && p.chars > 0)
-        .map(|(i, p)| {
-            (
-                i,
-                fuzzy::FuzzyQuery {
-                    pattern: &p.quote,
-                    max_distance: max_distance(config, p.chars),
-                },
-            )
-        })
+        .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
         .collect();
-    let query_list: Vec<fuzzy::FuzzyQuery> = queries
-        .iter()
-        .map(|(_, q)| fuzzy::FuzzyQuery {
-            pattern: q.pattern,
-            max_distance: q.max_distance,
-        })
-        .collect();
+    let query_list: Vec<fuzzy::FuzzyQuery> =
+        queries.iter().map(|(_, q)| fuzzy::FuzzyQuery { pattern: q.pattern, max_distance: q.max_distance }).collect();
     let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
     for m in fuzzy::find_all_indexed(text, index.char_marks(), grams, &query_list) {
         if let Some(&(owner, _)) = queries.get(m.query) {
@@ -139,22 +119,13 @@ pub(super) fn run(
     }
 
     let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
-    let mut out = Outcome {
-        results: Vec::new(),
-        failed: Vec::new(),
-        warnings: Vec::new(),
-        errors: Vec::new(),
-    };
+    let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let embedded = embed_semantic(text, config, &prepared, embedder, &mut out.errors);
     // a set, not a list: one lookup per claim, not a scan of all before it
-    let mut seen_ids: std::collections::HashSet<&str> =
-        std::collections::HashSet::with_capacity(prepared.len());
+    let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
         if clock.now_ms() - started > budget_ms {
-            let skipped: Vec<Value> = prepared[i..]
-                .iter()
-                .map(|p| Value::from(p.claim.id.clone()))
-                .collect();
+            let skipped: Vec<Value> = prepared[i..].iter().map(|p| Value::from(p.claim.id.clone())).collect();
             let err = Error::new(
                 ErrorKind::Processing,
                 format!(
@@ -173,25 +144,13 @@ pub(super) fn run(
         if !seen_ids.insert(p.claim.id.as_str()) {
             out.warnings.push(Warning {
                 code: "DUPLICATE_CLAIM_ID".into(),
-                message: format!(
-                    "claim id {} is used more than once; results are reported in input order",
-                    p.claim.id
-                ),
+                message: format!("claim id {} is used more than once; results are reported in input order", p.claim.id),
                 claim_id: Some(p.claim.id.clone()),
             });
         }
-        let quote_vector = embedded
-            .as_ref()
-            .and_then(|(_, vectors)| vectors.get(i))
-            .and_then(Option::as_ref);
+        let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
         let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
-        let ctx = ClaimContext {
-            doc,
-            index,
-            config,
-            p,
-            semantic,
-        };
+        let ctx = ClaimContext { doc, index, config, p, semantic };
         let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
         out.warnings.extend(decided.warnings);
         if let Some(f) = decided.failed {
@@ -208,9 +167,7 @@ fn semantic_claims(config: &Config, prepared: &[Prepared]) -> Vec<usize> {
     (0..prepared.len())
         .filter(|&i| {
             enabled
-                && prepared.get(i).is_some_and(|p| {
-                    p.claim.evidence_type != EvidenceType::DirectQuote && p.chars > 0
-                })
+                && prepared.get(i).is_some_and(|p| p.claim.evidence_type != EvidenceType::DirectQuote && p.chars > 0)
         })
         .collect()
 }
@@ -219,38 +176,21 @@ fn semantic_claims(config: &Config, prepared: &[Prepared]) -> Vec<usize> {
 /// needs semantic matching).
 pub(super) fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<String> {
     let profile = config.profile();
-    let prepared: Vec<Prepared> = claims
-        .iter()
-        .map(|claim| prepare(doc, claim, profile))
-        .collect();
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
     let wanted = semantic_claims(config, &prepared);
     if wanted.is_empty() {
         return Vec::new();
     }
-    let quotes: Vec<&str> = wanted
-        .iter()
-        .filter_map(|&i| prepared.get(i))
-        .map(|p| p.quote.as_str())
-        .collect();
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| p.quote.as_str()).collect();
     let s = &config.semantic_matching;
-    semantic::request_texts(
-        doc.index(profile).text(),
-        s.chunk_size,
-        s.overlap_size,
-        &quotes,
-    )
+    semantic::request_texts(doc.index(profile).text(), s.chunk_size, s.overlap_size, &quotes)
 }
 
 fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'c> {
     let normalized = Normalized::from_units(doc.format().units(&claim.quote), profile);
     let quote = normalized.as_str().to_string();
     let chars = quote.chars().count();
-    Prepared {
-        claim,
-        quote,
-        normalized,
-        chars,
-    }
+    Prepared { claim, quote, normalized, chars }
 }
 
 /// Semantic matching through the host's embedder: the chunks and every
@@ -271,11 +211,7 @@ fn embed_semantic(
     if wanted.is_empty() {
         return None;
     }
-    let quotes: Vec<&str> = wanted
-        .iter()
-        .filter_map(|&i| prepared.get(i))
-        .map(|p| p.quote.as_str())
-        .collect();
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| p.quote.as_str()).collect();
     match semantic::embed(text, s.chunk_size, s.overlap_size, &quotes, embedder) {
         Ok((chunks, vectors)) => {
             let mut per_claim: Vec<Option<Vec<f32>>> = vec![None; prepared.len()];
@@ -289,11 +225,8 @@ fn embed_semantic(
         Err(e) => {
             let mut entry = e.to_json();
             if let Value::Object(o) = &mut entry {
-                let ids: Vec<Value> = wanted
-                    .iter()
-                    .filter_map(|&i| prepared.get(i))
-                    .map(|p| Value::from(p.claim.id.clone()))
-                    .collect();
+                let ids: Vec<Value> =
+                    wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| Value::from(p.claim.id.clone())).collect();
                 o.insert("affected_claims".into(), Value::Array(ids));
             }
             errors.push(entry);
@@ -306,10 +239,7 @@ impl EvidenceType {
     /// Paraphrases and concept references are not verbatim: the fuzzy and
     /// token matchers always run for them.
     fn is_loose(self) -> bool {
-        matches!(
-            self,
-            EvidenceType::Paraphrase | EvidenceType::ConceptReference
-        )
+        matches!(self, EvidenceType::Paraphrase | EvidenceType::ConceptReference)
     }
 }
 
@@ -318,14 +248,10 @@ impl EvidenceType {
 fn max_distance(config: &Config, chars: usize) -> usize {
     let f = &config.fuzzy_matching;
     let by_similarity = match f.algorithm {
-        FuzzyAlgorithm::Levenshtein => {
-            ((1.0 - f.similarity_threshold) * chars as f64 + 1e-9).floor() as usize
-        }
+        FuzzyAlgorithm::Levenshtein => ((1.0 - f.similarity_threshold) * chars as f64 + 1e-9).floor() as usize,
         FuzzyAlgorithm::SequenceMatcher => f.max_edit_distance,
     };
-    f.max_edit_distance
-        .min(by_similarity)
-        .min(chars.saturating_sub(1))
+    f.max_edit_distance.min(by_similarity).min(chars.saturating_sub(1))
 }
 
 struct Decided {
@@ -368,36 +294,23 @@ impl<'a> ClaimContext<'a> {
             return self.not_found(rejected, context_removed_all);
         }
         let threshold = claim.confidence_threshold;
-        let clean_high: Vec<&Candidate> = places
-            .iter()
-            .filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold)
-            .collect();
+        let clean_high: Vec<&Candidate> =
+            places.iter().filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold).collect();
         let best = &places[0];
         for d in &best.discrepancies {
             warnings.push(self.discrepancy_warning(d));
         }
         let (status, alternatives): (Status, Vec<&Candidate>) = if clean_high.len() > 1 {
-            (
-                Status::Ambiguous,
-                clean_high[1..].iter().take(MAX_LISTED).copied().collect(),
-            )
+            (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
             (
                 Status::Validated,
-                places[1..]
-                    .iter()
-                    .filter(|c| c.confidence >= ALTERNATIVE_FLOOR)
-                    .take(MAX_LISTED)
-                    .collect(),
+                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
             )
         } else {
             (
                 Status::LowConfidence,
-                places[1..]
-                    .iter()
-                    .filter(|c| c.confidence >= ALTERNATIVE_FLOOR)
-                    .take(MAX_LISTED)
-                    .collect(),
+                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
             )
         };
         let result = ClaimResult {
@@ -423,11 +336,7 @@ impl<'a> ClaimContext<'a> {
             }),
             Status::LowConfidence => Some(self.low_confidence(best)),
         };
-        Decided {
-            result,
-            failed,
-            warnings,
-        }
+        Decided { result, failed, warnings }
     }
 
     /// Candidates from every matcher that applies to the claim's type.
@@ -448,23 +357,16 @@ impl<'a> ClaimContext<'a> {
             let candidate_text = text.get(m.start..m.end).unwrap_or("");
             let cand_chars = candidate_text.chars().count();
             let similarity = match f.algorithm {
-                FuzzyAlgorithm::Levenshtein => {
-                    1.0 - m.distance as f64 / self.p.chars.max(cand_chars).max(1) as f64
-                }
+                FuzzyAlgorithm::Levenshtein => 1.0 - m.distance as f64 / self.p.chars.max(cand_chars).max(1) as f64,
                 FuzzyAlgorithm::SequenceMatcher => {
                     let a: Vec<char> = self.p.quote.chars().collect();
                     let b: Vec<char> = candidate_text.chars().collect();
                     SequenceMatcher::new(&a, &b, false).ratio()
                 }
             };
-            let Some(c) = self.from_normalized(
-                MatchType::Fuzzy,
-                m.start,
-                m.end,
-                similarity,
-                similarity,
-                Some(m.distance),
-            ) else {
+            let Some(c) =
+                self.from_normalized(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance))
+            else {
                 continue;
             };
             if similarity >= f.similarity_threshold && m.distance <= f.max_edit_distance {
@@ -483,61 +385,35 @@ impl<'a> ClaimContext<'a> {
             let q = token::TokenQuery::new(&self.p.quote, tokens);
             for m in token::find(&q, tokens, TOKEN_FLOOR, 5) {
                 let dist = self.distance_to(m.start, m.end);
-                out.extend(self.from_normalized(
-                    MatchType::Fuzzy,
-                    m.start,
-                    m.end,
-                    m.score,
-                    m.score,
-                    dist,
-                ));
+                out.extend(self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
             }
         }
         let s = &self.config.semantic_matching;
         if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
             if let Some((chunks, quote)) = self.semantic {
-                for (c, sim) in quote.map_or_else(Vec::new, |q| {
-                    chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)
-                }) {
+                for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
                     let Some(&(start, end)) = chunks.ranges.get(c) else {
                         continue;
                     };
-                    out.extend(
-                        self.from_normalized(MatchType::Semantic, start, end, sim, sim, None)
-                            .map(|mut c| {
-                                c.method = Some(SemanticMethod::Embedding);
-                                c
-                            }),
-                    );
+                    out.extend(self.from_normalized(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                        c.method = Some(SemanticMethod::Embedding);
+                        c
+                    }));
                 }
             } else {
                 let tokens = self.index.tokens();
                 let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
                 let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
-                for m in lexical::find(
-                    &self.p.quote,
-                    tokens,
-                    &chunks,
-                    s.similarity_threshold,
-                    MAX_SEMANTIC,
-                ) {
+                for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC) {
                     let passage = self.index.text().get(m.start..m.end).unwrap_or("");
                     let order = lexical::order_agreement(&self.p.quote, passage);
-                    let confidence =
-                        m.coverage * self.density(m.start, m.end, quote_tokens) * order;
+                    let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
                     out.extend(
-                        self.from_normalized(
-                            MatchType::Semantic,
-                            m.start,
-                            m.end,
-                            confidence,
-                            m.coverage * order,
-                            None,
-                        )
-                        .map(|mut c| {
-                            c.method = Some(SemanticMethod::Lexical);
-                            c
-                        }),
+                        self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
+                            .map(|mut c| {
+                                c.method = Some(SemanticMethod::Lexical);
+                                c
+                            }),
                     );
                 }
             }
@@ -552,20 +428,12 @@ impl<'a> ClaimContext<'a> {
     /// quote's length, less in proportion when they are scattered over a
     /// longer passage: words merely co-occurring in a chunk are not evidence.
     fn density(&self, start: usize, end: usize, quote_tokens: usize) -> f64 {
-        let span_tokens = self
-            .index
-            .text()
-            .get(start..end)
-            .map_or(1, |t| tokens::tokenize(t).len())
-            .max(1);
+        let span_tokens = self.index.text().get(start..end).map_or(1, |t| tokens::tokenize(t).len()).max(1);
         (SEMANTIC_SPREAD * quote_tokens as f64 / span_tokens as f64).min(1.0)
     }
 
     fn distance_to(&self, start: usize, end: usize) -> Option<usize> {
-        self.index
-            .text()
-            .get(start..end)
-            .map(|t| fuzzy::levenshtein(&self.p.quote, t))
+        self.index.text().get(start..end).map(|t| fuzzy::levenshtein(&self.p.quote, t))
     }
 
     fn from_normalized(
@@ -605,10 +473,7 @@ impl<'a> ClaimContext<'a> {
                 if title_stems.is_empty() {
                     return None;
                 }
-                let shared = title_stems
-                    .iter()
-                    .filter(|t| quote_stems.contains(t))
-                    .count();
+                let shared = title_stems.iter().filter(|t| quote_stems.contains(t)).count();
                 let score = shared as f64 / title_stems.len() as f64;
                 (score >= ALTERNATIVE_FLOOR).then(|| Candidate {
                     kind: MatchType::Contextual,
@@ -628,22 +493,14 @@ impl<'a> ClaimContext<'a> {
 
     /// Context validation (spec 000 §3.6 `_filter_by_context`) and the
     /// `expected_section` check.
-    fn apply_context(
-        &self,
-        candidates: Vec<Candidate>,
-        rejected: &mut Vec<(Candidate, String)>,
-    ) -> Vec<Candidate> {
+    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Vec<(Candidate, String)>) -> Vec<Candidate> {
         let cfg = &self.config.context_validation;
         if !cfg.enabled {
             return candidates;
         }
         let claim = self.p.claim;
         let mut kept = candidates;
-        if let Some(hint) = claim
-            .context_hint
-            .as_deref()
-            .filter(|h| !h.trim().is_empty())
-        {
+        if let Some(hint) = claim.context_hint.as_deref().filter(|h| !h.trim().is_empty()) {
             let hint = normalize::normalize_str(hint, self.config.profile());
             let mut words: Vec<&str> = hint.split(' ').filter(|w| !w.is_empty()).collect();
             crate::sort::sort(&mut words);
@@ -669,24 +526,15 @@ impl<'a> ClaimContext<'a> {
             }
             kept = next;
         }
-        if let Some(expected) = claim
-            .expected_section
-            .as_deref()
-            .filter(|e| !e.trim().is_empty() && cfg.section_awareness)
+        if let Some(expected) =
+            claim.expected_section.as_deref().filter(|e| !e.trim().is_empty() && cfg.section_awareness)
         {
             if self.doc.sections().iter().any(|s| s.kind == "section") {
                 let (inside, outside): (Vec<Candidate>, Vec<Candidate>) =
                     kept.into_iter().partition(|c| self.in_section(c, expected));
                 for c in outside {
-                    let title = self
-                        .doc
-                        .section_at(c.orig.0)
-                        .map_or("(none)", |s| s.title.as_str())
-                        .to_string();
-                    rejected.push((
-                        c,
-                        format!("found in section {title:?}, not in expected_section {expected:?}"),
-                    ));
+                    let title = self.doc.section_at(c.orig.0).map_or("(none)", |s| s.title.as_str()).to_string();
+                    rejected.push((c, format!("found in section {title:?}, not in expected_section {expected:?}")));
                 }
                 kept = inside;
             }
@@ -728,12 +576,8 @@ impl<'a> ClaimContext<'a> {
             start: 0,
             end: self.p.quote.len(),
         };
-        let source = meaning::Side {
-            normalized: self.index.normalized(),
-            original: self.doc.source(),
-            start: s,
-            end: e,
-        };
+        let source =
+            meaning::Side { normalized: self.index.normalized(), original: self.doc.source(), start: s, end: e };
         let words = |w: &str| self.index.tokens().surface_id(w).is_some();
         let forms = self.p.claim.evidence_type.is_loose();
         match c.kind {
@@ -751,11 +595,7 @@ impl<'a> ClaimContext<'a> {
             MatchType::Fuzzy => {
                 let cmp = meaning::compare(&quote, &source, &words, forms);
                 if cmp.snapped != (s, e) {
-                    if let Some(orig) = self
-                        .index
-                        .normalized()
-                        .original_range(cmp.snapped.0, cmp.snapped.1)
-                    {
+                    if let Some(orig) = self.index.normalized().original_range(cmp.snapped.0, cmp.snapped.1) {
                         let distance = self.distance_to(cmp.snapped.0, cmp.snapped.1);
                         c.norm = Some(cmp.snapped);
                         c.orig = orig;
@@ -791,8 +631,7 @@ impl<'a> ClaimContext<'a> {
         let candidate_text = self.index.text().get(s..e).unwrap_or("");
         match self.config.fuzzy_matching.algorithm {
             FuzzyAlgorithm::Levenshtein => {
-                1.0 - distance as f64
-                    / self.p.chars.max(candidate_text.chars().count()).max(1) as f64
+                1.0 - distance as f64 / self.p.chars.max(candidate_text.chars().count()).max(1) as f64
             }
             FuzzyAlgorithm::SequenceMatcher => {
                 let a: Vec<char> = self.p.quote.chars().collect();
@@ -806,10 +645,7 @@ impl<'a> ClaimContext<'a> {
     fn discrepancies(&self, c: &Candidate) -> Vec<Discrepancy> {
         let text = self.index.text();
         let (passage, before) = match c.norm {
-            Some((s, e)) => (
-                text.get(s..e).unwrap_or("").to_string(),
-                tokens_before(text, s, NEGATION_LOOKBEHIND),
-            ),
+            Some((s, e)) => (text.get(s..e).unwrap_or("").to_string(), tokens_before(text, s, NEGATION_LOOKBEHIND)),
             None => (
                 normalize::normalize_str(
                     self.doc.source().get(c.orig.0..c.orig.1).unwrap_or(""),
@@ -819,29 +655,14 @@ impl<'a> ClaimContext<'a> {
             ),
         };
         let strict = c.kind == MatchType::Fuzzy
-            && c.edit_distance
-                .is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
+            && c.edit_distance.is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
         let mut out = Vec::new();
-        let (qn, pn) = (
-            quantity::quantities(&self.p.quote),
-            quantity::quantities(&passage),
-        );
+        let (qn, pn) = (quantity::quantities(&self.p.quote), quantity::quantities(&passage));
         let (missing, extra) = quantity::unmatched(&qn, &pn);
-        let mut missing: Vec<String> = missing
-            .iter()
-            .filter_map(|&i| qn.get(i))
-            .map(|q| q.text.clone())
-            .collect();
-        let extra: Vec<String> = extra
-            .iter()
-            .filter_map(|&i| pn.get(i))
-            .map(|q| q.text.clone())
-            .collect();
+        let mut missing: Vec<String> = missing.iter().filter_map(|&i| qn.get(i)).map(|q| q.text.clone()).collect();
+        let extra: Vec<String> = extra.iter().filter_map(|&i| pn.get(i)).map(|q| q.text.clone()).collect();
         // digits inside words (versions, identifiers, URLs) must be there as written
-        let passage_words: Vec<&str> = tokens::tokenize(&passage)
-            .iter()
-            .map(|t| t.text(&passage))
-            .collect();
+        let passage_words: Vec<&str> = tokens::tokenize(&passage).iter().map(|t| t.text(&passage)).collect();
         for t in tokens::tokenize(&self.p.quote) {
             let w = t.text(&self.p.quote);
             if w.bytes().any(|b| b.is_ascii_digit())
@@ -852,19 +673,11 @@ impl<'a> ClaimContext<'a> {
             }
         }
         if !missing.is_empty() || (strict && !extra.is_empty()) {
-            out.push(Discrepancy {
-                kind: "number",
-                quote: missing,
-                source: extra,
-            });
+            out.push(Discrepancy { kind: "number", quote: missing, source: extra });
         }
         let qneg = negations(&self.p.quote);
         let pneg = negations(&format!("{before} {passage}"));
-        let differs = if strict {
-            qneg.len() != negations(&passage).len()
-        } else {
-            qneg.len() != pneg.len()
-        };
+        let differs = if strict { qneg.len() != negations(&passage).len() } else { qneg.len() != pneg.len() };
         if differs {
             out.push(Discrepancy {
                 kind: "negation",
@@ -880,10 +693,7 @@ impl<'a> ClaimContext<'a> {
             if v.is_empty() {
                 "nothing".to_string()
             } else {
-                v.iter()
-                    .map(|s| format!("\"{s}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
             }
         };
         let (code, what) = match d.kind {
@@ -910,11 +720,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     fn matched_text(&self, c: &Candidate) -> String {
-        self.doc
-            .source()
-            .get(c.orig.0..c.orig.1)
-            .unwrap_or("")
-            .to_string()
+        self.doc.source().get(c.orig.0..c.orig.1).unwrap_or("").to_string()
     }
 
     fn details(&self, c: &Candidate) -> MatchDetails {
@@ -933,12 +739,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     fn edit_report(&self, e: &meaning::Edit) -> MatchEdit {
-        edit_report(
-            self.doc,
-            self.index,
-            (&self.p.normalized, &self.p.claim.quote),
-            e,
-        )
+        edit_report(self.doc, self.index, (&self.p.normalized, &self.p.claim.quote), e)
     }
 
     fn alternative(&self, c: &Candidate) -> Alternative {
@@ -971,10 +772,7 @@ impl<'a> ClaimContext<'a> {
             )
         } else {
             let what: Vec<&str> = best.discrepancies.iter().map(|d| d.kind).collect();
-            format!(
-                "the passage differs from the quote in {}",
-                what.join(" and ")
-            )
+            format!("the passage differs from the quote in {}", what.join(" and "))
         };
         for d in &best.discrepancies {
             suggestions.push(format!(
@@ -996,11 +794,7 @@ impl<'a> ClaimContext<'a> {
         }
     }
 
-    fn not_found(
-        &self,
-        mut rejected: Vec<(Candidate, String)>,
-        context_removed_all: bool,
-    ) -> Decided {
+    fn not_found(&self, mut rejected: Vec<(Candidate, String)>, context_removed_all: bool) -> Decided {
         let claim = self.p.claim;
         let mut suggestions = Vec::new();
         let reason = if context_removed_all {
@@ -1013,7 +807,10 @@ impl<'a> ClaimContext<'a> {
         } else {
             rejected.extend(self.near_misses());
             if rejected.is_empty() {
-                suggestions.push("No passage of the source shares the quote's content words; the quote may be fabricated.".to_string());
+                suggestions.push(
+                    "No passage of the source shares the quote's content words; the quote may be fabricated."
+                        .to_string(),
+                );
                 FailureReason::NotFound
             } else {
                 if claim.evidence_type == EvidenceType::DirectQuote {
@@ -1025,15 +822,10 @@ impl<'a> ClaimContext<'a> {
             }
         };
         crate::sort::sort_by(&mut rejected, |a, b| {
-            b.0.confidence
-                .total_cmp(&a.0.confidence)
-                .then(a.0.orig.cmp(&b.0.orig))
+            b.0.confidence.total_cmp(&a.0.confidence).then(a.0.orig.cmp(&b.0.orig))
         });
-        let attempted: Vec<Attempt> = rejected
-            .iter()
-            .take(MAX_LISTED)
-            .map(|(c, r)| self.attempt(c, r.clone()))
-            .collect();
+        let attempted: Vec<Attempt> =
+            rejected.iter().take(MAX_LISTED).map(|(c, r)| self.attempt(c, r.clone())).collect();
         Decided {
             result: ClaimResult {
                 claim_id: claim.id.clone(),
@@ -1079,10 +871,7 @@ fn list_or_nothing(v: &[String]) -> String {
     if v.is_empty() {
         "nothing".to_string()
     } else {
-        v.iter()
-            .map(|s| format!("\"{s}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
+        v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -1091,17 +880,8 @@ fn dedupe(sorted: Vec<Candidate>) -> Vec<Candidate> {
     let mut kept: Vec<Candidate> = Vec::new();
     for c in sorted {
         let same = kept.iter().any(|k| {
-            let overlap = c
-                .orig
-                .1
-                .min(k.orig.1)
-                .saturating_sub(c.orig.0.max(k.orig.0));
-            let shorter = c
-                .orig
-                .1
-                .saturating_sub(c.orig.0)
-                .min(k.orig.1.saturating_sub(k.orig.0))
-                .max(1);
+            let overlap = c.orig.1.min(k.orig.1).saturating_sub(c.orig.0.max(k.orig.0));
+            let shorter = c.orig.1.saturating_sub(c.orig.0).min(k.orig.1.saturating_sub(k.orig.0)).max(1);
             overlap as f64 / shorter as f64 > SAME_PLACE_OVERLAP
         });
         if !same {
@@ -1125,12 +905,7 @@ fn content_stems(text: &str) -> Vec<String> {
 
 /// An edit as reported: the quote's and the source's original text, and the
 /// source span.
-fn edit_report(
-    doc: &Document,
-    index: &SearchIndex,
-    quote: (&Normalized, &str),
-    e: &meaning::Edit,
-) -> MatchEdit {
+fn edit_report(doc: &Document, index: &SearchIndex, quote: (&Normalized, &str), e: &meaning::Edit) -> MatchEdit {
     let (os, oe) = original_span(index.normalized(), e.source);
     let span = doc.span(os, oe);
     MatchEdit {
@@ -1149,13 +924,9 @@ fn original_span(norm: &Normalized, range: (usize, usize)) -> (usize, usize) {
     if let Some(r) = norm.original_range(range.0, range.1) {
         return r;
     }
-    let at = norm.original_of_byte(range.0).map_or_else(
-        || {
-            norm.original_of_byte(range.0.wrapping_sub(1))
-                .map_or(0, |r| r.1)
-        },
-        |r| r.0,
-    );
+    let at = norm
+        .original_of_byte(range.0)
+        .map_or_else(|| norm.original_of_byte(range.0.wrapping_sub(1)).map_or(0, |r| r.1), |r| r.0);
     (at, at)
 }
 
@@ -1166,11 +937,7 @@ fn original_text(norm: &Normalized, original: &str, range: (usize, usize)) -> St
 }
 
 /// The substitutions among `edits`, as discrepancies by kind.
-fn substitutions(
-    edits: &[meaning::Edit],
-    quote: (&Normalized, &str),
-    source: (&Normalized, &str),
-) -> Vec<Discrepancy> {
+fn substitutions(edits: &[meaning::Edit], quote: (&Normalized, &str), source: (&Normalized, &str)) -> Vec<Discrepancy> {
     let mut out: Vec<Discrepancy> = Vec::new();
     for e in edits.iter().filter(|e| e.kind == EditKind::Substitution) {
         let kind = match e.change {
@@ -1180,11 +947,7 @@ fn substitutions(
         };
         let q = original_text(quote.0, quote.1, e.quote);
         let s = original_text(source.0, source.1, e.source);
-        let d = Discrepancy {
-            kind,
-            quote: vec![q],
-            source: vec![s],
-        };
+        let d = Discrepancy { kind, quote: vec![q], source: vec![s] };
         merge(&mut out, vec![d]);
     }
     out
@@ -1220,12 +983,7 @@ fn merge(into: &mut Vec<Discrepancy>, more: Vec<Discrepancy>) {
 }
 
 fn negations(text: &str) -> Vec<String> {
-    tokens::tokenize(text)
-        .iter()
-        .map(|t| t.text(text))
-        .filter(|w| tokens::is_negation(w))
-        .map(str::to_string)
-        .collect()
+    tokens::tokenize(text).iter().map(|t| t.text(text)).filter(|w| tokens::is_negation(w)).map(str::to_string).collect()
 }
 
 /// The text of up to `n` tokens before byte `at`, within the same sentence.
@@ -1235,33 +993,17 @@ fn tokens_before(text: &str, at: usize, n: usize) -> String {
         from += 1;
     }
     let head = text.get(from..at).unwrap_or("");
-    let head = head
-        .rfind(['.', '!', '?', ';', '\n'])
-        .map_or(head, |i| &head[i + 1..]);
+    let head = head.rfind(['.', '!', '?', ';', '\n']).map_or(head, |i| &head[i + 1..]);
     let toks = tokens::tokenize(head);
-    toks.iter()
-        .rev()
-        .take(n)
-        .rev()
-        .map(|t| t.text(head))
-        .collect::<Vec<_>>()
-        .join(" ")
+    toks.iter().rev().take(n).rev().map(|t| t.text(head)).collect::<Vec<_>>().join(" ")
 }
 
 fn back_chars(s: &str, from: usize, n: usize) -> usize {
-    s.get(..from).map_or(0, |h| {
-        h.char_indices()
-            .rev()
-            .take(n)
-            .last()
-            .map_or(from, |(i, _)| i)
-    })
+    s.get(..from).map_or(0, |h| h.char_indices().rev().take(n).last().map_or(from, |(i, _)| i))
 }
 
 fn forward_chars(s: &str, from: usize, n: usize) -> usize {
-    s.get(from..).map_or(s.len(), |t| {
-        t.char_indices().nth(n).map_or(s.len(), |(i, _)| from + i)
-    })
+    s.get(from..).map_or(s.len(), |t| t.char_indices().nth(n).map_or(s.len(), |(i, _)| from + i))
 }
 
 /// A match found by [`find_quote`].
@@ -1291,12 +1033,7 @@ pub struct FoundMatch {
 /// none and `max_edit_distance > 0`, fuzzy ones within that distance. Each
 /// passes the meaning guard: a fuzzy span is widened to whole words, and a
 /// match that changes a word, number or negation is marked `substitution`.
-pub fn find_quote(
-    doc: &Document,
-    quote: &str,
-    profile: Profile,
-    max_edit_distance: usize,
-) -> Vec<FoundMatch> {
+pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distance: usize) -> Vec<FoundMatch> {
     let index = doc.index(profile);
     let qn = Normalized::from_units(doc.format().units(quote), profile);
     let q = qn.as_str();
@@ -1305,11 +1042,8 @@ pub fn find_quote(
         return Vec::new();
     }
     let grams = index.grams_for_few();
-    let mut hits: Vec<(usize, usize, usize)> = exact::find_all_in(index.text(), grams, &[q])
-        .remove(0)
-        .into_iter()
-        .map(|(s, e)| (s, e, 0))
-        .collect();
+    let mut hits: Vec<(usize, usize, usize)> =
+        exact::find_all_in(index.text(), grams, &[q]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
     let exact = !hits.is_empty();
     if !exact && max_edit_distance > 0 {
         let k = max_edit_distance.min(chars.saturating_sub(1));
@@ -1317,36 +1051,19 @@ pub fn find_quote(
             index.text(),
             index.char_marks(),
             grams,
-            &[fuzzy::FuzzyQuery {
-                pattern: q,
-                max_distance: k,
-            }],
+            &[fuzzy::FuzzyQuery { pattern: q, max_distance: k }],
         )
         .into_iter()
         .map(|m| (m.start, m.end, m.distance))
         .collect();
     }
     let words = |w: &str| index.tokens().surface_id(w).is_some();
-    let quote_side = meaning::Side {
-        normalized: &qn,
-        original: quote,
-        start: 0,
-        end: q.len(),
-    };
+    let quote_side = meaning::Side { normalized: &qn, original: quote, start: 0, end: q.len() };
     hits.into_iter()
         .filter_map(|(s, e, d)| {
-            let source = meaning::Side {
-                normalized: index.normalized(),
-                original: doc.source(),
-                start: s,
-                end: e,
-            };
+            let source = meaning::Side { normalized: index.normalized(), original: doc.source(), start: s, end: e };
             let (edits, (s, e), d) = if exact {
-                (
-                    meaning::exact_edges(&quote_side, &source, &words, false),
-                    (s, e),
-                    d,
-                )
+                (meaning::exact_edges(&quote_side, &source, &words, false), (s, e), d)
             } else {
                 let cmp = meaning::compare(&quote_side, &source, &words, false);
                 let d = if cmp.snapped == (s, e) {
@@ -1359,20 +1076,13 @@ pub fn find_quote(
             let (os, oe) = index.normalized().original_range(s, e)?;
             let span = doc.span(os, oe);
             Some(FoundMatch {
-                match_type: if exact {
-                    MatchType::Exact
-                } else {
-                    MatchType::Fuzzy
-                },
+                match_type: if exact { MatchType::Exact } else { MatchType::Fuzzy },
                 location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
                 matched_text: doc.source().get(os..oe)?.to_string(),
                 edit_distance: d,
                 similarity_score: 1.0 - d as f64 / chars.max(1) as f64,
                 substitution: edits.iter().any(|e| e.kind == EditKind::Substitution),
-                edits: edits
-                    .iter()
-                    .map(|e| edit_report(doc, index, (&qn, quote), e))
-                    .collect(),
+                edits: edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect(),
             })
         })
         .collect()

@@ -15,17 +15,12 @@ mod report;
 
 pub use crate::matching::meaning::{Change, EditKind};
 pub use crate::matching::semantic::{Embedder, Precomputed};
-pub use claims::{
-    Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
-};
-pub use config::{
-    Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig,
-};
+pub use claims::{Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS};
+pub use config::{Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig};
 pub use engine::{find_quote, FoundMatch};
 pub use report::{
-    canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim,
-    FailureReason, Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod,
-    Status, Summary, Warning,
+    canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason,
+    Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, Warning,
 };
 
 use crate::document::Document;
@@ -38,12 +33,7 @@ pub const GENERATOR: &str = concat!("evidence-validator ", env!("CARGO_PKG_VERSI
 
 /// Validates `claims` (§2.1 JSON) against `source` with `config` overrides
 /// (§1.3 JSON, `null` for defaults): the spec's `validate_evidence`.
-pub fn validate_evidence(
-    source: &str,
-    claims: &Value,
-    config: &Value,
-    clock: &dyn Clock,
-) -> Result<Report> {
+pub fn validate_evidence(source: &str, claims: &Value, config: &Value, clock: &dyn Clock) -> Result<Report> {
     validate_evidence_with(source, claims, config, clock, None)
 }
 
@@ -95,12 +85,7 @@ pub fn check_document(source: &str, config: &Config) -> Result<()> {
 }
 
 /// Validates parsed claims against a parsed document.
-pub fn validate_document(
-    doc: &Document,
-    claims: &[Claim],
-    config: &Config,
-    clock: &dyn Clock,
-) -> Result<Report> {
+pub fn validate_document(doc: &Document, claims: &[Claim], config: &Config, clock: &dyn Clock) -> Result<Report> {
     validate_document_with(doc, claims, config, clock, None)
 }
 
@@ -121,15 +106,10 @@ pub fn validate_document_with(
         return Err(Error::invalid_input(
             &JsonPath::root().key("claims"),
             "max_claims",
-            format!(
-                "too many claims: {} > performance_limits.max_claims {limit}",
-                claims.len()
-            ),
+            format!("too many claims: {} > performance_limits.max_claims {limit}", claims.len()),
         ));
     }
-    if doc.source().len() as f64 / (1024.0 * 1024.0)
-        > config.performance_limits.max_document_size_mb
-    {
+    if doc.source().len() as f64 / (1024.0 * 1024.0) > config.performance_limits.max_document_size_mb {
         check_document(doc.source(), config)?;
     }
     let started = clock.now_ms();

@@ -277,16 +277,8 @@ impl Summary {
             failed_claims: count(Status::Failed),
             ambiguous_claims: count(Status::Ambiguous),
             low_confidence_claims: count(Status::LowConfidence),
-            average_confidence: if results.is_empty() {
-                0.0
-            } else {
-                sum / results.len() as f64
-            },
-            validation_rate: if total == 0 {
-                0.0
-            } else {
-                validated as f64 / total as f64
-            },
+            average_confidence: if results.is_empty() { 0.0 } else { sum / results.len() as f64 },
+            validation_rate: if total == 0 { 0.0 } else { validated as f64 / total as f64 },
         }
     }
 }
@@ -369,9 +361,6 @@ mod tests {
         let canonical = r#"{"failed_claims":[],"validated_claims":[],"validation_summary":{"ambiguous_claims":0,"average_confidence":0.0,"failed_claims":0,"low_confidence_claims":0,"total_claims":0,"validated_claims":0,"validation_rate":0.0}}"#;
         let v = json!({"failed_claims": [], "validated_claims": [], "validation_summary": s});
         assert_eq!(canonical_json(&v), canonical);
-        assert_eq!(
-            content_hash(&[], &[], &s),
-            "cfd34610c532788c7196ee42b421011159bfaf59d33abe3816f489d68e9d65fa"
-        );
+        assert_eq!(content_hash(&[], &[], &s), "cfd34610c532788c7196ee42b421011159bfaf59d33abe3816f489d68e9d65fa");
     }
 }

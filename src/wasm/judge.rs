@@ -11,9 +11,7 @@ use crate::judge::citations::{parse_citations, BatchReport, Citation, CitationRe
 use crate::judge::jury::JurorFailure;
 use crate::judge::lines::parse_line_number;
 use crate::judge::log::LogBook;
-use crate::judge::{
-    self, quote, ClaimRequest, JudgeConfig, JudgeResult, Verification, JURY_INSTRUCTIONS,
-};
+use crate::judge::{self, quote, ClaimRequest, JudgeConfig, JudgeResult, Verification, JURY_INSTRUCTIONS};
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use serde::Deserialize;
 use std::future::Future;
@@ -364,23 +362,13 @@ fn read_ms(v: &JsValue, what: &str) -> Result<Option<u64>, JsValue> {
         return Ok(None);
     }
     match v.as_f64() {
-        Some(ms) if ms.is_finite() && ms >= 1.0 && ms <= judge::MAX_TIMEOUT_MS as f64 => {
-            Ok(Some(ms.round() as u64))
-        }
-        _ => Err(config_error(format!(
-            "{what} must be a number of milliseconds from 1 to {}",
-            judge::MAX_TIMEOUT_MS
-        ))),
+        Some(ms) if ms.is_finite() && ms >= 1.0 && ms <= judge::MAX_TIMEOUT_MS as f64 => Ok(Some(ms.round() as u64)),
+        _ => Err(config_error(format!("{what} must be a number of milliseconds from 1 to {}", judge::MAX_TIMEOUT_MS))),
     }
 }
 
 fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue> {
-    let mut out = Options {
-        config: JudgeConfig::default(),
-        jurors: Vec::new(),
-        log: None,
-        report_name: None,
-    };
+    let mut out = Options { config: JudgeConfig::default(), jurors: Vec::new(), log: None, report_name: None };
     if is_absent(options) {
         return Ok(out);
     }
@@ -388,32 +376,20 @@ fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue>
         return Err(config_error("options must be an object".into()));
     }
     let allowed: &[&str] = if allow_jury {
-        &[
-            "judges",
-            "timeoutMs",
-            "log",
-            "threshold",
-            "contextLines",
-            "autojunk",
-            "reportName",
-        ]
+        &["judges", "timeoutMs", "log", "threshold", "contextLines", "autojunk", "reportName"]
     } else {
         &["threshold", "contextLines", "autojunk"]
     };
     for key in Object::keys(&Object::from(options.clone())).iter() {
         let key = key.as_string().unwrap_or_default();
         if !allowed.contains(&key.as_str()) {
-            return Err(config_error(format!(
-                "unknown option {key:?}; expected one of {}",
-                allowed.join(", ")
-            )));
+            return Err(config_error(format!("unknown option {key:?}; expected one of {}", allowed.join(", "))));
         }
     }
     let threshold = get(options, "threshold");
     if !is_absent(&threshold) {
-        out.config.threshold = threshold
-            .as_f64()
-            .ok_or_else(|| config_error("options.threshold must be a number".into()))?;
+        out.config.threshold =
+            threshold.as_f64().ok_or_else(|| config_error("options.threshold must be a number".into()))?;
     }
     let context = get(options, "contextLines");
     if !is_absent(&context) {
@@ -431,9 +407,8 @@ fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue>
     }
     let autojunk = get(options, "autojunk");
     if !is_absent(&autojunk) {
-        out.config.autojunk = autojunk
-            .as_bool()
-            .ok_or_else(|| config_error("options.autojunk must be a boolean".into()))?;
+        out.config.autojunk =
+            autojunk.as_bool().ok_or_else(|| config_error("options.autojunk must be a boolean".into()))?;
     }
     if let Some(ms) = read_ms(&get(options, "timeoutMs"), "options.timeoutMs")? {
         out.config.timeout_ms = ms;
@@ -441,31 +416,23 @@ fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue>
     out.config.check().map_err(to_js_error)?;
     let log = get(options, "log");
     if !is_absent(&log) {
-        out.log = Some(
-            log.dyn_into::<Function>()
-                .map_err(|_| config_error("options.log must be a function".into()))?,
-        );
+        out.log = Some(log.dyn_into::<Function>().map_err(|_| config_error("options.log must be a function".into()))?);
     }
     let name = get(options, "reportName");
     if !is_absent(&name) {
-        out.report_name = Some(
-            name.as_string()
-                .ok_or_else(|| config_error("options.reportName must be a string".into()))?,
-        );
+        out.report_name =
+            Some(name.as_string().ok_or_else(|| config_error("options.reportName must be a string".into()))?);
     }
     let judges = get(options, "judges");
     if Array::is_array(&judges) {
         for (i, spec) in Array::from(&judges).iter().enumerate() {
-            let name = get(&spec, "name").as_string().ok_or_else(|| {
-                config_error(format!("options.judges[{i}].name must be a string"))
-            })?;
+            let name = get(&spec, "name")
+                .as_string()
+                .ok_or_else(|| config_error(format!("options.judges[{i}].name must be a string")))?;
             let ask = get(&spec, "ask")
                 .dyn_into::<Function>()
                 .map_err(|_| config_error(format!("options.judges[{i}].ask must be a function")))?;
-            let timeout = read_ms(
-                &get(&spec, "timeoutMs"),
-                &format!("options.judges[{i}].timeoutMs"),
-            )?;
+            let timeout = read_ms(&get(&spec, "timeoutMs"), &format!("options.judges[{i}].timeoutMs"))?;
             out.jurors.push((name, ask, timeout));
         }
     } else if judges.is_object() {
@@ -479,9 +446,7 @@ fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue>
             out.jurors.push((name, ask, None));
         }
     } else if !is_absent(&judges) {
-        return Err(config_error(
-            "options.judges must be an object of functions or an array of {name, ask}".into(),
-        ));
+        return Err(config_error("options.judges must be an object of functions or an array of {name, ask}".into()));
     }
     let names: Vec<String> = out.jurors.iter().map(|j| j.0.clone()).collect();
     judge::check_juror_names(&names).map_err(to_js_error)?;
@@ -518,33 +483,15 @@ fn read_claim(request: &JsValue) -> Result<(ClaimRequest, Result<String, String>
             let (a, b) = lines.split_once('-').unwrap_or((lines, lines));
             match (parse_line_number(a), parse_line_number(b)) {
                 (Some(a), Some(b)) => (a, b),
-                _ => {
-                    return Err(bad_lines(format!(
-                        "request.lines {lines:?} is not a range like L12-L14 or L12"
-                    )))
-                }
+                _ => return Err(bad_lines(format!("request.lines {lines:?} is not a range like L12-L14 or L12"))),
             }
         }
         (None, Some(s)) => (s, c.end_line.unwrap_or(s)),
-        (Some(_), Some(_)) => {
-            return Err(bad_lines(
-                "give request.lines or request.start_line, not both".into(),
-            ))
-        }
-        (None, None) => {
-            return Err(bad_lines(
-                "request needs start_line (and end_line) or lines".into(),
-            ))
-        }
+        (Some(_), Some(_)) => return Err(bad_lines("give request.lines or request.start_line, not both".into())),
+        (None, None) => return Err(bad_lines("request needs start_line (and end_line) or lines".into())),
     };
-    let source = c.source.ok_or_else(|| {
-        c.source_error
-            .unwrap_or_else(|| "the host gave no text for this file".into())
-    });
-    Ok((
-        ClaimRequest::new(c.claim, c.quote, c.filename, start, end),
-        source,
-    ))
+    let source = c.source.ok_or_else(|| c.source_error.unwrap_or_else(|| "the host gave no text for this file".into()));
+    Ok((ClaimRequest::new(c.claim, c.quote, c.filename, start, end), source))
 }
 
 /// Races a future against a deadline, both polled in turn.
@@ -614,16 +561,10 @@ impl Timer {
         let mut handle = JsValue::UNDEFINED;
         let mut resolver: Option<Function> = None;
         let promise = Promise::new(&mut |resolve, _reject| {
-            handle = set_timeout
-                .call2(&global, &resolve, &JsValue::from_f64(ms as f64))
-                .unwrap_or(JsValue::UNDEFINED);
+            handle = set_timeout.call2(&global, &resolve, &JsValue::from_f64(ms as f64)).unwrap_or(JsValue::UNDEFINED);
             resolver = Some(resolve);
         });
-        Some(Timer {
-            promise,
-            handle,
-            resolve: resolver?,
-        })
+        Some(Timer { promise, handle, resolve: resolver? })
     }
 
     /// Cancels the timer and settles its promise now, so nothing waits on
@@ -643,17 +584,10 @@ fn describe(e: &JsValue) -> String {
     if let Some(err) = e.dyn_ref::<js_sys::Error>() {
         let name = err.name().as_string().unwrap_or_default();
         let msg = err.message().as_string().unwrap_or_default();
-        return if name.is_empty() || name == "Error" {
-            msg
-        } else {
-            format!("{name}: {msg}")
-        };
+        return if name.is_empty() || name == "Error" { msg } else { format!("{name}: {msg}") };
     }
     e.as_string().unwrap_or_else(|| {
-        js_sys::JSON::stringify(e)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_else(|| "unknown error".into())
+        js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "unknown error".into())
     })
 }
 
@@ -673,34 +607,19 @@ async fn ask(
     let promise = match called {
         Ok(v) => Promise::resolve(&v),
         Err(e) => {
-            return (
-                Err(JurorFailure::Error(format!(
-                    "the judge threw: {}",
-                    describe(&e)
-                ))),
-                DateClock.now_ms() - t0,
-            )
+            return (Err(JurorFailure::Error(format!("the judge threw: {}", describe(&e)))), DateClock.now_ms() - t0)
         }
     };
     let timer = Timer::start(timeout_ms);
     let timer_future = timer.as_ref().map(|t| JsFuture::from(t.promise.clone()));
-    let raced = Race {
-        answer: JsFuture::from(promise),
-        timer: timer_future,
-    }
-    .await;
+    let raced = Race { answer: JsFuture::from(promise), timer: timer_future }.await;
     if let Some(t) = &timer {
         t.stop();
     }
     let elapsed = DateClock.now_ms() - t0;
     let outcome = match raced {
-        None => Err(JurorFailure::Timeout {
-            after_ms: timeout_ms,
-        }),
-        Some(Err(e)) => Err(JurorFailure::Error(format!(
-            "the judge rejected: {}",
-            describe(&e)
-        ))),
+        None => Err(JurorFailure::Timeout { after_ms: timeout_ms }),
+        Some(Err(e)) => Err(JurorFailure::Error(format!("the judge rejected: {}", describe(&e)))),
         Some(Ok(v)) => match v.as_string() {
             Some(s) => Ok(s),
             None if is_absent(&v) => Err(JurorFailure::Error("the judge returned no text".into())),
@@ -708,9 +627,7 @@ async fn ask(
             None => js_sys::JSON::stringify(&v)
                 .ok()
                 .and_then(|s| s.as_string())
-                .ok_or_else(|| {
-                    JurorFailure::Error("the judge returned something that is not text".into())
-                }),
+                .ok_or_else(|| JurorFailure::Error("the judge returned something that is not text".into())),
         },
     };
     (outcome, elapsed)
@@ -725,13 +642,8 @@ async fn verify_one(
     report: &str,
 ) -> Result<JudgeResult, JsValue> {
     let names = options.jurors.iter().map(|j| j.0.clone()).collect();
-    let mut check = Verification::new(
-        request,
-        source.as_deref().map_err(Clone::clone),
-        &options.config,
-        names,
-    )
-    .map_err(to_js_error)?;
+    let mut check = Verification::new(request, source.as_deref().map_err(Clone::clone), &options.config, names)
+        .map_err(to_js_error)?;
     let requests = check.requests();
     let futures = requests
         .iter()
@@ -776,10 +688,7 @@ pub fn verify_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValu
         let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
         let (request, source) = read_claim(&request)?;
         let mut book = LogBook::new();
-        let report = options
-            .report_name
-            .clone()
-            .unwrap_or_else(|| "judge".into());
+        let report = options.report_name.clone().unwrap_or_else(|| "judge".into());
         let result = verify_one(request, source, &options, &mut book, &report).await?;
         to_js(&result)
     })
@@ -793,12 +702,8 @@ pub fn check_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValue
     init_panic_hook();
     let options = read_options(&options.unwrap_or(JsValue::NULL), false)?;
     let (request, source) = read_claim(&request)?;
-    let result = judge::check_without_jury(
-        request,
-        source.as_deref().map_err(Clone::clone),
-        &options.config,
-    )
-    .map_err(to_js_error)?;
+    let result = judge::check_without_jury(request, source.as_deref().map_err(Clone::clone), &options.config)
+        .map_err(to_js_error)?;
     to_js(&result)
 }
 
@@ -808,13 +713,8 @@ pub fn judge_prompt(request: JsValue, options: Option<JsValue>) -> Result<JsValu
     init_panic_hook();
     let options = read_options(&options.unwrap_or(JsValue::NULL), false)?;
     let (request, source) = read_claim(&request)?;
-    let check = Verification::new(
-        request,
-        source.as_deref().map_err(Clone::clone),
-        &options.config,
-        Vec::new(),
-    )
-    .map_err(to_js_error)?;
+    let check = Verification::new(request, source.as_deref().map_err(Clone::clone), &options.config, Vec::new())
+        .map_err(to_js_error)?;
     to_js(&serde_json::json!({"system": JURY_INSTRUCTIONS, "prompt": check.prompt()}))
 }
 
@@ -837,8 +737,7 @@ pub fn normalize_judge_text(text: &str) -> String {
 #[wasm_bindgen(js_name = parseJudgeAnswer, skip_typescript)]
 pub fn parse_judge_answer(raw: &str) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let ballot =
-        judge::parse_answer(raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
+    let ballot = judge::parse_answer(raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
     to_js(&ballot)
 }
 
@@ -850,10 +749,7 @@ pub fn parse_citations_js(markdown: &str) -> Result<JsValue, JsValue> {
 }
 
 /// The text for a citation from the host's sources, and the name it was found under.
-async fn resolve_source(
-    sources: &JsValue,
-    c: &Citation,
-) -> Result<(Option<String>, Result<String, String>), JsValue> {
+async fn resolve_source(sources: &JsValue, c: &Citation) -> Result<(Option<String>, Result<String, String>), JsValue> {
     if let Some(f) = sources.dyn_ref::<Function>() {
         let arg = to_js(c)?;
         let value = match f.call1(&JsValue::NULL, &arg) {
@@ -865,62 +761,34 @@ async fn resolve_source(
                 Some(text) => (Some(c.file.clone()), Ok(text)),
                 None => (None, Err(format!("the host has no text for {:?}", c.file))),
             },
-            Err(e) => (
-                None,
-                Err(format!(
-                    "the host's sources function failed: {}",
-                    describe(&e)
-                )),
-            ),
+            Err(e) => (None, Err(format!("the host's sources function failed: {}", describe(&e)))),
         });
     }
     for name in c.candidate_names() {
-        if let Some(text) = Reflect::get(sources, &name.as_str().into())
-            .ok()
-            .and_then(|v| v.as_string())
-        {
+        if let Some(text) = Reflect::get(sources, &name.as_str().into()).ok().and_then(|v| v.as_string()) {
             return Ok((Some(name), Ok(text)));
         }
     }
-    Ok((
-        None,
-        Err(format!(
-            "no source named {}",
-            c.candidate_names().join(" or ")
-        )),
-    ))
+    Ok((None, Err(format!("no source named {}", c.candidate_names().join(" or ")))))
 }
 
 /// Judges every citation of a markdown report (spec 002 batch
 /// verification), one after the other, each with the whole jury.
 #[wasm_bindgen(js_name = verifyReport, skip_typescript)]
-pub fn verify_report(
-    markdown: String,
-    sources: JsValue,
-    options: Option<JsValue>,
-) -> Result<JsValue, JsValue> {
+pub fn verify_report(markdown: String, sources: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
     init_panic_hook();
     Ok(future_to_promise(async move {
         let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
         if !(sources.is_object() || sources.is_function()) {
-            return Err(config_error(
-                "sources must be an object (file name → text) or a function".into(),
-            ));
+            return Err(config_error("sources must be an object (file name → text) or a function".into()));
         }
-        let name = options
-            .report_name
-            .clone()
-            .unwrap_or_else(|| "report".into());
+        let name = options.report_name.clone().unwrap_or_else(|| "report".into());
         let mut book = LogBook::new();
         let mut results = Vec::new();
         for c in parse_citations(&markdown) {
             let (resolved, source) = resolve_source(&sources, &c).await?;
             let result = verify_one(c.request(), source, &options, &mut book, &name).await?;
-            results.push(CitationResult {
-                citation: c,
-                resolved_file: resolved,
-                result,
-            });
+            results.push(CitationResult { citation: c, resolved_file: resolved, result });
         }
         let report = BatchReport::new(name, rfc3339(DateClock.now_ms()), results);
         let out = to_js(&report)?;
@@ -944,9 +812,7 @@ impl JsFinding {
     pub fn new(fields: JsValue) -> Result<JsFinding, JsValue> {
         init_panic_hook();
         let json = to_json(&fields, ErrorKind::Validation, "finding")?;
-        Ok(JsFinding {
-            inner: Finding::from_json(&json).map_err(to_js_error)?,
-        })
+        Ok(JsFinding { inner: Finding::from_json(&json).map_err(to_js_error)? })
     }
 
     /// The spec's factory: a finding with `extraction_span_hash` computed.
@@ -954,9 +820,7 @@ impl JsFinding {
     pub fn create_with_hash(fields: JsValue) -> Result<JsFinding, JsValue> {
         init_panic_hook();
         let json = to_json(&fields, ErrorKind::Validation, "finding")?;
-        Ok(JsFinding {
-            inner: Finding::create_with_hash(NewFinding::from_json(&json).map_err(to_js_error)?),
-        })
+        Ok(JsFinding { inner: Finding::create_with_hash(NewFinding::from_json(&json).map_err(to_js_error)?) })
     }
 
     /// SHA-256 (hex) of the whitespace-normalized span.

@@ -31,14 +31,9 @@ struct DateClock;
 
 impl Clock for DateClock {
     fn now_ms(&self) -> f64 {
-        let performance = Reflect::get(&js_sys::global(), &"performance".into())
-            .ok()
-            .filter(|p| p.is_object());
+        let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok().filter(|p| p.is_object());
         let precise = performance.and_then(|p| {
-            let now = Reflect::get(&p, &"now".into())
-                .ok()?
-                .dyn_into::<js_sys::Function>()
-                .ok()?;
+            let now = Reflect::get(&p, &"now".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
             let now = now.call0(&p).ok()?.as_f64()?;
             let origin = Reflect::get(&p, &"timeOrigin".into()).ok()?.as_f64()?;
             Some(origin + now)
@@ -51,8 +46,7 @@ impl Clock for DateClock {
 fn to_js_error(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("EvidenceValidatorError");
-    let details =
-        JSON::parse(&Value::Object(e.details().clone()).to_string()).unwrap_or(JsValue::NULL);
+    let details = JSON::parse(&Value::Object(e.details().clone()).to_string()).unwrap_or(JsValue::NULL);
     // Reflect::set on a fresh Error object cannot fail
     let _ = Reflect::set(&err, &"code".into(), &e.code().into());
     let _ = Reflect::set(&err, &"details".into(), &details);
@@ -67,24 +61,14 @@ fn to_json(value: &JsValue, kind: ErrorKind, what: &str) -> Result<Value, JsValu
     let text = JSON::stringify(value)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| {
-            to_js_error(Error::new(
-                kind,
-                format!("{what} cannot be converted to JSON"),
-            ))
-        })?;
-    serde_json::from_str(&text)
-        .map_err(|e| to_js_error(Error::new(kind, format!("{what} is not valid JSON: {e}"))))
+        .ok_or_else(|| to_js_error(Error::new(kind, format!("{what} cannot be converted to JSON"))))?;
+    serde_json::from_str(&text).map_err(|e| to_js_error(Error::new(kind, format!("{what} is not valid JSON: {e}"))))
 }
 
 /// A serializable value as a plain JS object.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| {
-        to_js_error(Error::new(
-            ErrorKind::Processing,
-            format!("cannot serialize result: {e}"),
-        ))
-    })?;
+    let text = serde_json::to_string(value)
+        .map_err(|e| to_js_error(Error::new(ErrorKind::Processing, format!("cannot serialize result: {e}"))))?;
     JSON::parse(&text)
 }
 
@@ -103,10 +87,7 @@ struct JsEmbedder(js_sys::Function);
 impl validate::Embedder for JsEmbedder {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
         let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        let answer = self
-            .0
-            .call1(&JsValue::NULL, &list)
-            .map_err(|e| describe(&e))?;
+        let answer = self.0.call1(&JsValue::NULL, &list).map_err(|e| describe(&e))?;
         if answer.dyn_ref::<js_sys::Promise>().is_some() {
             return Err("embed returned a Promise: use validateEvidenceAsync or Document.validateAsync for an asynchronous embed".into());
         }
@@ -136,9 +117,7 @@ fn read_vectors(answer: &JsValue) -> Result<Vec<Vec<f32>>, String> {
                 .iter()
                 .enumerate()
                 .map(|(j, x)| {
-                    x.as_f64()
-                        .map(|x| x as f32)
-                        .ok_or_else(|| format!("embed returned a non-number at [{i}][{j}]"))
+                    x.as_f64().map(|x| x as f32).ok_or_else(|| format!("embed returned a non-number at [{i}][{j}]"))
                 })
                 .collect()
         })
@@ -159,10 +138,7 @@ fn embed_option(options: Option<JsValue>) -> Result<Option<js_sys::Function>, Js
         return Ok(None);
     };
     if !options.is_object() {
-        return Err(to_js_error(Error::new(
-            ErrorKind::Configuration,
-            "options must be an object",
-        )));
+        return Err(to_js_error(Error::new(ErrorKind::Configuration, "options must be an object")));
     }
     for key in js_sys::Object::keys(options.unchecked_ref()).iter() {
         let key = key.as_string().unwrap_or_default();
@@ -196,11 +172,7 @@ pub fn validate_evidence(
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-    let config = to_json(
-        &config.unwrap_or(JsValue::NULL),
-        ErrorKind::Configuration,
-        "config",
-    )?;
+    let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let embedder = embed_option(options)?.map(JsEmbedder);
     let report = validate::validate_evidence_with(
         &source,
@@ -223,11 +195,7 @@ pub async fn validate_evidence_async(
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-    let config = to_json(
-        &config.unwrap_or(JsValue::NULL),
-        ErrorKind::Configuration,
-        "config",
-    )?;
+    let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let config = Config::from_json(&config).map_err(to_js_error)?;
     let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
     validate::check_document(&source, &config).map_err(to_js_error)?;
@@ -244,8 +212,7 @@ async fn validate_async(
     embed: Option<js_sys::Function>,
 ) -> Result<JsValue, JsValue> {
     let Some(embed) = embed else {
-        let report = validate::validate_document(doc, &claims.claims, config, &DateClock)
-            .map_err(to_js_error)?;
+        let report = validate::validate_document(doc, &claims.claims, config, &DateClock).map_err(to_js_error)?;
         return to_js(&report);
     };
     let texts = validate::semantic_texts(doc, &claims.claims, config);
@@ -265,18 +232,10 @@ async fn validate_async(
     }
     let embedder: Box<dyn validate::Embedder> = match vectors {
         Ok(vectors) => Box::new(validate::Precomputed { texts, vectors }),
-        Err(message) => {
-            Box::new(move |_: &[&str]| -> Result<Vec<Vec<f32>>, String> { Err(message.clone()) })
-        }
+        Err(message) => Box::new(move |_: &[&str]| -> Result<Vec<Vec<f32>>, String> { Err(message.clone()) }),
     };
-    let report = validate::validate_document_with(
-        doc,
-        &claims.claims,
-        config,
-        &DateClock,
-        Some(embedder.as_ref()),
-    )
-    .map_err(to_js_error)?;
+    let report = validate::validate_document_with(doc, &claims.claims, config, &DateClock, Some(embedder.as_ref()))
+        .map_err(to_js_error)?;
     to_js(&report)
 }
 
@@ -293,11 +252,7 @@ impl JsDocument {
     #[wasm_bindgen(constructor, skip_typescript)]
     pub fn new(source: String, options: Option<JsValue>) -> Result<JsDocument, JsValue> {
         init_panic_hook();
-        let options = to_json(
-            &options.unwrap_or(JsValue::NULL),
-            ErrorKind::Configuration,
-            "options",
-        )?;
+        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let format = match options.get("format") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(parse_format(s)?),
@@ -310,9 +265,7 @@ impl JsDocument {
         };
         validate::check_document(&source, &Config::default()).map_err(to_js_error)?;
         let inner = Document::new(source, format).map_err(to_js_error)?;
-        Ok(JsDocument {
-            inner: std::rc::Rc::new(inner),
-        })
+        Ok(JsDocument { inner: std::rc::Rc::new(inner) })
     }
 
     /// Validates claims against this document (the same report as
@@ -326,11 +279,7 @@ impl JsDocument {
         options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-        let config = to_json(
-            &config.unwrap_or(JsValue::NULL),
-            ErrorKind::Configuration,
-            "config",
-        )?;
+        let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
         let config = Config::from_json(&config).map_err(to_js_error)?;
         let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
         let embedder = embed_option(options)?.map(JsEmbedder);
@@ -356,11 +305,7 @@ impl JsDocument {
         let doc = std::rc::Rc::clone(&self.inner);
         wasm_bindgen_futures::future_to_promise(async move {
             let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-            let config = to_json(
-                &config.unwrap_or(JsValue::NULL),
-                ErrorKind::Configuration,
-                "config",
-            )?;
+            let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
             let config = Config::from_json(&config).map_err(to_js_error)?;
             let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
             validate_async(&doc, &claims, &config, embed_option(options)?).await
@@ -371,11 +316,7 @@ impl JsDocument {
     /// `options.maxEditDistance` (default 3) when there is no exact one.
     #[wasm_bindgen(skip_typescript)]
     pub fn find(&self, quote: &str, options: Option<JsValue>) -> Result<JsValue, JsValue> {
-        let options = to_json(
-            &options.unwrap_or(JsValue::NULL),
-            ErrorKind::Configuration,
-            "options",
-        )?;
+        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let flag = |key: &str, default: bool| -> Result<bool, JsValue> {
             match options.get(key) {
                 None | Some(Value::Null) => Ok(default),
@@ -390,12 +331,12 @@ impl JsDocument {
             None | Some(Value::Null) => 3,
             Some(v) => match v.as_u64() {
                 Some(n) if n <= 2000 => n as usize,
-                _ => return Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!(
-                        "options.maxEditDistance must be a whole number from 0 to 2000, got {v}"
-                    ),
-                ))),
+                _ => {
+                    return Err(to_js_error(Error::new(
+                        ErrorKind::Configuration,
+                        format!("options.maxEditDistance must be a whole number from 0 to 2000, got {v}"),
+                    )))
+                }
             },
         };
         let profile = Profile {

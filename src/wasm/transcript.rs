@@ -7,8 +7,8 @@
 use super::{init_panic_hook, to_js, to_js_error, to_json};
 use crate::error::{Error, ErrorKind};
 use crate::transcript::{
-    self as core, Action, EvaluationGenerator as Machine, EvaluationItem, InputFormat,
-    RedactionOptions, StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation,
+    self as core, Action, EvaluationGenerator as Machine, EvaluationItem, InputFormat, RedactionOptions,
+    StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation,
 };
 use js_sys::{Function, Promise, Reflect, JSON};
 use serde_json::Value;
@@ -392,11 +392,7 @@ export interface RenderedScript {
 "#;
 
 fn config(value: Option<JsValue>) -> Result<TranscriptConfig, JsValue> {
-    let v = to_json(
-        &value.unwrap_or(JsValue::NULL),
-        ErrorKind::Configuration,
-        "config",
-    )?;
+    let v = to_json(&value.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     TranscriptConfig::from_json(&v).map_err(to_js_error)
 }
 
@@ -404,9 +400,7 @@ fn evaluation(value: &JsValue) -> Result<StructuredEvaluation, JsValue> {
     let v = to_json(value, ErrorKind::Validation, "evaluation")?;
     // An EvaluationOutcome is accepted too: its `evaluation`.
     let v = match v {
-        Value::Object(mut o)
-            if o.contains_key("attempts") && o.get("evaluation").is_some_and(Value::is_object) =>
-        {
+        Value::Object(mut o) if o.contains_key("attempts") && o.get("evaluation").is_some_and(Value::is_object) => {
             o.remove("evaluation").unwrap_or(Value::Null)
         }
         v => v,
@@ -428,16 +422,10 @@ impl JsTranscript {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string | TranscriptJson | object")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions | null")] options: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions | null")] options: Option<JsValue>,
     ) -> Result<JsTranscript, JsValue> {
         init_panic_hook();
-        let options = to_json(
-            &options.unwrap_or(JsValue::NULL),
-            ErrorKind::Configuration,
-            "options",
-        )?;
+        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let opt = |k: &str| -> Result<Option<String>, JsValue> {
             match options.get(k) {
                 None | Some(Value::Null) => Ok(None),
@@ -451,7 +439,10 @@ impl JsTranscript {
         let mut format = match opt("format")? {
             None => InputFormat::Auto,
             Some(name) => InputFormat::from_name(&name).ok_or_else(|| {
-                to_js_error(Error::new(ErrorKind::Configuration, format!("unknown options.format {name:?}; expected \"auto\", \"json\", \"srt\" or \"vtt\"")))
+                to_js_error(Error::new(
+                    ErrorKind::Configuration,
+                    format!("unknown options.format {name:?}; expected \"auto\", \"json\", \"srt\" or \"vtt\""),
+                ))
             })?,
         };
         if format == InputFormat::Auto {
@@ -535,9 +526,7 @@ impl JsTranscript {
     pub fn validate(
         &self,
         #[wasm_bindgen(unchecked_param_type = "EvaluationItem")] item: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
         let config = self::config(config)?;
@@ -551,9 +540,7 @@ impl JsTranscript {
     pub fn validate_evaluation(
         &self,
         #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
         let config = self::config(config)?;
@@ -566,9 +553,7 @@ impl JsTranscript {
     pub fn preview_budget(
         &self,
         #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
         let config = self::config(config)?;
@@ -589,19 +574,12 @@ fn describe_thrown(e: &JsValue) -> String {
     if let Some(err) = e.dyn_ref::<js_sys::Error>() {
         let name = String::from(err.name());
         let message = String::from(err.message());
-        return if name.is_empty() {
-            message
-        } else {
-            format!("{name}: {message}")
-        };
+        return if name.is_empty() { message } else { format!("{name}: {message}") };
     }
     if let Some(s) = e.as_string() {
         return s;
     }
-    JSON::stringify(e)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_else(|| "a non-serializable value".to_string())
+    JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "a non-serializable value".to_string())
 }
 
 /// A `setTimeout` timer as a promise resolved with a sentinel object.
@@ -616,35 +594,24 @@ impl Timer {
     /// `None` where the runtime has no `setTimeout`.
     fn start(ms: f64) -> Option<Timer> {
         let global = js_sys::global();
-        let set_timeout = Reflect::get(&global, &"setTimeout".into())
-            .ok()?
-            .dyn_into::<Function>()
-            .ok()?;
+        let set_timeout = Reflect::get(&global, &"setTimeout".into()).ok()?.dyn_into::<Function>().ok()?;
         let sentinel: JsValue = js_sys::Object::new().into();
         let mut handle = JsValue::UNDEFINED;
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve: Function, _reject| {
             let fire = resolve.bind1(&JsValue::NULL, &sentinel);
-            handle = set_timeout
-                .call2(&global, &fire, &JsValue::from_f64(ms))
-                .unwrap_or(JsValue::UNDEFINED);
+            handle = set_timeout.call2(&global, &fire, &JsValue::from_f64(ms)).unwrap_or(JsValue::UNDEFINED);
             resolver = Some(resolve);
         });
-        Some(Timer {
-            promise,
-            sentinel,
-            handle,
-            resolve: resolver,
-        })
+        Some(Timer { promise, sentinel, handle, resolve: resolver })
     }
 
     /// Cancels the timer and settles its promise (a pending timer would keep
     /// Node running).
     fn stop(&self) {
         let global = js_sys::global();
-        if let Some(clear) = Reflect::get(&global, &"clearTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok())
+        if let Some(clear) =
+            Reflect::get(&global, &"clearTimeout".into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
         {
             let _ = clear.call1(&global, &self.handle);
         }
@@ -664,9 +631,7 @@ async fn call(
     name: &str,
     timeout_ms: Option<f64>,
 ) -> Result<Value, String> {
-    let returned = f
-        .call1(this, &request)
-        .map_err(|e| format!("{name} threw {}", describe_thrown(&e)))?;
+    let returned = f.call1(this, &request).map_err(|e| format!("{name} threw {}", describe_thrown(&e)))?;
     let answer = Promise::resolve(&returned);
     let timer = timeout_ms.and_then(Timer::start);
     let raced = match &timer {
@@ -676,14 +641,8 @@ async fn call(
     let settled = JsFuture::from(raced).await;
     if let Some(t) = &timer {
         t.stop();
-        if settled
-            .as_ref()
-            .is_ok_and(|v| js_sys::Object::is(v, &t.sentinel))
-        {
-            return Err(format!(
-                "{name} timed out after {} ms",
-                timeout_ms.unwrap_or(0.0)
-            ));
+        if settled.as_ref().is_ok_and(|v| js_sys::Object::is(v, &t.sentinel)) {
+            return Err(format!("{name} timed out after {} ms", timeout_ms.unwrap_or(0.0)));
         }
     }
     let answer = settled.map_err(|e| format!("{name} rejected with {}", describe_thrown(&e)))?;
@@ -691,12 +650,7 @@ async fn call(
         return Err(format!("{name} returned undefined"));
     }
     let text = JSON::stringify(&answer)
-        .map_err(|e| {
-            format!(
-                "{name} returned a value that cannot be serialized: {}",
-                describe_thrown(&e)
-            )
-        })?
+        .map_err(|e| format!("{name} returned a value that cannot be serialized: {}", describe_thrown(&e)))?
         .as_string()
         .ok_or_else(|| format!("{name} returned a value that cannot be serialized"))?;
     serde_json::from_str(&text).map_err(|e| format!("{name} returned invalid JSON: {e}"))
@@ -706,12 +660,7 @@ fn callback(callbacks: &JsValue, key: &str) -> Result<Function, JsValue> {
     Reflect::get(callbacks, &key.into())
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| {
-            to_js_error(Error::new(
-                ErrorKind::Configuration,
-                format!("callbacks.{key} must be a function"),
-            ))
-        })
+        .ok_or_else(|| to_js_error(Error::new(ErrorKind::Configuration, format!("callbacks.{key} must be a function"))))
 }
 
 #[wasm_bindgen(js_class = EvaluationGenerator)]
@@ -720,15 +669,10 @@ impl JsEvaluationGenerator {
     #[wasm_bindgen(constructor)]
     pub fn new(
         transcript: &JsTranscript,
-        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<
-            JsValue,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsEvaluationGenerator, JsValue> {
         init_panic_hook();
-        Ok(JsEvaluationGenerator {
-            transcript: transcript.inner.clone(),
-            config: self::config(config)?,
-        })
+        Ok(JsEvaluationGenerator { transcript: transcript.inner.clone(), config: self::config(config)? })
     }
 
     /// Runs the retry budget: `callbacks.generate` for whole evaluations,
@@ -739,8 +683,7 @@ impl JsEvaluationGenerator {
     pub fn run(
         &self,
         #[wasm_bindgen(unchecked_param_type = "EvaluationCallbacks")] callbacks: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "EvaluationRunOptions | null")]
-        options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "EvaluationRunOptions | null")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
         let mut machine = Machine::new(self.transcript.clone(), self.config.clone());
@@ -786,23 +729,14 @@ impl JsEvaluationGenerator {
 #[wasm_bindgen(js_name = renderScript, unchecked_return_type = "RenderedScript")]
 pub fn render_script(
     transcript: &JsTranscript,
-    #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")]
-    evaluation: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "RedactionOptions | null")] options: Option<
-        JsValue,
-    >,
-    #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<
-        JsValue,
-    >,
+    #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "RedactionOptions | null")] options: Option<JsValue>,
+    #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
     let config = self::config(config)?;
     let e = self::evaluation(&evaluation)?;
-    let o = to_json(
-        &options.unwrap_or(JsValue::NULL),
-        ErrorKind::Configuration,
-        "options",
-    )?;
+    let o = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
     let mut redaction = RedactionOptions::default();
     match o.get("names") {
         None | Some(Value::Null) => {}

@@ -5,23 +5,18 @@ use serde_json::Value;
 
 /// Looks up a dotted path (`validated_claims.0.match_details.line_number`).
 pub fn lookup<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.')
-        .try_fold(value, |v, step| match step.parse::<usize>() {
-            Ok(i) => v.get(i),
-            Err(_) => v.get(step),
-        })
+    path.split('.').try_fold(value, |v, step| match step.parse::<usize>() {
+        Ok(i) => v.get(i),
+        Err(_) => v.get(step),
+    })
 }
 
 /// Checks one expectation of a case; `Err` says what differs.
 pub fn check(report: &Value, expect: &Value) -> Result<(), String> {
     let path = expect["path"].as_str().unwrap_or("");
     let got = lookup(report, path);
-    let fail = |what: String| {
-        Err(format!(
-            "{path}: {what}, got {}",
-            got.map_or("nothing".to_string(), |g| g.to_string())
-        ))
-    };
+    let fail =
+        |what: String| Err(format!("{path}: {what}, got {}", got.map_or("nothing".to_string(), |g| g.to_string())));
     if let Some(want) = expect.get("equals") {
         let same = match (got, want) {
             (Some(Value::Number(a)), Value::Number(b)) => a.as_f64() == b.as_f64(),
@@ -59,8 +54,5 @@ pub fn check(report: &Value, expect: &Value) -> Result<(), String> {
 /// The cases of `tests/cases/validate_evidence.json`.
 pub fn cases() -> Vec<Value> {
     let text = include_str!("../cases/validate_evidence.json");
-    serde_json::from_str::<Value>(text)
-        .ok()
-        .and_then(|v| v.as_array().cloned())
-        .unwrap_or_default()
+    serde_json::from_str::<Value>(text).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default()
 }

@@ -5,18 +5,12 @@ use evidence_validator::extract::units::{Extracted, Unit};
 
 /// `(char, source slice)` of every unit.
 pub fn spans<'s>(src: &'s str, x: &Extracted) -> Vec<(char, &'s str)> {
-    x.units
-        .iter()
-        .map(|u| (u.ch, &src[u.start as usize..u.end as usize]))
-        .collect()
+    x.units.iter().map(|u| (u.ch, &src[u.start as usize..u.end as usize])).collect()
 }
 
 /// The unit for the first occurrence of `ch`.
 pub fn unit_of(x: &Extracted, ch: char) -> Unit {
-    *x.units
-        .iter()
-        .find(|u| u.ch == ch)
-        .unwrap_or_else(|| panic!("no unit for {ch:?}"))
+    *x.units.iter().find(|u| u.ch == ch).unwrap_or_else(|| panic!("no unit for {ch:?}"))
 }
 
 /// Checks the invariants every extraction must satisfy. `pipes` allows
@@ -29,14 +23,8 @@ pub fn check_invariants(src: &str, x: &Extracted, pipes: bool) {
         let (s, e) = (u.start as usize, u.end as usize);
         assert!(s < e, "unit {k} {u:?} is empty in {src:?}");
         assert!(e <= len, "unit {k} {u:?} beyond the source in {src:?}");
-        assert!(
-            s >= prev_end,
-            "unit {k} {u:?} overlaps or is out of order in {src:?}"
-        );
-        assert!(
-            src.is_char_boundary(s) && src.is_char_boundary(e),
-            "unit {k} {u:?} not on char boundaries"
-        );
+        assert!(s >= prev_end, "unit {k} {u:?} overlaps or is out of order in {src:?}");
+        assert!(src.is_char_boundary(s) && src.is_char_boundary(e), "unit {k} {u:?} not on char boundaries");
         let slice = &src[s..e];
         let mut buf = [0u8; 4];
         let plain = slice == u.ch.encode_utf8(&mut buf);

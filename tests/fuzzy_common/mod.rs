@@ -120,11 +120,7 @@ pub fn canonical(text: &[char], pat: &[char], end: usize, k: usize) -> Alignment
         }
     }
     let (distance, _, start) = best.expect("non-empty start range");
-    Alignment {
-        start,
-        end,
-        distance,
-    }
+    Alignment { start, end, distance }
 }
 
 /// All canonical alignments with distance <= k (one per end position).
@@ -157,8 +153,5 @@ pub fn greedy(mut cands: Vec<Alignment>, m: usize) -> Vec<Alignment> {
 
 /// Byte offset of every char index (`0..=n`).
 pub fn byte_offsets(text: &str) -> Vec<usize> {
-    text.char_indices()
-        .map(|(b, _)| b)
-        .chain(std::iter::once(text.len()))
-        .collect()
+    text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len())).collect()
 }

@@ -55,16 +55,7 @@ pub fn request(data: &Value, case: &Value) -> (ClaimRequest, Option<String>) {
     }
     let s = |k: &str| base[k].as_str().unwrap_or("").to_string();
     let n = |k: &str| base[k].as_u64().unwrap_or(0) as usize;
-    (
-        ClaimRequest::new(
-            s("claim"),
-            s("quote"),
-            s("filename"),
-            n("start_line"),
-            n("end_line"),
-        ),
-        source,
-    )
+    (ClaimRequest::new(s("claim"), s("quote"), s("filename"), n("start_line"), n("end_line")), source)
 }
 
 /// What differs from the case's expectations.
@@ -74,29 +65,16 @@ pub fn check(case: &Value, result: &JudgeResult) -> Vec<String> {
     let mut out = Vec::new();
     let mut want = |ok: bool, what: &str| {
         if !ok {
-            out.push(format!(
-                "[{name}] {what}: {}",
-                serde_json::to_string(result).unwrap_or_default()
-            ));
+            out.push(format!("[{name}] {what}: {}", serde_json::to_string(result).unwrap_or_default()));
         }
     };
     if let Some(v) = e["verdict"].as_str() {
         want(result.verdict.as_str() == v, "verdict");
     }
     if let Some(v) = e["semantic_verdict"].as_str() {
-        want(
-            result
-                .step_3_semantic
-                .as_ref()
-                .is_some_and(|s| s.verdict.as_str() == v),
-            "semantic verdict",
-        );
+        want(result.step_3_semantic.as_ref().is_some_and(|s| s.verdict.as_str() == v), "semantic verdict");
     }
-    let reason = result
-        .step_3_semantic
-        .as_ref()
-        .map(|s| s.reason.clone())
-        .unwrap_or_default();
+    let reason = result.step_3_semantic.as_ref().map(|s| s.reason.clone()).unwrap_or_default();
     if let Some(p) = e["reason_starts_with"].as_str() {
         want(reason.starts_with(p), "reason_starts_with");
     }
@@ -122,24 +100,13 @@ pub fn check(case: &Value, result: &JudgeResult) -> Vec<String> {
         want(result.step_2_quote_match == b, "step_2_quote_match");
     }
     if let Some(p) = e["error_contains"].as_str() {
-        want(
-            result.error.as_deref().is_some_and(|m| m.contains(p)),
-            "error_contains",
-        );
+        want(result.error.as_deref().is_some_and(|m| m.contains(p)), "error_contains");
     }
     if let Some(errors) = e["errors_contain"].as_object() {
         for (judge, part) in errors {
-            let got = result
-                .jury
-                .votes
-                .iter()
-                .find(|v| &v.judge == judge)
-                .and_then(|v| v.error.clone())
-                .unwrap_or_default();
-            want(
-                got.contains(part.as_str().unwrap_or("?")),
-                &format!("error of {judge}"),
-            );
+            let got =
+                result.jury.votes.iter().find(|v| &v.judge == judge).and_then(|v| v.error.clone()).unwrap_or_default();
+            want(got.contains(part.as_str().unwrap_or("?")), &format!("error of {judge}"));
         }
     }
     out

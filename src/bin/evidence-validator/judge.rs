@@ -142,21 +142,14 @@ impl Juror for HttpJuror {
             "temperature": 0,
             "stream": false,
         });
-        let mut request = self
-            .agent
-            .post(&self.url)
-            .header("Content-Type", "application/json");
+        let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
         if let Some(key) = &self.api_key {
             request = request.header("Authorization", format!("Bearer {key}"));
         }
-        let mut response = request
-            .send(body.to_string())
-            .map_err(|e| format!("POST {}: {e}", self.url))?;
+        let mut response = request.send(body.to_string()).map_err(|e| format!("POST {}: {e}", self.url))?;
         let status = response.status();
-        let text = response
-            .body_mut()
-            .read_to_string()
-            .map_err(|e| format!("reading the response of {}: {e}", self.url))?;
+        let text =
+            response.body_mut().read_to_string().map_err(|e| format!("reading the response of {}: {e}", self.url))?;
         if !status.is_success() {
             let short: String = text.chars().take(500).collect();
             return Err(format!("HTTP {status} from {}: {short}", self.url));
@@ -178,9 +171,7 @@ fn config_error(message: String) -> Failure {
 fn completions_url(base: &str) -> Result<String, Failure> {
     let base = base.trim();
     if !(base.starts_with("http://") || base.starts_with("https://")) {
-        return Err(config_error(format!(
-            "juror URL {base:?} must start with http:// or https://"
-        )));
+        return Err(config_error(format!("juror URL {base:?} must start with http:// or https://")));
     }
     if base.trim_end_matches('/').ends_with("/chat/completions") {
         return Ok(base.trim_end_matches('/').to_string());
@@ -195,21 +186,15 @@ fn env(name: &str) -> Option<String> {
 /// (url, model, key env) of a preset juror name.
 fn preset(name: &str) -> Option<(String, &'static str, Option<&'static str>)> {
     match name {
-        "local" => Some((
-            env("LOCAL_LLM_BASE_URL").unwrap_or_else(|| "http://localhost:1234/v1".into()),
-            "local-model",
-            None,
-        )),
+        "local" => {
+            Some((env("LOCAL_LLM_BASE_URL").unwrap_or_else(|| "http://localhost:1234/v1".into()), "local-model", None))
+        }
         "gemini" => Some((
             "https://generativelanguage.googleapis.com/v1beta/openai".into(),
             "gemma-3-27b-it",
             Some("GOOGLE_API_KEY"),
         )),
-        "openai" => Some((
-            "https://api.openai.com/v1".into(),
-            "gpt-4o-mini",
-            Some("OPENAI_API_KEY"),
-        )),
+        "openai" => Some(("https://api.openai.com/v1".into(), "gpt-4o-mini", Some("OPENAI_API_KEY"))),
         _ => None,
     }
 }
@@ -223,9 +208,7 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
         None => (head.to_string(), None),
     };
     if name.is_empty() {
-        return Err(config_error(format!(
-            "--judge {spec:?}: the juror needs a name (NAME=URL)"
-        )));
+        return Err(config_error(format!("--judge {spec:?}: the juror needs a name (NAME=URL)")));
     }
     let known = preset(&name);
     let (mut model, mut key_env) = match &known {
@@ -235,22 +218,25 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
     let url = match (url, &known) {
         (Some(u), _) => u,
         (None, Some((u, _, _))) => u.clone(),
-        (None, None) => return Err(config_error(format!(
-            "--judge {spec:?}: give a URL (NAME=URL); only local, gemini and openai have defaults"
-        ))),
+        (None, None) => {
+            return Err(config_error(format!(
+                "--judge {spec:?}: give a URL (NAME=URL); only local, gemini and openai have defaults"
+            )))
+        }
     };
     let mut timeout = None;
     for part in parts {
-        let (k, v) = part
-            .split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim()))
-            .unwrap_or((part.trim(), ""));
+        let (k, v) = part.split_once('=').map(|(k, v)| (k.trim(), v.trim())).unwrap_or((part.trim(), ""));
         match k {
             "model" if !v.is_empty() => model = v.to_string(),
             "key_env" if !v.is_empty() => key_env = Some(v.to_string()),
             "timeout" => match v.parse::<f64>() {
                 Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => timeout = Some(Duration::from_secs_f64(s)),
-                _ => return Err(config_error(format!("--judge {spec:?}: timeout must be seconds from 0 to 86400, got {v:?}"))),
+                _ => {
+                    return Err(config_error(format!(
+                        "--judge {spec:?}: timeout must be seconds from 0 to 86400, got {v:?}"
+                    )))
+                }
             },
             _ => {
                 return Err(config_error(format!(
@@ -260,43 +246,25 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
         }
     }
     let api_key = match &key_env {
-        Some(var) => Some(env(var).ok_or_else(|| {
-            config_error(format!(
-                "juror {name}: environment variable {var} is not set"
-            ))
-        })?),
+        Some(var) => {
+            Some(env(var).ok_or_else(|| config_error(format!("juror {name}: environment variable {var} is not set")))?)
+        }
         None => None,
     };
     let limit = timeout.unwrap_or(default_timeout) + Duration::from_secs(1);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(limit))
-        .http_status_as_error(false)
-        .build()
-        .into();
-    Ok(HttpJuror {
-        name,
-        url: completions_url(&url)?,
-        model,
-        api_key,
-        timeout,
-        agent,
-    })
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(limit)).http_status_as_error(false).build().into();
+    Ok(HttpJuror { name, url: completions_url(&url)?, model, api_key, timeout, agent })
 }
 
 /// The jury: `--judge` values, then the environment's presets not named yet.
 fn jurors(args: &JuryArgs) -> Result<Vec<Arc<dyn Juror>>, Failure> {
     let default_timeout = Duration::from_secs_f64(args.timeout.clamp(0.001, 86_400.0));
-    let mut out: Vec<HttpJuror> = args
-        .judges
-        .iter()
-        .map(|s| parse_juror(s, default_timeout))
-        .collect::<Result<_, _>>()?;
+    let mut out: Vec<HttpJuror> =
+        args.judges.iter().map(|s| parse_juror(s, default_timeout)).collect::<Result<_, _>>()?;
     if !args.no_env_judges {
-        for (name, var) in [
-            ("local", "LOCAL_LLM_BASE_URL"),
-            ("gemini", "GOOGLE_API_KEY"),
-            ("openai", "OPENAI_API_KEY"),
-        ] {
+        for (name, var) in [("local", "LOCAL_LLM_BASE_URL"), ("gemini", "GOOGLE_API_KEY"), ("openai", "OPENAI_API_KEY")]
+        {
             if env(var).is_some() && !out.iter().any(|j| j.name == name) {
                 out.push(parse_juror(name, default_timeout)?);
             }
@@ -307,24 +275,15 @@ fn jurors(args: &JuryArgs) -> Result<Vec<Arc<dyn Juror>>, Failure> {
     if out.is_empty() {
         eprintln!("evidence-validator: no juror given (--judge or LOCAL_LLM_BASE_URL / GOOGLE_API_KEY / OPENAI_API_KEY): steps 1 and 2 only, the jury is not convened");
     } else {
-        let list: Vec<String> = out
-            .iter()
-            .map(|j| format!("{} ({}, {})", j.name, j.url, j.model))
-            .collect();
+        let list: Vec<String> = out.iter().map(|j| format!("{} ({}, {})", j.name, j.url, j.model)).collect();
         eprintln!("evidence-validator: jury: {}", list.join("; "));
     }
-    Ok(out
-        .into_iter()
-        .map(|j| Arc::new(j) as Arc<dyn Juror>)
-        .collect())
+    Ok(out.into_iter().map(|j| Arc::new(j) as Arc<dyn Juror>).collect())
 }
 
 fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
-        return Err(config_error(format!(
-            "--timeout must be seconds from 0 to 86400, got {}",
-            args.timeout
-        )));
+        return Err(config_error(format!("--timeout must be seconds from 0 to 86400, got {}", args.timeout)));
     }
     let config = JudgeConfig {
         context_lines: args.context_lines,
@@ -340,24 +299,15 @@ fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
 /// would leave the directory (absolute, `..`) are refused.
 fn read_canonical(dir: &Path, name: &str) -> Result<String, String> {
     let rel = Path::new(name);
-    if name.is_empty()
-        || rel
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(format!(
-            "{name:?} is not a file name inside the canonical directory"
-        ));
+    if name.is_empty() || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err(format!("{name:?} is not a file name inside the canonical directory"));
     }
     let path = dir.join(rel);
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
-            eprintln!(
-                "evidence-validator: warning: {} is not valid UTF-8; invalid bytes replaced",
-                path.display()
-            );
+            eprintln!("evidence-validator: warning: {} is not valid UTF-8; invalid bytes replaced", path.display());
             Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
     }
@@ -376,20 +326,12 @@ impl LogWriter {
         let dir = root.join(safe_file_stem(report));
         let mut book = LogBook::new();
         if let Ok(entries) = std::fs::read_dir(&dir) {
-            let files: Vec<String> = entries
-                .flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect();
+            let files: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
             for j in jurors {
                 let prefix = format!("{}_", safe_file_stem(j.name()));
                 let last = files
                     .iter()
-                    .filter_map(|f| {
-                        f.strip_prefix(&prefix)?
-                            .strip_suffix(".txt")?
-                            .parse::<u32>()
-                            .ok()
-                    })
+                    .filter_map(|f| f.strip_prefix(&prefix)?.strip_suffix(".txt")?.parse::<u32>().ok())
                     .max();
                 if let Some(last) = last {
                     book.resume_after(j.name(), last);
@@ -404,10 +346,7 @@ impl LogWriter {
             .and_then(|_| std::fs::write(self.dir.join(&entry.file_name), &entry.text));
         if let Err(e) = result {
             if !self.warned {
-                eprintln!(
-                    "evidence-validator: warning: cannot write logs to {}: {e}",
-                    self.dir.display()
-                );
+                eprintln!("evidence-validator: warning: cannot write logs to {}: {e}", self.dir.display());
                 self.warned = true;
             }
         }
@@ -442,11 +381,7 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
     )?;
     let text = serde_json::to_string_pretty(&result).map_err(|e| Failure::Output(e.to_string()))?;
     super::write_output(args.output.as_deref(), &text)?;
-    Ok(if args.strict && !result.verified {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if args.strict && !result.verified { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// `evidence-validator verify-report ...`
@@ -454,17 +389,10 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
     let config = judge_config(&args.jury)?;
     let markdown = super::read_text(&args.report, ErrorKind::DocumentParsing)?;
     let jurors = jurors(&args.jury)?;
-    let name = args.report.file_stem().map_or_else(
-        || "report".to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let name = args.report.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned());
     let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &name, &jurors);
     let citations = parse_citations(&markdown);
-    eprintln!(
-        "evidence-validator: {} citation(s) in {}",
-        citations.len(),
-        args.report.display()
-    );
+    eprintln!("evidence-validator: {} citation(s) in {}", citations.len(), args.report.display());
     let mut results = Vec::with_capacity(citations.len());
     for c in citations {
         let mut resolved = None;
@@ -479,32 +407,17 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
             }
         }
         let source = resolved.as_ref().map(|(_, t)| t.as_str()).ok_or(last_error);
-        let result =
-            blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| {
-                logs.write(e)
-            })?;
-        eprintln!(
-            "  {}. {} {} -> {}",
-            c.index,
-            c.file,
-            result.cited_lines,
-            result.verdict.as_str()
-        );
-        results.push(CitationResult {
-            citation: c,
-            resolved_file: resolved.map(|(n, _)| n),
-            result,
-        });
+        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
+        eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
+        results.push(CitationResult { citation: c, resolved_file: resolved.map(|(n, _)| n), result });
     }
     let report = BatchReport::new(name.clone(), rfc3339(SystemClock.now_ms()), results);
-    let out_err =
-        |p: &Path, e: std::io::Error| Failure::Output(format!("cannot write {}: {e}", p.display()));
+    let out_err = |p: &Path, e: std::io::Error| Failure::Output(format!("cannot write {}: {e}", p.display()));
     std::fs::create_dir_all(&args.output_dir).map_err(|e| out_err(&args.output_dir, e))?;
     let stem = safe_file_stem(&name);
     let json_path = args.output_dir.join(format!("{stem}_verification.json"));
     let md_path = args.output_dir.join(format!("{stem}_verification.md"));
-    let json_text =
-        serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
+    let json_text = serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
     std::fs::write(&json_path, format!("{json_text}\n")).map_err(|e| out_err(&json_path, e))?;
     std::fs::write(&md_path, report.to_markdown()).map_err(|e| out_err(&md_path, e))?;
     let summary = json!({
@@ -513,13 +426,8 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
         "json_report": json_path.display().to_string(),
         "markdown_report": md_path.display().to_string(),
     });
-    let text =
-        serde_json::to_string_pretty(&summary).map_err(|e| Failure::Output(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Output(e.to_string()))?;
     super::write_output(None, &text)?;
     let all_verified = report.results.iter().all(|r| r.result.verified);
-    Ok(if args.strict && !all_verified {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if args.strict && !all_verified { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

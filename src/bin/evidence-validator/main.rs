@@ -120,15 +120,7 @@ fn one_line(s: &str) -> String {
 
 fn run(command: Command) -> Result<ExitCode, Failure> {
     match command {
-        Command::Validate {
-            source,
-            evidence,
-            output,
-            config,
-            format,
-            verbose,
-            strict,
-        } => {
+        Command::Validate { source, evidence, output, config, format, verbose, strict } => {
             let (source_text, claims_text, claims_name) = match (source, evidence) {
                 (Some(s), Some(e)) => (
                     read_text(&s, ErrorKind::DocumentParsing)?,
@@ -137,11 +129,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 ),
                 _ => {
                     eprintln!("evidence-validator: no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
-                    (
-                        SAMPLE_SOURCE.to_string(),
-                        SAMPLE_CLAIMS.to_string(),
-                        "samples/claims.json".to_string(),
-                    )
+                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
                 }
             };
             let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
@@ -164,52 +152,28 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             if verbose {
                 for r in &report.validated_claims {
                     let place = r.match_details.as_ref().map_or(String::new(), |m| {
-                        format!(
-                            " line {} col {} ({:?})",
-                            m.location.line_number, m.location.column, m.match_type
-                        )
+                        format!(" line {} col {} ({:?})", m.location.line_number, m.location.column, m.match_type)
                     });
-                    eprintln!(
-                        "{} {:?} {:.3}{}",
-                        r.claim_id, r.validation_status, r.confidence_score, place
-                    );
+                    eprintln!("{} {:?} {:.3}{}", r.claim_id, r.validation_status, r.confidence_score, place);
                 }
                 for w in &report.warnings {
                     eprintln!("warning {}: {}", w.code, w.message);
                 }
             }
-            let json = serde_json::to_string_pretty(&report)
-                .map_err(|e| Failure::Output(e.to_string()))?;
+            let json = serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(output.as_deref(), &json)?;
-            let all_validated = report.ok
-                && report
-                    .validated_claims
-                    .iter()
-                    .all(|r| r.validation_status == Status::Validated);
-            Ok(if strict && !all_validated {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            let all_validated =
+                report.ok && report.validated_claims.iter().all(|r| r.validation_status == Status::Validated);
+            Ok(if strict && !all_validated { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
-        Command::Find {
-            source,
-            quote,
-            max_edit_distance,
-            format,
-        } => {
+        Command::Find { source, quote, max_edit_distance, format } => {
             let text = read_text(&source, ErrorKind::DocumentParsing)?;
             let format = format.map(|f| parse_format(&f)).transpose()?;
             let doc = Document::new(text, format)?;
             let found = validate::find_quote(&doc, &quote, Profile::default(), max_edit_distance);
-            let json =
-                serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
+            let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(None, &json)?;
-            Ok(if found.is_empty() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(if found.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
@@ -227,18 +191,11 @@ fn parse_format(name: &str) -> Result<Format, Error> {
 }
 
 fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::new(kind, format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::new(kind, format!("cannot read {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        Error::new(
-            kind,
-            format!(
-                "{} is not valid UTF-8 (invalid byte at offset {at})",
-                path.display()
-            ),
-        )
-        .with_detail("byte_offset", Value::from(at))
+        Error::new(kind, format!("{} is not valid UTF-8 (invalid byte at offset {at})", path.display()))
+            .with_detail("byte_offset", Value::from(at))
     })
 }
 

@@ -29,9 +29,8 @@ use super::{parse_json, read_text, write_output, Failure};
 use clap::Args;
 use evidence_validator::error::JsonPath;
 use evidence_validator::transcript::{
-    parse_transcript, preview_budget, BudgetPreview, CheckName, EvaluationItem, InputFormat,
-    ItemKind, ItemValidation, PreviewAction, StructuredEvaluation, Transcript, TranscriptConfig,
-    TranscriptMetrics,
+    parse_transcript, preview_budget, BudgetPreview, CheckName, EvaluationItem, InputFormat, ItemKind, ItemValidation,
+    PreviewAction, StructuredEvaluation, Transcript, TranscriptConfig, TranscriptMetrics,
 };
 use evidence_validator::{Error, ErrorKind};
 use serde::Serialize;
@@ -47,11 +46,7 @@ pub struct TranscriptArgs {
     #[arg(long)]
     transcript: PathBuf,
     /// Evaluation items to check (JSON).
-    #[arg(
-        long,
-        conflicts_with = "evaluation",
-        required_unless_present = "evaluation"
-    )]
+    #[arg(long, conflicts_with = "evaluation", required_unless_present = "evaluation")]
     items: Option<PathBuf>,
     /// A whole evaluation: report what the retry budget would do (JSON).
     #[arg(long)]
@@ -137,24 +132,16 @@ fn load_transcript(path: &Path, format: &str) -> Result<Transcript, Error> {
 /// The items of an items file: `[...]`, `{"items": [...]}`, or an evaluation.
 fn load_items(path: &Path) -> Result<Vec<(String, EvaluationItem)>, Error> {
     let name = path.display().to_string();
-    let value = parse_json(
-        &read_text(path, ErrorKind::Validation)?,
-        &name,
-        ErrorKind::Validation,
-    )?;
+    let value = parse_json(&read_text(path, ErrorKind::Validation)?, &name, ErrorKind::Validation)?;
     let root = JsonPath::root();
-    let list = |items: &Vec<Value>,
-                path: &JsonPath,
-                label: &str|
-     -> Result<Vec<(String, EvaluationItem)>, Error> {
+    let list = |items: &Vec<Value>, path: &JsonPath, label: &str| -> Result<Vec<(String, EvaluationItem)>, Error> {
         items
             .iter()
             .enumerate()
             .map(|(i, v)| {
                 Ok((
                     format!("{label}[{i}]"),
-                    EvaluationItem::from_json(v, &path.index(i))
-                        .map_err(|e| in_file(e, Path::new(&name)))?,
+                    EvaluationItem::from_json(v, &path.index(i)).map_err(|e| in_file(e, Path::new(&name)))?,
                 ))
             })
             .collect()
@@ -198,11 +185,8 @@ fn summary<'a>(path: &Path, t: &'a Transcript) -> TranscriptSummary<'a> {
 
 fn describe_transcript(out: &mut String, s: &TranscriptSummary<'_>) {
     let m = &s.metrics;
-    let wpm = m
-        .words_per_minute
-        .map_or("no words/min".to_string(), |w| format!("{w:.1} words/min"));
-    let _ =
-        writeln!(
+    let wpm = m.words_per_minute.map_or("no words/min".to_string(), |w| format!("{w:.1} words/min"));
+    let _ = writeln!(
         out,
         "transcript {} ({}, {} level: {} words, {} segments, {} tokens; {:.1} s of speech, {wpm})",
         s.file,
@@ -221,28 +205,12 @@ fn describe_transcript(out: &mut String, s: &TranscriptSummary<'_>) {
     }
 }
 
-fn describe_item(
-    out: &mut String,
-    label: &str,
-    verdict: &str,
-    item: &EvaluationItem,
-    v: &ItemValidation,
-) {
-    let _ = writeln!(
-        out,
-        "\n{label} {verdict}  {:?} @ {:.2} s",
-        item.evidence_quote, item.evidence_timestamp
-    );
-    for name in [
-        CheckName::ContiguousMatch,
-        CheckName::Length,
-        CheckName::TimestampLocality,
-    ] {
+fn describe_item(out: &mut String, label: &str, verdict: &str, item: &EvaluationItem, v: &ItemValidation) {
+    let _ = writeln!(out, "\n{label} {verdict}  {:?} @ {:.2} s", item.evidence_quote, item.evidence_timestamp);
+    for name in [CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality] {
         let c = v.check(name);
-        let status = serde_json::to_value(c.status)
-            .ok()
-            .and_then(|s| s.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let status =
+            serde_json::to_value(c.status).ok().and_then(|s| s.as_str().map(str::to_string)).unwrap_or_default();
         let _ = writeln!(out, "  {:<19} {:<13} {}", name.name(), status, c.message);
     }
     if let Some(m) = &v.matched {
@@ -258,11 +226,7 @@ fn describe_item(
             (Some(a), Some(b)) => format!(", {a:.2}–{b:.2} s"),
             _ => String::new(),
         };
-        let _ = writeln!(
-            out,
-            "  matched: {words}{times}, line {} col {}: {:?}",
-            m.span.line, m.span.column, m.text
-        );
+        let _ = writeln!(out, "  matched: {words}{times}, line {} col {}: {:?}", m.span.line, m.span.column, m.text);
     }
 }
 
@@ -284,12 +248,8 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
     let config = match &args.config {
         Some(p) => {
             let text = read_text(p, ErrorKind::Configuration)?;
-            TranscriptConfig::from_json(&parse_json(
-                &text,
-                &p.display().to_string(),
-                ErrorKind::Configuration,
-            )?)
-            .map_err(|e| in_file(e, p))?
+            TranscriptConfig::from_json(&parse_json(&text, &p.display().to_string(), ErrorKind::Configuration)?)
+                .map_err(|e| in_file(e, p))?
         }
         None => TranscriptConfig::default(),
     };
@@ -300,11 +260,7 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
 
     if let Some(path) = &args.evaluation {
         let name = path.display().to_string();
-        let value = parse_json(
-            &read_text(path, ErrorKind::Validation)?,
-            &name,
-            ErrorKind::Validation,
-        )?;
+        let value = parse_json(&read_text(path, ErrorKind::Validation)?, &name, ErrorKind::Validation)?;
         let evaluation = StructuredEvaluation::from_json(&value).map_err(|e| in_file(e, path))?;
         let budget = preview_budget(&transcript, &evaluation, &config);
         for p in &budget.items {
@@ -313,13 +269,7 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
                 PreviewAction::Reprompt => "RE-PROMPT (dropped if the retry fails too)",
                 PreviewAction::Drop => "DROP (retries are disabled)",
             };
-            describe_item(
-                &mut text,
-                &format!("{}[{}]", p.kind.field(), p.index),
-                verdict,
-                &p.item,
-                &p.validation,
-            );
+            describe_item(&mut text, &format!("{}[{}]", p.kind.field(), p.index), verdict, &p.item, &p.validation);
         }
         let _ = writeln!(
             text,
@@ -337,67 +287,23 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
             let _ = writeln!(text, "warning {}: {}", w.code, w.message);
         }
         let failing = budget.items.iter().any(|i| i.action != PreviewAction::Keep);
-        emit(
-            &args,
-            &EvaluationReport {
-                transcript: summary,
-                config: &config,
-                budget,
-            },
-            text,
-        )?;
-        return Ok(if args.strict && failing {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        });
+        emit(&args, &EvaluationReport { transcript: summary, config: &config, budget }, text)?;
+        return Ok(if args.strict && failing { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
 
     let Some(items_path) = &args.items else {
-        return Err(Failure::Input(Error::new(
-            ErrorKind::Configuration,
-            "give --items FILE or --evaluation FILE",
-        )));
+        return Err(Failure::Input(Error::new(ErrorKind::Configuration, "give --items FILE or --evaluation FILE")));
     };
     let items = load_items(items_path)?;
     let mut reports = Vec::new();
     for (label, item) in items {
         let validation = transcript.validate(&item, &config);
-        describe_item(
-            &mut text,
-            &label,
-            if validation.passed { "PASS" } else { "FAIL" },
-            &item,
-            &validation,
-        );
-        reports.push(ItemReport {
-            label,
-            item,
-            validation,
-        });
+        describe_item(&mut text, &label, if validation.passed { "PASS" } else { "FAIL" }, &item, &validation);
+        reports.push(ItemReport { label, item, validation });
     }
     let passed = reports.iter().filter(|r| r.validation.passed).count();
     let failed = reports.len() - passed;
-    let _ = writeln!(
-        text,
-        "\n{passed} of {} item{} pass",
-        reports.len(),
-        if reports.len() == 1 { "" } else { "s" }
-    );
-    emit(
-        &args,
-        &ItemsReport {
-            transcript: summary,
-            config: &config,
-            items: reports,
-            passed,
-            failed,
-        },
-        text,
-    )?;
-    Ok(if args.strict && failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let _ = writeln!(text, "\n{passed} of {} item{} pass", reports.len(), if reports.len() == 1 { "" } else { "s" });
+    emit(&args, &ItemsReport { transcript: summary, config: &config, items: reports, passed, failed }, text)?;
+    Ok(if args.strict && failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -13,19 +13,11 @@ pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
     let parts: Vec<&str> = clock.split(':').collect();
     let digits = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
     if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
-        return Err(format!(
-            "{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"
-        ));
+        return Err(format!("{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"));
     }
-    let n = |p: &str| {
-        p.parse::<u64>()
-            .map_err(|_| format!("{s:?}: {p} is too large"))
-    };
-    let (h, m, sec) = if parts.len() == 3 {
-        (n(parts[0])?, n(parts[1])?, n(parts[2])?)
-    } else {
-        (0, n(parts[0])?, n(parts[1])?)
-    };
+    let n = |p: &str| p.parse::<u64>().map_err(|_| format!("{s:?}: {p} is too large"));
+    let (h, m, sec) =
+        if parts.len() == 3 { (n(parts[0])?, n(parts[1])?, n(parts[2])?) } else { (0, n(parts[0])?, n(parts[1])?) };
     if parts[parts.len() - 1].len() != 2 || (parts.len() == 3 && parts[1].len() != 2) {
         return Err(format!("{s:?}: minutes and seconds must have two digits"));
     }
@@ -65,8 +57,7 @@ pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
         if c == '<' {
             if let Some(end) = rest.find('>') {
                 let tag = &rest[1..end];
-                let looks_like_tag =
-                    tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
+                let looks_like_tag = tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
                 if looks_like_tag && !tag.contains('<') {
                     if speaker.is_none() {
                         speaker = voice(tag);
@@ -99,9 +90,7 @@ fn voice(tag: &str) -> Option<String> {
     if !(after.starts_with([' ', '\t', '.'])) {
         return None;
     }
-    let name = after
-        .trim_start_matches(|c: char| c != ' ' && c != '\t')
-        .trim();
+    let name = after.trim_start_matches(|c: char| c != ' ' && c != '\t').trim();
     (!name.is_empty()).then(|| name.to_string())
 }
 
@@ -129,10 +118,7 @@ fn entity(s: &str) -> Option<(String, usize)> {
 /// Splits input into lines (LF or CRLF), without a leading byte-order mark.
 pub(crate) fn lines(input: &str) -> Vec<&str> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    input
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
+    input.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
 }
 
 #[cfg(test)]
@@ -154,31 +140,17 @@ mod tests {
 
     #[test]
     fn timing_lines_with_settings() {
-        assert_eq!(
-            parse_timing("00:00.380 --> 00:02.760 align:start position:10%"),
-            Ok((0.38, 2.76))
-        );
-        assert_eq!(
-            parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"),
-            Ok((1.0, 2.0))
-        );
+        assert_eq!(parse_timing("00:00.380 --> 00:02.760 align:start position:10%"), Ok((0.38, 2.76)));
+        assert_eq!(parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"), Ok((1.0, 2.0)));
         assert!(parse_timing("00:00:01,000 -> 00:00:02,000").is_err());
     }
 
     #[test]
     fn markup_is_removed() {
-        let (t, s) = clean_cue_text(
-            "<v.loud Roger Bingham>We are <i>in</i> New&nbsp;York &amp; <c.yellow>LA</c></v>",
-        );
+        let (t, s) = clean_cue_text("<v.loud Roger Bingham>We are <i>in</i> New&nbsp;York &amp; <c.yellow>LA</c></v>");
         assert_eq!(t, "We are in New\u{a0}York & LA");
         assert_eq!(s.as_deref(), Some("Roger Bingham"));
-        assert_eq!(
-            clean_cue_text("{\\an8}a < b and c > d").0,
-            "a < b and c > d"
-        );
-        assert_eq!(
-            clean_cue_text("one<00:00:01.000> two &unknown; &#233;&#xE9;").0,
-            "one two &unknown; éé"
-        );
+        assert_eq!(clean_cue_text("{\\an8}a < b and c > d").0, "a < b and c > d");
+        assert_eq!(clean_cue_text("one<00:00:01.000> two &unknown; &#233;&#xE9;").0, "one two &unknown; éé");
     }
 }

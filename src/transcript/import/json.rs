@@ -10,13 +10,10 @@ use serde_json::{Map, Value};
 
 /// A `DOCUMENT_PARSING_ERROR` about the field at `path`.
 pub(crate) fn bad(path: &JsonPath, constraint: &str, message: impl Into<String>) -> Error {
-    Error::new(
-        ErrorKind::DocumentParsing,
-        format!("{} at {path}", message.into()),
-    )
-    .with_detail("path", path.to_value())
-    .with_detail("json_path", Value::String(path.to_string()))
-    .with_detail("constraint", Value::String(constraint.to_string()))
+    Error::new(ErrorKind::DocumentParsing, format!("{} at {path}", message.into()))
+        .with_detail("path", path.to_value())
+        .with_detail("json_path", Value::String(path.to_string()))
+        .with_detail("constraint", Value::String(constraint.to_string()))
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -31,29 +28,15 @@ fn kind(v: &Value) -> &'static str {
 }
 
 fn object<'v>(v: &'v Value, path: &JsonPath, what: &str) -> Result<&'v Map<String, Value>> {
-    v.as_object().ok_or_else(|| {
-        bad(
-            path,
-            "type",
-            format!("{what} must be an object, got {}", kind(v)),
-        )
-    })
+    v.as_object().ok_or_else(|| bad(path, "type", format!("{what} must be an object, got {}", kind(v))))
 }
 
 /// `o[key]` as an array; `None` when absent or null.
-fn array<'v>(
-    o: &'v Map<String, Value>,
-    key: &str,
-    path: &JsonPath,
-) -> Result<Option<&'v Vec<Value>>> {
+fn array<'v>(o: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<&'v Vec<Value>>> {
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(a)) => Ok(Some(a)),
-        Some(v) => Err(bad(
-            &path.key(key),
-            "type",
-            format!("{key} must be an array, got {}", kind(v)),
-        )),
+        Some(v) => Err(bad(&path.key(key), "type", format!("{key} must be an array, got {}", kind(v)))),
     }
 }
 
@@ -62,11 +45,7 @@ fn string<'v>(o: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<O
     match o.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(bad(
-            &path.key(key),
-            "type",
-            format!("{key} must be a string, got {}", kind(v)),
-        )),
+        Some(v) => Err(bad(&path.key(key), "type", format!("{key} must be a string, got {}", kind(v)))),
     }
 }
 
@@ -78,44 +57,22 @@ fn time(o: &Map<String, Value>, key: &str, path: &JsonPath, scale: f64) -> Resul
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Number(n)) => n.as_f64(),
         Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
-        Some(v) => {
-            return Err(bad(
-                &p,
-                "type",
-                format!("{key} must be a number of seconds, got {}", kind(v)),
-            ))
-        }
+        Some(v) => return Err(bad(&p, "type", format!("{key} must be a number of seconds, got {}", kind(v)))),
     };
     match n {
         Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * scale)),
-        Some(t) => Err(bad(
-            &p,
-            "minimum",
-            format!("{key} must be a time of at least 0, got {t}"),
-        )),
-        None => Err(bad(
-            &p,
-            "type",
-            format!("{key} must be a number of seconds"),
-        )),
+        Some(t) => Err(bad(&p, "minimum", format!("{key} must be a time of at least 0, got {t}"))),
+        None => Err(bad(&p, "type", format!("{key} must be a number of seconds"))),
     }
 }
 
 fn required_time(o: &Map<String, Value>, key: &str, path: &JsonPath, scale: f64) -> Result<f64> {
-    time(o, key, path, scale)?.ok_or_else(|| {
-        bad(
-            &path.key(key),
-            "required",
-            format!("{key} (a time) is required"),
-        )
-    })
+    time(o, key, path, scale)?.ok_or_else(|| bad(&path.key(key), "required", format!("{key} (a time) is required")))
 }
 
 /// A number (confidence); anything else is ignored.
 fn number(o: &Map<String, Value>, keys: &[&str]) -> Option<f64> {
-    keys.iter()
-        .find_map(|k| o.get(*k).and_then(Value::as_f64))
-        .filter(|x| x.is_finite())
+    keys.iter().find_map(|k| o.get(*k).and_then(Value::as_f64)).filter(|x| x.is_finite())
 }
 
 /// A speaker label: a string, or a number (Deepgram's `speaker: 0`).
@@ -165,9 +122,7 @@ struct SegmentIn {
 /// End before start: accepted with a warning, the end moved to the start.
 fn order(start: f64, end: f64, path: &JsonPath, warnings: &mut Vec<String>) -> f64 {
     if end < start {
-        warnings.push(format!(
-            "{path} ends ({end} s) before it starts ({start} s); end set to the start"
-        ));
+        warnings.push(format!("{path} ends ({end} s) before it starts ({start} s); end set to the start"));
         start
     } else {
         end
@@ -209,13 +164,7 @@ fn assemble(
         b.warn(w);
     }
     let push = |b: &mut Builder, item: Item| match item {
-        Item::Word {
-            text,
-            start,
-            end,
-            confidence,
-            speaker,
-        } => b.push_word(&text, start, end, confidence, speaker),
+        Item::Word { text, start, end, confidence, speaker } => b.push_word(&text, start, end, confidence, speaker),
         Item::AttachPrevious(p) => b.attach_to_previous(&p),
         Item::AttachNext(p) => b.attach_to_next(&p),
     };
@@ -262,10 +211,7 @@ pub fn from_json(value: &Value) -> Result<Transcript> {
     if let Some(Value::Array(_)) = o.get("transcription") {
         return whisper_cpp(o, &root);
     }
-    if ["segments", "words", "word_segments"]
-        .iter()
-        .any(|k| o.contains_key(*k))
-    {
+    if ["segments", "words", "word_segments"].iter().any(|k| o.contains_key(*k)) {
         return whisper_family(o, &root);
     }
     let keys: Vec<&str> = o.keys().map(String::as_str).take(8).collect();
@@ -289,13 +235,7 @@ fn whisper_word(v: &Value, path: &JsonPath, warnings: &mut Vec<String>) -> Resul
     let text = ["word", "text", "punctuated_word"]
         .iter()
         .find_map(|k| w.get(*k).and_then(Value::as_str))
-        .ok_or_else(|| {
-            bad(
-                path,
-                "required",
-                "a word needs its text as a string under `word` or `text`",
-            )
-        })?;
+        .ok_or_else(|| bad(path, "required", "a word needs its text as a string under `word` or `text`"))?;
     let start = time(w, "start", path, 1.0)?;
     let mut end = time(w, "end", path, 1.0)?;
     if let (Some(s), Some(e)) = (start, end) {
@@ -316,11 +256,7 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
     let mut any_segment_words = false;
     let mut word_keys = (false, false, false); // uses "text", has "score", has "probability"
     let segs_path = root.key("segments");
-    for (i, v) in array(o, "segments", root)?
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, v) in array(o, "segments", root)?.into_iter().flatten().enumerate() {
         let p = segs_path.index(i);
         let s = object(v, &p, "a segment")?;
         let start = required_time(s, "start", &p, 1.0)?;
@@ -339,30 +275,14 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
         let text = match string(s, "text", &p)? {
             Some(t) => t.to_string(),
             None if !items.is_empty() => String::new(),
-            None => {
-                return Err(bad(
-                    &p.key("text"),
-                    "required",
-                    "a segment without words needs its text",
-                ))
-            }
+            None => return Err(bad(&p.key("text"), "required", "a segment without words needs its text")),
         };
-        segments.push(SegmentIn {
-            text,
-            start,
-            end,
-            speaker: speaker(s, &["speaker"]),
-            items,
-        });
+        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker"]), items });
     }
     // Top-level words: OpenAI's `verbose_json` with word granularity; WhisperX
     // repeats its words there as `word_segments` (ignored when segments have them).
     let mut loose = Vec::new();
-    let top_key = if o.contains_key("words") {
-        "words"
-    } else {
-        "word_segments"
-    };
+    let top_key = if o.contains_key("words") { "words" } else { "word_segments" };
     if !(any_segment_words && top_key == "word_segments") {
         for (j, w) in array(o, top_key, root)?.into_iter().flatten().enumerate() {
             if let Some(wo) = w.as_object() {
@@ -372,9 +292,7 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
         }
     }
     if any_segment_words && !loose.is_empty() {
-        warnings.push(format!(
-            "both segments[].words and top-level {top_key} given; the top-level words were ignored"
-        ));
+        warnings.push(format!("both segments[].words and top-level {top_key} given; the top-level words were ignored"));
         loose.clear();
     }
     let whisper_keys = o.contains_key("task")
@@ -382,9 +300,7 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
         || array(o, "segments", root)?
             .and_then(|a| a.first())
             .and_then(Value::as_object)
-            .is_some_and(|s| {
-                s.contains_key("seek") || s.contains_key("tokens") || s.contains_key("avg_logprob")
-            });
+            .is_some_and(|s| s.contains_key("seek") || s.contains_key("tokens") || s.contains_key("avg_logprob"));
     let format = if word_keys.1 || o.contains_key("word_segments") {
         TranscriptFormat::Whisperx
     } else if whisper_keys && word_keys.0 {
@@ -395,19 +311,11 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
         TranscriptFormat::PlainJson
     };
     // openai-whisper words carry their own spaces (" Hello", ","): concatenated.
-    let raw = segments
-        .iter()
-        .flat_map(|s| s.items.iter())
-        .chain(loose.iter())
-        .any(|i| match i {
-            Item::Word { text, .. } => text.starts_with(char::is_whitespace),
-            _ => false,
-        });
-    let spacing = if raw {
-        Spacing::Raw
-    } else {
-        Spacing::Join(" ")
-    };
+    let raw = segments.iter().flat_map(|s| s.items.iter()).chain(loose.iter()).any(|i| match i {
+        Item::Word { text, .. } => text.starts_with(char::is_whitespace),
+        _ => false,
+    });
+    let spacing = if raw { Spacing::Raw } else { Spacing::Join(" ") };
     let language = string(o, "language", root)?.map(str::to_string);
     assemble(format, spacing, language, segments, loose, warnings)
 }
@@ -416,31 +324,15 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let path = root.key("transcription");
-    for (i, v) in array(o, "transcription", root)?
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, v) in array(o, "transcription", root)?.into_iter().flatten().enumerate() {
         let p = path.index(i);
         let s = object(v, &p, "a transcription entry")?;
         let op = p.key("offsets");
         let offsets = object(s.get("offsets").unwrap_or(&Value::Null), &op, "offsets")?;
         let start = required_time(offsets, "from", &op, 0.001)?;
-        let end = order(
-            start,
-            required_time(offsets, "to", &op, 0.001)?,
-            &p,
-            &mut warnings,
-        );
-        let text = string(s, "text", &p)?
-            .ok_or_else(|| bad(&p.key("text"), "required", "text is required"))?;
-        segments.push(SegmentIn {
-            text: text.to_string(),
-            start,
-            end,
-            speaker: None,
-            items: Vec::new(),
-        });
+        let end = order(start, required_time(offsets, "to", &op, 0.001)?, &p, &mut warnings);
+        let text = string(s, "text", &p)?.ok_or_else(|| bad(&p.key("text"), "required", "text is required"))?;
+        segments.push(SegmentIn { text: text.to_string(), start, end, speaker: None, items: Vec::new() });
     }
     let language = o
         .get("result")
@@ -448,44 +340,22 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         .and_then(|r| r.get("language"))
         .and_then(Value::as_str)
         .map(str::to_string);
-    assemble(
-        TranscriptFormat::WhisperCpp,
-        Spacing::Join(" "),
-        language,
-        segments,
-        Vec::new(),
-        warnings,
-    )
+    assemble(TranscriptFormat::WhisperCpp, Spacing::Join(" "), language, segments, Vec::new(), warnings)
 }
 
 fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let channels = array(r, "channels", rp)?
         .filter(|c| !c.is_empty())
-        .ok_or_else(|| {
-            bad(
-                &rp.key("channels"),
-                "minItems",
-                "results.channels must hold at least one channel",
-            )
-        })?;
+        .ok_or_else(|| bad(&rp.key("channels"), "minItems", "results.channels must hold at least one channel"))?;
     if channels.len() > 1 {
-        warnings.push(format!(
-            "{} channels; only channel 0 was read",
-            channels.len()
-        ));
+        warnings.push(format!("{} channels; only channel 0 was read", channels.len()));
     }
     let cp = rp.key("channels").index(0);
     let channel = object(&channels[0], &cp, "a channel")?;
     let alternatives = array(channel, "alternatives", &cp)?
         .filter(|a| !a.is_empty())
-        .ok_or_else(|| {
-            bad(
-                &cp.key("alternatives"),
-                "minItems",
-                "alternatives must hold at least one alternative",
-            )
-        })?;
+        .ok_or_else(|| bad(&cp.key("alternatives"), "minItems", "alternatives must hold at least one alternative"))?;
     let ap = cp.key("alternatives").index(0);
     let alt = object(&alternatives[0], &ap, "an alternative")?;
     let mut items = Vec::new();
@@ -509,87 +379,37 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     let mut segments = Vec::new();
     if let Some(Value::Object(pgs)) = alt.get("paragraphs") {
         let pp = ap.key("paragraphs");
-        for (i, pg) in array(pgs, "paragraphs", &pp)?
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (i, pg) in array(pgs, "paragraphs", &pp)?.into_iter().flatten().enumerate() {
             let pgp = pp.key("paragraphs").index(i);
             let pg = object(pg, &pgp, "a paragraph")?;
             let who = speaker(pg, &["speaker"]);
-            for (k, s) in array(pg, "sentences", &pgp)?
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
+            for (k, s) in array(pg, "sentences", &pgp)?.into_iter().flatten().enumerate() {
                 let sp = pgp.key("sentences").index(k);
                 let so = object(s, &sp, "a sentence")?;
                 let start = required_time(so, "start", &sp, 1.0)?;
-                let end = order(
-                    start,
-                    required_time(so, "end", &sp, 1.0)?,
-                    &sp,
-                    &mut warnings,
-                );
+                let end = order(start, required_time(so, "end", &sp, 1.0)?, &sp, &mut warnings);
                 let text = string(so, "text", &sp)?.unwrap_or("").to_string();
-                segments.push(SegmentIn {
-                    text,
-                    start,
-                    end,
-                    speaker: who.clone(),
-                    items: Vec::new(),
-                });
+                segments.push(SegmentIn { text, start, end, speaker: who.clone(), items: Vec::new() });
             }
         }
     }
     if segments.is_empty() {
-        for (i, u) in array(r, "utterances", rp)?
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (i, u) in array(r, "utterances", rp)?.into_iter().flatten().enumerate() {
             let up = rp.key("utterances").index(i);
             let uo = object(u, &up, "an utterance")?;
-            if uo
-                .get("channel")
-                .and_then(Value::as_u64)
-                .is_some_and(|c| c != 0)
-            {
+            if uo.get("channel").and_then(Value::as_u64).is_some_and(|c| c != 0) {
                 continue;
             }
             let start = required_time(uo, "start", &up, 1.0)?;
-            let end = order(
-                start,
-                required_time(uo, "end", &up, 1.0)?,
-                &up,
-                &mut warnings,
-            );
+            let end = order(start, required_time(uo, "end", &up, 1.0)?, &up, &mut warnings);
             let text = string(uo, "transcript", &up)?.unwrap_or("").to_string();
-            segments.push(SegmentIn {
-                text,
-                start,
-                end,
-                speaker: speaker(uo, &["speaker"]),
-                items: Vec::new(),
-            });
+            segments.push(SegmentIn { text, start, end, speaker: speaker(uo, &["speaker"]), items: Vec::new() });
         }
     }
     let language = string(channel, "detected_language", &cp)?
         .map(str::to_string)
-        .or_else(|| {
-            alt.get("languages")
-                .and_then(|l| l.get(0))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        });
-    assemble(
-        TranscriptFormat::Deepgram,
-        Spacing::Join(" "),
-        language,
-        segments,
-        items,
-        warnings,
-    )
+        .or_else(|| alt.get("languages").and_then(|l| l.get(0)).and_then(Value::as_str).map(str::to_string));
+    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings)
 }
 
 fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
@@ -600,11 +420,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         .and_then(|l| l.get("word_delimiter"))
         .and_then(Value::as_str)
         .unwrap_or(" ");
-    let spacing = if delimiter.is_empty() {
-        Spacing::Join("")
-    } else {
-        Spacing::Join(" ")
-    };
+    let spacing = if delimiter.is_empty() { Spacing::Join("") } else { Spacing::Join(" ") };
     let language = metadata
         .and_then(|m| m.get("transcription_config"))
         .and_then(|c| c.get("language"))
@@ -638,28 +454,16 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
     for (i, v) in array(o, "results", root)?.into_iter().flatten().enumerate() {
         let p = rp.index(i);
         let r = object(v, &p, "a result")?;
-        let ty = string(r, "type", &p)?
-            .ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
-        let alts = array(r, "alternatives", &p)?
-            .filter(|a| !a.is_empty())
-            .ok_or_else(|| {
-                bad(
-                    &p.key("alternatives"),
-                    "minItems",
-                    "alternatives must hold at least one alternative",
-                )
-            })?;
+        let ty = string(r, "type", &p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
+        let alts = array(r, "alternatives", &p)?.filter(|a| !a.is_empty()).ok_or_else(|| {
+            bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative")
+        })?;
         let a0p = p.key("alternatives").index(0);
         let a0 = object(&alts[0], &a0p, "an alternative")?;
-        let content = string(a0, "content", &a0p)?
-            .ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
+        let content =
+            string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
         let start = required_time(r, "start_time", &p, 1.0)?;
-        let end = order(
-            start,
-            required_time(r, "end_time", &p, 1.0)?,
-            &p,
-            &mut warnings,
-        );
+        let end = order(start, required_time(r, "end_time", &p, 1.0)?, &p, &mut warnings);
         match ty {
             "word" | "entity" => {
                 let sp = speaker(a0, &["speaker"]).filter(|s| s != "UU");
@@ -693,14 +497,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         }
     }
     flush(&mut segments, &mut current, &mut bounds, &mut who);
-    assemble(
-        TranscriptFormat::Speechmatics,
-        spacing,
-        language,
-        segments,
-        Vec::new(),
-        warnings,
-    )
+    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings)
 }
 
 fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
@@ -710,19 +507,13 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
         let p = rp.key("items").index(i);
         let it = object(v, &p, "an item")?;
         let ty = string(it, "type", &p)?.unwrap_or("pronunciation");
-        let alts = array(it, "alternatives", &p)?
-            .filter(|a| !a.is_empty())
-            .ok_or_else(|| {
-                bad(
-                    &p.key("alternatives"),
-                    "minItems",
-                    "alternatives must hold at least one alternative",
-                )
-            })?;
+        let alts = array(it, "alternatives", &p)?.filter(|a| !a.is_empty()).ok_or_else(|| {
+            bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative")
+        })?;
         let a0p = p.key("alternatives").index(0);
         let a0 = object(&alts[0], &a0p, "an alternative")?;
-        let content = string(a0, "content", &a0p)?
-            .ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
+        let content =
+            string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
         if ty == "punctuation" {
             items.push(Item::AttachPrevious(content.to_string()));
             continue;
@@ -736,65 +527,32 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             text: content.to_string(),
             start,
             end,
-            confidence: a0
-                .get("confidence")
-                .and_then(|c| c.as_f64().or_else(|| c.as_str()?.parse().ok())),
+            confidence: a0.get("confidence").and_then(|c| c.as_f64().or_else(|| c.as_str()?.parse().ok())),
             speaker: speaker(it, &["speaker_label"]),
         });
     }
     let mut segments = Vec::new();
-    for (i, v) in array(r, "audio_segments", rp)?
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, v) in array(r, "audio_segments", rp)?.into_iter().flatten().enumerate() {
         let p = rp.key("audio_segments").index(i);
         let s = object(v, &p, "an audio segment")?;
         let start = required_time(s, "start_time", &p, 1.0)?;
-        let end = order(
-            start,
-            required_time(s, "end_time", &p, 1.0)?,
-            &p,
-            &mut warnings,
-        );
+        let end = order(start, required_time(s, "end_time", &p, 1.0)?, &p, &mut warnings);
         let text = string(s, "transcript", &p)?.unwrap_or("").to_string();
-        segments.push(SegmentIn {
-            text,
-            start,
-            end,
-            speaker: speaker(s, &["speaker_label"]),
-            items: Vec::new(),
-        });
+        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker_label"]), items: Vec::new() });
     }
     let language = string(r, "language_code", rp)?.map(str::to_string);
-    assemble(
-        TranscriptFormat::AwsTranscribe,
-        Spacing::Join(" "),
-        language,
-        segments,
-        items,
-        warnings,
-    )
+    assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings)
 }
 
 fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let tp = root.key("Transcript");
-    for (i, v) in array(o, "Transcript", root)?
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, v) in array(o, "Transcript", root)?.into_iter().flatten().enumerate() {
         let p = tp.index(i);
         let turn = object(v, &p, "a turn")?;
         let start = required_time(turn, "BeginOffsetMillis", &p, 0.001)?;
-        let end = order(
-            start,
-            required_time(turn, "EndOffsetMillis", &p, 0.001)?,
-            &p,
-            &mut warnings,
-        );
+        let end = order(start, required_time(turn, "EndOffsetMillis", &p, 0.001)?, &p, &mut warnings);
         let text = string(turn, "Content", &p)?.unwrap_or("").to_string();
         let who = speaker(turn, &["ParticipantRole"]);
         let mut items = Vec::new();
@@ -820,23 +578,10 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
                 speaker: who.clone(),
             });
         }
-        segments.push(SegmentIn {
-            text,
-            start,
-            end,
-            speaker: who,
-            items,
-        });
+        segments.push(SegmentIn { text, start, end, speaker: who, items });
     }
     let language = string(o, "LanguageCode", root)?.map(str::to_string);
-    assemble(
-        TranscriptFormat::AwsTranscribeCallAnalytics,
-        Spacing::Join(" "),
-        language,
-        segments,
-        Vec::new(),
-        warnings,
-    )
+    assemble(TranscriptFormat::AwsTranscribeCallAnalytics, Spacing::Join(" "), language, segments, Vec::new(), warnings)
 }
 
 #[cfg(test)]
@@ -863,15 +608,15 @@ mod tests {
 
     #[test]
     fn errors_name_the_json_path() {
-        let e = from_json(&json!({"segments": [{"start": 0, "end": 1, "text": "a"}, {"start": "x", "end": 2, "text": "b"}]}))
-            .unwrap_err();
+        let e = from_json(
+            &json!({"segments": [{"start": 0, "end": 1, "text": "a"}, {"start": "x", "end": 2, "text": "b"}]}),
+        )
+        .unwrap_err();
         assert_eq!(e.code(), "DOCUMENT_PARSING_ERROR");
         assert_eq!(e.details()["json_path"], "$.segments[1].start");
-        let e = from_json(&json!({"segments": [{"start": 0, "end": 1, "words": [{"start": 0}]}]}))
-            .unwrap_err();
+        let e = from_json(&json!({"segments": [{"start": 0, "end": 1, "words": [{"start": 0}]}]})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.segments[0].words[0]");
-        let e =
-            from_json(&json!({"segments": [{"start": -1, "end": 1, "text": "a"}]})).unwrap_err();
+        let e = from_json(&json!({"segments": [{"start": -1, "end": 1, "text": "a"}]})).unwrap_err();
         assert!(e.message().contains("at least 0"), "{}", e.message());
         assert!(from_json(&json!([1, 2])).is_err());
         assert!(from_json(&json!({"hello": 1})).is_err());

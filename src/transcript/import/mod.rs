@@ -66,10 +66,7 @@ impl InputFormat {
 
     /// From a file name's extension (`.json`, `.srt`, `.vtt`); `Auto` otherwise.
     pub fn from_file_name(name: &str) -> InputFormat {
-        let ext = name
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
+        let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
         match ext.as_str() {
             "json" => InputFormat::Json,
             "srt" => InputFormat::Srt,
@@ -103,15 +100,11 @@ pub fn parse_transcript(input: &str, format: InputFormat) -> Result<Transcript> 
     };
     match format {
         InputFormat::Json => {
-            let value: Value =
-                serde_json::from_str(input.trim_start_matches('\u{feff}')).map_err(|e| {
-                    Error::new(
-                        ErrorKind::DocumentParsing,
-                        format!("the transcript is not valid JSON: {e}"),
-                    )
+            let value: Value = serde_json::from_str(input.trim_start_matches('\u{feff}')).map_err(|e| {
+                Error::new(ErrorKind::DocumentParsing, format!("the transcript is not valid JSON: {e}"))
                     .with_detail("line", Value::from(e.line()))
                     .with_detail("column", Value::from(e.column()))
-                })?;
+            })?;
             from_json(&value)
         }
         InputFormat::Vtt => parse_vtt(input),

@@ -11,11 +11,8 @@ use serde_json::Value;
 
 /// A parsing error at 1-based `line`.
 pub(crate) fn line_error(format: &str, line: usize, message: impl Into<String>) -> Error {
-    Error::new(
-        ErrorKind::DocumentParsing,
-        format!("{format} line {line}: {}", message.into()),
-    )
-    .with_detail("line", Value::from(line))
+    Error::new(ErrorKind::DocumentParsing, format!("{format} line {line}: {}", message.into()))
+        .with_detail("line", Value::from(line))
 }
 
 fn is_index(line: &str) -> bool {
@@ -42,28 +39,32 @@ pub fn parse_srt(input: &str) -> Result<Transcript> {
         let timing = lines.get(timing_at).map_or("", |l| l.trim());
         if !timing.contains("-->") {
             return Err(if timing_at == i {
-                line_error("SRT", i + 1, format!("expected a cue number or a timing line like `00:00:01,000 --> 00:00:04,000`, found {line:?}"))
+                line_error(
+                    "SRT",
+                    i + 1,
+                    format!(
+                        "expected a cue number or a timing line like `00:00:01,000 --> 00:00:04,000`, found {line:?}"
+                    ),
+                )
             } else {
-                line_error("SRT", timing_at + 1, format!("expected the timing of cue {line} (`00:00:01,000 --> 00:00:04,000`), found {timing:?}"))
+                line_error(
+                    "SRT",
+                    timing_at + 1,
+                    format!("expected the timing of cue {line} (`00:00:01,000 --> 00:00:04,000`), found {timing:?}"),
+                )
             });
         }
-        let (start, mut end) = parse_timing(timing)
-            .map_err(|m| line_error("SRT", timing_at + 1, format!("bad cue timing: {m}")))?;
+        let (start, mut end) =
+            parse_timing(timing).map_err(|m| line_error("SRT", timing_at + 1, format!("bad cue timing: {m}")))?;
         if end < start {
-            b.warn(format!(
-                "SRT line {}: the cue ends before it starts; end set to the start",
-                timing_at + 1
-            ));
+            b.warn(format!("SRT line {}: the cue ends before it starts; end set to the start", timing_at + 1));
             end = start;
         }
         let mut j = timing_at + 1;
         let mut text = Vec::new();
         while j < lines.len() {
             let l = lines[j].trim();
-            if l.is_empty()
-                || is_timing(l)
-                || (is_index(l) && lines.get(j + 1).is_some_and(|n| is_timing(n.trim())))
-            {
+            if l.is_empty() || is_timing(l) || (is_index(l) && lines.get(j + 1).is_some_and(|n| is_timing(n.trim()))) {
                 break;
             }
             text.push(l);
@@ -101,24 +102,15 @@ mod tests {
 
     #[test]
     fn lenient_where_real_files_differ() {
-        let t =
-            parse_srt("00:00:01.000 --> 00:00:02.000\nA\n2\n00:00:03,000 --> 00:00:04,000\nB\n")
-                .unwrap();
+        let t = parse_srt("00:00:01.000 --> 00:00:02.000\nA\n2\n00:00:03,000 --> 00:00:04,000\nB\n").unwrap();
         assert_eq!(t.segments().len(), 2);
     }
 
     #[test]
     fn errors_name_the_line() {
-        let e = parse_srt(
-            "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:0x,000 --> 00:00:04,000\nB\n",
-        )
-        .unwrap_err();
+        let e = parse_srt("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:0x,000 --> 00:00:04,000\nB\n").unwrap_err();
         assert_eq!(e.details()["line"], 6);
-        assert!(
-            e.message().starts_with("SRT line 6: bad cue timing"),
-            "{}",
-            e.message()
-        );
+        assert!(e.message().starts_with("SRT line 6: bad cue timing"), "{}", e.message());
         let e = parse_srt("1\nhello\n").unwrap_err();
         assert_eq!(e.details()["line"], 2);
         assert!(parse_srt("").is_err());

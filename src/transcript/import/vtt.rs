@@ -12,8 +12,7 @@ use super::srt::line_error;
 use crate::error::Result;
 
 fn starts_block(line: &str, keyword: &str) -> bool {
-    line.strip_prefix(keyword)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    line.strip_prefix(keyword).is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
 /// Reads a WebVTT file.
@@ -24,10 +23,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
         return Err(line_error(
             "WebVTT",
             1,
-            format!(
-                "a WebVTT file starts with `WEBVTT`, found {:?}",
-                first.chars().take(40).collect::<String>()
-            ),
+            format!("a WebVTT file starts with `WEBVTT`, found {:?}", first.chars().take(40).collect::<String>()),
         ));
     }
     let mut b = Builder::new(TranscriptFormat::Webvtt, Spacing::Join(" "));
@@ -73,10 +69,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
         let (start, mut end) = parse_timing(lines[timing_at])
             .map_err(|m| line_error("WebVTT", timing_at + 1, format!("bad cue timing: {m}")))?;
         if end < start {
-            b.warn(format!(
-                "WebVTT line {}: the cue ends before it starts; end set to the start",
-                timing_at + 1
-            ));
+            b.warn(format!("WebVTT line {}: the cue ends before it starts; end set to the start", timing_at + 1));
             end = start;
         }
         let mut j = timing_at + 1;
@@ -116,19 +109,14 @@ mod tests {
 
     #[test]
     fn stray_blocks_are_skipped_with_a_warning() {
-        let t = parse_vtt(
-            "WEBVTT\n\nWEBVTT\n\n00:00.380 --> 00:02.760\nDis-moi, est-ce que l'avion vole ?\n",
-        )
-        .unwrap();
+        let t = parse_vtt("WEBVTT\n\nWEBVTT\n\n00:00.380 --> 00:02.760\nDis-moi, est-ce que l'avion vole ?\n").unwrap();
         assert_eq!(t.segments().len(), 1);
         assert_eq!(t.warnings().len(), 1);
     }
 
     #[test]
     fn errors_name_the_line() {
-        let e =
-            parse_vtt("WEBVTT\n\n00:00.000 --> 00:01.000\nok\n\n00:01.000 --> 00:xx.000\nbad\n")
-                .unwrap_err();
+        let e = parse_vtt("WEBVTT\n\n00:00.000 --> 00:01.000\nok\n\n00:01.000 --> 00:xx.000\nbad\n").unwrap_err();
         assert_eq!(e.details()["line"], 6);
         let e = parse_vtt("1\n00:00:01,000 --> 00:00:02,000\nSRT really\n").unwrap_err();
         assert_eq!(e.details()["line"], 1);
