@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
+step "formatting (cargo fmt --check; rustfmt.toml)"
+cargo fmt --check
+
 step "native tests (cargo test, release for the property tests' speed)"
 cargo test --release --all-targets
 step "doc tests (host; on wasm they would pass even when failing)"
