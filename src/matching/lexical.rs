@@ -123,20 +123,18 @@ pub fn find(
     kept
 }
 
-/// How much of the quote's content words the passage holds in the quote's
-/// order: the longest run of them in order (a longest increasing
+/// How much of the quote's words the passage holds in the quote's order:
+/// the longest run of them in order (a longest increasing
 /// subsequence of their positions in the passage) over those found, 0–1.
 /// A shuffled sentence ("word salad") holds every word but few in order, so
 /// word overlap alone must not make it a paraphrase (issue 12). 1 when
-/// fewer than two words are found. `O(n log n)`.
+/// fewer than two words are found. `O(n · m)` for a quote of `n` and a
+/// passage of `m` words (a chunk, never a document).
 pub fn order_agreement(normalized_quote: &str, passage: &str) -> f64 {
+    // every word counts, function words too: "you have two choices"
+    // shuffled to "two you have choices" keeps the content words in order
     let content = |text: &str| -> Vec<String> {
-        tokens::tokenize(text)
-            .iter()
-            .map(|t| t.text(text))
-            .filter(|w| !tokens::is_stop_word(w))
-            .map(|w| stem(w).to_string())
-            .collect()
+        tokens::tokenize(text).iter().map(|t| t.text(text)).map(|w| stem(w).to_string()).collect()
     };
     let (quote, passage) = (content(normalized_quote), content(passage));
     let mut used = vec![false; passage.len()];

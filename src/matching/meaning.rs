@@ -115,9 +115,10 @@ impl<F: Fn(&str) -> bool> Words for F {
     }
 }
 
-/// Whether `word` (lowercase) is a word of the source or of English.
+/// Whether `word` (lowercase) is a word of the source or of English, or a
+/// name of the word lists.
 fn is_word(words: &dyn Words, word: &str) -> bool {
-    lexicon::is_english_word(word) || words.in_source(word)
+    lexicon::is_english_word(word) || lexicon::is_name(word) || words.in_source(word)
 }
 
 /// A token of one side.
@@ -307,7 +308,9 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         out.edits.push(edit);
         i = j;
     }
-    if quantity_mismatch(quote, source) && out.edits.iter().all(|e| e.change != Some(Change::Number)) {
+    let typos: Vec<((usize, usize), (usize, usize))> =
+        out.edits.iter().filter(|e| e.kind == EditKind::Typo).map(|e| (e.quote, e.source)).collect();
+    if quantity_mismatch(quote, source, &typos) && out.edits.iter().all(|e| e.change != Some(Change::Number)) {
         out.edits.push(Edit {
             kind: EditKind::Substitution,
             change: Some(Change::Number),
@@ -408,6 +411,15 @@ impl Region<'_, '_> {
             if same_numbers(qt, st) {
                 return self.edit(EditKind::Cosmetic, None, "number written differently");
             }
+            // a misspelt number word or unit (fisrt, secodns) is judged as a typo
+            if let ([q], [s]) = (self.q, self.s) {
+                if !digits && !is_word(self.words, &q.key) {
+                    let edit = self.one_word(q, s);
+                    if edit.kind == EditKind::Typo {
+                        return edit;
+                    }
+                }
+            }
             return self.edit(EditKind::Substitution, Some(Change::Number), "number");
         }
         if q_join == s_join && !q_join.is_empty() {
@@ -431,6 +443,19 @@ impl Region<'_, '_> {
         }
         if self.word_forms && self.same_stems() {
             return self.edit(EditKind::Cosmetic, None, "word form");
+        }
+        if let Some(why) = self.prefix_change() {
+            let change = if why == "negating prefix" { Change::Negation } else { Change::Word };
+            return self.edit(EditKind::Substitution, Some(change), why);
+        }
+        // a misspelt negation (canot) is a typo, not a dropped negation
+        if let ([q], [s]) = (self.q, self.s) {
+            if !is_word(self.words, &q.key) {
+                let edit = self.one_word(q, s);
+                if edit.kind == EditKind::Typo {
+                    return edit;
+                }
+            }
         }
         if let Some(neg) = self.negation_change() {
             return self.edit(EditKind::Substitution, Some(Change::Negation), neg);
@@ -470,7 +495,21 @@ impl Region<'_, '_> {
         } else {
             typo_budget(s.key.chars().count())
         };
-        if distance <= allowed {
+        // a misspelt number word or unit must not be one slip from another
+        // (`sixt`: six or sixth?); a misspelt function word not one slip
+        // from a function word of another class (`nto`: not, or to?) unless
+        // the slip is two letters swapped (`teh`)
+        let ambiguous = match sc {
+            Some(c) if lexicon::is_number_or_unit_class(c) => {
+                lexicon::number_like_words().any(|w| w != s.key && osa(&q.key, w) <= 1)
+            }
+            Some(c) => {
+                !is_transposition(&q.key, &s.key)
+                    && lexicon::closed_words().any(|(w, wc)| w != s.key && wc != c && osa(&q.key, w) <= 1)
+            }
+            None => false,
+        };
+        if distance <= allowed && !ambiguous {
             self.edit(EditKind::Typo, None, "typo")
         } else {
             self.edit(EditKind::Substitution, Some(Change::Word), "word")
@@ -591,6 +630,16 @@ fn typo_budget(len: usize) -> usize {
     }
 }
 
+/// Whether `a` is `b` with two neighbouring letters swapped.
+fn is_transposition(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff: Vec<usize> = (0..a.len()).filter(|&i| a.get(i) != b.get(i)).collect();
+    matches!(diff.as_slice(), [i, j] if *j == i + 1 && a.get(*i) == b.get(*j) && a.get(*j) == b.get(*i))
+}
+
 /// Optimal string alignment distance (Levenshtein with adjacent
 /// transpositions), on chars. Words only: `O(|a| · |b|)`.
 fn osa(a: &str, b: &str) -> usize {
@@ -631,7 +680,17 @@ fn same_numbers(a: &str, b: &str) -> bool {
     if !missing.is_empty() || !extra.is_empty() {
         return false;
     }
-    leftover_digits(a, &qa) == leftover_digits(b, &qb)
+    leftover_digits(a, &qa) == leftover_digits(b, &qb) && leftover_words(a, &qa) == leftover_words(b, &qb)
+}
+
+/// The words of `text` outside its quantities, lowercase, in order: a
+/// number written differently is cosmetic only when nothing else changed.
+fn leftover_words(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
+    tokens::tokenize(text)
+        .iter()
+        .filter(|t| !qs.iter().any(|q| q.start <= t.start as usize && t.end as usize <= q.end))
+        .map(|t| t.text(text).to_lowercase())
+        .collect()
 }
 
 /// Digit runs of `text` outside its quantities.
@@ -646,10 +705,24 @@ fn leftover_digits(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
 /// Whether the quote's and the passage's numbers differ in value (every
 /// number of each must have an equal one in the other) — the check that
 /// catches `150 million` for `150 billion` when only the scale word moved.
-fn quantity_mismatch(quote: &Side, source: &Side) -> bool {
-    let qt = quote.normalized.as_str().get(quote.start..quote.end).unwrap_or("");
-    let st = source.normalized.as_str().get(source.start..source.end).unwrap_or("");
-    let (qa, sa) = (quantity::quantities(qt), quantity::quantities(st));
+fn quantity_mismatch(quote: &Side, source: &Side, typos: &[((usize, usize), (usize, usize))]) -> bool {
+    let qtext = quote.normalized.as_str();
+    let stext = source.normalized.as_str();
+    // a misspelt word is read as the source's word it stands for
+    // ("five secodns" says "five seconds")
+    let mut fixed = String::new();
+    let mut at = quote.start;
+    for &((qs, qe), (ss, se)) in typos {
+        if qs < at || qe > quote.end {
+            continue;
+        }
+        fixed.push_str(qtext.get(at..qs).unwrap_or(""));
+        fixed.push_str(stext.get(ss..se).unwrap_or(""));
+        at = qe;
+    }
+    fixed.push_str(qtext.get(at..quote.end).unwrap_or(""));
+    let st = stext.get(source.start..source.end).unwrap_or("");
+    let (qa, sa) = (quantity::quantities(&fixed), quantity::quantities(st));
     let (missing, extra) = quantity::unmatched(&qa, &sa);
     !missing.is_empty() || !extra.is_empty()
 }
@@ -888,6 +961,10 @@ mod tests {
         assert!(cmp("the managment team", "[the management team]").is_faithful());
         assert!(cmp("teh system", "[the system]").is_faithful());
         assert!(cmp("Teh system", "[The system]").is_faithful());
+        assert!(cmp("it canot run", "[it cannot run]").is_faithful());
+        assert!(cmp("it nto run", "[it not run]").is_faithful(), "two letters swapped");
+        assert!(!cmp("it nt run", "[it not run]").is_faithful(), "not, or at?");
+        assert!(!cmp("sixt items", "[six items]").is_faithful(), "six, or sixth?");
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //!
 //! The word list is the union of Debian's `wamerican` and `wbritish` (both
 //! SCOWL size 50, 2020.12.07), without possessives (`'s`) and without
-//! capitalized entries (names are recognized by their capitals, not by a
-//! list): 65,601 words. It is stored sorted and front-coded in `words.bin`
+//! capitalized entries: 65,601 words. The capitalized entries (names:
+//! `Tim`, `Argo`) that are not also common words are a second list of
+//! 9,637 (`names.bin`, 51,656 bytes, 26,290 gzipped): a quoted form that is
+//! a name is no typo either. It is stored sorted and front-coded in `words.bin`
 //! (each entry: a byte for the length of the prefix shared with the entry
 //! before, the rest of the word, a 0 byte; every 32nd entry is written whole
 //! so that a lookup is a binary search over those and a scan of at most 32):
@@ -22,72 +24,79 @@
 use std::sync::OnceLock;
 
 static WORDS: &[u8] = include_bytes!("words.bin");
+static NAMES: &[u8] = include_bytes!("names.bin");
 
 /// Every this many entries one is stored whole.
 const RESTART: usize = 32;
 
-/// Byte offsets of the entries stored whole, computed on first use.
-fn restarts() -> &'static [u32] {
-    static OFFSETS: OnceLock<Vec<u32>> = OnceLock::new();
-    OFFSETS.get_or_init(|| {
-        let mut out = Vec::with_capacity(WORDS.len() / (RESTART * 4) + 1);
-        let (mut at, mut n) = (0usize, 0usize);
-        while at < WORDS.len() {
-            if n % RESTART == 0 {
-                out.push(at as u32);
-            }
-            // skip the prefix byte, the suffix and its 0
-            at += 1;
-            while WORDS.get(at).is_some_and(|&b| b != 0) {
-                at += 1;
-            }
-            at += 1;
-            n += 1;
+/// Byte offsets of the entries of `blob` stored whole.
+fn restarts_of(blob: &[u8]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(blob.len() / (RESTART * 4) + 1);
+    let (mut at, mut n) = (0usize, 0usize);
+    while at < blob.len() {
+        if n % RESTART == 0 {
+            out.push(at as u32);
         }
-        out
-    })
+        // skip the prefix byte, the suffix and its 0
+        at += 1;
+        while blob.get(at).is_some_and(|&b| b != 0) {
+            at += 1;
+        }
+        at += 1;
+        n += 1;
+    }
+    out
 }
 
-/// The whole word stored at `at` (a restart entry).
-fn whole_at(at: usize) -> &'static [u8] {
-    let start = at + 1;
-    let end = WORDS.get(start..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(WORDS.len(), |p| start + p);
-    WORDS.get(start..end).unwrap_or(&[])
+/// The end of the 0-terminated suffix starting at `from`.
+fn suffix_end(blob: &[u8], from: usize) -> usize {
+    blob.get(from..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(blob.len(), |p| from + p)
+}
+
+/// The whole word stored at `at` of `blob` (a restart entry).
+fn whole_at(blob: &'static [u8], at: usize) -> &'static [u8] {
+    blob.get(at + 1..suffix_end(blob, at + 1)).unwrap_or(&[])
 }
 
 /// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
-/// the list.
+/// the list (a common word, not a name).
 pub fn is_english_word(word: &str) -> bool {
+    static HEADS: OnceLock<Vec<u32>> = OnceLock::new();
+    contains(WORDS, HEADS.get_or_init(|| restarts_of(WORDS)), word)
+}
+
+/// Whether `word` (lowercase) is a name of the same lists that is not also
+/// a common word (`tim` for Tim, `argo` for Argo): their capitalized
+/// entries, lowercased, in `names.bin`.
+pub fn is_name(word: &str) -> bool {
+    static HEADS: OnceLock<Vec<u32>> = OnceLock::new();
+    contains(NAMES, HEADS.get_or_init(|| restarts_of(NAMES)), word)
+}
+
+/// Front-coded lookup: binary search over the whole entries, then a scan of
+/// at most [`RESTART`] entries. No allocation beyond one small buffer.
+fn contains(blob: &'static [u8], heads: &[u32], word: &str) -> bool {
     let w = word.as_bytes();
     if w.is_empty() || w.len() > 64 {
         return false;
     }
-    let heads = restarts();
     // the last block whose first word is <= w
-    let block = heads.partition_point(|&at| whole_at(at as usize) <= w);
-    let Some(&start) = block.checked_sub(1).and_then(|b| heads.get(b)) else {
-        return false;
-    };
+    let block = heads.partition_point(|&at| whole_at(blob, at as usize) <= w);
+    let Some(&start) = block.checked_sub(1).and_then(|b| heads.get(b)) else { return false };
     let mut current: Vec<u8> = Vec::with_capacity(32);
     let mut at = start as usize;
     for _ in 0..RESTART {
-        let Some(&shared) = WORDS.get(at) else {
-            return false;
-        };
-        let suffix_start = at + 1;
-        let suffix_end = WORDS
-            .get(suffix_start..)
-            .and_then(|r| r.iter().position(|&b| b == 0))
-            .map_or(WORDS.len(), |p| suffix_start + p);
+        let Some(&shared) = blob.get(at) else { return false };
+        let end = suffix_end(blob, at + 1);
         current.truncate(shared as usize);
-        current.extend_from_slice(WORDS.get(suffix_start..suffix_end).unwrap_or(&[]));
+        current.extend_from_slice(blob.get(at + 1..end).unwrap_or(&[]));
         match current.as_slice().cmp(w) {
             std::cmp::Ordering::Equal => return true,
             std::cmp::Ordering::Greater => return false,
             std::cmp::Ordering::Less => {}
         }
-        at = suffix_end + 1;
-        if at >= WORDS.len() {
+        at = end + 1;
+        if at >= blob.len() {
             return false;
         }
     }
@@ -1016,6 +1025,17 @@ pub fn closed_class(word: &str) -> Option<WordClass> {
     closed_classes(word).next()
 }
 
+/// Every closed-class word with its first class by priority.
+pub fn closed_words() -> impl Iterator<Item = (&'static str, WordClass)> {
+    table().iter().filter_map(|(w, _)| closed_class(w).map(|c| (*w, c)))
+}
+
+/// Every closed-class word that is a number word, ordinal, scale word or
+/// unit.
+pub fn number_like_words() -> impl Iterator<Item = &'static str> {
+    table().iter().filter(|(w, _)| closed_classes(w).any(is_number_or_unit_class)).map(|(w, _)| *w)
+}
+
 /// Number words, ordinals, scale words and units: a change of one is a
 /// change of a quantity.
 pub fn is_number_or_unit_class(c: WordClass) -> bool {
@@ -1029,21 +1049,31 @@ mod tests {
 
     const SOURCES: [&str; 2] = ["/usr/share/dict/american-english", "/usr/share/dict/british-english"];
 
-    /// The words of the Debian lists, filtered as the module doc says.
-    fn source_words() -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
+    /// The common words and the names (lowercased, not also common words)
+    /// of the Debian lists, filtered as the module doc says.
+    fn source_lists() -> (BTreeSet<String>, BTreeSet<String>) {
+        let (mut words, mut names) = (BTreeSet::new(), BTreeSet::new());
         for path in SOURCES {
             let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
                 panic!("{path}: {e}; the word lists come from Debian's wamerican and wbritish: run scripts/setup.sh")
             });
             for w in text.lines().map(str::trim) {
-                if w.is_empty() || w.ends_with("'s") || w.chars().next().is_some_and(char::is_uppercase) {
+                if w.is_empty() || w.ends_with("'s") {
                     continue;
                 }
-                out.insert(w.to_string());
+                if w.chars().next().is_some_and(char::is_uppercase) {
+                    names.insert(w.to_lowercase());
+                } else {
+                    words.insert(w.to_string());
+                }
             }
         }
-        out
+        names.retain(|n| !words.contains(n));
+        (words, names)
+    }
+
+    fn source_words() -> BTreeSet<String> {
+        source_lists().0
     }
 
     fn generate(words: &BTreeSet<String>) -> Vec<u8> {
@@ -1063,17 +1093,24 @@ mod tests {
 
     #[test]
     fn data_is_generated_from_the_debian_lists() {
-        let words = source_words();
-        assert!(words.len() > 60_000, "{} words", words.len());
-        let fresh = generate(&words);
+        let (words, names) = source_lists();
+        assert!(words.len() > 60_000 && names.len() > 9_000, "{} words, {} names", words.len(), names.len());
+        let (fresh_words, fresh_names) = (generate(&words), generate(&names));
         if std::env::var_os("EV_WRITE_WORDS").is_some() {
-            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/words.bin"), &fresh).unwrap();
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/words.bin"), &fresh_words).unwrap();
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/src/text/names.bin"), &fresh_names).unwrap();
             return;
         }
-        assert!(fresh == WORDS, "src/text/words.bin is stale: EV_WRITE_WORDS=1 cargo test --lib text::lexicon");
+        let stale = "is stale: EV_WRITE_WORDS=1 cargo test --lib text::lexicon";
+        assert!(fresh_words == WORDS, "src/text/words.bin {stale}");
+        assert!(fresh_names == NAMES, "src/text/names.bin {stale}");
         for w in &words {
-            assert!(is_english_word(w), "{w}");
+            assert!(is_english_word(w) && !is_name(w), "{w}");
         }
+        for n in &names {
+            assert!(is_name(n) && !is_english_word(n), "{n}");
+        }
+        assert!(is_name("tim") && is_name("argo") && !is_name("time"));
     }
 
     #[test]

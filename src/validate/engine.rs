@@ -405,7 +405,14 @@ impl<'a> ClaimContext<'a> {
                 let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
                 let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
                 for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC) {
-                    let passage = self.index.text().get(m.start..m.end).unwrap_or("");
+                    // word order is judged on the words around the matched
+                    // ones too: a quote of mostly function words matches on
+                    // two content words, and its shuffled rest must count
+                    let text = self.index.text();
+                    let reach = self.p.quote.len();
+                    let from = floor_char(text, m.start.saturating_sub(reach));
+                    let to = floor_char(text, (m.end + reach).min(text.len()));
+                    let passage = text.get(from..to).unwrap_or("");
                     let order = lexical::order_agreement(&self.p.quote, passage);
                     let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
                     out.extend(
@@ -615,7 +622,12 @@ impl<'a> ClaimContext<'a> {
                     (&self.p.normalized, &self.p.claim.quote),
                     (self.index.normalized(), self.doc.source()),
                 );
-                merge(&mut found, self.discrepancies(c));
+                // numbers and digits were compared word by word; a negation
+                // just before a token passage is only seen here
+                let strict = c.edit_distance.is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
+                if !strict {
+                    merge(&mut found, self.discrepancies(c).into_iter().filter(|d| d.kind == "negation").collect());
+                }
                 // numbers first, then negations, then words
                 crate::sort::sort_by(&mut found, |a, b| kind_rank(a.kind).cmp(&kind_rank(b.kind)));
                 c.discrepancies = found;
@@ -996,6 +1008,14 @@ fn tokens_before(text: &str, at: usize, n: usize) -> String {
     let head = head.rfind(['.', '!', '?', ';', '\n']).map_or(head, |i| &head[i + 1..]);
     let toks = tokens::tokenize(head);
     toks.iter().rev().take(n).rev().map(|t| t.text(head)).collect::<Vec<_>>().join(" ")
+}
+
+/// The char boundary at or before `i`.
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 fn back_chars(s: &str, from: usize, n: usize) -> usize {

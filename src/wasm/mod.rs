@@ -140,7 +140,8 @@ fn embed_option(options: Option<JsValue>) -> Result<Option<js_sys::Function>, Js
     if !options.is_object() {
         return Err(to_js_error(Error::new(ErrorKind::Configuration, "options must be an object")));
     }
-    for key in js_sys::Object::keys(options.unchecked_ref()).iter() {
+    let object: &js_sys::Object = options.unchecked_ref();
+    for key in js_sys::Object::keys(object).iter() {
         let key = key.as_string().unwrap_or_default();
         if key != "embed" {
             return Err(to_js_error(Error::new(
