@@ -147,13 +147,13 @@ function commonJsNames(file) {
 /**
  * wasm-bindgen declares the raw wasm exports (`_bg.wasm.d.ts`, and the
  * `InitOutput` interface of the web target) with `any` for externref
- * parameters. Nobody should call those, but the published types must not
+ * parameters and results (an async export returns its Promise that way). Nobody should call those, but the published types must not
  * contain `any`: such parameters become `unknown`.
  */
 function sanitizeAbiDeclarations(file) {
   const text = fs.readFileSync(file, 'utf8');
-  const fixed = text.replace(/^(\s*(?:export const|readonly) [\w$]+: \()([^)]*)(\) =>)/gm,
-    (_, head, params, tail) => head + params.replace(/\bany\b/g, 'unknown') + tail);
+  const fixed = text.replace(/^(\s*(?:export const|readonly) [\w$]+: \()([^)]*)(\) =>)( any;)?/gm,
+    (_, head, params, tail, ret) => head + params.replace(/\bany\b/g, 'unknown') + tail + (ret ? ' unknown;' : ''));
   if (fixed !== text) fs.writeFileSync(file, fixed);
 }
 

@@ -29,7 +29,7 @@ test('a swapped word is refused with the words named and the span in UTF-16', ()
 });
 
 test('numbers inside tokens and number words are refused as NUMBER_MISMATCH', () => {
-  for (const quote of ['The release 2.3.1 fixed the parser', 'passed with 5 votes on 12 March', 'passed with four votes on 12 March']) {
+  for (const quote of ['The release 2.3.1 fixed the parser', 'passed with 14 votes on 12 March', 'passed with 4 votes on 13 March']) {
     const report = validateEvidence(source, { claims: [claim(quote)] }, null);
     assert.notEqual(report.validated_claims[0].validation_status, 'VALIDATED', quote);
     assert.ok(report.warnings.some((w) => w.code === 'NUMBER_MISMATCH'), `${quote}: ${JSON.stringify(report.warnings)}`);
