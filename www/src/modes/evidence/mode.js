@@ -88,7 +88,12 @@ export function mount(panel, ctx) {
     legendItem('hl-low-confidence', 'Low confidence'),
     legendItem('hl-ambiguous', 'Ambiguous'),
     legendItem('hl-failed hl-candidate', 'Rejected candidate of a failed claim'),
-    legendItem('hl-validated hl-overlap', 'Covered by more than one claim'));
+    legendItem('hl-validated hl-overlap', 'Covered by more than one claim'),
+    h('li', {}, h('mark', { class: 'hl hl-low-confidence legend-swatch', 'aria-hidden': 'true' },
+      h('del', { class: 'edit-del' }, 'his'), h('ins', { class: 'edit-ins', dataset: { quote: 'her' } })),
+    ' Source word the quote changed, and what the quote has'),
+    h('li', {}, h('mark', { class: 'hl hl-validated legend-swatch', 'aria-hidden': 'true' },
+      h('span', { class: 'edit-typo' }, 'receive')), ' Typo in the quote (still validated)'));
 
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },

@@ -32,6 +32,9 @@
  * @property {string=} reason      why a candidate was rejected
  * @property {number=} line
  * @property {string=} section
+ * @property {object[]=} edits     the match's word-level differences that are not
+ *                                 cosmetic (typos and substitutions), from
+ *                                 `match_details.edits`
  */
 
 const ROLE_RANK = { match: 0, alternative: 1, candidate: 2 };
@@ -65,6 +68,7 @@ export function collectSpans(report) {
         ...base, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
         confidence: m.confidence_score, matchType: m.match_type, editDistance: m.edit_distance,
         similarity: m.similarity_score, line: m.line_number, section: m.section,
+        edits: (m.edits ?? []).filter((e) => e.kind !== 'cosmetic'),
       });
     }
     (r.alternative_matches ?? []).forEach((a, i) => {
@@ -147,11 +151,18 @@ export const STATUS_LABEL = {
 };
 
 /** One line describing a span, for the tooltip and screen readers. */
+/** One word-level difference in words: `quote has 'her', source has 'his' (word)`. */
+export function describeEdit(e) {
+  const what = e.kind === 'typo' ? 'typo' : `${e.change ?? 'word'} changed`;
+  return `quote has '${e.quote}', source has '${e.source}' (${what}${e.reason && e.kind !== 'typo' ? `: ${e.reason}` : ''})`;
+}
+
 export function describeSpan(s) {
   const parts = [`${s.claimId}`, STATUS_LABEL[s.status] ?? s.status, `confidence ${s.confidence.toFixed(2)}`];
   if (s.role === 'match') {
     if (s.matchType) parts.push(`${s.matchType} match`);
     if (typeof s.editDistance === 'number') parts.push(`edit distance ${s.editDistance}`);
+    for (const e of s.edits ?? []) parts.push(describeEdit(e));
   } else if (s.role === 'alternative') {
     parts.push(`another place of this ambiguous quote${s.matchType ? ` (${s.matchType})` : ''}`);
   } else {

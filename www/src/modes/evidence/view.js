@@ -7,7 +7,7 @@
 // characters the library matched, emoji and CJK included.
 
 import { h, markOf } from '../../dom.js';
-import { describeSpan, primarySpan } from './spans.js';
+import { describeEdit, describeSpan, primarySpan } from './spans.js';
 
 /**
  * Fills `pre` with the source and its marks.
@@ -24,7 +24,9 @@ export function renderSource(pre, source, segments, tooltipId) {
     }
     const top = primarySpan(seg.spans);
     const mark = document.createElement('mark');
-    mark.append(document.createTextNode(text));
+    const edits = seg.spans.find((s) => s.role === 'match' && s.edits?.length)?.edits ?? [];
+    if (edits.length) appendWithEdits(mark, source, seg.start, seg.end, edits);
+    else mark.append(document.createTextNode(text));
     mark.className = `hl hl-${top.status.toLowerCase().replace('_', '-')} hl-${top.role}`;
     if (seg.spans.length > 1) mark.classList.add('hl-overlap');
     mark.tabIndex = 0;
@@ -41,6 +43,48 @@ export function renderSource(pre, source, segments, tooltipId) {
   }
   pre.replaceChildren(frag);
   return marks;
+}
+
+/**
+ * The source text `start..end` into `parent`, with the quote's differences
+ * shown in place (issue 12): a substituted source word is struck through
+ * (<del>) and followed by what the quote has instead (an empty <ins> whose
+ * `data-quote` CSS shows, so the viewer's text stays exactly the source); a
+ * typo is underlined with the quoted spelling in its title; words the quote
+ * adds are an <ins> at their point. Only text nodes are created.
+ */
+export function appendWithEdits(parent, source, start, end, edits) {
+  let at = start;
+  const sorted = [...edits].sort((a, b) => a.utf16_start - b.utf16_start || a.utf16_end - b.utf16_end);
+  for (const e of sorted) {
+    const s = Math.max(e.utf16_start, start);
+    const t = Math.min(e.utf16_end, end);
+    const point = e.utf16_start === e.utf16_end;
+    if (point ? (e.utf16_start < start || e.utf16_start >= end) : t <= s) continue;
+    if (s > at) parent.append(document.createTextNode(source.slice(at, s)));
+    const title = describeEdit(e);
+    if (!point) {
+      const el = document.createElement(e.kind === 'typo' ? 'span' : 'del');
+      el.className = e.kind === 'typo' ? 'edit-typo' : `edit-del edit-${e.change ?? 'word'}`;
+      el.title = title;
+      el.append(document.createTextNode(source.slice(s, t)));
+      parent.append(el);
+      at = t;
+    }
+    // the quote's words once, where the edit ends (or at its point)
+    if (e.kind !== 'typo' && (point || e.utf16_end <= end) && e.quote) {
+      const ins = document.createElement('ins');
+      ins.className = `edit-ins edit-${e.change ?? 'word'}`;
+      ins.title = title;
+      // shown by CSS (`content: attr(data-quote)`): the viewer's text stays
+      // exactly the source
+      ins.dataset.quote = e.quote;
+      ins.setAttribute('aria-label', `quote has: ${e.quote}`);
+      ins.setAttribute('role', 'note');
+      parent.append(ins);
+    }
+  }
+  if (at < end) parent.append(document.createTextNode(source.slice(at, end)));
 }
 
 /**
