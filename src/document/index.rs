@@ -12,11 +12,52 @@ use crate::text::tokens::{self, Token};
 use crate::text::{Normalized, Profile};
 use std::cell::{OnceCell, RefCell};
 
+/// The short words of a text (at most three chars of `a-z`, `0-9`, `'`,
+/// case folded): one bit per possible word, 56,354 bits (7 KB), exact.
+pub struct ShortWords {
+    bits: Vec<u64>,
+}
+
+impl ShortWords {
+    const RADIX: usize = 38;
+    const SLOTS: usize = 38 + 38 * 38 + 38 * 38 * 38;
+
+    /// The bit of `word`, when it is short and of the alphabet.
+    fn slot(word: &str) -> Option<usize> {
+        let b = word.as_bytes();
+        if b.is_empty() || b.len() > 3 {
+            return None;
+        }
+        let mut i = 0usize;
+        for &c in b {
+            let d = match c.to_ascii_lowercase() {
+                c @ b'a'..=b'z' => (c - b'a') as usize,
+                c @ b'0'..=b'9' => 26 + (c - b'0') as usize,
+                b'\'' => 36,
+                _ => return None,
+            };
+            i = i * Self::RADIX + d + 1;
+        }
+        Some(i)
+    }
+
+    /// `Some(present)` for a short word of the alphabet, `None` when the
+    /// word is not one this set can answer for.
+    pub fn contains(&self, word: &str) -> Option<bool> {
+        let i = Self::slot(word)?;
+        Some(self.bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0))
+    }
+}
+
 /// Normalized text plus lazily built token and chunk indexes.
 pub struct SearchIndex {
     normalized: Normalized,
     tokens: OnceCell<TokenIndex>,
     words: OnceCell<usize>,
+    short_words: OnceCell<ShortWords>,
+    /// Longer words asked about by the meaning guard: whether the text has
+    /// them as whole words (answers kept for later calls on this index).
+    asked_words: RefCell<std::collections::HashMap<String, bool>>,
     char_marks: OnceCell<CharMarks>,
     grams: OnceCell<GramIndex>,
     /// Searches for few patterns asked of this index so far.
@@ -51,6 +92,8 @@ impl SearchIndex {
             normalized,
             tokens: OnceCell::new(),
             words: OnceCell::new(),
+            short_words: OnceCell::new(),
+            asked_words: RefCell::new(std::collections::HashMap::new()),
             char_marks: OnceCell::new(),
             grams: OnceCell::new(),
             few_searches: std::cell::Cell::new(0),
@@ -99,8 +142,53 @@ impl SearchIndex {
     pub fn word_count(&self) -> usize {
         match self.tokens.get() {
             Some(t) => t.len(),
-            None => *self.words.get_or_init(|| tokens::count_tokens(self.normalized.as_str())),
+            None => {
+                self.short_words();
+                self.words.get().copied().unwrap_or(0)
+            }
         }
+    }
+
+    /// The answers kept for `words` (asked before), and the words not asked
+    /// yet.
+    pub fn asked_words(&self, words: Vec<String>) -> (Vec<String>, Vec<String>) {
+        let cache = self.asked_words.borrow();
+        let (mut present, mut unknown) = (Vec::new(), Vec::new());
+        for w in words {
+            match cache.get(&w) {
+                Some(true) => present.push(w),
+                Some(false) => {}
+                None => unknown.push(w),
+            }
+        }
+        (present, unknown)
+    }
+
+    /// Keeps the answers for words asked (see [`SearchIndex::asked_words`]).
+    pub fn remember_words(&self, answers: impl IntoIterator<Item = (String, bool)>) {
+        self.asked_words.borrow_mut().extend(answers);
+    }
+
+    /// Which words of at most three ASCII letters, digits or apostrophes the
+    /// text has (lowercased), found in the same pass that counts its words.
+    pub fn short_words(&self) -> &ShortWords {
+        self.short_words.get_or_init(|| {
+            let text = self.normalized.as_str();
+            let mut set = ShortWords { bits: vec![0u64; (ShortWords::SLOTS + 1).div_ceil(64)] };
+            let mut n = 0usize;
+            tokens::for_each_token(text, |t| {
+                n += 1;
+                if t.end - t.start <= 3 {
+                    if let Some(i) = ShortWords::slot(t.text(text)) {
+                        if let Some(w) = set.bits.get_mut(i / 64) {
+                            *w |= 1 << (i % 64);
+                        }
+                    }
+                }
+            });
+            let _ = self.words.set(n);
+            set
+        })
     }
 
     /// Chunk statistics for chunks of `size` chars overlapping by `overlap`,
@@ -456,6 +544,28 @@ impl Chunk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_words_are_exact() {
+        let text = "a it don't x9 the theory I'd ÿes";
+        let idx = SearchIndex::new(text, crate::document::Format::PlainText, crate::text::Profile::default());
+        let sw = idx.short_words();
+        for (w, want) in [
+            ("a", true),
+            ("it", true),
+            ("x9", true),
+            ("the", true),
+            ("i'd", true),
+            ("ab", false),
+            ("th", false),
+            ("b", false),
+        ] {
+            assert_eq!(sw.contains(w), Some(want), "{w}");
+        }
+        assert_eq!(sw.contains("theory"), None);
+        assert_eq!(sw.contains("ÿes"), None);
+        assert_eq!(idx.word_count(), crate::text::tokens::count_tokens(idx.text()));
+    }
 
     #[test]
     fn postings_group_derivations() {

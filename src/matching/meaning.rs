@@ -42,7 +42,7 @@ use serde::Serialize;
 /// diagonal (plus the difference of the two lengths). A passage further
 /// out of step than this is compared as one changed stretch: refused, never
 /// accepted.
-pub const MAX_BAND: usize = 64;
+pub const MAX_BAND: usize = 16;
 
 /// Prefixes whose addition or removal changes a word's meaning. The first
 /// eight negate (`legal`/`illegal`): [`Change::Negation`].
@@ -95,7 +95,7 @@ pub struct Edit {
     pub kind: EditKind,
     /// For substitutions: what changed.
     pub change: Option<Change>,
-    /// Why, in a few words (`"case"`, `"hyphenation"`, `"pronoun"`, …).
+    /// Why, in a few words (`"hyphenation"`, `"typo"`, `"pronoun"`, …).
     pub why: &'static str,
     /// Range in the quote's normalized text.
     pub quote: (usize, usize),
@@ -128,8 +128,8 @@ struct Tok {
     end: usize,
     key: String,
     digits: bool,
-    case: Case,
-    /// The token begins a sentence (capitals there are not names).
+    /// The token is the quote's first word (which begins a sentence, as
+    /// far as capitals go); other tokens are asked [`begins_sentence`].
     sentence_start: bool,
 }
 
@@ -168,10 +168,9 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
         let raw = text.get(s..e).unwrap_or("");
         let key = raw.to_lowercase();
         let digits = raw.bytes().any(|b| b.is_ascii_digit());
-        let case = case_of(side, s, e);
-        let sentence_start =
-            if toks.is_empty() && s >= start && first_is_sentence_start { true } else { begins_sentence(text, s) };
-        toks.push(Tok { start: s, end: e, key, digits, case, sentence_start });
+        // whether a sentence starts here is asked only of capitalized words
+        let sentence_start = toks.is_empty() && s >= start && first_is_sentence_start;
+        toks.push(Tok { start: s, end: e, key, digits, sentence_start });
     });
     Tokens { toks, cut_start, cut_end }
 }
@@ -265,17 +264,8 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
     let mut i = 0;
     while let Some(op) = ops.get(i) {
         if let Op::Same(qi, si) = *op {
-            if let (Some(a), Some(b)) = (q.toks.get(qi), s.toks.get(si)) {
-                if a.case != b.case && a.key == b.key {
-                    out.edits.push(Edit {
-                        kind: EditKind::Cosmetic,
-                        change: None,
-                        why: "case",
-                        quote: (a.start, a.end),
-                        source: (b.start, b.end),
-                    });
-                }
-            }
+            // letter case, like curly quotes, is folded by the normalizer
+            // and not listed word by word
             if let Some(Op::Same(qn, sn)) = ops.get(i + 1) {
                 separator_edit(quote, source, &q.toks, &s.toks, (qi, si), (*qn, *sn), &mut out.edits);
             }
@@ -304,8 +294,11 @@ pub fn compare(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool)
         let region = Region { quote, source, q: &qt, s: &st, words, word_forms };
         let edge =
             (at_start && q.cut_start_ok(&s, &qt, &st, words, true)) || (at_end && q.cut_end_ok(&s, &qt, &st, words));
-        let edit = if edge { region.partial_edge() } else { region.classify() };
-        out.edits.push(edit);
+        if edge {
+            out.edits.push(region.partial_edge());
+        } else {
+            out.edits.extend(region.classify_all());
+        }
         i = j;
     }
     let typos: Vec<((usize, usize), (usize, usize))> =
@@ -387,6 +380,26 @@ impl Region<'_, '_> {
             "quote ends inside a word"
         };
         self.edit(EditKind::Cosmetic, None, why)
+    }
+
+    /// The stretch's edits: as a whole, or word by word when it is as many
+    /// words on each side and each of them alone is only a typo or cosmetic
+    /// (`uslng lhem` for `using them`: two typos, not a changed phrase).
+    fn classify_all(&self) -> Vec<Edit> {
+        let whole = self.classify();
+        if whole.kind != EditKind::Substitution || self.q.len() != self.s.len() || self.q.len() < 2 {
+            return vec![whole];
+        }
+        let mut each = Vec::with_capacity(self.q.len());
+        for (q, s) in self.q.iter().zip(self.s) {
+            let one = Region { q: std::slice::from_ref(q), s: std::slice::from_ref(s), ..*self };
+            let edit = one.classify();
+            if edit.kind == EditKind::Substitution {
+                return vec![whole];
+            }
+            each.push(edit);
+        }
+        each
     }
 
     fn classify(&self) -> Edit {
@@ -499,17 +512,17 @@ impl Region<'_, '_> {
         // (`sixt`: six or sixth?); a misspelt function word not one slip
         // from a function word of another class (`nto`: not, or to?) unless
         // the slip is two letters swapped (`teh`)
-        let ambiguous = match sc {
-            Some(c) if lexicon::is_number_or_unit_class(c) => {
-                lexicon::number_like_words().any(|w| w != s.key && osa(&q.key, w) <= 1)
-            }
+        let near = |w: &str| within_one(&q.key, w);
+        let ambiguous = || match sc {
+            Some(c) if lexicon::is_number_or_unit_class(c) => lexicon::closed_words_near(q.key.len())
+                .any(|(w, wc)| lexicon::is_number_or_unit_class(wc) && w != s.key && near(w)),
             Some(c) => {
                 !is_transposition(&q.key, &s.key)
-                    && lexicon::closed_words().any(|(w, wc)| w != s.key && wc != c && osa(&q.key, w) <= 1)
+                    && lexicon::closed_words_near(q.key.len()).any(|(w, wc)| wc != c && w != s.key && near(w))
             }
             None => false,
         };
-        if distance <= allowed && !ambiguous {
+        if distance <= allowed && !ambiguous() {
             self.edit(EditKind::Typo, None, "typo")
         } else {
             self.edit(EditKind::Substitution, Some(Change::Word), "word")
@@ -534,9 +547,12 @@ impl Region<'_, '_> {
     fn names(&self) -> bool {
         let named = |t: &Tok, side: &Side, is_source: bool| {
             inner_dot(side, t)
-                || match t.case {
+                || match case_of(side, t.start, t.end) {
                     Case::AllCaps => true,
-                    Case::Capitalized => !t.sentence_start || (is_source && !lexicon::is_english_word(&t.key)),
+                    Case::Capitalized => {
+                        let starts = t.sentence_start || begins_sentence(side.normalized.as_str(), t.start);
+                        !starts || (is_source && !lexicon::is_english_word(&t.key))
+                    }
                     Case::Lower => false,
                 }
         };
@@ -627,6 +643,31 @@ fn typo_budget(len: usize) -> usize {
         0..=4 => 1,
         5..=8 => 2,
         _ => 3,
+    }
+}
+
+/// Whether `a` and `b` are at most one edit apart (optimal string
+/// alignment: a substitution, insertion, deletion or swap of neighbours):
+/// `osa(a, b) <= 1` in one pass, without a table.
+fn within_one(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return within_one_of(a.as_bytes(), b.as_bytes());
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    within_one_of(&a, &b)
+}
+
+fn within_one_of<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (a.len() - prefix - suffix, b.len() - prefix - suffix);
+    match (ra, rb) {
+        (0, 0) | (1, 0) | (0, 1) | (1, 1) => true,
+        (2, 2) => a.get(prefix) == b.get(prefix + 1) && a.get(prefix + 1) == b.get(prefix),
+        _ => false,
     }
 }
 
@@ -798,6 +839,9 @@ enum Op {
 fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
     let (n, m) = (q.len(), s.len());
     let diff = n.abs_diff(m);
+    // a fuzzy match shifts words by about its edit count: a narrow band
+    // (the alignment stays valid outside it, only less tight: refused,
+    // never accepted)
     let band = MAX_BAND.min(n.max(m)) + diff;
     if n.max(m) > 0 && band.saturating_mul(2).saturating_add(1).saturating_mul(n + 1) > MAX_CELLS {
         let mut ops: Vec<Op> = (0..n).map(Op::Del).collect();
@@ -875,17 +919,45 @@ const MAX_CELLS: usize = 1 << 20;
 /// clean match); only the edge tokens are looked at.
 pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: bool) -> Vec<Edit> {
     let text = source.normalized.as_str();
-    let inside = |at: usize| {
-        let before = text.get(..at).and_then(|h| h.chars().next_back());
-        let after = text.get(at..).and_then(|t| t.chars().next());
-        matches!((before, after), (Some(b), Some(a)) if b.is_alphanumeric() && a.is_alphanumeric())
-            || matches!((before, after), (Some(b), Some('.' | ',')) if b.is_ascii_digit() && text.get(at + 1..).and_then(|t| t.chars().next()).is_some_and(|c| c.is_ascii_digit()))
-            || matches!((before, after), (Some('.' | ','), Some(a)) if a.is_ascii_digit() && text.get(..at - 1).and_then(|h| h.chars().next_back()).is_some_and(|c| c.is_ascii_digit()))
-    };
-    if !inside(source.start) && !inside(source.end) {
+    if !inside_word(text, source.start) && !inside_word(text, source.end) {
         return Vec::new();
     }
     compare(quote, source, words, word_forms).edits.into_iter().filter(|e| e.kind == EditKind::Substitution).collect()
+}
+
+/// Whether byte `at` of `text` falls inside a word or a number (`1,5|00`,
+/// `3|.5`): a match starting or ending there is cut.
+pub fn inside_word(text: &str, at: usize) -> bool {
+    let before = text.get(..at).and_then(|h| h.chars().next_back());
+    let after = text.get(at..).and_then(|t| t.chars().next());
+    let digit_after = |i: usize| text.get(i..).and_then(|t| t.chars().next()).is_some_and(|c| c.is_ascii_digit());
+    let digit_before = |i: usize| text.get(..i).and_then(|h| h.chars().next_back()).is_some_and(|c| c.is_ascii_digit());
+    match (before, after) {
+        (Some(b), Some(a)) if b.is_alphanumeric() && a.is_alphanumeric() => true,
+        (Some(b), Some('.' | ',')) if b.is_ascii_digit() => digit_after(at + 1),
+        (Some('.' | ','), Some(a)) if a.is_ascii_digit() => digit_before(at.saturating_sub(1)),
+        _ => false,
+    }
+}
+
+/// The words of a normalized quote that only the source's vocabulary can
+/// tell from a typo (lowercase, not English words, not names): what a
+/// caller looks up once per document for [`Words`].
+/// `known(word)` says a word needs no asking (the passage has it as
+/// written), before the word lists are looked at.
+pub fn vocabulary_questions(normalized_quote: &str, known: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    tokens::for_each_token(normalized_quote, |t| {
+        let key = t.text(normalized_quote).to_lowercase();
+        if !key.bytes().any(|b| b.is_ascii_digit())
+            && !known(&key)
+            && !lexicon::is_english_word(&key)
+            && !lexicon::is_name(&key)
+        {
+            out.push(key);
+        }
+    });
+    out
 }
 
 /// Whether `text[start..end]` (a verbatim occurrence of a quote in plain
@@ -960,6 +1032,7 @@ mod tests {
         assert!(cmp("we recieve the data", "so [we receive the data] now").is_faithful());
         assert!(cmp("the managment team", "[the management team]").is_faithful());
         assert!(cmp("teh system", "[the system]").is_faithful());
+        assert!(cmp("by uslng lhem now", "[by using them now]").is_faithful());
         assert!(cmp("Teh system", "[The system]").is_faithful());
         assert!(cmp("it canot run", "[it cannot run]").is_faithful());
         assert!(cmp("it nto run", "[it not run]").is_faithful(), "two letters swapped");
@@ -1004,6 +1077,16 @@ mod tests {
         assert_eq!(at("art of war"), Some(false));
         assert_eq!(at("3"), Some(false));
         assert_eq!(at("of warfare"), Some(true));
+    }
+
+    #[test]
+    fn within_one_is_osa_at_most_one() {
+        let words = ["", "a", "ab", "ba", "abc", "acb", "abd", "abcd", "the", "teh", "tea", "she", "he", "then", "th"];
+        for a in words {
+            for b in words {
+                assert_eq!(within_one(a, b), osa(a, b) <= 1, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

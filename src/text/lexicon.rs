@@ -29,71 +29,75 @@ static NAMES: &[u8] = include_bytes!("names.bin");
 /// Every this many entries one is stored whole.
 const RESTART: usize = 32;
 
-/// Byte offsets of the entries of `blob` stored whole.
-fn restarts_of(blob: &[u8]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(blob.len() / (RESTART * 4) + 1);
+/// The entries of `blob` stored whole (every [`RESTART`]th): their words,
+/// for the binary search, and their offsets.
+struct Heads {
+    words: Vec<&'static [u8]>,
+    offsets: Vec<u32>,
+}
+
+fn heads_of(blob: &'static [u8]) -> Heads {
+    let mut heads =
+        Heads { words: Vec::with_capacity(blob.len() / 200), offsets: Vec::with_capacity(blob.len() / 200) };
+    // an entry: its prefix byte (0 for a whole word), the suffix, a 0
     let (mut at, mut n) = (0usize, 0usize);
     while at < blob.len() {
+        let end = suffix_end(blob, at + 1);
         if n % RESTART == 0 {
-            out.push(at as u32);
+            heads.offsets.push(at as u32);
+            heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
         }
-        // skip the prefix byte, the suffix and its 0
-        at += 1;
-        while blob.get(at).is_some_and(|&b| b != 0) {
-            at += 1;
-        }
-        at += 1;
+        at = end + 1;
         n += 1;
     }
-    out
+    heads
 }
 
 /// The end of the 0-terminated suffix starting at `from`.
 fn suffix_end(blob: &[u8], from: usize) -> usize {
-    blob.get(from..).and_then(|r| r.iter().position(|&b| b == 0)).map_or(blob.len(), |p| from + p)
-}
-
-/// The whole word stored at `at` of `blob` (a restart entry).
-fn whole_at(blob: &'static [u8], at: usize) -> &'static [u8] {
-    blob.get(at + 1..suffix_end(blob, at + 1)).unwrap_or(&[])
+    blob.get(from..).and_then(|r| memchr::memchr(0, r)).map_or(blob.len(), |p| from + p)
 }
 
 /// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
 /// the list (a common word, not a name).
 pub fn is_english_word(word: &str) -> bool {
-    static HEADS: OnceLock<Vec<u32>> = OnceLock::new();
-    contains(WORDS, HEADS.get_or_init(|| restarts_of(WORDS)), word)
+    static HEADS: OnceLock<Heads> = OnceLock::new();
+    contains(WORDS, HEADS.get_or_init(|| heads_of(WORDS)), word)
 }
 
 /// Whether `word` (lowercase) is a name of the same lists that is not also
 /// a common word (`tim` for Tim, `argo` for Argo): their capitalized
 /// entries, lowercased, in `names.bin`.
 pub fn is_name(word: &str) -> bool {
-    static HEADS: OnceLock<Vec<u32>> = OnceLock::new();
-    contains(NAMES, HEADS.get_or_init(|| restarts_of(NAMES)), word)
+    static HEADS: OnceLock<Heads> = OnceLock::new();
+    contains(NAMES, HEADS.get_or_init(|| heads_of(NAMES)), word)
 }
 
 /// Front-coded lookup: binary search over the whole entries, then a scan of
-/// at most [`RESTART`] entries. No allocation beyond one small buffer.
-fn contains(blob: &'static [u8], heads: &[u32], word: &str) -> bool {
+/// at most [`RESTART`] entries in a stack buffer.
+fn contains(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
     let w = word.as_bytes();
     if w.is_empty() || w.len() > 64 {
         return false;
     }
     // the last block whose first word is <= w
-    let block = heads.partition_point(|&at| whole_at(blob, at as usize) <= w);
-    let Some(&start) = block.checked_sub(1).and_then(|b| heads.get(b)) else { return false };
-    let mut current: Vec<u8> = Vec::with_capacity(32);
+    let block = heads.words.partition_point(|h| *h <= w);
+    let Some(&start) = block.checked_sub(1).and_then(|b| heads.offsets.get(b)) else { return false };
+    let mut current = [0u8; 256];
+    let mut len = 0usize;
     let mut at = start as usize;
     for _ in 0..RESTART {
         let Some(&shared) = blob.get(at) else { return false };
         let end = suffix_end(blob, at + 1);
-        current.truncate(shared as usize);
-        current.extend_from_slice(blob.get(at + 1..end).unwrap_or(&[]));
-        match current.as_slice().cmp(w) {
-            std::cmp::Ordering::Equal => return true,
-            std::cmp::Ordering::Greater => return false,
-            std::cmp::Ordering::Less => {}
+        let suffix = blob.get(at + 1..end).unwrap_or(&[]);
+        let shared = (shared as usize).min(len);
+        let Some(dst) = current.get_mut(shared..shared + suffix.len()) else { return false };
+        dst.copy_from_slice(suffix);
+        len = shared + suffix.len();
+        match current.get(..len).map(|c| c.cmp(w)) {
+            Some(std::cmp::Ordering::Equal) => return true,
+            Some(std::cmp::Ordering::Greater) | None => return false,
+            Some(std::cmp::Ordering::Less) => {}
         }
         at = end + 1;
         if at >= blob.len() {
@@ -1025,15 +1029,41 @@ pub fn closed_class(word: &str) -> Option<WordClass> {
     closed_classes(word).next()
 }
 
-/// Every closed-class word with its first class by priority.
-pub fn closed_words() -> impl Iterator<Item = (&'static str, WordClass)> {
-    table().iter().filter_map(|(w, _)| closed_class(w).map(|c| (*w, c)))
+/// Every closed-class word with its first class by priority (computed once).
+pub fn closed_words() -> &'static [(&'static str, WordClass)] {
+    static WORDS: OnceLock<Vec<(&'static str, WordClass)>> = OnceLock::new();
+    WORDS.get_or_init(|| table().iter().filter_map(|(w, _)| closed_class(w).map(|c| (*w, c))).collect())
+}
+
+/// The closed-class words (with their first class) whose length in bytes
+/// is within one of `len`: the candidates for a word one slip from another.
+/// Non-ASCII words are in every bucket, so none is missed.
+pub fn closed_words_near(len: usize) -> impl Iterator<Item = (&'static str, WordClass)> {
+    static BY_LEN: OnceLock<Vec<Vec<(&'static str, WordClass)>>> = OnceLock::new();
+    let buckets = BY_LEN.get_or_init(|| {
+        let mut b: Vec<Vec<(&'static str, WordClass)>> = vec![Vec::new(); 66];
+        for &(w, c) in closed_words() {
+            if w.is_ascii() {
+                if let Some(v) = b.get_mut(w.len()) {
+                    v.push((w, c));
+                }
+            } else {
+                b.iter_mut().for_each(|v| v.push((w, c)));
+            }
+        }
+        b
+    });
+    let lo = len.saturating_sub(1);
+    (lo..=len + 1).filter_map(move |l| buckets.get(l)).flatten().copied()
 }
 
 /// Every closed-class word that is a number word, ordinal, scale word or
-/// unit.
-pub fn number_like_words() -> impl Iterator<Item = &'static str> {
-    table().iter().filter(|(w, _)| closed_classes(w).any(is_number_or_unit_class)).map(|(w, _)| *w)
+/// unit (computed once).
+pub fn number_like_words() -> &'static [&'static str] {
+    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        table().iter().filter(|(w, _)| closed_classes(w).any(is_number_or_unit_class)).map(|(w, _)| *w).collect()
+    })
 }
 
 /// Number words, ordinals, scale words and units: a change of one is a

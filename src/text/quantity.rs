@@ -277,7 +277,8 @@ const UNITS: &[(&str, &str)] = &[
 /// Every quantity in `text`, in order.
 pub fn quantities(text: &str) -> Vec<Quantity> {
     let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
-    let word = |k: usize| toks.get(k).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+    let lower: Vec<String> = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
+    let word = |k: usize| lower.get(k).map(String::as_str);
     let mut out = Vec::new();
     let mut k = 0;
     while k < toks.len() {
@@ -288,7 +289,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
             digits_token(&w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
-            number_words(text, &toks, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
+            number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };
         let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
             k += 1;
@@ -330,7 +331,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         if unit.is_none() && !percent && !ordinal {
             if let Some(w) = word(next) {
                 let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
-                let key = if degrees { format!("°{w}") } else { w };
+                let key = if degrees { format!("°{w}") } else { w.to_string() };
                 if let Some(u) = unit_of(&key) {
                     let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
                     if gap_ok {
@@ -442,8 +443,8 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
 /// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
 /// Returns (value, ordinal, next token).
-fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, bool, usize)> {
-    let word = |i: usize| toks.get(i).and_then(|&(s, e)| text.get(s..e)).map(str::to_lowercase);
+fn number_words(text: &str, toks: &[(usize, usize)], lower: &[String], k: usize) -> Option<(f64, bool, usize)> {
+    let word = |i: usize| lower.get(i).map(String::as_str);
     let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
         (Some(a), Some(b)) => gap_is_space(text, a.1, b.0),
         _ => false,
@@ -455,8 +456,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
     let mut any = false;
     if first == "a" || first == "an" {
         let next = word(k + 1)?;
-        if !matches!(next.as_str(), "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen") || !joined(k)
-        {
+        if !matches!(next, "hundred" | "thousand" | "million" | "billion" | "trillion" | "dozen") || !joined(k) {
             return None;
         }
         current = 1.0;
@@ -494,10 +494,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], k: usize) -> Option<(f64, b
         } else if let Some(mult) = scale_of(&w).filter(|_| any) {
             total += current * mult;
             current = 0.0;
-        } else if w == "and"
-            && any
-            && word(i + 1).is_some_and(|n| SMALL.contains(&n.as_str()) || TENS.contains(&n.as_str()))
-        {
+        } else if w == "and" && any && word(i + 1).is_some_and(|n| SMALL.contains(&n) || TENS.contains(&n)) {
             // "one hundred and five"
         } else {
             break;

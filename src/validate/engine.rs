@@ -121,6 +121,22 @@ pub(super) fn run(
     let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let embedded = embed_semantic(text, config, &prepared, embedder, &mut out.errors);
+    // the words the meaning guard may ask the source about: those of quotes
+    // it will compare word by word (fuzzy hits, paraphrases, exact hits cut
+    // inside a word), looked up in one pass
+    let mut asked: Vec<String> = Vec::new();
+    for (i, p) in prepared.iter().enumerate() {
+        let cut = exact_hits[i].iter().any(|&(s, e)| meaning::inside_word(text, s) || meaning::inside_word(text, e));
+        if cut || p.claim.evidence_type.is_loose() {
+            asked.extend(meaning::vocabulary_questions(&p.quote, |_| false));
+        } else if !fuzzy_hits[i].is_empty() {
+            // a word the passage has as written is aligned, never asked about
+            let passages: Vec<String> =
+                fuzzy_hits[i].iter().filter_map(|m| text.get(m.start..m.end)).map(str::to_lowercase).collect();
+            asked.extend(meaning::vocabulary_questions(&p.quote, |w| passages.iter().any(|t| t.contains(w))));
+        }
+    }
+    let source_words = SourceWords::find(index, grams, asked);
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
@@ -150,7 +166,7 @@ pub(super) fn run(
         }
         let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
         let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
-        let ctx = ClaimContext { doc, index, config, p, semantic };
+        let ctx = ClaimContext { doc, index, config, p, semantic, source_words: &source_words };
         let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
         out.warnings.extend(decided.warnings);
         if let Some(f) = decided.failed {
@@ -159,6 +175,61 @@ pub(super) fn run(
         out.results.push(decided.result);
     }
     out
+}
+
+/// Which of the words the meaning guard asks about occur in the source as
+/// whole words: one multi-pattern pass over the normalized text (cheaper
+/// than the token index, which tokenizes the whole document).
+pub(crate) struct SourceWords(std::collections::HashSet<String>);
+
+impl SourceWords {
+    fn find(index: &SearchIndex, grams: Option<&exact::GramIndex>, mut asked: Vec<String>) -> SourceWords {
+        crate::sort::sort(&mut asked);
+        asked.dedup();
+        let text = index.text();
+        // short words from the set counted with the words; longer ones in
+        // one multi-pattern pass
+        let short = index.short_words();
+        let mut present: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut long: Vec<String> = Vec::new();
+        for w in asked {
+            match short.contains(&w) {
+                Some(true) => {
+                    present.insert(w);
+                }
+                Some(false) => {}
+                None => long.push(w),
+            }
+        }
+        // answers kept from earlier calls on this document
+        let (known, long) = index.asked_words(long);
+        present.extend(known);
+        let patterns: Vec<&[u8]> = long.iter().map(|w| w.as_bytes()).collect();
+        let mut found = vec![false; patterns.len()];
+        if !patterns.is_empty() {
+            exact::MultiSearcher::new(&patterns).with_grams(grams).find_overlapping(text.as_bytes(), |p, start| {
+                let end = start + patterns.get(p).map_or(0, |w| w.len());
+                if found.get(p) == Some(&false)
+                    && !meaning::inside_word(text, start)
+                    && !meaning::inside_word(text, end)
+                {
+                    if let Some(f) = found.get_mut(p) {
+                        *f = true;
+                    }
+                }
+            });
+        }
+        let answers: Vec<(String, bool)> = long.into_iter().zip(found).collect();
+        present.extend(answers.iter().filter(|(_, f)| *f).map(|(w, _)| w.clone()));
+        index.remember_words(answers);
+        SourceWords(present)
+    }
+}
+
+impl meaning::Words for SourceWords {
+    fn in_source(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
 }
 
 /// The claims semantic matching applies to (by index).
@@ -265,6 +336,8 @@ struct ClaimContext<'a> {
     index: &'a SearchIndex,
     config: &'a Config,
     p: &'a Prepared<'a>,
+    /// The source's vocabulary, as far as the meaning guard asks it.
+    source_words: &'a SourceWords,
     /// The embedded chunks and this claim's quote vector, when the host
     /// gave an embedder.
     semantic: Option<(&'a semantic::EmbeddedChunks, Option<&'a Vec<f32>>)>,
@@ -585,11 +658,11 @@ impl<'a> ClaimContext<'a> {
         };
         let source =
             meaning::Side { normalized: self.index.normalized(), original: self.doc.source(), start: s, end: e };
-        let words = |w: &str| self.index.tokens().surface_id(w).is_some();
+        let words = self.source_words;
         let forms = self.p.claim.evidence_type.is_loose();
         match c.kind {
             MatchType::Exact => {
-                let edits = meaning::exact_edges(&quote, &source, &words, forms);
+                let edits = meaning::exact_edges(&quote, &source, words, forms);
                 if !edits.is_empty() {
                     c.discrepancies = substitutions(
                         &edits,
@@ -600,7 +673,7 @@ impl<'a> ClaimContext<'a> {
                 }
             }
             MatchType::Fuzzy => {
-                let cmp = meaning::compare(&quote, &source, &words, forms);
+                let cmp = meaning::compare(&quote, &source, words, forms);
                 if cmp.snapped != (s, e) {
                     if let Some(orig) = self.index.normalized().original_range(cmp.snapped.0, cmp.snapped.1) {
                         let distance = self.distance_to(cmp.snapped.0, cmp.snapped.1);
@@ -1077,7 +1150,7 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
         .map(|m| (m.start, m.end, m.distance))
         .collect();
     }
-    let words = |w: &str| index.tokens().surface_id(w).is_some();
+    let words = SourceWords::find(index, grams, meaning::vocabulary_questions(q, |_| false));
     let quote_side = meaning::Side { normalized: &qn, original: quote, start: 0, end: q.len() };
     hits.into_iter()
         .filter_map(|(s, e, d)| {
