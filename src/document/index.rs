@@ -12,6 +12,9 @@ use crate::text::tokens::{self, Token};
 use crate::text::{Normalized, Profile};
 use std::cell::{OnceCell, RefCell};
 
+/// Most answers [`SearchIndex::remember_words`] keeps.
+const MAX_ASKED_WORDS: usize = 100_000;
+
 /// The short words of a text (at most three chars of `a-z`, `0-9`, `'`,
 /// case folded): one bit per possible word, 56,354 bits (7 KB), exact.
 pub struct ShortWords {
@@ -166,7 +169,13 @@ impl SearchIndex {
 
     /// Keeps the answers for words asked (see [`SearchIndex::asked_words`]).
     pub fn remember_words(&self, answers: impl IntoIterator<Item = (String, bool)>) {
-        self.asked_words.borrow_mut().extend(answers);
+        let mut cache = self.asked_words.borrow_mut();
+        // a long-lived document asked about ever new words starts over
+        // rather than grow without bound
+        if cache.len() > MAX_ASKED_WORDS {
+            cache.clear();
+        }
+        cache.extend(answers);
     }
 
     /// Which words of at most three ASCII letters, digits or apostrophes the
