@@ -217,19 +217,23 @@ fn case_of(side: &Side, s: usize, e: usize) -> Case {
     }
 }
 
-/// Whether a token at byte `at` of `text` begins a sentence: only spaces,
-/// quotes and brackets between it and the start or a sentence end (`.`,
-/// `!`, `?`, `:` followed by a space, or a line break).
-fn begins_sentence(text: &str, at: usize) -> bool {
-    let head = text.get(..at).unwrap_or("");
+/// Whether the token at normalized byte `at` of `side` begins a sentence:
+/// only spaces, quotes, brackets, symbols and emoji between it and the start
+/// of the text or a sentence end (`.`, `!`, `?`, `:` followed by a space, a
+/// line break, a CJK full stop), read in the original text.
+fn begins_sentence(side: &Side, at: usize) -> bool {
+    // read in the original: the normalizer turns a line break into a space
+    let orig_at = side.normalized.original_of_byte(at).map_or(0, |r| r.0);
+    let head = side.original.get(..orig_at).unwrap_or("");
     let mut saw_space = false;
     for c in head.chars().rev().take(WORD_REACH) {
         match c {
-            '\n' => return true,
+            '\n' | '\r' | '。' | '！' | '？' => return true,
             c if c.is_whitespace() => saw_space = true,
-            '"' | '\'' | '(' | '[' | '*' | '_' | '#' | '>' | '-' => {}
             '.' | '!' | '?' | ':' => return saw_space,
-            _ => return false,
+            c if c.is_alphanumeric() || c == ',' || c == ';' => return false,
+            // quotes, brackets, markup, dashes, emoji and other symbols
+            _ => {}
         }
     }
     true
@@ -550,7 +554,7 @@ impl Region<'_, '_> {
                 || match case_of(side, t.start, t.end) {
                     Case::AllCaps => true,
                     Case::Capitalized => {
-                        let starts = t.sentence_start || begins_sentence(side.normalized.as_str(), t.start);
+                        let starts = t.sentence_start || begins_sentence(side, t.start);
                         !starts || (is_source && !lexicon::is_english_word(&t.key))
                     }
                     Case::Lower => false,

@@ -129,7 +129,7 @@ test('the incident sample: every match highlighted with exactly its text, colour
   for (const [ka, sa, ea] of spans) {
     for (const [kb, sb, eb] of spans) {
       if (ka < kb && sa < eb && sb < ea) {
-        const both = await page.$$eval('mark.hl', (ms, [x, y]) => ms.filter((m) => {
+        const both = await page.$$eval('.source-view mark.hl', (ms, [x, y]) => ms.filter((m) => {
           const keys = m.dataset.spans.split(' ');
           return keys.includes(x) && keys.includes(y) && m.classList.contains('hl-overlap');
         }).length, [ka, kb]);
