@@ -6,17 +6,24 @@
 //!
 //! The word list is the union of Debian's `wamerican` and `wbritish` (both
 //! SCOWL size 50, 2020.12.07), without possessives (`'s`) and without
-//! capitalized entries: 65,601 words. The capitalized entries (names:
-//! `Tim`, `Argo`) that are not also common words are a second list of
-//! 9,637 (`names.bin`, 51,656 bytes, 26,290 gzipped): a quoted form that is
-//! a name is no typo either. It is stored sorted and front-coded in `words.bin`
-//! (each entry: a byte for the length of the prefix shared with the entry
-//! before, the rest of the word, a 0 byte; every 32nd entry is written whole
-//! so that a lookup is a binary search over those and a scan of at most 32):
-//! 292,351 bytes, 103,173 gzipped (`gzip -9`), which is what it adds to the
-//! `.wasm`. A probabilistic filter would be ~15 % smaller but could call a
-//! typo a word; an exact list answers the same on every platform and is
-//! easy to check.
+//! capitalized entries: 65,601 words. It is stored sorted and front-coded in
+//! `words.bin` (each entry: a byte for the length of the prefix shared with
+//! the entry before, the rest of the word, a 0 byte; every 32nd entry is
+//! written whole so that a lookup is a binary search over those and a scan
+//! of at most 32): 292,351 bytes, 103,173 gzipped (`gzip -9`), which is what
+//! it adds to the `.wasm`. A probabilistic filter would be ~15 % smaller but
+//! could call a typo a word; an exact list answers the same on every
+//! platform and is easy to check.
+//!
+//! The lists have no hyphenated entries (`co-founder` is not a word here),
+//! and 14 kept entries have a capital after the first letter (`kHz`, `kW`,
+//! `dB`, `pH`, `iPhone`, `eBay`, `d'Estaing`, …): they are stored as
+//! written, so a lowercase lookup does not find them (the units among them
+//! are closed-class words below).
+//!
+//! The capitalized entries (names: `Tim`, `Argo`) that are not also common
+//! words are a second list of 9,637, lowercased (`names.bin`, 51,656 bytes,
+//! 26,290 gzipped): a quoted form that is a name is no typo either.
 //!
 //! Regenerate after a change of the lists (`scripts/setup.sh` installs
 //! them): `EV_WRITE_WORDS=1 cargo test --lib text::lexicon`.
@@ -1180,6 +1187,11 @@ mod tests {
         {
             assert!(is_english_word(w), "{w}");
         }
+        // the lists have no hyphenated entries; mixed-case ones stay as written
+        for w in ["co-founder", "cofounder", "khz", "iphone", "ph"] {
+            assert!(!is_english_word(w), "{w}");
+        }
+        assert!(is_english_word("kHz") && closed_class("khz") == Some(WordClass::Unit));
     }
 
     #[test]
