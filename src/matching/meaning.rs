@@ -49,6 +49,21 @@ pub const MAX_BAND: usize = 16;
 const PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post"];
 const NEGATING_PREFIXES: usize = 8;
 
+/// Prefixes one of which may stand for another (`import`/`export`,
+/// `encrypt`/`decrypt`, `include`/`exclude`, `overstate`/`understate`): a
+/// word whose prefix was swapped for another is a different word even when
+/// the quoted form is in no word list, so it is never a typo.
+const SWAPPED_PREFIXES: &[&str] = &[
+    "a", "ab", "ad", "anti", "auto", "bi", "co", "com", "con", "contra", "counter", "de", "di", "dis", "down", "em",
+    "en", "ex", "extra", "hyper", "hypo", "il", "im", "in", "inter", "intra", "ir", "macro", "micro", "mid", "mis",
+    "mono", "multi", "non", "out", "over", "post", "pre", "pro", "re", "semi", "sub", "super", "trans", "tri", "un",
+    "under", "uni", "up",
+];
+
+/// Shortest stem two swapped prefixes must share (`port` of
+/// `import`/`export`); shorter shared tails are chance.
+const MIN_SWAPPED_STEM: usize = 4;
+
 /// A text compared: a byte range of a normalized text, whose map leads back
 /// to `original` (for letter case).
 #[derive(Clone, Copy)]
@@ -604,8 +619,27 @@ impl Region<'_, '_> {
                 }
             }
         }
-        None
+        swapped_prefix(&q_join, &s_join).then_some("prefix")
     }
+}
+
+/// Whether `a` and `b` are one stem behind two different prefixes, neither
+/// a prefix of the other (`import`/`export`; not `disappear`/`dissappear`,
+/// whose `di`/`dis` are one slip apart).
+fn swapped_prefix(a: &str, b: &str) -> bool {
+    fn stems<'w>(prefix: &str, word: &'w str) -> Option<&'w str> {
+        word.strip_prefix(prefix).filter(|rest| rest.len() >= MIN_SWAPPED_STEM)
+    }
+    if a == b {
+        return false;
+    }
+    SWAPPED_PREFIXES.iter().any(|&pa| {
+        stems(pa, a).is_some_and(|rest_a| {
+            SWAPPED_PREFIXES.iter().any(|&pb| {
+                !pa.starts_with(pb) && !pb.starts_with(pa) && stems(pb, b).is_some_and(|rest_b| rest_a == rest_b)
+            })
+        })
+    })
 }
 
 /// Whether `t` sits between dots with no space (`U.K.`, `e.g.`).
@@ -1053,6 +1087,26 @@ mod tests {
         assert_eq!(kinds(&cmp("it is illegal", "[it is legal]")), [(EditKind::Substitution, Some(Change::Negation))]);
         assert!(!cmp("sales decreased", "[sales increased]").is_faithful());
         assert!(!cmp("the co-founder said", "[the founder said]").is_faithful());
+    }
+
+    #[test]
+    fn swapped_prefixes_are_substitutions_even_when_no_word() {
+        // none of the quoted forms is a word to this comparison (no word
+        // list): only the prefix rule stands against them
+        for (quote, source) in [
+            ("data is decrypted", "[data is encrypted]"),
+            ("we export goods", "[we import goods]"),
+            ("it will exclude tests", "[it will include tests]"),
+            ("they understated it", "[they overstated it]"),
+        ] {
+            assert_eq!(kinds(&cmp(quote, source)), [(EditKind::Substitution, Some(Change::Word))], "{quote}");
+        }
+        // one slip inside a prefix is still a typo (di-/dis- share a start)
+        assert!(cmp("it will dissappear", "[it will disappear]").is_faithful());
+        assert!(swapped_prefix("encrypt", "decrypt"));
+        assert!(!swapped_prefix("recieve", "receive"));
+        assert!(!swapped_prefix("import", "imports"));
+        assert!(!swapped_prefix("abet", "debet"), "stems under four letters are chance");
     }
 
     #[test]
