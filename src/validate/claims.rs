@@ -7,8 +7,11 @@ use crate::error::{Error, JsonPath, Result};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Most claims the schema allows in one input.
-pub const MAX_CLAIMS_SCHEMA: usize = 1000;
+/// Most claims the schema allows in one input (its `maxItems`), and the
+/// bound of `performance_limits.max_claims` (which may only lower it,
+/// checked by `validate::check_claim_count`): the one bound on the number
+/// of claims.
+pub const MAX_CLAIMS: usize = 1000;
 /// Shortest quote, in code points.
 pub const MIN_QUOTE_CHARS: usize = 10;
 /// Longest quote, in code points.
@@ -104,11 +107,11 @@ impl ClaimSet {
         if claims.is_empty() {
             return Err(Error::invalid_input(&claims_path, "minItems", "claims must hold at least 1 claim"));
         }
-        if claims.len() > MAX_CLAIMS_SCHEMA {
+        if claims.len() > MAX_CLAIMS {
             return Err(Error::invalid_input(
                 &claims_path,
                 "maxItems",
-                format!("claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed", claims.len()),
+                format!("claims holds {} claims, at most {MAX_CLAIMS} allowed", claims.len()),
             ));
         }
         let claims = claims

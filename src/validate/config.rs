@@ -118,6 +118,12 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The deadline of a call starting now on `clock`:
+    /// `max_processing_time_seconds` from now.
+    pub fn deadline<'c>(&self, clock: &'c dyn crate::host::Clock) -> crate::host::Deadline<'c> {
+        crate::host::Deadline::after(clock, self.performance_limits.max_processing_time_seconds * 1000.0)
+    }
+
     /// The normalization profile the exact settings ask for.
     pub fn profile(&self) -> Profile {
         Profile {
@@ -151,7 +157,7 @@ impl Config {
             let d = &mut c.fuzzy_matching;
             f.bool("enabled", &mut d.enabled)?;
             f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
-            f.count("max_edit_distance", 0, 2000, &mut d.max_edit_distance)?;
+            f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND, &mut d.max_edit_distance)?;
             if let Some((s, p)) = f.string("algorithm")? {
                 d.algorithm = match s {
                     "levenshtein" => FuzzyAlgorithm::Levenshtein,
@@ -203,14 +209,96 @@ impl Config {
             let mut f = Fields::new(o, &p);
             let d = &mut c.performance_limits;
             f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
-            f.count("max_claims", 1, 1_000_000, &mut d.max_claims)?;
-            f.positive("max_processing_time_seconds", 86_400.0, &mut d.max_processing_time_seconds)?;
+            f.count("max_claims", 1, super::claims::MAX_CLAIMS, &mut d.max_claims)?;
+            f.positive(
+                "max_processing_time_seconds",
+                MAX_PROCESSING_SECONDS_BOUND,
+                &mut d.max_processing_time_seconds,
+            )?;
             f.finish()?;
         }
         top.finish()?;
         Ok(c)
     }
 }
+
+/// Largest `max_edit_distance` accepted (validate and find).
+pub const MAX_EDIT_DISTANCE_BOUND: usize = 2000;
+
+/// Most matches `find` returns by default.
+pub const DEFAULT_MAX_RESULTS: usize = 1000;
+
+/// Largest `maxResults` accepted by `find`.
+pub const MAX_RESULTS_BOUND: usize = 100_000;
+
+/// Bytes of matched text `find` returns at most, whatever `maxResults`
+/// says: the memory-aware cap (a 10 MB document of one letter would
+/// otherwise give gigabytes of matches).
+pub const MAX_RESULT_BYTES: usize = 16 << 20;
+
+/// Options of `find` / `Document.find` (JS names: `maxEditDistance`,
+/// `caseSensitive`, `normalizeWhitespace`, `maxResults`,
+/// `maxProcessingTimeSeconds`), parsed strictly like [`Config`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindOptions {
+    /// Fuzzy matches within this many edits when there is no exact one
+    /// (default 3, at most [`MAX_EDIT_DISTANCE_BOUND`]).
+    pub max_edit_distance: usize,
+    /// Compare case (default false).
+    pub case_sensitive: bool,
+    /// Collapse whitespace (default true).
+    pub normalize_whitespace: bool,
+    /// Most matches returned (default [`DEFAULT_MAX_RESULTS`], at most
+    /// [`MAX_RESULTS_BOUND`]); the rest are counted in `omitted`.
+    pub max_results: usize,
+    /// Time limit of the search, in seconds (the validation default).
+    pub max_processing_time_seconds: f64,
+}
+
+impl Default for FindOptions {
+    fn default() -> FindOptions {
+        let config = Config::default();
+        FindOptions {
+            max_edit_distance: config.fuzzy_matching.max_edit_distance,
+            case_sensitive: config.exact_matching.case_sensitive,
+            normalize_whitespace: config.exact_matching.normalize_whitespace,
+            max_results: DEFAULT_MAX_RESULTS,
+            max_processing_time_seconds: config.performance_limits.max_processing_time_seconds,
+        }
+    }
+}
+
+impl FindOptions {
+    /// Parses `{maxEditDistance?, caseSensitive?, normalizeWhitespace?,
+    /// maxResults?, maxProcessingTimeSeconds?}` over the defaults; `null`
+    /// means defaults. Unknown keys and bad values are CONFIGURATION_ERRORs
+    /// naming the JSON path.
+    pub fn from_json(value: &Value) -> Result<FindOptions> {
+        let root = JsonPath::root();
+        let mut o = FindOptions::default();
+        let obj = match value {
+            Value::Null => return Ok(o),
+            Value::Object(obj) => obj,
+            _ => return Err(Error::invalid_config(&root, "type", "find options must be an object")),
+        };
+        let mut f = Fields::new(obj, &root);
+        f.count("maxEditDistance", 0, MAX_EDIT_DISTANCE_BOUND, &mut o.max_edit_distance)?;
+        f.bool("caseSensitive", &mut o.case_sensitive)?;
+        f.bool("normalizeWhitespace", &mut o.normalize_whitespace)?;
+        f.count("maxResults", 1, MAX_RESULTS_BOUND, &mut o.max_results)?;
+        f.positive("maxProcessingTimeSeconds", MAX_PROCESSING_SECONDS_BOUND, &mut o.max_processing_time_seconds)?;
+        f.finish()?;
+        Ok(o)
+    }
+
+    /// The normalization profile these options ask for.
+    pub fn profile(&self) -> Profile {
+        Profile { fold_case: !self.case_sensitive, collapse_whitespace: self.normalize_whitespace }
+    }
+}
+
+/// Largest `max_processing_time_seconds` accepted (a day).
+pub const MAX_PROCESSING_SECONDS_BOUND: f64 = 86_400.0;
 
 /// Reads known keys of one config object and rejects the rest.
 struct Fields<'a> {

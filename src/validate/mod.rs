@@ -15,9 +15,14 @@ mod report;
 
 pub use crate::matching::meaning::{Change, EditKind};
 pub use crate::matching::semantic::{Embedder, Precomputed};
-pub use claims::{Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS};
-pub use config::{Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig};
-pub use engine::{find_quote, FoundMatch};
+pub use claims::{
+    Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
+};
+pub use config::{
+    Config, ContextConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig,
+    DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
+};
+pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
 pub use report::{
     canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason,
     Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, Warning,
@@ -25,7 +30,7 @@ pub use report::{
 
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, JsonPath, Result};
-use crate::host::Clock;
+use crate::host::{Clock, Deadline};
 use serde_json::Value;
 
 /// The `generated.by` of every report.
@@ -46,11 +51,14 @@ pub fn validate_evidence_with(
     clock: &dyn Clock,
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
+    let started = clock.now_ms();
     let config = Config::from_json(config)?;
     let claims = ClaimSet::from_json(claims)?;
+    check_claim_count(claims.claims.len(), &config)?;
     check_document(source, &config)?;
+    let deadline = config.deadline(clock);
     let doc = Document::new(source, claims.format)?;
-    validate_document_with(&doc, &claims.claims, &config, clock, embedder)
+    run(&doc, &claims.claims, &config, &deadline, started, embedder)
 }
 
 /// The texts a validation of `claims` would ask an embedder for, in order
@@ -101,19 +109,40 @@ pub fn validate_document_with(
     clock: &dyn Clock,
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
-    let limit = config.performance_limits.max_claims;
-    if claims.len() > limit {
-        return Err(Error::invalid_input(
-            &JsonPath::root().key("claims"),
-            "max_claims",
-            format!("too many claims: {} > performance_limits.max_claims {limit}", claims.len()),
-        ));
-    }
+    check_claim_count(claims.len(), config)?;
     if doc.source().len() as f64 / (1024.0 * 1024.0) > config.performance_limits.max_document_size_mb {
         check_document(doc.source(), config)?;
     }
     let started = clock.now_ms();
-    let outcome = engine::run(doc, claims, config, clock, started, embedder);
+    run(doc, claims, config, &config.deadline(clock), started, embedder)
+}
+
+/// The one check of the number of claims against
+/// `performance_limits.max_claims` (itself bounded by the schema's
+/// [`MAX_CLAIMS`]).
+pub fn check_claim_count(count: usize, config: &Config) -> Result<()> {
+    let limit = config.performance_limits.max_claims;
+    if count > limit {
+        return Err(Error::invalid_input(
+            &JsonPath::root().key("claims"),
+            "max_claims",
+            format!("too many claims: {count} > performance_limits.max_claims {limit}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Validates `claims` against `doc` within `deadline`, the call having
+/// started at `started` (ms, for the report's timestamp).
+fn run(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    deadline: &Deadline,
+    started: f64,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
+    let outcome = engine::run(doc, claims, config, deadline, embedder);
     let summary = Summary::of(claims.len(), &outcome.results);
     let hash = content_hash(&outcome.results, &outcome.failed, &summary);
     Ok(Report {

@@ -8,7 +8,6 @@ mod transcript;
 use crate::document::{Document, Format};
 use crate::error::{Error, ErrorKind};
 use crate::host::Clock;
-use crate::text::Profile;
 use crate::validate::{self, ClaimSet, Config};
 use js_sys::{Reflect, JSON};
 use serde::Serialize;
@@ -314,37 +313,14 @@ impl JsDocument {
     }
 
     /// Every place `quote` occurs: exact matches, or fuzzy ones within
-    /// `options.maxEditDistance` (default 3) when there is no exact one.
+    /// `options.maxEditDistance` (default 3) when there is no exact one; at
+    /// most `options.maxResults` (default 1000), the rest counted in
+    /// `omitted`.
     #[wasm_bindgen(skip_typescript)]
     pub fn find(&self, quote: &str, options: Option<JsValue>) -> Result<JsValue, JsValue> {
         let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-        let flag = |key: &str, default: bool| -> Result<bool, JsValue> {
-            match options.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(Value::Bool(b)) => Ok(*b),
-                Some(other) => Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("options.{key} must be a boolean, got {other}"),
-                ))),
-            }
-        };
-        let max = match options.get("maxEditDistance") {
-            None | Some(Value::Null) => 3,
-            Some(v) => match v.as_u64() {
-                Some(n) if n <= 2000 => n as usize,
-                _ => {
-                    return Err(to_js_error(Error::new(
-                        ErrorKind::Configuration,
-                        format!("options.maxEditDistance must be a whole number from 0 to 2000, got {v}"),
-                    )))
-                }
-            },
-        };
-        let profile = Profile {
-            fold_case: !flag("caseSensitive", false)?,
-            collapse_whitespace: flag("normalizeWhitespace", true)?,
-        };
-        to_js(&validate::find_quote(&self.inner, quote, profile, max))
+        let options = validate::FindOptions::from_json(&options).map_err(to_js_error)?;
+        to_js(&validate::find(&self.inner, quote, &options, &DateClock))
     }
 
     /// The format used: `markdown`, `html` or `plain_text`.

@@ -39,7 +39,14 @@ export interface ValidationConfigBody {
   exact_matching?: { enabled?: boolean; case_sensitive?: boolean; normalize_whitespace?: boolean };
   semantic_matching?: { enabled?: boolean; chunk_size?: number; overlap_size?: number; similarity_threshold?: number };
   context_validation?: { enabled?: boolean; context_window?: number; section_awareness?: boolean };
-  performance_limits?: { max_document_size_mb?: number; max_claims?: number; max_processing_time_seconds?: number };
+  performance_limits?: {
+    max_document_size_mb?: number;
+    /** At most 1000 (the schema's maxItems). */
+    max_claims?: number;
+    max_processing_time_seconds?: number;
+    /** Estimated peak memory of the call, in MiB (default 100). */
+    max_memory_mb?: number;
+  };
 }
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
@@ -195,10 +202,26 @@ export interface DocumentOptions {
 }
 
 export interface FindOptions {
-  /** Largest edit distance for fuzzy matches when there is no exact one (default 3). */
+  /** Largest edit distance for fuzzy matches when there is no exact one (default 3, at most 2000). */
   maxEditDistance?: number;
   caseSensitive?: boolean;
   normalizeWhitespace?: boolean;
+  /** Most matches returned (default 1000, at most 100000); the rest are counted in `omitted`. */
+  maxResults?: number;
+  /** Time limit of the search in seconds (default 120); past it `complete` is false. */
+  maxProcessingTimeSeconds?: number;
+}
+
+/** What `Document.find` found. */
+export interface FindResult {
+  /** The matches in document order: at most `maxResults`, and at most 16 MiB of matched text. */
+  matches: FoundMatch[];
+  /** Places found in all (those seen before the time limit when not `complete`). */
+  total: number;
+  /** Places found but not in `matches`. */
+  omitted: number;
+  /** False when the time limit ended the search. */
+  complete: boolean;
 }
 
 export interface FoundMatch extends Location {
@@ -278,7 +301,7 @@ export class Document {
   /** {@link Document.validate} for an `embed` that returns a Promise. */
   validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
-  find(quote: string, options?: FindOptions | null): FoundMatch[];
+  find(quote: string, options?: FindOptions | null): FindResult;
   /** The format used to read the source. */
   readonly format: SourceFormat;
   /** `document_metadata` of the report. */
