@@ -74,6 +74,26 @@ pub struct LimitsConfig {
     pub max_claims: usize,
     /// Processing time budget, in seconds.
     pub max_processing_time_seconds: f64,
+    /// Memory budget of one call, in MiB: a call whose estimated peak
+    /// (see [`estimated_memory_bytes`]) is over it is refused up front.
+    pub max_memory_mb: f64,
+}
+
+/// Peak heap bytes per byte of source measured for a whole validation
+/// (the document, its normalized text, the token index and the search
+/// state: 6.9× on a 7 MB markdown book, 9.0× on a 17 MB log; `cargo run
+/// --release --example memory`), rounded up.
+pub const MEMORY_PER_SOURCE_BYTE: usize = 10;
+
+/// Heap bytes per claim in the estimate (its quote, normalized copy,
+/// candidates and result; a claim whose quote occurs at the 1000-place cap
+/// can hold up to 32 KiB more).
+pub const MEMORY_PER_CLAIM: usize = 4 << 10;
+
+/// The estimated peak heap of validating `claims` claims against a source
+/// of `source_bytes` bytes.
+pub fn estimated_memory_bytes(source_bytes: usize, claims: usize) -> usize {
+    source_bytes.saturating_mul(MEMORY_PER_SOURCE_BYTE).saturating_add(claims.saturating_mul(MEMORY_PER_CLAIM))
 }
 
 /// The whole configuration.
@@ -89,6 +109,9 @@ pub struct Config {
     pub context_validation: ContextConfig,
     /// `performance_limits`.
     pub performance_limits: LimitsConfig,
+    /// Refuse input fields the schema does not know (default: list them
+    /// in a warning).
+    pub strict: bool,
 }
 
 impl Default for Config {
@@ -112,7 +135,9 @@ impl Default for Config {
                 max_document_size_mb: 50.0,
                 max_claims: 1000,
                 max_processing_time_seconds: 120.0,
+                max_memory_mb: 100.0,
             },
+            strict: false,
         }
     }
 }
@@ -215,8 +240,10 @@ impl Config {
                 MAX_PROCESSING_SECONDS_BOUND,
                 &mut d.max_processing_time_seconds,
             )?;
+            f.positive("max_memory_mb", MAX_MEMORY_MB_BOUND, &mut d.max_memory_mb)?;
             f.finish()?;
         }
+        top.bool("strict", &mut c.strict)?;
         top.finish()?;
         Ok(c)
     }
@@ -296,6 +323,9 @@ impl FindOptions {
         Profile { fold_case: !self.case_sensitive, collapse_whitespace: self.normalize_whitespace }
     }
 }
+
+/// Largest `max_memory_mb` accepted (64 GiB).
+pub const MAX_MEMORY_MB_BOUND: f64 = 65_536.0;
 
 /// Largest `max_processing_time_seconds` accepted (a day).
 pub const MAX_PROCESSING_SECONDS_BOUND: f64 = 86_400.0;

@@ -446,7 +446,11 @@ impl<'a> ClaimContext<'a> {
             return None;
         }
         let found_before_context = !candidates.is_empty();
-        candidates = self.apply_context(candidates, &mut rejected);
+        // past the cap a place not held may be the one the context picks:
+        // the context cannot narrow what was not all examined
+        if hits.left_out() == 0 {
+            candidates = self.apply_context(candidates, &mut rejected);
+        }
         if self.deadline.expired() {
             return None;
         }

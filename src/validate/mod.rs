@@ -56,9 +56,58 @@ pub fn validate_evidence_with(
     let claims = ClaimSet::from_json(claims)?;
     check_claim_count(claims.claims.len(), &config)?;
     check_document(source, &config)?;
+    check_memory(source.len(), claims.claims.len(), &config)?;
+    check_unknown_fields(&claims, &config)?;
     let deadline = config.deadline(clock);
     let doc = Document::new(source, claims.format)?;
-    run(&doc, &claims.claims, &config, &deadline, started, embedder)
+    let mut report = run(&doc, &claims.claims, &config, &deadline, started, embedder)?;
+    report.warnings.extend(unknown_fields_warning(&claims));
+    Ok(report)
+}
+
+/// [`validate_document_with`] for parsed input: also refuses (with
+/// `strict`) or lists in a warning the input fields the schema does not
+/// know.
+pub fn validate_set_with(
+    doc: &Document,
+    claims: &ClaimSet,
+    config: &Config,
+    clock: &dyn Clock,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
+    check_unknown_fields(claims, config)?;
+    let mut report = validate_document_with(doc, &claims.claims, config, clock, embedder)?;
+    report.warnings.extend(unknown_fields_warning(claims));
+    Ok(report)
+}
+
+/// With `strict`, a field the schema does not know is a VALIDATION_ERROR
+/// at its path.
+fn check_unknown_fields(claims: &ClaimSet, config: &Config) -> Result<()> {
+    match claims.unknown_fields.first() {
+        Some(path) if config.strict => Err(Error::new(
+            ErrorKind::Validation,
+            format!("unknown field {path} (the strict option refuses fields the input schema does not define)"),
+        )
+        .with_detail("json_path", Value::from(path.as_str()))
+        .with_detail("constraint", Value::from("additionalProperties"))
+        .with_detail("unknown_fields", Value::from(claims.unknown_fields.clone()))),
+        _ => Ok(()),
+    }
+}
+
+/// The UNKNOWN_FIELDS warning, when the input has fields the schema does
+/// not know (a misspelt `expected_sectoin` would otherwise be ignored
+/// without a word).
+fn unknown_fields_warning(claims: &ClaimSet) -> Option<Warning> {
+    (!claims.unknown_fields.is_empty()).then(|| Warning {
+        code: "UNKNOWN_FIELDS".into(),
+        message: format!(
+            "the input has fields the schema does not define, ignored: {} (misspelt? the strict option refuses them)",
+            claims.unknown_fields.join(", ")
+        ),
+        claim_id: None,
+    })
 }
 
 /// The texts a validation of `claims` would ask an embedder for, in order
@@ -67,6 +116,28 @@ pub fn validate_evidence_with(
 /// answers in as [`crate::matching::semantic::Precomputed`].
 pub fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<String> {
     engine::semantic_texts(doc, claims, config)
+}
+
+/// Checks that the call's estimated peak memory (see
+/// [`config::estimated_memory_bytes`]) fits `performance_limits.max_memory_mb`.
+pub fn check_memory(source_bytes: usize, claims: usize, config: &Config) -> Result<()> {
+    let limit = config.performance_limits.max_memory_mb;
+    let estimate = config::estimated_memory_bytes(source_bytes, claims);
+    let estimate_mb = estimate as f64 / (1024.0 * 1024.0);
+    if estimate_mb > limit {
+        return Err(Error::new(
+            ErrorKind::Validation,
+            format!(
+                "estimated memory {estimate_mb:.1} MB (a {:.1} MB source and {claims} claims) > performance_limits.max_memory_mb {limit} MB; raise max_memory_mb or split the source",
+                source_bytes as f64 / (1024.0 * 1024.0)
+            ),
+        )
+        .with_detail("constraint", Value::from("max_memory_mb"))
+        .with_detail("json_path", Value::from("$.performance_limits.max_memory_mb"))
+        .with_detail("estimated_bytes", Value::from(estimate))
+        .with_detail("limit_mb", Value::from(limit)));
+    }
+    Ok(())
 }
 
 /// Checks the size limit and that the source is text.
@@ -113,6 +184,7 @@ pub fn validate_document_with(
     if doc.source().len() as f64 / (1024.0 * 1024.0) > config.performance_limits.max_document_size_mb {
         check_document(doc.source(), config)?;
     }
+    check_memory(doc.source().len(), claims.len(), config)?;
     let started = clock.now_ms();
     run(doc, claims, config, &config.deadline(clock), started, embedder)
 }

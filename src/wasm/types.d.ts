@@ -39,6 +39,8 @@ export interface ValidationConfigBody {
   exact_matching?: { enabled?: boolean; case_sensitive?: boolean; normalize_whitespace?: boolean };
   semantic_matching?: { enabled?: boolean; chunk_size?: number; overlap_size?: number; similarity_threshold?: number };
   context_validation?: { enabled?: boolean; context_window?: number; section_awareness?: boolean };
+  /** Refuse input fields the schema does not define (default false: they are listed in an UNKNOWN_FIELDS warning). */
+  strict?: boolean;
   performance_limits?: {
     max_document_size_mb?: number;
     /** At most 1000 (the schema's maxItems). */
@@ -51,6 +53,19 @@ export interface ValidationConfigBody {
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
 export type ValidationConfig = ValidationConfigBody | { validation_config: ValidationConfigBody };
+
+/** The default configuration, every field present (`defaultConfig()`). */
+export interface DefaultConfig {
+  fuzzy_matching: { enabled: boolean; similarity_threshold: number; max_edit_distance: number; algorithm: "levenshtein" | "sequence_matcher" };
+  exact_matching: { enabled: boolean; case_sensitive: boolean; normalize_whitespace: boolean };
+  semantic_matching: { enabled: boolean; chunk_size: number; overlap_size: number; similarity_threshold: number };
+  context_validation: { enabled: boolean; context_window: number; section_awareness: boolean };
+  performance_limits: { max_document_size_mb: number; max_claims: number; max_processing_time_seconds: number; max_memory_mb: number };
+  strict: boolean;
+}
+
+/** A JSON value (what `parseJson` returns). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type ValidationStatus = "VALIDATED" | "FAILED" | "AMBIGUOUS" | "LOW_CONFIDENCE";
 export type FailureReason = "NOT_FOUND" | "LOW_CONFIDENCE" | "MULTIPLE_MATCHES" | "CONTEXT_MISMATCH";
@@ -288,6 +303,10 @@ export interface ValidateOptions {
 
 /** The library version. */
 export function version(): string;
+/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. */
+export function parseJson(text: string): JsonValue;
+/** The default configuration, as the library applies it. */
+export function defaultConfig(): DefaultConfig;
 
 /** A source document parsed and indexed once, validated against many times. */
 export class Document {
