@@ -52,11 +52,12 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  * CONFIGURATION_ERROR: the worker only tightens.
  *
  * The library's defaults are read from the package's `defaultConfig()` when
- * it exports one; until it does, a missing value is filled where
- * `fillUnknownDefault` is true (the resource limits: a lower one changes no
- * result short of the limit being reached) and left to the library otherwise
- * (the matching options, whose library defaults are below these bounds; see
- * edge/README.md).
+ * it exports one. Until it does, a missing value is filled with the bound
+ * where `fillUnknownDefault` is true (the resource limits: a lower one
+ * changes no result short of the limit being reached) or where the bound was
+ * set through its binding (the operator's value then holds for every
+ * request), and left to the library otherwise (the matching options, whose
+ * library defaults are below these default bounds; see edge/README.md).
  *
  * The fuzzy matcher's work grows steeply with max_edit_distance as it nears
  * the quote's length (measured in Node on 1 MB of text, 20 claims of 25
@@ -195,7 +196,7 @@ function serverSettings(env) {
       const what = row.integer ? `a whole number of at least ${row.min}` : 'a number above 0';
       throw new ServerConfigurationError(row.env, raw, 'range', `the binding ${row.env} must be ${what}, got ${value}`);
     }
-    return { ...row, max: value };
+    return { ...row, max: value, fromEnv: true };
   });
   const body = bounds.find((b) => b.name === 'body_bytes');
   return {
@@ -245,12 +246,13 @@ function clampConfig(requestConfig, bounds, defaults) {
     let max = row.max;
     if (row.atMostHalfOf) {
       const size = effective(inner, defaults, section, row.atMostHalfOf);
-      if (typeof size === 'number' && Number.isFinite(size)) max = Math.min(max, Math.floor(size / 2));
+      // only a chunk size the library will accept; a bad one is its error to report
+      if (Number.isInteger(size) && size > 0) max = Math.min(max, Math.floor(size / 2));
     }
     const value = inner[section]?.[key];
     if (value === undefined) {
       const fallback = defaults?.[section]?.[key];
-      const fill = defaults ? typeof fallback === 'number' && max < fallback : row.fillUnknownDefault;
+      const fill = defaults ? typeof fallback === 'number' && max < fallback : row.fillUnknownDefault || row.fromEnv;
       if (fill) {
         inner[section] = { ...inner[section], [key]: max };
         filled = true;
