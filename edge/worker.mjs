@@ -71,6 +71,8 @@ const BOUNDS = [
   { path: ['performance_limits', 'max_document_size_mb'], env: 'EV_MAX_DOCUMENT_SIZE_MB', max: 4, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
   { path: ['performance_limits', 'max_claims'], env: 'EV_MAX_CLAIMS', max: 100, integer: true, min: 1, fillUnknownDefault: true },
   { path: ['performance_limits', 'max_processing_time_seconds'], env: 'EV_MAX_PROCESSING_TIME_SECONDS', max: 10, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
+  // a Workers isolate has 128 MB: the library refuses a call whose estimated peak is over this
+  { path: ['performance_limits', 'max_memory_mb'], env: 'EV_MAX_MEMORY_MB', max: 64, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
   { path: ['fuzzy_matching', 'max_edit_distance'], env: 'EV_MAX_EDIT_DISTANCE', max: 8, integer: true, min: 0, fillUnknownDefault: false },
   { path: ['context_validation', 'context_window'], env: 'EV_MAX_CONTEXT_WINDOW', max: 1000, integer: true, min: 0, fillUnknownDefault: false },
   { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1, fillUnknownDefault: false },
@@ -143,11 +145,16 @@ async function handle(request, server) {
   const body = await readBody(request, server.maxBodyBytes);
   if (body instanceof Response) return body;
 
+  // the library's strict parser, not JSON.parse: a duplicate key (which
+  // JSON.parse would settle by keeping the last) is refused with its path
   let input;
   try {
-    input = JSON.parse(body);
+    input = library.parseJson(body);
   } catch (e) {
-    return errorResponse(400, 'INVALID_JSON', `the request body is not JSON: ${e.message}`, {});
+    if (e?.details?.constraint === 'uniqueKeys') {
+      return errorResponse(400, 'VALIDATION_ERROR', e.message, { ...e.details, body_path: e.details.json_path });
+    }
+    return errorResponse(400, 'INVALID_JSON', `the request body is not JSON: ${e?.message ?? e}`, {});
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return errorResponse(400, 'VALIDATION_ERROR', 'the request body must be a JSON object {source, claims, config?}',
