@@ -99,6 +99,17 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
         let what = value.js_typeof().as_string().unwrap_or_default();
         return Err((path.clone(), "type", format!("a {what} cannot be converted to JSON")));
     }
+    // as JSON.stringify: an object with toJSON (a Date, a Finding built by
+    // this package) stands for what toJSON returns
+    if let Ok(to_json) = Reflect::get(value, &"toJSON".into()) {
+        if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
+            let plain =
+                f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", describe(&e))))?;
+            if plain.dyn_ref::<js_sys::Function>().is_none() {
+                return js_to_json(&plain, path, depth + 1);
+            }
+        }
+    }
     let object: &js_sys::Object = value.unchecked_ref();
     let mut out = serde_json::Map::new();
     for entry in js_sys::Object::entries(object).iter() {
