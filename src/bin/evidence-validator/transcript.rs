@@ -25,7 +25,7 @@
 //! `--strict` and some item fails; 2 bad input (one line on stderr); 3 the
 //! report could not be written.
 
-use super::{parse_json, read_text, write_output, Failure};
+use super::{parse_json, read_text, write_output, write_stdout, Failure};
 use clap::Args;
 use evidence_validator::error::JsonPath;
 use evidence_validator::transcript::{
@@ -238,8 +238,7 @@ fn emit<T: Serialize>(args: &TranscriptArgs, report: &T, text: String) -> Result
     if args.json {
         write_output(None, &json)
     } else {
-        print!("{text}");
-        Ok(())
+        write_stdout(&text)
     }
 }
 
