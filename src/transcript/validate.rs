@@ -182,7 +182,9 @@ pub struct MatchedSpan {
     pub text: String,
     /// Start of the first matched token (its word's start, else its segment's).
     pub start_time: Option<f64>,
-    /// End of the last matched token.
+    /// When the passage ends: the latest end of its tokens (with
+    /// overlapping speakers not necessarily the last token's), never before
+    /// `start_time`.
     pub end_time: Option<f64>,
     /// The timing evidence (absent when the match has no timing at all).
     pub locality: Option<Locality>,
@@ -594,8 +596,21 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
         span: t.span(bs, be),
         text: t.text().get(bs..be).unwrap_or("").to_string(),
         start_time: first.start,
-        end_time: last.end,
+        end_time: end_time(first.start, tokens.get(start..end).unwrap_or(&[])),
         locality,
+    }
+}
+
+/// When a passage ends: the latest end of its tokens, never before `start`
+/// (the first token's start). Not simply the last token's end: words of
+/// overlapping speakers (another segment) may end before an earlier word of
+/// the passage; and a first word with a start but no end still ends no
+/// earlier than it starts.
+fn end_time(start: Option<f64>, tokens: &[super::model::TranscriptToken]) -> Option<f64> {
+    let latest = tokens.iter().filter_map(|t| t.end).reduce(f64::max);
+    match (start, latest) {
+        (Some(s), Some(e)) => Some(e.max(s)),
+        (_, e) => e,
     }
 }
 

@@ -115,10 +115,33 @@ fn entity(s: &str) -> Option<(String, usize)> {
     Some((decoded, semi + 1))
 }
 
-/// Splits input into lines (LF or CRLF), without a leading byte-order mark.
+/// Splits input into lines, without a leading byte-order mark. Every line
+/// end is accepted alike: `\n`, `\r\n` and a lone `\r` (old Mac files,
+/// some subtitle editors), mixed freely.
 pub(crate) fn lines(input: &str) -> Vec<&str> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    input.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+    let bytes = input.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                out.push(&input[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                out.push(&input[start..i]);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&input[start..]);
+    out
 }
 
 #[cfg(test)]
@@ -143,6 +166,14 @@ mod tests {
         assert_eq!(parse_timing("00:00.380 --> 00:02.760 align:start position:10%"), Ok((0.38, 2.76)));
         assert_eq!(parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"), Ok((1.0, 2.0)));
         assert!(parse_timing("00:00:01,000 -> 00:00:02,000").is_err());
+    }
+
+    #[test]
+    fn every_line_end_alike() {
+        assert_eq!(lines("a\nb\r\nc\rd\r\re"), ["a", "b", "c", "d", "", "e"]);
+        assert_eq!(lines("\u{feff}x\r"), ["x", ""]);
+        assert_eq!(lines(""), [""]);
+        assert_eq!(lines("é\rü"), ["é", "ü"]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! and the documented plain shape. The shape is recognised from its keys; a
 //! field of the wrong type is a `DOCUMENT_PARSING_ERROR` naming its JSON path.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use serde_json::{Map, Value};
 
@@ -93,6 +93,8 @@ enum Item {
         end: Option<f64>,
         confidence: Option<f64>,
         speaker: Option<String>,
+        /// Where it is in the input.
+        origin: Origin,
     },
     /// Punctuation written onto the previous word.
     AttachPrevious(String),
@@ -117,6 +119,8 @@ struct SegmentIn {
     end: f64,
     speaker: Option<String>,
     items: Vec<Item>,
+    /// Where it is in the input.
+    origin: Origin,
 }
 
 /// End before start: accepted with a warning, the end moved to the start.
@@ -164,7 +168,9 @@ fn assemble(
         b.warn(w);
     }
     let push = |b: &mut Builder, item: Item| match item {
-        Item::Word { text, start, end, confidence, speaker } => b.push_word(&text, start, end, confidence, speaker),
+        Item::Word { text, start, end, confidence, speaker, origin } => {
+            b.push_word(&text, start, end, confidence, speaker, origin)
+        }
         Item::AttachPrevious(p) => b.attach_to_previous(&p),
         Item::AttachNext(p) => b.attach_to_next(&p),
     };
@@ -176,9 +182,9 @@ fn assemble(
         assign_by_time(&mut segments, loose);
         for seg in segments {
             if seg.items.is_empty() {
-                b.push_segment(&seg.text, seg.start, seg.end, seg.speaker);
+                b.push_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
             } else {
-                b.open_segment(&seg.text, seg.start, seg.end, seg.speaker);
+                b.open_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
                 for item in seg.items {
                     push(&mut b, item);
                 }
@@ -247,6 +253,7 @@ fn whisper_word(v: &Value, path: &JsonPath, warnings: &mut Vec<String>) -> Resul
         end,
         confidence: number(w, &["score", "probability", "confidence"]),
         speaker: speaker(w, &["speaker"]),
+        origin: Origin::Json(path.clone()),
     })
 }
 
@@ -277,7 +284,14 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
             None if !items.is_empty() => String::new(),
             None => return Err(bad(&p.key("text"), "required", "a segment without words needs its text")),
         };
-        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker"]), items });
+        segments.push(SegmentIn {
+            text,
+            start,
+            end,
+            speaker: speaker(s, &["speaker"]),
+            items,
+            origin: Origin::Json(p),
+        });
     }
     // Top-level words: OpenAI's `verbose_json` with word granularity; WhisperX
     // repeats its words there as `word_segments` (ignored when segments have them).
@@ -332,7 +346,14 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         let start = required_time(offsets, "from", &op, 0.001)?;
         let end = order(start, required_time(offsets, "to", &op, 0.001)?, &p, &mut warnings);
         let text = string(s, "text", &p)?.ok_or_else(|| bad(&p.key("text"), "required", "text is required"))?;
-        segments.push(SegmentIn { text: text.to_string(), start, end, speaker: None, items: Vec::new() });
+        segments.push(SegmentIn {
+            text: text.to_string(),
+            start,
+            end,
+            speaker: None,
+            items: Vec::new(),
+            origin: Origin::Json(p),
+        });
     }
     let language = o
         .get("result")
@@ -373,6 +394,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             end: Some(end),
             confidence: number(wo, &["confidence"]),
             speaker: speaker(wo, &["speaker"]),
+            origin: Origin::Json(p),
         });
     }
     // Segments: the sentences of `paragraphs`, else `results.utterances` of channel 0.
@@ -389,7 +411,14 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
                 let start = required_time(so, "start", &sp, 1.0)?;
                 let end = order(start, required_time(so, "end", &sp, 1.0)?, &sp, &mut warnings);
                 let text = string(so, "text", &sp)?.unwrap_or("").to_string();
-                segments.push(SegmentIn { text, start, end, speaker: who.clone(), items: Vec::new() });
+                segments.push(SegmentIn {
+                    text,
+                    start,
+                    end,
+                    speaker: who.clone(),
+                    items: Vec::new(),
+                    origin: Origin::Json(sp),
+                });
             }
         }
     }
@@ -403,7 +432,14 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             let start = required_time(uo, "start", &up, 1.0)?;
             let end = order(start, required_time(uo, "end", &up, 1.0)?, &up, &mut warnings);
             let text = string(uo, "transcript", &up)?.unwrap_or("").to_string();
-            segments.push(SegmentIn { text, start, end, speaker: speaker(uo, &["speaker"]), items: Vec::new() });
+            segments.push(SegmentIn {
+                text,
+                start,
+                end,
+                speaker: speaker(uo, &["speaker"]),
+                items: Vec::new(),
+                origin: Origin::Json(up),
+            });
         }
     }
     let language = string(channel, "detected_language", &cp)?
@@ -429,20 +465,22 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
     // Sentences (ended by `is_eos`) become segments.
     let mut segments: Vec<SegmentIn> = Vec::new();
     let mut current: Vec<Item> = Vec::new();
-    let mut bounds: Option<(f64, f64)> = None;
+    // (start, end, where the sentence's first word is)
+    let mut bounds: Option<(f64, f64, Origin)> = None;
     let mut who: Option<String> = None;
     let rp = root.key("results");
     let flush = |segments: &mut Vec<SegmentIn>,
                  current: &mut Vec<Item>,
-                 bounds: &mut Option<(f64, f64)>,
+                 bounds: &mut Option<(f64, f64, Origin)>,
                  who: &mut Option<String>| {
-        if let Some((start, end)) = bounds.take() {
+        if let Some((start, end, origin)) = bounds.take() {
             segments.push(SegmentIn {
                 text: String::new(),
                 start,
                 end,
                 speaker: who.take(),
                 items: std::mem::take(current),
+                origin,
             });
         } else if !current.is_empty() {
             // punctuation only: belongs to the previous sentence
@@ -476,8 +514,12 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
                     end: Some(end),
                     confidence: number(a0, &["confidence"]),
                     speaker: sp,
+                    origin: Origin::Json(p.clone()),
                 });
-                bounds = Some(bounds.map_or((start, end), |(s, e)| (s.min(start), e.max(end))));
+                bounds = Some(match bounds.take() {
+                    None => (start, end, Origin::Json(p.clone())),
+                    Some((s, e, o)) => (s.min(start), e.max(end), o),
+                });
             }
             "punctuation" => match r.get("attaches_to").and_then(Value::as_str) {
                 Some("next") => current.push(Item::AttachNext(content.to_string())),
@@ -487,6 +529,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
                     end: Some(end),
                     confidence: None,
                     speaker: None,
+                    origin: Origin::Json(p.clone()),
                 }),
                 _ => current.push(Item::AttachPrevious(content.to_string())),
             },
@@ -529,6 +572,7 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             end,
             confidence: a0.get("confidence").and_then(|c| c.as_f64().or_else(|| c.as_str()?.parse().ok())),
             speaker: speaker(it, &["speaker_label"]),
+            origin: Origin::Json(p),
         });
     }
     let mut segments = Vec::new();
@@ -538,7 +582,14 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
         let start = required_time(s, "start_time", &p, 1.0)?;
         let end = order(start, required_time(s, "end_time", &p, 1.0)?, &p, &mut warnings);
         let text = string(s, "transcript", &p)?.unwrap_or("").to_string();
-        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker_label"]), items: Vec::new() });
+        segments.push(SegmentIn {
+            text,
+            start,
+            end,
+            speaker: speaker(s, &["speaker_label"]),
+            items: Vec::new(),
+            origin: Origin::Json(p),
+        });
     }
     let language = string(r, "language_code", rp)?.map(str::to_string);
     assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings)
@@ -576,9 +627,10 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
                 end: e,
                 confidence: number(wo, &["Confidence"]),
                 speaker: who.clone(),
+                origin: Origin::Json(wp),
             });
         }
-        segments.push(SegmentIn { text, start, end, speaker: who, items });
+        segments.push(SegmentIn { text, start, end, speaker: who, items, origin: Origin::Json(p) });
     }
     let language = string(o, "LanguageCode", root)?.map(str::to_string);
     assemble(TranscriptFormat::AwsTranscribeCallAnalytics, Spacing::Join(" "), language, segments, Vec::new(), warnings)

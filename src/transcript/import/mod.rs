@@ -24,6 +24,20 @@
 //! whose words carry their own leading spaces), WhisperX (`word`, `score`,
 //! words without timestamps, `word_segments`) and whisper-timestamped.
 //! [`Transcript::to_json`] writes this shape back (with spans).
+//!
+//! # Time order
+//!
+//! Segments (subtitle cues, turns, sentences) must start in time order, and
+//! so must the words of one segment (of the whole transcript when it has no
+//! segments); otherwise the input is refused with a `DOCUMENT_PARSING_ERROR`
+//! (constraint `order`) naming the JSON path of the first word or segment
+//! that goes back in time (the line of a subtitle cue). Putting them in time
+//! order would change the spoken text quotes are matched against. Words of
+//! different segments may overlap (two speakers at once); a match's
+//! `end_time` is the latest end of its words, so no reported range ends
+//! before it starts. A single word or segment that ends before it starts is
+//! accepted with a warning, its end set to its start. SRT and WebVTT accept
+//! `\n`, `\r\n` and a lone `\r` as line ends.
 
 pub(crate) mod cue;
 mod json;

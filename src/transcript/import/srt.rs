@@ -4,7 +4,7 @@
 //! no blank line before the next cue, markup such as `<i>` or `{\an8}`);
 //! anything else is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
 use super::cue::{clean_cue_text, lines, parse_timing};
 use crate::error::{Error, ErrorKind, Result};
 use serde_json::Value;
@@ -72,7 +72,7 @@ pub fn parse_srt(input: &str) -> Result<Transcript> {
         }
         let (clean, speaker) = clean_cue_text(&text.join("\n"));
         if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker);
+            b.push_segment(&clean, start, end, speaker, Origin::Line("SRT", timing_at + 1));
         }
         cues += 1;
         i = j;

@@ -6,7 +6,7 @@
 //! timing line is skipped (with a warning); a timing line that does not parse
 //! is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
 use super::cue::{clean_cue_text, lines, parse_timing};
 use super::srt::line_error;
 use crate::error::Result;
@@ -80,7 +80,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
         }
         let (clean, speaker) = clean_cue_text(&payload.join("\n"));
         if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker);
+            b.push_segment(&clean, start, end, speaker, Origin::Line("WebVTT", timing_at + 1));
         }
         cues += 1;
         i = j;
