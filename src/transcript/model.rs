@@ -189,6 +189,10 @@ pub struct Transcript {
     tokens: Vec<TranscriptToken>,
     #[serde(skip)]
     positions: PositionIndex,
+    /// For each word: the start of the nearest timed word before it and
+    /// after it (so a lookup is O(1), not a scan).
+    #[serde(skip)]
+    neighbours: Vec<(Option<f64>, Option<f64>)>,
 }
 
 impl Transcript {
@@ -236,6 +240,11 @@ impl Transcript {
     /// The transcript as JSON (the documented plain shape plus spans).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The starts of the nearest timed words before and after word `w`.
+    pub(crate) fn timed_neighbours(&self, w: usize) -> (Option<f64>, Option<f64>) {
+        self.neighbours.get(w).copied().unwrap_or((None, None))
     }
 
     /// Index of the word whose span holds byte `b` of the text.
@@ -547,8 +556,13 @@ impl Builder {
         self.pending_prefix.push_str(punct.trim());
     }
 
-    /// The transcript; an error when it has neither words nor segments.
-    pub(crate) fn finish(mut self) -> Result<Transcript> {
+    /// The transcript; an error when it has neither words nor segments, or
+    /// a `PROCESSING_ERROR` once `deadline` passed (asked for every word,
+    /// segment and token).
+    pub(crate) fn finish(mut self, deadline: &crate::host::Deadline<'_>) -> Result<Transcript> {
+        let stopped = |what: &str, i: usize, of: usize| {
+            super::import::import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
+        };
         self.close_segment();
         if !self.pending_prefix.is_empty() {
             let p = std::mem::take(&mut self.pending_prefix);
@@ -566,10 +580,13 @@ impl Builder {
         let text = self.text;
         let positions = PositionIndex::new(&text);
         let span = |s: usize, e: usize| positions.span(&text, s, e);
-        let words: Vec<Word> = self
-            .words
-            .into_iter()
-            .map(|w| Word {
+        let (nw, ns) = (self.words.len(), self.segments.len());
+        let mut words: Vec<Word> = Vec::with_capacity(nw);
+        for w in self.words {
+            if deadline.expired() {
+                return Err(stopped("word", words.len(), nw));
+            }
+            words.push(Word {
                 span: span(w.byte_start, w.byte_end),
                 text: w.text,
                 start: w.start,
@@ -577,12 +594,14 @@ impl Builder {
                 confidence: w.confidence,
                 speaker: w.speaker,
                 segment: w.segment,
-            })
-            .collect();
-        let segments: Vec<Segment> = self
-            .segments
-            .into_iter()
-            .map(|s| Segment {
+            });
+        }
+        let mut segments: Vec<Segment> = Vec::with_capacity(ns);
+        for s in self.segments {
+            if deadline.expired() {
+                return Err(stopped("segment", segments.len(), ns));
+            }
+            segments.push(Segment {
                 span: span(s.byte_start, s.byte_end),
                 text: s.text,
                 start: s.start,
@@ -590,8 +609,8 @@ impl Builder {
                 speaker: s.speaker,
                 word_start: s.word_start,
                 word_end: s.word_end,
-            })
-            .collect();
+            });
+        }
         let timing = if words.iter().any(|w| w.start.is_some()) {
             TimingLevel::Word
         } else if !segments.is_empty() {
@@ -612,9 +631,31 @@ impl Builder {
             warnings: self.warnings,
             tokens: Vec::new(),
             positions: PositionIndex::default(),
+            neighbours: Vec::new(),
         };
+        let mut neighbours = vec![(None, None); transcript.words.len()];
+        let mut before = None;
+        for (i, w) in transcript.words.iter().enumerate() {
+            if deadline.expired() {
+                return Err(stopped("word", i, nw));
+            }
+            neighbours[i].0 = before;
+            before = w.start.or(before);
+        }
+        let mut after = None;
+        for (i, w) in transcript.words.iter().enumerate().rev() {
+            if deadline.expired() {
+                return Err(stopped("word", i, nw));
+            }
+            neighbours[i].1 = after;
+            after = w.start.or(after);
+        }
+        transcript.neighbours = neighbours;
         let mut tokens = Vec::new();
-        normalize::for_each_token(&transcript.text, |t| {
+        let complete = normalize::try_for_each_token(&transcript.text, |t| {
+            if deadline.expired() {
+                return false;
+            }
             let word = transcript.word_at(t.byte_start);
             let segment = word
                 .and_then(|w| transcript.words.get(w))
@@ -630,7 +671,16 @@ impl Builder {
                 end: w.and_then(|w| w.end).or(s.map(|s| s.end)),
                 span: positions.span(&transcript.text, t.byte_start, t.byte_end),
             });
+            true
         });
+        if !complete {
+            let at = tokens.last().map_or(0, |t: &TranscriptToken| t.span.byte_end);
+            return Err(super::import::import_time_error(&format!(
+                "token {} at byte {at} of {} (building the transcript)",
+                tokens.len(),
+                transcript.text.len()
+            )));
+        }
         transcript.tokens = tokens;
         transcript.positions = positions;
         Ok(transcript)
@@ -649,7 +699,7 @@ mod tests {
         b.push_word("world.", Some(0.5), Some(1.0), None, None, Origin::Unknown);
         b.open_segment("Again", 2.0, 3.0, None, Origin::Unknown);
         b.push_word("Again", Some(2.0), Some(3.0), None, None, Origin::Unknown);
-        let t = b.finish().unwrap();
+        let t = b.finish(&crate::host::Deadline::never()).unwrap();
         assert_eq!(t.text(), "Hello, world.\nAgain");
         assert_eq!(t.timing(), TimingLevel::Word);
         assert_eq!(t.segments()[1].word_start, 2);
@@ -666,7 +716,7 @@ mod tests {
         b.push_word(" I", Some(0.0), Some(0.2), None, None, Origin::Unknown);
         b.push_word(" can", Some(0.2), Some(0.5), None, None, Origin::Unknown);
         b.push_word("'t.", Some(0.5), Some(1.0), None, None, Origin::Unknown);
-        let t = b.finish().unwrap();
+        let t = b.finish(&crate::host::Deadline::never()).unwrap();
         assert_eq!(t.text(), "I can't.");
         assert_eq!(t.tokens().len(), 2);
         assert_eq!(t.tokens()[1].text, "cant");
@@ -675,6 +725,8 @@ mod tests {
 
     #[test]
     fn empty_is_an_error() {
-        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" ")).finish().is_err());
+        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" "))
+            .finish(&crate::host::Deadline::never())
+            .is_err());
     }
 }

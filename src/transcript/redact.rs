@@ -13,7 +13,8 @@ use super::budget::EvaluationOutcome;
 use super::config::TranscriptConfig;
 use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
 use super::model::Transcript;
-use super::validate::validate_item;
+use super::validate::validate_or_time_out;
+use crate::host::Deadline;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -36,17 +37,29 @@ pub struct OmittedItem {
 }
 
 impl ValidatedEvaluation {
-    /// Validates `evaluation` against the raw `transcript` and keeps the items that pass.
+    /// Validates `evaluation` against the raw `transcript` and keeps the
+    /// items that pass (no time limit: see [`ValidatedEvaluation::new_within`]).
     pub fn new(
         transcript: &Transcript,
         evaluation: &StructuredEvaluation,
         config: &TranscriptConfig,
     ) -> ValidatedEvaluation {
+        ValidatedEvaluation::new_within(transcript, evaluation, config, &Deadline::never())
+    }
+
+    /// [`ValidatedEvaluation::new`] within `deadline`: an item the time
+    /// limit stopped is not validated, so it is omitted (its reasons say so).
+    pub fn new_within(
+        transcript: &Transcript,
+        evaluation: &StructuredEvaluation,
+        config: &TranscriptConfig,
+        deadline: &Deadline<'_>,
+    ) -> ValidatedEvaluation {
         let mut kept = StructuredEvaluation { extra: evaluation.extra.clone(), ..Default::default() };
         let mut omitted = Vec::new();
         for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
             for (index, item) in evaluation.items(kind).iter().enumerate() {
-                let v = validate_item(transcript, item, config);
+                let v = validate_or_time_out(transcript, item, config, deadline);
                 if v.passed {
                     kept.items_mut(kind).push(item.clone());
                 } else {

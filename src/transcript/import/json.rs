@@ -5,7 +5,9 @@
 //! field of the wrong type is a `DOCUMENT_PARSING_ERROR` naming its JSON path.
 
 use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
+use super::tick;
 use crate::error::{Error, ErrorKind, JsonPath, Result};
+use crate::host::Deadline;
 use serde_json::{Map, Value};
 
 /// A `DOCUMENT_PARSING_ERROR` about the field at `path`.
@@ -137,12 +139,13 @@ fn order(start: f64, end: f64, path: &JsonPath, warnings: &mut Vec<String>) -> f
 /// the last segment starting at or before it (the first segment for items
 /// before every segment); untimed items and punctuation follow the previous
 /// item.
-fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>) {
+fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>, deadline: &Deadline<'_>) -> Result<()> {
     if segments.is_empty() {
-        return;
+        return Ok(());
     }
     let mut k = 0;
-    for item in items {
+    for (n, item) in items.into_iter().enumerate() {
+        tick(deadline, || format!("word {n} (putting words into segments)"))?;
         if let Some(s) = item.start() {
             while k + 1 < segments.len() && s + 1e-6 >= segments[k + 1].start {
                 k += 1;
@@ -150,6 +153,7 @@ fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>) {
         }
         segments[k].items.push(item);
     }
+    Ok(())
 }
 
 /// Builds the transcript from segments (each with its items) and items
@@ -161,6 +165,7 @@ fn assemble(
     mut segments: Vec<SegmentIn>,
     loose: Vec<Item>,
     warnings: Vec<String>,
+    deadline: &Deadline<'_>,
 ) -> Result<Transcript> {
     let mut b = Builder::new(format, spacing);
     b.set_language(language);
@@ -175,50 +180,61 @@ fn assemble(
         Item::AttachNext(p) => b.attach_to_next(&p),
     };
     if segments.is_empty() {
-        for item in loose {
+        for (n, item) in loose.into_iter().enumerate() {
+            tick(deadline, || format!("word {n} (building the text)"))?;
             push(&mut b, item);
         }
     } else {
-        assign_by_time(&mut segments, loose);
-        for seg in segments {
+        assign_by_time(&mut segments, loose, deadline)?;
+        for (n, seg) in segments.into_iter().enumerate() {
+            tick(deadline, || format!("segment {n} (building the text)"))?;
             if seg.items.is_empty() {
                 b.push_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
             } else {
                 b.open_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
-                for item in seg.items {
+                for (m, item) in seg.items.into_iter().enumerate() {
+                    tick(deadline, || format!("segment {n}, word {m} (building the text)"))?;
                     push(&mut b, item);
                 }
                 b.close_segment();
             }
         }
     }
-    b.finish()
+    b.finish(deadline)
 }
 
-/// Reads a JSON transcript of any supported shape.
+/// Reads a JSON transcript of any supported shape (no time limit: see
+/// [`from_json_within`]).
 pub fn from_json(value: &Value) -> Result<Transcript> {
+    from_json_within(value, &Deadline::never())
+}
+
+/// [`from_json`] within `deadline`, asked for every array element, word and
+/// token; past it a `PROCESSING_ERROR` naming the JSON path it stopped at.
+pub fn from_json_within(value: &Value, deadline: &Deadline<'_>) -> Result<Transcript> {
+    let d = deadline;
     let root = JsonPath::root();
     let o = object(value, &root, "a JSON transcript")?;
     let results = o.get("results");
     if let Some(Value::Object(r)) = results {
         if r.contains_key("channels") {
-            return deepgram(r, &root.key("results"));
+            return deepgram(r, &root.key("results"), d);
         }
         if r.contains_key("items") {
-            return aws_transcribe(r, &root.key("results"));
+            return aws_transcribe(r, &root.key("results"), d);
         }
     }
     if let Some(Value::Array(_)) = results {
-        return speechmatics(o, &root);
+        return speechmatics(o, &root, d);
     }
     if let Some(Value::Array(_)) = o.get("Transcript") {
-        return aws_call_analytics(o, &root);
+        return aws_call_analytics(o, &root, d);
     }
     if let Some(Value::Array(_)) = o.get("transcription") {
-        return whisper_cpp(o, &root);
+        return whisper_cpp(o, &root, d);
     }
     if ["segments", "words", "word_segments"].iter().any(|k| o.contains_key(*k)) {
-        return whisper_family(o, &root);
+        return whisper_family(o, &root, d);
     }
     let keys: Vec<&str> = o.keys().map(String::as_str).take(8).collect();
     Err(bad(
@@ -257,19 +273,21 @@ fn whisper_word(v: &Value, path: &JsonPath, warnings: &mut Vec<String>) -> Resul
     })
 }
 
-fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn whisper_family(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let mut any_segment_words = false;
     let mut word_keys = (false, false, false); // uses "text", has "score", has "probability"
     let segs_path = root.key("segments");
     for (i, v) in array(o, "segments", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("segments[{i}]"))?;
         let p = segs_path.index(i);
         let s = object(v, &p, "a segment")?;
         let start = required_time(s, "start", &p, 1.0)?;
         let end = order(start, required_time(s, "end", &p, 1.0)?, &p, &mut warnings);
         let mut items = Vec::new();
         for (j, w) in array(s, "words", &p)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("words[{j}]"))?;
             let wp = p.key("words").index(j);
             if let Some(wo) = w.as_object() {
                 word_keys.0 |= wo.contains_key("text") && !wo.contains_key("word");
@@ -331,14 +349,15 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
     });
     let spacing = if raw { Spacing::Raw } else { Spacing::Join(" ") };
     let language = string(o, "language", root)?.map(str::to_string);
-    assemble(format, spacing, language, segments, loose, warnings)
+    assemble(format, spacing, language, segments, loose, warnings, d)
 }
 
-fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let path = root.key("transcription");
     for (i, v) in array(o, "transcription", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("transcription[{i}]"))?;
         let p = path.index(i);
         let s = object(v, &p, "a transcription entry")?;
         let op = p.key("offsets");
@@ -361,10 +380,10 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         .and_then(|r| r.get("language"))
         .and_then(Value::as_str)
         .map(str::to_string);
-    assemble(TranscriptFormat::WhisperCpp, Spacing::Join(" "), language, segments, Vec::new(), warnings)
+    assemble(TranscriptFormat::WhisperCpp, Spacing::Join(" "), language, segments, Vec::new(), warnings, d)
 }
 
-fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
+fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let channels = array(r, "channels", rp)?
         .filter(|c| !c.is_empty())
@@ -381,6 +400,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     let alt = object(&alternatives[0], &ap, "an alternative")?;
     let mut items = Vec::new();
     for (j, w) in array(alt, "words", &ap)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("words[{j}]"))?;
         let p = ap.key("words").index(j);
         let wo = object(w, &p, "a word")?;
         let text = string(wo, "punctuated_word", &p)?
@@ -402,10 +422,12 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     if let Some(Value::Object(pgs)) = alt.get("paragraphs") {
         let pp = ap.key("paragraphs");
         for (i, pg) in array(pgs, "paragraphs", &pp)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("paragraphs[{i}]"))?;
             let pgp = pp.key("paragraphs").index(i);
             let pg = object(pg, &pgp, "a paragraph")?;
             let who = speaker(pg, &["speaker"]);
             for (k, s) in array(pg, "sentences", &pgp)?.into_iter().flatten().enumerate() {
+                tick(d, || format!("sentences[{k}]"))?;
                 let sp = pgp.key("sentences").index(k);
                 let so = object(s, &sp, "a sentence")?;
                 let start = required_time(so, "start", &sp, 1.0)?;
@@ -424,6 +446,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     }
     if segments.is_empty() {
         for (i, u) in array(r, "utterances", rp)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("utterances[{i}]"))?;
             let up = rp.key("utterances").index(i);
             let uo = object(u, &up, "an utterance")?;
             if uo.get("channel").and_then(Value::as_u64).is_some_and(|c| c != 0) {
@@ -445,10 +468,10 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     let language = string(channel, "detected_language", &cp)?
         .map(str::to_string)
         .or_else(|| alt.get("languages").and_then(|l| l.get(0)).and_then(Value::as_str).map(str::to_string));
-    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings)
+    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings, d)
 }
 
-fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn speechmatics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let metadata = o.get("metadata").and_then(Value::as_object);
     let delimiter = metadata
@@ -490,6 +513,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         }
     };
     for (i, v) in array(o, "results", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("results[{i}]"))?;
         let p = rp.index(i);
         let r = object(v, &p, "a result")?;
         let ty = string(r, "type", &p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
@@ -540,13 +564,14 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         }
     }
     flush(&mut segments, &mut current, &mut bounds, &mut who);
-    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings)
+    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings, d)
 }
 
-fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
+fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut items = Vec::new();
     for (i, v) in array(r, "items", rp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("items[{i}]"))?;
         let p = rp.key("items").index(i);
         let it = object(v, &p, "an item")?;
         let ty = string(it, "type", &p)?.unwrap_or("pronunciation");
@@ -577,6 +602,7 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     }
     let mut segments = Vec::new();
     for (i, v) in array(r, "audio_segments", rp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("audio_segments[{i}]"))?;
         let p = rp.key("audio_segments").index(i);
         let s = object(v, &p, "an audio segment")?;
         let start = required_time(s, "start_time", &p, 1.0)?;
@@ -592,14 +618,15 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
         });
     }
     let language = string(r, "language_code", rp)?.map(str::to_string);
-    assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings)
+    assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings, d)
 }
 
-fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let tp = root.key("Transcript");
     for (i, v) in array(o, "Transcript", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("Transcript[{i}]"))?;
         let p = tp.index(i);
         let turn = object(v, &p, "a turn")?;
         let start = required_time(turn, "BeginOffsetMillis", &p, 0.001)?;
@@ -608,6 +635,7 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
         let who = speaker(turn, &["ParticipantRole"]);
         let mut items = Vec::new();
         for (j, w) in array(turn, "Items", &p)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("Items[{j}]"))?;
             let wp = p.key("Items").index(j);
             let wo = object(w, &wp, "an item")?;
             let content = string(wo, "Content", &wp)?
@@ -633,7 +661,15 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
         segments.push(SegmentIn { text, start, end, speaker: who, items, origin: Origin::Json(p) });
     }
     let language = string(o, "LanguageCode", root)?.map(str::to_string);
-    assemble(TranscriptFormat::AwsTranscribeCallAnalytics, Spacing::Join(" "), language, segments, Vec::new(), warnings)
+    assemble(
+        TranscriptFormat::AwsTranscribeCallAnalytics,
+        Spacing::Join(" "),
+        language,
+        segments,
+        Vec::new(),
+        warnings,
+        d,
+    )
 }
 
 #[cfg(test)]
