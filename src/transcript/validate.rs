@@ -846,8 +846,8 @@ pub struct ProcessingFailure {
 }
 
 impl ProcessingFailure {
-    /// The failure for `labels` not finished, if any.
-    pub(crate) fn for_items(config: &TranscriptConfig, labels: Vec<String>, total: usize) -> Option<ProcessingFailure> {
+    /// The failure for the items `labels` (of `total`) not finished, if any.
+    pub fn for_items(config: &TranscriptConfig, labels: Vec<String>, total: usize) -> Option<ProcessingFailure> {
         if labels.is_empty() {
             return None;
         }
