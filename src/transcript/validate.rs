@@ -377,7 +377,16 @@ pub fn validate_item_within(
     if deadline.expired_now() {
         return Err(time_limit_error(config, "validating the item (not started)"));
     }
-    let quote = normalize::tokens(&item.evidence_quote);
+    let mut quote = Vec::new();
+    if !normalize::try_for_each_token(&item.evidence_quote, |t| {
+        quote.push(t.text);
+        !deadline.expired()
+    }) {
+        return Err(time_limit_error(
+            config,
+            &format!("validating the item (normalizing the quote, at token {})", quote.len()),
+        ));
+    }
     let ts = item.evidence_timestamp;
     let window = config.locality_seconds;
     let n = quote.len();
