@@ -10,6 +10,15 @@
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
 //! VALIDATED; 2 bad input (one line on stderr naming the error code and
 //! where); 3 the report could not be written.
+//!
+//! Untrusted files: every file is read through [`read_text_limited`], at
+//! most its limit plus one byte (a source: the configuration's
+//! `max_document_size_mb`, default 50; evidence, configuration, transcript,
+//! items and report files: [`INPUT_FILE_LIMIT_MB`]); past it the file is
+//! refused with a `DOCUMENT_PARSING_ERROR` naming it and the limit, so
+//! `--source /dev/zero` ends at once. Output goes through [`write_stdout`]
+//! (and [`write_output`]): a closed stdout (`| head -c1`) ends the writing
+//! quietly, with no panic and the command's own exit code.
 
 mod judge;
 mod transcript;
@@ -20,8 +29,13 @@ use evidence_validator::text::Profile;
 use evidence_validator::validate::{self, ClaimSet, Config, Status};
 use evidence_validator::{Document, Error, ErrorKind, Format};
 use serde_json::Value;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Largest evidence, configuration, transcript, items or report file read,
+/// in MiB (a source document is bounded by `max_document_size_mb` instead).
+pub const INPUT_FILE_LIMIT_MB: u64 = 64;
 
 /// The bundled sample, used when `validate` is given no files.
 const SAMPLE_SOURCE: &str = include_str!("../../../samples/incident-review.md");
@@ -93,14 +107,20 @@ fn main() -> ExitCode {
     match run(cli.command) {
         Ok(code) => code,
         Err(Failure::Input(e)) => {
-            eprintln!("evidence-validator: {}", one_line(&e.to_string()));
+            note(&one_line(&e.to_string()));
             ExitCode::from(2)
         }
         Err(Failure::Output(msg)) => {
-            eprintln!("evidence-validator: {msg}");
+            note(&msg);
             ExitCode::from(3)
         }
     }
+}
+
+/// One `evidence-validator: …` line on stderr; a closed stderr is ignored
+/// (`eprintln!` would panic).
+pub(crate) fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "evidence-validator: {line}");
 }
 
 enum Failure {
@@ -121,18 +141,7 @@ fn one_line(s: &str) -> String {
 fn run(command: Command) -> Result<ExitCode, Failure> {
     match command {
         Command::Validate { source, evidence, output, config, format, verbose, strict } => {
-            let (source_text, claims_text, claims_name) = match (source, evidence) {
-                (Some(s), Some(e)) => (
-                    read_text(&s, ErrorKind::DocumentParsing)?,
-                    read_text(&e, ErrorKind::Validation)?,
-                    e.display().to_string(),
-                ),
-                _ => {
-                    eprintln!("evidence-validator: no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
-                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
-                }
-            };
-            let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
+            // The configuration first: it bounds how much of the source is read.
             let config_json = match &config {
                 Some(p) => parse_json(
                     &read_text(p, ErrorKind::Configuration)?,
@@ -142,6 +151,18 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 None => Value::Null,
             };
             let config = Config::from_json(&config_json)?;
+            let (source_text, claims_text, claims_name) = match (source, evidence) {
+                (Some(s), Some(e)) => (
+                    read_source(&s, config.performance_limits.max_document_size_mb)?,
+                    read_text(&e, ErrorKind::Validation)?,
+                    e.display().to_string(),
+                ),
+                _ => {
+                    note("no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
+                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
+                }
+            };
+            let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
             let mut claims = ClaimSet::from_json(&claims_json)?;
             if let Some(f) = format {
                 claims.format = Some(parse_format(&f)?);
@@ -150,15 +171,20 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             let doc = Document::new(source_text, claims.format)?;
             let report = validate::validate_document(&doc, &claims.claims, &config, &SystemClock)?;
             if verbose {
+                let mut lines = String::new();
                 for r in &report.validated_claims {
                     let place = r.match_details.as_ref().map_or(String::new(), |m| {
                         format!(" line {} col {} ({:?})", m.location.line_number, m.location.column, m.match_type)
                     });
-                    eprintln!("{} {:?} {:.3}{}", r.claim_id, r.validation_status, r.confidence_score, place);
+                    lines.push_str(&format!(
+                        "{} {:?} {:.3}{}\n",
+                        r.claim_id, r.validation_status, r.confidence_score, place
+                    ));
                 }
                 for w in &report.warnings {
-                    eprintln!("warning {}: {}", w.code, w.message);
+                    lines.push_str(&format!("warning {}: {}\n", w.code, w.message));
                 }
+                let _ = std::io::stderr().lock().write_all(lines.as_bytes());
             }
             let json = serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(output.as_deref(), &json)?;
@@ -167,7 +193,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             Ok(if strict && !all_validated { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         Command::Find { source, quote, max_edit_distance, format } => {
-            let text = read_text(&source, ErrorKind::DocumentParsing)?;
+            let text = read_source(&source, Config::default().performance_limits.max_document_size_mb)?;
             let format = format.map(|f| parse_format(&f)).transpose()?;
             let doc = Document::new(text, format)?;
             let found = validate::find_quote(&doc, &quote, Profile::default(), max_edit_distance);
@@ -190,8 +216,47 @@ fn parse_format(name: &str) -> Result<Format, Error> {
     })
 }
 
-fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::new(kind, format!("cannot read {}: {e}", path.display())))?;
+/// An evidence, configuration, transcript, items or report file: at most
+/// [`INPUT_FILE_LIMIT_MB`].
+pub(crate) fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
+    read_text_limited(path, kind, INPUT_FILE_LIMIT_MB as f64, "the input file limit")
+}
+
+/// A source document: at most `max_document_size_mb` (the configuration's).
+pub(crate) fn read_source(path: &Path, max_document_size_mb: f64) -> Result<String, Error> {
+    read_text_limited(path, ErrorKind::DocumentParsing, max_document_size_mb, "max_document_size_mb")
+}
+
+/// The one way the CLI reads a file: at most `limit_mb` MiB plus one byte
+/// (never the whole of `/dev/zero` or a runaway file); longer is a
+/// `DOCUMENT_PARSING_ERROR` naming the file and the limit (`limit_name`).
+/// A file that cannot be opened or read, or is not UTF-8, is an error of
+/// `kind`.
+pub(crate) fn read_text_limited(
+    path: &Path,
+    kind: ErrorKind,
+    limit_mb: f64,
+    limit_name: &str,
+) -> Result<String, Error> {
+    let limit = if limit_mb.is_finite() && limit_mb > 0.0 { (limit_mb * 1024.0 * 1024.0) as u64 } else { 0 };
+    let cannot = |e: std::io::Error| Error::new(kind, format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // The size on disk is only a hint (0 for /dev/zero, a pipe or /proc).
+    let hint = file.metadata().map(|m| m.len()).unwrap_or(0).min(limit.saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::new(
+            ErrorKind::DocumentParsing,
+            format!(
+                "{} is larger than {limit_name} ({limit_mb} MB = {limit} bytes): refused after reading {limit} bytes and one more",
+                path.display()
+            ),
+        )
+        .with_detail("file", Value::String(path.display().to_string()))
+        .with_detail("constraint", Value::from(limit_name))
+        .with_detail("limit_bytes", Value::from(limit)));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Error::new(kind, format!("{} is not valid UTF-8 (invalid byte at offset {at})", path.display()))
@@ -207,13 +272,23 @@ fn parse_json(text: &str, name: &str, kind: ErrorKind) -> Result<Value, Error> {
     })
 }
 
-fn write_output(path: Option<&Path>, json: &str) -> Result<(), Failure> {
+/// Writes the report (and a newline) to `path`, or to stdout when `None`.
+pub(crate) fn write_output(path: Option<&Path>, json: &str) -> Result<(), Failure> {
     match path {
         Some(p) => std::fs::write(p, format!("{json}\n"))
             .map_err(|e| Failure::Output(format!("cannot write {}: {e}", p.display()))),
-        None => {
-            println!("{json}");
-            Ok(())
-        }
+        None => write_stdout(&format!("{json}\n")),
+    }
+}
+
+/// The one way the CLI writes to stdout. A reader that went away (`| head
+/// -c1`: a broken pipe) is not an error: the rest is dropped quietly and the
+/// command keeps its exit code; any other write error is exit 3.
+pub(crate) fn write_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Output(format!("cannot write to stdout: {e}"))),
     }
 }
