@@ -225,7 +225,9 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
     let errors: Vec<&str> = r["jury"]["votes"].as_array().unwrap().iter().filter_map(|v| v["error"].as_str()).collect();
     assert!(errors[0].contains("HTTP 500"), "{errors:?}");
     assert_eq!(errors[1], "timed out after 500 ms");
-    assert!(errors[2].starts_with("unreadable answer"), "{errors:?}");
+    assert!(errors[2].starts_with("abstained: "), "{errors:?}");
+    assert_eq!(r["jury"]["abstained"], 1);
+    assert_eq!(r["jury"]["votes"][4]["abstained"], true);
 
     // what the jurors received: the instructions, the spec's prompt, the model, the key
     let got = stub.received();

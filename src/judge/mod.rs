@@ -249,8 +249,11 @@ pub struct JuryReport {
     pub tally: BTreeMap<JurorVerdict, usize>,
     /// Jurors with a ballot.
     pub answered: usize,
-    /// Jurors that failed.
+    /// Jurors that cast no ballot (failed, timed out or abstained).
     pub failed: usize,
+    /// Jurors that answered without a verdict (counted in `failed` too).
+    #[serde(default)]
+    pub abstained: usize,
 }
 
 /// The output object of one check (spec 002 "Output structure", plus the
@@ -464,6 +467,7 @@ impl Verification {
                 tally: d.tally.clone(),
                 answered: d.answered,
                 failed: d.failed,
+                abstained: d.abstained,
             },
             None => JuryReport {
                 convened: false,
@@ -472,6 +476,7 @@ impl Verification {
                 tally: BTreeMap::new(),
                 answered: 0,
                 failed: 0,
+                abstained: 0,
             },
         };
         JudgeResult {

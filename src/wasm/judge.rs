@@ -140,8 +140,10 @@ export interface JuryVote {
   judge: string;
   /** Null when the juror failed. */
   ballot: JudgeBallot | null;
-  /** Why there is no ballot. */
+  /** Why there is no ballot: the call's error, `timed out after N ms`, or `abstained: ...`. */
   error: string | null;
+  /** The juror answered without a verdict (only reasoning, alternatives, questions, garbage). */
+  abstained: boolean;
   elapsed_ms: number | null;
 }
 
@@ -153,7 +155,10 @@ export interface JuryReport {
   votes: JuryVote[];
   tally: Partial<Record<JurorVerdict, number>>;
   answered: number;
+  /** Jurors without a ballot: failed, timed out or abstained. */
   failed: number;
+  /** Jurors that answered without a verdict (counted in `failed` too). */
+  abstained: number;
 }
 
 /** The output of one check (spec 002 "Output structure", plus request, context and votes). */

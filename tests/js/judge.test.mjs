@@ -50,6 +50,10 @@ function checkExpect(c, r) {
   if (e.reason_contains) assert.ok(r.step_3_semantic.reason.includes(e.reason_contains), where);
   if ('answered' in e) assert.equal(r.jury.answered, e.answered, where);
   if ('failed' in e) assert.equal(r.jury.failed, e.failed, where);
+  if ('abstained' in e) {
+    assert.equal(r.jury.abstained, e.abstained, where);
+    assert.equal(r.jury.votes.filter((v) => v.abstained).length, e.abstained, where);
+  }
   if ('verified' in e) assert.equal(r.verified, e.verified, where);
   if ('convened' in e) assert.equal(r.jury.convened, e.convened, where);
   if ('step_1_existence' in e) assert.equal(r.step_1_existence, e.step_1_existence, where);
