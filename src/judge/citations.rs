@@ -144,7 +144,8 @@ fn citation_at(md: &str, at: usize) -> Option<Found> {
     let (file, range) = (inner[..colon].trim(), &inner[colon + 1..]);
     let r = range.trim_start();
     let mut chars = r.chars();
-    if file.is_empty() || !matches!(chars.next(), Some('L' | 'l')) || !chars.next().is_some_and(|c| c.is_ascii_digit()) {
+    if file.is_empty() || !matches!(chars.next(), Some('L' | 'l')) || !chars.next().is_some_and(|c| c.is_ascii_digit())
+    {
         return None;
     }
     let after = &rest[close + 1..];
@@ -504,7 +505,12 @@ fn from_word_boundary(md: &str, from: usize, cut: bool) -> usize {
 }
 
 /// The claim the citation at `at..end` backs (see the module documentation).
-fn claim_for<'s>(markdown: &str, at: usize, end: usize, within: &impl Fn(usize, usize) -> &'s [(usize, usize)]) -> String {
+fn claim_for<'s>(
+    markdown: &str,
+    at: usize,
+    end: usize,
+    within: &impl Fn(usize, usize) -> &'s [(usize, usize)],
+) -> String {
     let floor = floor_boundary(markdown, at.saturating_sub(MAX_CLAIM_WINDOW));
     let bs = block_start(markdown, at, floor);
     let bs = from_word_boundary(markdown, bs, bs == floor && floor > 0);

@@ -42,6 +42,8 @@
 pub mod ballot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod canonical;
 pub mod citations;
 pub mod jury;
 pub mod lines;
