@@ -53,7 +53,7 @@ pub mod quote;
 
 use crate::error::{Error, ErrorKind};
 use jury::{deliberate, JurorAnswer, JurorFailure, Semantic, SemanticVerdict, Vote};
-use lines::{locate, tagged, CitationError, LineRange, Passage};
+use lines::{tagged, CitationError, LineIndex, LineRange, Passage};
 use quote::{check_quote, QuoteMatch};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -346,12 +346,28 @@ impl Verification {
         config: &JudgeConfig,
         jurors: Vec<String>,
     ) -> Result<Verification, Error> {
+        match source {
+            Ok(text) => Verification::with_lines(request, Ok((text, &LineIndex::new(text))), config, jurors),
+            Err(e) => Verification::with_lines(request, Err(e), config, jurors),
+        }
+    }
+
+    /// [`Verification::new`] on a source whose [`LineIndex`] the caller
+    /// built once (`verify-report` and `verifyReport` judge many citations
+    /// of one file: each then costs its own lines, not a pass over the file).
+    /// The index must be the one of that text.
+    pub fn with_lines(
+        request: ClaimRequest,
+        source: Result<(&str, &LineIndex), String>,
+        config: &JudgeConfig,
+        jurors: Vec<String>,
+    ) -> Result<Verification, Error> {
         config.check()?;
         check_juror_names(&jurors)?;
         let passage = match source {
             Err(message) => Err(CitationError::FileNotFound { filename: request.filename.clone(), message }),
-            Ok(text) => LineRange::new(request.start_line, request.end_line)
-                .and_then(|range| locate(text, range, config.context_lines)),
+            Ok((text, index)) => LineRange::new(request.start_line, request.end_line)
+                .and_then(|range| index.locate(text, range, config.context_lines)),
         };
         let (quote, prompt) = match &passage {
             Ok(p) => (

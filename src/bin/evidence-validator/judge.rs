@@ -46,7 +46,7 @@ use evidence_validator::host::{rfc3339, Clock, SystemClock};
 use evidence_validator::judge::blocking::{self, Juror};
 use evidence_validator::judge::canonical::{self, SourceError};
 use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult};
-use evidence_validator::judge::lines::parse_line_number;
+use evidence_validator::judge::lines::{parse_line_number, LineIndex};
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
 use evidence_validator::judge::{check_juror_names, ClaimRequest, JudgeConfig};
 use evidence_validator::{Error, ErrorKind};
@@ -488,14 +488,18 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
         eprintln!("  invalid citation {} (report line {}): {}", c.markdown, c.report_line, c.problem);
     }
     // each file read once, however many citations name it
-    let mut files: HashMap<String, Result<String, SourceError>> = HashMap::new();
+    let mut files: HashMap<String, Result<(String, LineIndex), SourceError>> = HashMap::new();
     let mut results = Vec::with_capacity(parsed.citations.len());
     for c in parsed.citations {
         let mut resolved = None;
         let mut last_error = String::from("no file name");
         for candidate in c.candidate_names() {
-            let read =
-                files.entry(candidate.clone()).or_insert_with(|| read_canonical(&args.jury.canonical_dir, &candidate));
+            let read = files.entry(candidate.clone()).or_insert_with(|| {
+                read_canonical(&args.jury.canonical_dir, &candidate).map(|text| {
+                    let index = LineIndex::new(&text);
+                    (text, index)
+                })
+            });
             match read {
                 Ok(_) => {
                     resolved = Some(candidate);
@@ -509,10 +513,12 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
             }
         }
         let source = match resolved.as_ref().and_then(|n| files.get(n)) {
-            Some(Ok(text)) => Ok(text.as_str()),
+            Some(Ok((text, index))) => Ok((text.as_str(), index)),
             _ => Err(last_error),
         };
-        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
+        let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
+            logs.write(e)
+        })?;
         eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
         results.push(CitationResult { citation: c, resolved_file: resolved, result });
     }
