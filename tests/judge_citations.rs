@@ -37,14 +37,7 @@ fn report(n: usize, per_paragraph: usize) -> (String, Vec<Expected>, Vec<(usize,
             invalid.push((line, format!("start line {} is after end line {}", k + 6, k + 1)));
         }
         md.push_str(&format!("{claim_words} [{file}:L{start}-L{end}](data/canonical/{file}). "));
-        expected.push(Expected {
-            file,
-            start,
-            end,
-            claim: claim_words,
-            quote: format!("the value {k} holds"),
-            line,
-        });
+        expected.push(Expected { file, start, end, claim: claim_words, quote: format!("the value {k} holds"), line });
         if k % per_paragraph == per_paragraph - 1 {
             md.push_str(&format!("\n\n```\n[code-{k}.txt:L1-L2](c) [x:L9-L1](y)\n```\n\n"));
             line += 6;
@@ -94,7 +87,11 @@ fn one_endless_paragraph_of_citations() {
         assert_eq!(c.start_line, k + 1);
         assert_eq!(c.report_line, 1);
         assert!(c.claim.len() <= MAX_CLAIM_WINDOW, "citation {k}: {} bytes", c.claim.len());
-        assert!(c.claim.ends_with(&format!("word{k}")), "citation {k}: {:?}", &c.claim[c.claim.len().saturating_sub(40)..]);
+        assert!(
+            c.claim.ends_with(&format!("word{k}")),
+            "citation {k}: {:?}",
+            &c.claim[c.claim.len().saturating_sub(40)..]
+        );
         let first = c.claim.split(' ').next().unwrap_or("");
         let from: usize = first.strip_prefix("word").and_then(|d| d.parse().ok()).expect("starts at a whole word");
         assert_eq!(c.claim, (from..=k).map(|j| format!("word{j}")).collect::<Vec<_>>().join(" "), "citation {k}");

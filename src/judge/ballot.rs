@@ -495,8 +495,7 @@ pub fn last_explicit_verdict(text: &str) -> Option<JurorVerdict> {
 }
 
 fn from_words(text: &str) -> Result<Ballot, String> {
-    let verdict = last_explicit_verdict(text)
-        .ok_or_else(|| format!("no verdict in answer (abstention): {}", shorten(text, 120)))?;
+    let verdict = last_explicit_verdict(text).ok_or_else(|| format!("no verdict in answer: {}", shorten(text, 120)))?;
     let (mut s, mut c, mut p) = verdict.implied_flags();
     for line in text.lines() {
         let lower = line.to_lowercase();
@@ -613,10 +612,7 @@ mod tests {
         assert_eq!(v("Is it **VALID**? No: it is MISLEADING"), Ok(JurorVerdict::Misleading));
         // a negation reaches to its clause's end only
         assert_eq!(v("No. VALID."), Ok(JurorVerdict::Valid));
-        assert_eq!(
-            v("It is not really VALID"),
-            Err("no verdict in answer (abstention): It is not really VALID".into())
-        );
+        assert_eq!(v("It is not really VALID"), Err("no verdict in answer: It is not really VALID".into()));
         // the last one said counts, the last label before all
         assert_eq!(v("At first I thought VALID. On reflection, UNSUPPORTED."), Ok(JurorVerdict::Unsupported));
         assert_eq!(v("Verdict: VALID\nFinal verdict: INSUFFICIENT"), Ok(JurorVerdict::Insufficient));

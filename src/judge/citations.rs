@@ -266,7 +266,8 @@ fn strip_block_marker(line: &str) -> &str {
         if hashes > 0 && t.as_bytes().get(hashes) == Some(&b' ') {
             t = t[hashes + 1..].trim_start();
         }
-        if t == before {
+        if t.len() == before.len() {
+            // t is a suffix of before: equal lengths, nothing stripped (no compare of the text)
             return t;
         }
     }
@@ -286,7 +287,9 @@ fn block_start(md: &str, at: usize, floor: usize) -> usize {
         if line_start <= floor {
             return floor;
         }
-        if starts_block(&md[line_start..]) {
+        // the line only: the rest of the report is none of its business
+        let line_end = md[line_start..at].find('\n').map_or(at, |p| line_start + p);
+        if starts_block(&md[line_start..line_end]) {
             return line_start;
         }
         let prev_start = md[floor..line_start - 1].rfind('\n').map_or(floor, |p| floor + p + 1);
