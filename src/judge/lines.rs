@@ -8,6 +8,11 @@
 use serde::Serialize;
 use std::fmt;
 
+/// Most bytes of cited lines plus context before them (step 2's search
+/// area) that one citation may cover (1 MiB): it bounds the step 2 score
+/// (quote length × area) and the prompt sent to each juror.
+pub const MAX_SEARCH_AREA_BYTES: usize = 1 << 20;
+
 /// A cited line range, `L<start>-L<end>` (both inclusive, from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LineRange {
@@ -33,6 +38,14 @@ pub enum CitationError {
         /// What was wrong.
         message: String,
     },
+    /// The cited lines and their context are larger than
+    /// [`MAX_SEARCH_AREA_BYTES`]: too much to score or send to a juror.
+    TooLarge {
+        /// The cited range.
+        range: LineRange,
+        /// Bytes of the cited lines and the context before them.
+        bytes: usize,
+    },
     /// The range goes past the end of the file.
     OutOfRange {
         /// The cited range.
@@ -49,6 +62,10 @@ impl fmt::Display for CitationError {
                 write!(f, "file not found: {filename}: {message}")
             }
             CitationError::InvalidRange { message } => write!(f, "invalid line range: {message}"),
+            CitationError::TooLarge { range, bytes } => write!(
+                f,
+                "cited lines {range} and their context are {bytes} bytes, more than the {MAX_SEARCH_AREA_BYTES} a citation may cover"
+            ),
             CitationError::OutOfRange { range, line_count } => {
                 write!(f, "cited lines {range} are outside the file ({line_count} lines)")
             }
@@ -237,6 +254,13 @@ impl LineIndex {
             (from..=to).filter_map(|n| self.line(source, n).map(|t| Line { number: n, text: t.to_string() })).collect()
         };
         let before_from = range.start.saturating_sub(context_lines).max(1);
+        // bytes from the first context line to the end of the cited lines, known from the index
+        let first = self.starts.get(before_from - 1).copied().unwrap_or(0);
+        let last = self.starts.get(range.end).map_or(self.body_len, |&next| next);
+        let bytes = last.saturating_sub(first);
+        if bytes > MAX_SEARCH_AREA_BYTES {
+            return Err(CitationError::TooLarge { range, bytes });
+        }
         let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
         let after_to = range.end.saturating_add(context_lines).min(line_count);
         let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
@@ -264,6 +288,21 @@ mod tests {
         for bad in ["", "L", "L0", "L9-L5", "Lx", "L1-", "-L3", "L1-L2-L3", "L+1", "L99999999999999999999999"] {
             assert!(LineRange::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn huge_citations_are_refused_not_scored() {
+        let line = "x".repeat(1000);
+        let src = format!("{line}\n").repeat(2000); // 2 MB
+        let p = locate(&src, LineRange::new(1, 1000).unwrap(), 5).unwrap();
+        assert_eq!(p.cited.len(), 1000);
+        match locate(&src, LineRange::new(1, 1100).unwrap(), 5) {
+            Err(CitationError::TooLarge { bytes, .. }) => assert_eq!(bytes, 1100 * 1001),
+            other => panic!("{other:?}"),
+        }
+        // context counts too
+        assert!(matches!(locate(&src, LineRange::new(1040, 1060).unwrap(), 1040), Err(CitationError::TooLarge { .. })));
+        assert!(locate(&src, LineRange::new(2000, 2000).unwrap(), 5).is_ok(), "a later call still works");
     }
 
     #[test]

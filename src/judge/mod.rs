@@ -87,6 +87,12 @@ impl Default for JudgeConfig {
 pub const MAX_CONTEXT_LINES: usize = 10_000;
 /// Largest `timeout_ms` accepted (one day).
 pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+/// Longest quote judged, in chars: step 2's score costs quote length ×
+/// search area, so both are bounded (the area by
+/// [`lines::MAX_SEARCH_AREA_BYTES`]).
+pub const MAX_QUOTE_CHARS: usize = 20_000;
+/// Longest claim judged, in chars (it goes into every juror's prompt).
+pub const MAX_CLAIM_CHARS: usize = 20_000;
 
 impl JudgeConfig {
     /// From JSON (`null` = defaults); unknown keys, wrong types and
@@ -364,6 +370,18 @@ impl Verification {
     ) -> Result<Verification, Error> {
         config.check()?;
         check_juror_names(&jurors)?;
+        for (field, text, max) in
+            [("quote", &request.quote, MAX_QUOTE_CHARS), ("claim", &request.claim, MAX_CLAIM_CHARS)]
+        {
+            // count at most max + 1 chars: a bounded loop however long the text
+            if text.chars().take(max + 1).count() > max {
+                return Err(Error::invalid_input(
+                    &crate::error::JsonPath::root().key(field),
+                    "max_length",
+                    format!("the {field} is longer than {max} characters"),
+                ));
+            }
+        }
         let passage = match source {
             Err(message) => Err(CitationError::FileNotFound { filename: request.filename.clone(), message }),
             Ok((text, index)) => LineRange::new(request.start_line, request.end_line)
