@@ -220,10 +220,10 @@ fn plain_inline(s: &str) -> String {
     let mut i = 0;
     while i < s.len() {
         let rest = &s[i..];
-        if rest.starts_with('[') {
+        if let Some(inner) = rest.strip_prefix('[') {
             // `[text](target)`: the text has no brackets or line ends and the
             // target no `[`; each scan stops at the next `[`, so this is linear
-            if let Some((close, ']')) = first_of(&rest[1..], &['[', ']', '\n']).map(|(p, c)| (p + 1, c)) {
+            if let Some((close, ']')) = first_of(inner, &['[', ']', '\n']).map(|(p, c)| (p + 1, c)) {
                 if rest[close..].starts_with("](") {
                     if let Some((end, ')')) = first_of(&rest[close..], &[')', '[']) {
                         out.push_str(&rest[1..close]);
