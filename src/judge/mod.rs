@@ -327,11 +327,12 @@ pub struct Verification {
 
 /// Checks juror names: non-empty, unique.
 pub fn check_juror_names(jurors: &[String]) -> Result<(), Error> {
+    let mut seen = std::collections::BTreeSet::new(); // n log n, however many jurors
     for (i, name) in jurors.iter().enumerate() {
         if name.trim().is_empty() {
             return Err(Error::new(ErrorKind::Configuration, format!("juror {} has an empty name", i + 1)));
         }
-        if jurors[..i].contains(name) {
+        if !seen.insert(name.as_str()) {
             return Err(Error::new(
                 ErrorKind::Configuration,
                 format!("two jurors are named {name:?}; names must be unique"),
