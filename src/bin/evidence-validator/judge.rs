@@ -136,7 +136,8 @@ pub struct VerifyReportArgs {
     /// Where to write `<report>_verification.json` and `.md`.
     #[arg(long, default_value = "reports/verification_reports/")]
     output_dir: PathBuf,
-    /// Exit with status 1 unless every citation is VALID.
+    /// Exit with status 1 unless every citation is VALID; a citation with
+    /// a bad range (L7-L5, L0, a number too large) is never VALID.
     #[arg(long)]
     strict: bool,
 }
