@@ -7,15 +7,17 @@ use super::{init_panic_hook, to_js, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
 use crate::finding::{self, Finding, FindingVerifier, NewFinding};
 use crate::host::{rfc3339, Clock};
-use crate::judge::citations::{parse_citations, BatchReport, Citation, CitationResult};
+use crate::judge::citations::{parse_citations, parse_report, BatchReport, Citation, CitationResult};
 use crate::judge::jury::JurorFailure;
-use crate::judge::lines::parse_line_number;
+use crate::judge::lines::{parse_line_number, LineIndex};
 use crate::judge::log::LogBook;
 use crate::judge::{self, quote, ClaimRequest, JudgeConfig, JudgeResult, Verification, JURY_INSTRUCTIONS};
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -140,8 +142,10 @@ export interface JuryVote {
   judge: string;
   /** Null when the juror failed. */
   ballot: JudgeBallot | null;
-  /** Why there is no ballot. */
+  /** Why there is no ballot: the call's error, `timed out after N ms`, or `abstained: ...`. */
   error: string | null;
+  /** The juror answered without a verdict (only reasoning, alternatives, questions, garbage). */
+  abstained: boolean;
   elapsed_ms: number | null;
 }
 
@@ -153,7 +157,10 @@ export interface JuryReport {
   votes: JuryVote[];
   tally: Partial<Record<JurorVerdict, number>>;
   answered: number;
+  /** Jurors without a ballot: failed, timed out or abstained. */
   failed: number;
+  /** Jurors that answered without a verdict (counted in `failed` too). */
+  abstained: number;
 }
 
 /** The output of one check (spec 002 "Output structure", plus request, context and votes). */
@@ -208,11 +215,30 @@ export type ReportSources =
 
 /** Batch summary (spec 002: verdict counts, verification rate). */
 export interface BatchSummary {
+  /** Citations checked (invalid ones counted apart, in `invalid`). */
   total: number;
   verified: number;
+  /** verified / (total + invalid): an invalid citation is not verified. */
   verification_rate: number;
   verdicts: Partial<Record<JudgeVerdict, number>>;
   jury_convened: boolean;
+  /** Citations with a wrong line range (see BatchReport.invalid_citations). */
+  invalid: number;
+}
+
+/** Citation markup whose line range is wrong (L7-L5, L0, a number too large): reported, never checked. */
+export interface InvalidCitation {
+  /** Position among the invalid citations, from 1. */
+  index: number;
+  file: string;
+  path: string;
+  /** The range as written, e.g. "L7-L5". */
+  range: string;
+  /** What is wrong, e.g. "start line 7 is after end line 5". */
+  problem: string;
+  markdown: string;
+  report_line: number;
+  byte_offset: number;
 }
 
 /** One citation's result. */
@@ -229,6 +255,8 @@ export interface BatchReport {
   generated_at: string;
   summary: BatchSummary;
   results: CitationCheck[];
+  /** Every citation with a wrong line range, with what is wrong and where. A strict caller fails when this is not empty. */
+  invalid_citations: InvalidCitation[];
   /** The same, as readable markdown. */
   markdown: string;
 }
@@ -636,14 +664,13 @@ async fn ask(
 /// One check: steps 1 and 2, then every juror at once; logs each exchange.
 async fn verify_one(
     request: ClaimRequest,
-    source: Result<String, String>,
+    source: Result<(&str, &LineIndex), String>,
     options: &Options,
     book: &mut LogBook,
     report: &str,
 ) -> Result<JudgeResult, JsValue> {
     let names = options.jurors.iter().map(|j| j.0.clone()).collect();
-    let mut check = Verification::new(request, source.as_deref().map_err(Clone::clone), &options.config, names)
-        .map_err(to_js_error)?;
+    let mut check = Verification::with_lines(request, source, &options.config, names).map_err(to_js_error)?;
     let requests = check.requests();
     let futures = requests
         .iter()
@@ -689,7 +716,13 @@ pub fn verify_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValu
         let (request, source) = read_claim(&request)?;
         let mut book = LogBook::new();
         let report = options.report_name.clone().unwrap_or_else(|| "judge".into());
-        let result = verify_one(request, source, &options, &mut book, &report).await?;
+        let result = match &source {
+            Ok(text) => {
+                let index = LineIndex::new(text);
+                verify_one(request, Ok((text, &index)), &options, &mut book, &report).await?
+            }
+            Err(e) => verify_one(request, Err(e.clone()), &options, &mut book, &report).await?,
+        };
         to_js(&result)
     })
     .into())
@@ -785,12 +818,33 @@ pub fn verify_report(markdown: String, sources: JsValue, options: Option<JsValue
         let name = options.report_name.clone().unwrap_or_else(|| "report".into());
         let mut book = LogBook::new();
         let mut results = Vec::new();
-        for c in parse_citations(&markdown) {
+        let parsed = parse_report(&markdown);
+        // a source named in the map is indexed once, however many citations name it
+        let mut indexed: HashMap<String, Rc<(String, LineIndex)>> = HashMap::new();
+        for c in parsed.citations {
             let (resolved, source) = resolve_source(&sources, &c).await?;
+            let entry = match (&resolved, source) {
+                (Some(n), Ok(text)) if !sources.is_function() => Ok(indexed
+                    .entry(n.clone())
+                    .or_insert_with(|| {
+                        let index = LineIndex::new(&text);
+                        Rc::new((text, index))
+                    })
+                    .clone()),
+                (_, Ok(text)) => {
+                    let index = LineIndex::new(&text);
+                    Ok(Rc::new((text, index)))
+                }
+                (_, Err(e)) => Err(e),
+            };
+            let source = match &entry {
+                Ok(e) => Ok((e.0.as_str(), &e.1)),
+                Err(e) => Err(e.clone()),
+            };
             let result = verify_one(c.request(), source, &options, &mut book, &name).await?;
             results.push(CitationResult { citation: c, resolved_file: resolved, result });
         }
-        let report = BatchReport::new(name, rfc3339(DateClock.now_ms()), results);
+        let report = BatchReport::new(name, rfc3339(DateClock.now_ms()), results).with_invalid(parsed.invalid);
         let out = to_js(&report)?;
         let _ = Reflect::set(&out, &"markdown".into(), &report.to_markdown().into());
         Ok(out)
