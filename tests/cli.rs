@@ -184,8 +184,12 @@ fn find_prints_spans() {
     let s = dir.write("notes.txt", "Launch 🚀 on “Monday”.\nLaunch 🚀 on “Monday” again.");
     let out = run(&["find", "--source", path(&s), "launch 🚀 on \"monday\""]);
     assert_eq!(out.status.code(), Some(0));
-    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let found = found.as_array().unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (result["total"].as_u64(), result["omitted"].as_u64(), result["complete"].as_bool()),
+        (Some(2), Some(0), Some(true))
+    );
+    let found = result["matches"].as_array().unwrap();
     assert_eq!(found.len(), 2);
     assert_eq!(found[1]["line_number"], 2);
     assert_eq!(found[1]["matched_text"], "Launch 🚀 on “Monday”");
@@ -194,6 +198,42 @@ fn find_prints_spans() {
     assert_eq!(found[1]["utf16_start"], 23);
     let out = run(&["find", "--source", path(&s), "nothing like this"]);
     assert_eq!(out.status.code(), Some(1));
+    // one match printed, the other counted; the bounds are the library's
+    let out = run(&["find", "--max-results", "1", "--source", path(&s), "launch 🚀 on \"monday\""]);
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((result["matches"].as_array().unwrap().len(), result["omitted"].as_u64()), (1, Some(1)));
+    let out = run(&["find", "--max-edit-distance", "2001", "--source", path(&s), "launch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("maxEditDistance"));
+}
+
+#[test]
+fn duplicate_keys_and_unknown_fields_in_the_evidence_file() {
+    let dir = TempDir::new("dupes");
+    let s = dir.write("doc.md", "# Intro\nThe deploy finished without errors today.\n");
+    let quote = "The deploy finished without errors today.";
+    let dup = format!(
+        r#"{{"claims": [{{"id": "EV001", "task_id": "P1.T001", "quote": "{quote}", "quote": "other text here", "evidence_type": "direct_quote"}}]}}"#
+    );
+    let e = dir.write("dup.json", &dup);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("$.claims[0].quote"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let typo = format!(
+        "\u{feff}{}",
+        serde_json::json!({"claims": [{"id": "EV001", "task_id": "P1.T001", "quote": quote,
+            "evidence_type": "direct_quote", "expected_sectoin": "Intro"}]})
+    );
+    let e = dir.write("typo.json", &typo);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(0), "a BOM is skipped: {}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = report["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w["code"] == "UNKNOWN_FIELDS"), "{warnings:?}");
 }
 
 /// Runs the binary with its stdout already closed by the reader (what `| head

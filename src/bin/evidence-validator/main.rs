@@ -25,7 +25,6 @@ mod transcript;
 
 use clap::{Parser, Subcommand};
 use evidence_validator::host::SystemClock;
-use evidence_validator::text::Profile;
 use evidence_validator::validate::{self, ClaimSet, Config, Status};
 use evidence_validator::{Document, Error, ErrorKind, Format};
 use serde_json::Value;
@@ -86,9 +85,14 @@ enum Command {
         source: PathBuf,
         /// The quote to look for.
         quote: String,
-        /// Largest edit distance for fuzzy matches when there is no exact one.
-        #[arg(long, default_value_t = 3)]
-        max_edit_distance: usize,
+        /// Largest edit distance for fuzzy matches when there is no exact one
+        /// (default 3, at most 2000).
+        #[arg(long)]
+        max_edit_distance: Option<u64>,
+        /// Most matches printed (default 1000, at most 100000); the rest are
+        /// counted in `omitted`.
+        #[arg(long)]
+        max_results: Option<u64>,
         /// Source format, overriding detection.
         #[arg(long)]
         format: Option<String>,
@@ -169,7 +173,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             }
             validate::check_document(&source_text, &config)?;
             let doc = Document::new(source_text, claims.format)?;
-            let report = validate::validate_document(&doc, &claims.claims, &config, &SystemClock)?;
+            let report = validate::validate_set_with(&doc, &claims, &config, &SystemClock, None)?;
             if verbose {
                 let mut lines = String::new();
                 for r in &report.validated_claims {
@@ -192,14 +196,23 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 report.ok && report.validated_claims.iter().all(|r| r.validation_status == Status::Validated);
             Ok(if strict && !all_validated { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
-        Command::Find { source, quote, max_edit_distance, format } => {
+        Command::Find { source, quote, max_edit_distance, max_results, format } => {
+            // the flags go through the one options parser: its defaults and bounds
+            let mut flags = serde_json::Map::new();
+            if let Some(n) = max_edit_distance {
+                flags.insert("maxEditDistance".into(), Value::from(n));
+            }
+            if let Some(n) = max_results {
+                flags.insert("maxResults".into(), Value::from(n));
+            }
+            let options = validate::FindOptions::from_json(&Value::Object(flags))?;
             let text = read_source(&source, Config::default().performance_limits.max_document_size_mb)?;
             let format = format.map(|f| parse_format(&f)).transpose()?;
             let doc = Document::new(text, format)?;
-            let found = validate::find_quote(&doc, &quote, Profile::default(), max_edit_distance);
+            let found = validate::find(&doc, &quote, &options, &SystemClock);
             let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(None, &json)?;
-            Ok(if found.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if found.matches.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
@@ -264,12 +277,10 @@ pub(crate) fn read_text_limited(
     })
 }
 
+/// JSON text of a file named `name`: strict (a duplicate key is an error
+/// naming its path; a byte order mark is skipped).
 fn parse_json(text: &str, name: &str, kind: ErrorKind) -> Result<Value, Error> {
-    serde_json::from_str(text).map_err(|e| {
-        Error::new(kind, format!("{name} is not valid JSON: {e}"))
-            .with_detail("line", Value::from(e.line()))
-            .with_detail("column", Value::from(e.column()))
-    })
+    evidence_validator::json::parse(text, kind, name)
 }
 
 /// Writes the report (and a newline) to `path`, or to stdout when `None`.
