@@ -3,7 +3,7 @@
 //! only thing done here beyond that is calling the host's judge functions
 //! (all at once, each raced against its timeout) and its log callback.
 
-use super::{init_panic_hook, to_js, to_js_error, to_json, DateClock};
+use super::{init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
 use crate::finding::{self, Finding, FindingVerifier, NewFinding};
 use crate::host::{rfc3339, Clock};
@@ -754,31 +754,34 @@ pub fn judge_prompt(request: JsValue, options: Option<JsValue>) -> Result<JsValu
 /// The step-2 score: longest matching block of the normalized quote and
 /// area over the quote's length (equal to CPython difflib).
 #[wasm_bindgen(js_name = quoteScore, skip_typescript)]
-pub fn quote_score(quote: &str, area: &str, autojunk: Option<bool>) -> f64 {
+pub fn quote_score(quote: JsValue, area: JsValue, autojunk: Option<bool>) -> Result<f64, JsValue> {
     init_panic_hook();
-    quote::quote_score(quote, area, autojunk.unwrap_or(false))
+    let quote = string_arg(&quote, ErrorKind::Validation, "quote")?;
+    let area = string_arg(&area, ErrorKind::Validation, "area")?;
+    Ok(quote::quote_score(&quote, &area, autojunk.unwrap_or(false)))
 }
 
 /// The judge's normalization: line tags removed, lowercased, whitespace collapsed.
 #[wasm_bindgen(js_name = normalizeJudgeText, skip_typescript)]
-pub fn normalize_judge_text(text: &str) -> String {
+pub fn normalize_judge_text(text: JsValue) -> Result<String, JsValue> {
     init_panic_hook();
-    quote::normalize(text)
+    Ok(quote::normalize(&string_arg(&text, ErrorKind::Validation, "text")?))
 }
 
 /// Reads a juror's raw answer; throws a `VALIDATION_ERROR` when it cannot.
 #[wasm_bindgen(js_name = parseJudgeAnswer, skip_typescript)]
-pub fn parse_judge_answer(raw: &str) -> Result<JsValue, JsValue> {
+pub fn parse_judge_answer(raw: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let ballot = judge::parse_answer(raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
+    let raw = string_arg(&raw, ErrorKind::Validation, "answer")?;
+    let ballot = judge::parse_answer(&raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
     to_js(&ballot)
 }
 
 /// Every `[file:Lx-Ly](path)` citation of a markdown report, with its claim and quote.
 #[wasm_bindgen(js_name = parseCitations, skip_typescript)]
-pub fn parse_citations_js(markdown: &str) -> Result<JsValue, JsValue> {
+pub fn parse_citations_js(markdown: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    to_js(&parse_citations(markdown))
+    to_js(&parse_citations(&string_arg(&markdown, ErrorKind::Validation, "markdown")?))
 }
 
 /// The text for a citation from the host's sources, and the name it was found under.
@@ -808,7 +811,8 @@ async fn resolve_source(sources: &JsValue, c: &Citation) -> Result<(Option<Strin
 /// Judges every citation of a markdown report (spec 002 batch
 /// verification), one after the other, each with the whole jury.
 #[wasm_bindgen(js_name = verifyReport, skip_typescript)]
-pub fn verify_report(markdown: String, sources: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+pub fn verify_report(markdown: JsValue, sources: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let markdown = string_arg(&markdown, ErrorKind::Validation, "markdown")?;
     init_panic_hook();
     Ok(future_to_promise(async move {
         let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
@@ -879,8 +883,8 @@ impl JsFinding {
 
     /// SHA-256 (hex) of the whitespace-normalized span.
     #[wasm_bindgen(js_name = computeHash)]
-    pub fn compute_hash(span: &str) -> String {
-        finding::compute_hash(span)
+    pub fn compute_hash(span: JsValue) -> Result<String, JsValue> {
+        Ok(finding::compute_hash(&string_arg(&span, ErrorKind::Validation, "span")?))
     }
 
     /// Throws a `VALIDATION_ERROR` with the spec's message (`Finding must
@@ -967,8 +971,10 @@ impl JsFinding {
 /// `FindingVerifier.verify_finding`): valid, span in source, numbers agree.
 /// Synchronous (the spec's is `async` only by habit: it does no I/O).
 #[wasm_bindgen(js_name = verifyFinding, skip_typescript)]
-pub fn verify_finding(finding: JsValue, source_content: &str) -> Result<JsValue, JsValue> {
+pub fn verify_finding(finding: JsValue, source_content: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
+    let source_content = string_arg(&source_content, ErrorKind::DocumentParsing, "source_content")?;
+    let source_content = source_content.as_str();
     // a Finding instance has toJSON, so both forms arrive as the same JSON
     let json = to_json(&finding, ErrorKind::Validation, "finding")?;
     let finding = Finding::from_json(&json).map_err(to_js_error)?;

@@ -147,3 +147,25 @@ test('parseJson refuses duplicate keys with their path and skips a BOM', () => {
   assert.throws(() => parseJson('{"a": 1} x'), (err) => err.code === 'VALIDATION_ERROR');
   stillWorks();
 });
+
+test('every string argument of the package is checked: a number, null or a lone surrogate is a typed error', async () => {
+  const lib = await import('evidence-validator');
+  const calls = {
+    quoteScore: (x) => lib.quoteScore(x, 'the area text'),
+    normalizeJudgeText: (x) => lib.normalizeJudgeText(x),
+    parseJudgeAnswer: (x) => lib.parseJudgeAnswer(x),
+    parseCitations: (x) => lib.parseCitations(x),
+    normalizeEvidenceText: (x) => lib.normalizeEvidenceText(x),
+    evidenceTokens: (x) => lib.evidenceTokens(x),
+    computeHash: (x) => lib.Finding.computeHash(x),
+    verifyReport: (x) => lib.verifyReport(x, {}),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (const bad of [42, null, { text: 'x' }, 'lone \uD800 surrogate']) {
+      assert.throws(() => call(bad), (e) => e.name === 'EvidenceValidatorError' && typeof e.code === 'string' && typeof e.details.json_path === 'string',
+        `${name}(${typeof bad})`);
+    }
+  }
+  assert.equal(lib.normalizeEvidenceText('Hello, World!'), 'hello world');
+  stillWorks();
+});
