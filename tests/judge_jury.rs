@@ -92,7 +92,7 @@ fn bad_juries_and_configs_are_errors() {
     let mut many: Vec<String> = (0..50_000).map(|k| format!("juror-{k}")).collect();
     assert!(Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), many.clone()).is_ok());
     many.push("juror-123".into());
-    let e = Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), many).err().expect("duplicate");
+    let e = Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), many).expect_err("duplicate");
     assert!(e.message().contains("\"juror-123\""), "{}", e.message());
     assert!(Verification::new(req, src, &JudgeConfig::default(), vec!["a".into()]).is_ok(), "a later call works");
 }

@@ -823,7 +823,7 @@ fn longest_run(
             }
             let start = i + 1 - len;
             let local = locality(t, start, ts, window).is_some_and(|l| l.within_window);
-            if best.map_or(true, |b| len > b.0 || local) {
+            if best.is_none_or(|b| len > b.0 || local) {
                 best = Some((len, local, start, j + 1 - len));
             }
         }

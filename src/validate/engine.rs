@@ -549,7 +549,7 @@ impl<'a> ClaimContext<'a> {
             if self.deadline.expired() {
                 return out;
             }
-            out.extend(self.from_normalized(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
+            out.extend(self.candidate_at(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
         }
         let f = &self.config.fuzzy_matching;
         for m in fuzzy_hits {
@@ -567,8 +567,7 @@ impl<'a> ClaimContext<'a> {
                     SequenceMatcher::new(&a, &b, false).ratio()
                 }
             };
-            let Some(c) =
-                self.from_normalized(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance))
+            let Some(c) = self.candidate_at(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance))
             else {
                 continue;
             };
@@ -588,7 +587,7 @@ impl<'a> ClaimContext<'a> {
             let q = token::TokenQuery::new(&self.p.quote, tokens);
             for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
                 let dist = self.distance_to(m.start, m.end);
-                out.extend(self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
+                out.extend(self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
             }
         }
         let s = &self.config.semantic_matching;
@@ -598,7 +597,7 @@ impl<'a> ClaimContext<'a> {
                     let Some(&(start, end)) = chunks.ranges.get(c) else {
                         continue;
                     };
-                    out.extend(self.from_normalized(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                    out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
                         c.method = Some(SemanticMethod::Embedding);
                         c
                     }));
@@ -621,7 +620,7 @@ impl<'a> ClaimContext<'a> {
                     let order = lexical::order_agreement(&self.p.quote, passage);
                     let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
                     out.extend(
-                        self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
+                        self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
                             .map(|mut c| {
                                 c.method = Some(SemanticMethod::Lexical);
                                 c
@@ -648,7 +647,7 @@ impl<'a> ClaimContext<'a> {
         self.index.text().get(start..end).map(|t| fuzzy::levenshtein(&self.p.quote, t))
     }
 
-    fn from_normalized(
+    fn candidate_at(
         &self,
         kind: MatchType,
         s: usize,
@@ -776,7 +775,7 @@ impl<'a> ClaimContext<'a> {
             return true;
         }
         let (t, w) = (content_stems(&title), content_stems(&want));
-        !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 >= w.len().max(1) + 1
+        !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 > w.len().max(1)
     }
 
     /// The meaning guard: an exact match cut inside a source word, and every
@@ -1074,7 +1073,7 @@ impl<'a> ClaimContext<'a> {
             .into_iter()
             .filter_map(|m| {
                 let dist = self.distance_to(m.start, m.end);
-                let c = self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
+                let c = self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
                 let reason = format!(
                     "shares {:.0}% of the quote's content words but is not the quoted text (edit distance {}, max_edit_distance {})",
                     m.score * 100.0,
