@@ -76,6 +76,17 @@ pub struct LimitsConfig {
     pub max_processing_time_seconds: f64,
 }
 
+/// `document_processing` (an addition to spec 000 §1.3): how the source is read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentProcessingConfig {
+    /// Search the text no reader sees too (HTML `hidden`, `aria-hidden`,
+    /// `display:none` / `visibility:hidden` inline styles, `<template>`,
+    /// `<noscript>`, scripts and styles, and such raw HTML inside markdown).
+    /// Off by default: a quote found only there is not VALIDATED, and is
+    /// reported with a `HIDDEN_TEXT` warning and the hidden place.
+    pub include_hidden_text: bool,
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
@@ -89,6 +100,8 @@ pub struct Config {
     pub context_validation: ContextConfig,
     /// `performance_limits`.
     pub performance_limits: LimitsConfig,
+    /// `document_processing`.
+    pub document_processing: DocumentProcessingConfig,
 }
 
 impl Default for Config {
@@ -113,6 +126,7 @@ impl Default for Config {
                 max_claims: 1000,
                 max_processing_time_seconds: 120.0,
             },
+            document_processing: DocumentProcessingConfig { include_hidden_text: false },
         }
     }
 }
@@ -205,6 +219,11 @@ impl Config {
             f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
             f.count("max_claims", 1, 1_000_000, &mut d.max_claims)?;
             f.positive("max_processing_time_seconds", 86_400.0, &mut d.max_processing_time_seconds)?;
+            f.finish()?;
+        }
+        if let Some((o, p)) = top.object("document_processing")? {
+            let mut f = Fields::new(o, &p);
+            f.bool("include_hidden_text", &mut c.document_processing.include_hidden_text)?;
             f.finish()?;
         }
         top.finish()?;
@@ -360,5 +379,21 @@ mod tests {
         assert!(Config::from_json(&json!([1])).is_err());
         let e = Config::from_json(&json!({"extra": 1})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.extra");
+    }
+
+    #[test]
+    fn document_processing_is_strict() {
+        assert!(!Config::default().document_processing.include_hidden_text);
+        let c = Config::from_json(&json!({"document_processing": {"include_hidden_text": true}})).unwrap();
+        assert!(c.document_processing.include_hidden_text);
+        let c = Config::from_json(&json!({"validation_config": {"document_processing": null}})).unwrap();
+        assert!(!c.document_processing.include_hidden_text);
+        let e = Config::from_json(&json!({"document_processing": {"include_hidden_text": "yes"}})).unwrap_err();
+        assert_eq!(e.code(), "CONFIGURATION_ERROR");
+        assert_eq!(e.details()["json_path"], "$.document_processing.include_hidden_text");
+        let e = Config::from_json(&json!({"document_processing": {"include_hidden": true}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.document_processing.include_hidden");
+        let e = Config::from_json(&json!({"document_processing": true})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.document_processing");
     }
 }
