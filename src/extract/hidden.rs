@@ -478,14 +478,11 @@ impl Tracker {
         }
     }
 
-    /// A start tag of `name` with these attributes (raw text elements and
-    /// void elements are the caller's, except that a void element is ignored here).
-    pub fn start(&mut self, name: &[u8], hiding: TagHiding) {
-        if is_void(name) {
-            return;
-        }
+    /// The end tags a start tag of `name` implies (of the innermost open
+    /// element only): call before [`Self::start`], and before emitting the
+    /// tag's own newline, which is visible when this closes a hidden element.
+    pub fn close_implied(&mut self, name: &[u8]) {
         let was = self.reason().is_some();
-        // implied end tags of the innermost open element
         if closes_p(name) && self.top_is(b"p") {
             self.pop();
         }
@@ -507,6 +504,19 @@ impl Tracker {
         if lower == b"optgroup" && self.top_is(b"optgroup") {
             self.pop();
         }
+        if !was && self.reason().is_some() {
+            self.new_episode();
+        }
+    }
+
+    /// A start tag of `name` with these attributes, after
+    /// [`Self::close_implied`] (a void element is ignored).
+    pub fn start(&mut self, name: &[u8], hiding: TagHiding) {
+        if is_void(name) {
+            return;
+        }
+        let was = self.reason().is_some();
+        let lower = name.to_ascii_lowercase();
         let id = self.intern(&lower);
         let at = self.stack.len();
         let inherited = self.stack.last().and_then(|o| o.vis_hidden);
@@ -613,6 +623,8 @@ mod tests {
         // <p hidden> is closed by the next block
         t.start(b"p", hiding(" hidden"));
         assert!(t.reason().is_some());
+        t.close_implied(b"p");
+        assert_eq!(t.reason(), None);
         t.start(b"p", TagHiding::default());
         assert_eq!(t.reason(), None);
     }

@@ -420,6 +420,7 @@ impl Html<'_> {
         let Some(end) = end else { return n };
         let name = &b[i + 1..name_end];
         let hiding = tag_hiding(b, name_end, end - 1);
+        self.tracker.close_implied(name);
         match classify(name) {
             Kind::Inline => self.tracker.start(name, hiding),
             Kind::Block => {

@@ -1281,6 +1281,7 @@ impl HiddenState {
             };
             self.raw = Some((e.name.clone(), reason, episode));
         } else {
+            self.tracker.close_implied(&e.name);
             self.tracker.start(&e.name, e.hiding);
         }
     }
