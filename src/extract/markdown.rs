@@ -30,7 +30,18 @@
 //!   lines or blank lines; an unterminated `<!--` stays literal text);
 //! * entity and numeric character references (`&amp;`, `&#8220;`) become one
 //!   unit spanning the reference (CommonMark: the `;` is required; names are
-//!   those of [`super::html`]'s table).
+//!   those of [`super::html`]'s table);
+//! * text that raw HTML hides in the rendered page is not visible text (see
+//!   [`super::hidden`]): the raw HTML tags met by inline parsing are followed
+//!   across paragraphs, blank lines and other blocks (a `<div hidden>` hides
+//!   everything up to its `</div>`, headings, lists and code blocks in it
+//!   included; a heading left with no visible text is no heading), and after
+//!   a raw `<script>`, `<style>`, `<iframe>`, `<noembed>` or `<noframes>`
+//!   tag everything is hidden up to its end tag (its raw text may span blank
+//!   lines, as in a CommonMark HTML block). Hidden units go to
+//!   [`Extracted::hidden`] (or, with [`extract_markdown_parts`]`(src, true,
+//!   …)`, to the text as if visible). Tags inside code spans and code blocks
+//!   are code, not HTML, and hide nothing.
 //!
 //! Fenced code block content is kept verbatim (no inline processing, no
 //! headings). Blocks follow CommonMark closely enough for real documents:
