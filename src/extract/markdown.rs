@@ -544,21 +544,31 @@ impl Blocks<'_> {
             } else {
                 units.extend(cands.iter().map(|c| c.unit()));
             }
-            visible.clear();
             let hidden_before = seen.hidden.units.len();
-            let mut next_event = events.iter().peekable();
-            for (k, u) in units.iter().enumerate() {
-                while let Some(e) = next_event.next_if(|e| e.at <= k) {
+            // nothing hidden and no tag to follow: the units as they are
+            let routed = include_hidden || (events.is_empty() && seen.reason().is_none());
+            if !routed {
+                visible.clear();
+                let mut next_event = events.iter().peekable();
+                for (k, u) in units.iter().enumerate() {
+                    while let Some(e) = next_event.next_if(|e| e.at <= k) {
+                        seen.apply(e);
+                    }
+                    match seen.reason() {
+                        Some((reason, episode)) => seen.hidden.push(*u, reason, episode),
+                        None => visible.push(*u),
+                    }
+                }
+                for e in next_event {
                     seen.apply(e);
                 }
-                match seen.reason() {
-                    Some((reason, episode)) if !include_hidden => seen.hidden.push(*u, reason, episode),
-                    _ => visible.push(*u),
+            } else {
+                // with include_hidden the tags are still followed (for headings)
+                for e in &events {
+                    seen.apply(e);
                 }
             }
-            for e in next_event {
-                seen.apply(e);
-            }
+            let visible: &[Unit] = if routed { &units } else { &visible };
             let any_hidden = seen.hidden.units.len() > hidden_before;
             while self.headings.get(first_open).is_some_and(|h| h.seg_to <= i) {
                 first_open += 1;
@@ -568,11 +578,11 @@ impl Blocks<'_> {
                     break;
                 }
                 if i < h.seg_to {
-                    title.0.extend_from_slice(&visible);
+                    title.0.extend_from_slice(visible);
                     title.1 |= any_hidden;
                 }
             }
-            sink(&visible);
+            sink(visible);
         }
         let headings = self
             .headings
