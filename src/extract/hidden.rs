@@ -419,15 +419,29 @@ pub(crate) struct Tracker {
     hider: Option<(usize, HiddenReason)>,
     /// Counts hidden stretches: a new one starts whenever text becomes hidden.
     episode: u32,
+    /// [`Self::reason`], kept up to date by every change of the stack (it is
+    /// asked for every char of text).
+    current: Option<HiddenReason>,
 }
 
 impl Tracker {
     /// Why text here is hidden, if it is.
+    #[inline]
     pub fn reason(&self) -> Option<HiddenReason> {
-        if let Some((_, r)) = self.hider {
-            return Some(r);
+        self.current
+    }
+
+    /// Recomputes [`Self::reason`] after a change of the stack; starts a new
+    /// hidden stretch when text becomes hidden.
+    fn update(&mut self) {
+        let was = self.current.is_some();
+        self.current = match self.hider {
+            Some((_, r)) => Some(r),
+            None => self.stack.last().and_then(|o| o.vis_hidden).map(|_| HiddenReason::VisibilityHidden),
+        };
+        if !was && self.current.is_some() {
+            self.new_episode();
         }
-        self.stack.last().and_then(|o| o.vis_hidden).map(|_| HiddenReason::VisibilityHidden)
     }
 
     /// The current hidden stretch (meaningful while [`Self::reason`] is `Some`).
@@ -482,7 +496,6 @@ impl Tracker {
     /// element only): call before [`Self::start`], and before emitting the
     /// tag's own newline, which is visible when this closes a hidden element.
     pub fn close_implied(&mut self, name: &[u8]) {
-        let was = self.reason().is_some();
         if closes_p(name) && self.top_is(b"p") {
             self.pop();
         }
@@ -504,9 +517,7 @@ impl Tracker {
         if lower == b"optgroup" && self.top_is(b"optgroup") {
             self.pop();
         }
-        if !was && self.reason().is_some() {
-            self.new_episode();
-        }
+        self.update();
     }
 
     /// A start tag of `name` with these attributes, after
@@ -515,7 +526,6 @@ impl Tracker {
         if is_void(name) {
             return;
         }
-        let was = self.reason().is_some();
         let lower = name.to_ascii_lowercase();
         let id = self.intern(&lower);
         let at = self.stack.len();
@@ -539,9 +549,7 @@ impl Tracker {
         if let Some(c) = self.open_count.get_mut(id as usize) {
             *c += 1;
         }
-        if !was && self.reason().is_some() {
-            self.new_episode();
-        }
+        self.update();
     }
 
     /// An end tag of `name`: closes the innermost open element of that name
@@ -551,17 +559,14 @@ impl Tracker {
         if self.open_count.get(id as usize).copied().unwrap_or(0) == 0 {
             return;
         }
-        let was = self.reason().is_some();
         while let Some(o) = self.stack.last().copied() {
             self.pop();
             if o.name == id {
                 break;
             }
         }
-        if !was && self.reason().is_some() {
-            // a `visibility: visible` element closed inside a hidden one
-            self.new_episode();
-        }
+        // (closing a `visibility: visible` element inside a hidden one starts a new stretch)
+        self.update();
     }
 }
 

@@ -1215,6 +1215,16 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>, e
         }
     }
     st.process_emphasis(None);
+    if tags.is_empty() {
+        for (k, slot) in st.slots.iter().enumerate() {
+            match slot {
+                Slot::Keep => out.push(cs[k].unit()),
+                Slot::Drop => {}
+                Slot::Emit(u) => out.push(*u),
+            }
+        }
+        return;
+    }
     let base = out.len();
     let mut tags = tags.into_iter().peekable();
     for (k, slot) in st.slots.iter().enumerate() {
