@@ -112,6 +112,7 @@ fn html_subtrees_void_elements_nesting_and_malformed_tags() {
     assert_eq!(hid("a<span hidden>b</i></div>c</span>d"), ("ad".into(), "b|c".into()));
     // <p hidden> is closed by the next block, <li hidden> by the next item
     assert_eq!(hid("<p hidden>a<p>b"), ("||b".into(), "a".into()));
+    assert_eq!(hid("<p hidden>a<b><i>b<div>c"), ("||c".into(), "ab".into()));
     assert_eq!(hid("<ul><li hidden>a<li>b</ul>"), ("|||b|".into(), "a".into()));
     // display:none cannot be undone inside; visibility can
     assert_eq!(hid("<div style=display:none>a<span style=display:block>b</span></div>c"), ("||c".into(), "ab".into()));
@@ -176,6 +177,17 @@ fn markdown_raw_html_hides_inline_and_across_blocks() {
     let (text, hidden) = md(src);
     assert_eq!(text.split_whitespace().collect::<Vec<_>>(), ["a", "b", "c"]);
     assert!(hidden.contains("not a heading") && hidden.contains("p { }"), "{hidden:?}");
+    // a raw <p hidden> is closed by the next block markdown renders (its <p>)
+    let (text, hidden) = md("<p hidden>secret\n\nNext paragraph.\n\n# Heading\n");
+    assert_eq!(
+        (text.split_whitespace().collect::<Vec<_>>(), hidden.trim()),
+        (vec!["Next", "paragraph.", "Heading"], "secret")
+    );
+    let (text, hidden) = md("text <p hidden><b>secret</b> more\n\n- item\n");
+    assert_eq!((text.split_whitespace().collect::<Vec<_>>(), hidden.trim()), (vec!["text", "item"], "secret more"));
+    // but not a <div hidden>
+    let (text, _) = md("<div hidden>secret\n\nstill hidden\n\n</div>\n\nshown\n");
+    assert_eq!(text.split_whitespace().collect::<Vec<_>>(), ["shown"]);
     // code is not HTML: tags in code spans and fences hide nothing
     let src = "`<template>` and\n\n```html\n<div hidden>\n```\n\nstill visible\n";
     let (text, hidden) = md(src);

@@ -15,9 +15,11 @@
 //!
 //! Subtrees are found without building a tree: a stack of the open
 //! elements (void elements such as `<br hidden>` and `<img hidden>` are never
-//! open; `<p>` is closed by the next block's start tag, `<li>` by the next
-//! `<li>`, `<dt>`/`<dd>`, `<option>`, `<tr>`, `<td>`/`<th>` likewise, when
-//! they are the innermost open element); an end tag closes the innermost open
+//! open; `<p>` is closed by the next block's start tag, also with up to 64
+//! inline elements open inside it, and in markdown by the next paragraph,
+//! heading or table cell markdown renders; `<li>` by the next `<li>`,
+//! `<dt>`/`<dd>`, `<option>`, `<tr>`, `<td>`/`<th>` likewise, when they are
+//! the innermost open element); an end tag closes the innermost open
 //! element of its name and everything opened inside it, and is ignored when
 //! no such element is open. A hidden element left open hides the rest of the
 //! input, as in a browser. Every step is O(1) amortised (element names are
@@ -399,6 +401,10 @@ fn closes_p(name: &[u8]) -> bool {
     NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
+/// How deep below the innermost open element a `<p>` closed by a block's
+/// start is looked for (inline elements nested in it; deeper, it stays open).
+const P_SCOPE: usize = 64;
+
 /// An open element.
 #[derive(Debug, Clone, Copy)]
 struct Open {
@@ -474,6 +480,21 @@ impl Tracker {
         }
     }
 
+    /// Closes an open `<p>` (and the inline elements opened in it): html5's
+    /// "close a p element" when a block starts. A `<p>` holds only inline
+    /// content, so it is looked for among the innermost [`P_SCOPE`] elements.
+    pub fn close_p(&mut self) {
+        let Some(p) = self.lookup(b"p") else { return };
+        if self.open_count.get(p as usize).copied().unwrap_or(0) == 0 {
+            return;
+        }
+        let Some(depth) = self.stack.iter().rev().take(P_SCOPE).position(|o| o.name == p) else { return };
+        for _ in 0..=depth {
+            self.pop();
+        }
+        self.update();
+    }
+
     fn top_is(&self, name: &[u8]) -> bool {
         match (self.stack.last(), self.lookup(name)) {
             (Some(o), Some(id)) => o.name == id,
@@ -496,8 +517,8 @@ impl Tracker {
     /// element only): call before [`Self::start`], and before emitting the
     /// tag's own newline, which is visible when this closes a hidden element.
     pub fn close_implied(&mut self, name: &[u8]) {
-        if closes_p(name) && self.top_is(b"p") {
-            self.pop();
+        if closes_p(name) {
+            self.close_p();
         }
         let lower = name.to_ascii_lowercase();
         match lower.as_slice() {

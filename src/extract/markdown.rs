@@ -540,6 +540,9 @@ impl Blocks<'_> {
             events.clear();
             let cands = &self.cands[seg.from..seg.to];
             if seg.inline {
+                // a paragraph, heading or table cell starts: the block element
+                // markdown renders closes a raw `<p>` left open before it
+                seen.close_p();
                 inline(cands, self.src, &self.defs, &mut units, &mut events);
             } else {
                 units.extend(cands.iter().map(|c| c.unit()));
@@ -1314,6 +1317,13 @@ impl HiddenState {
         } else {
             self.tracker.close_implied(&e.name);
             self.tracker.start(&e.name, e.hiding);
+        }
+    }
+
+    /// A block rendered by markdown starts (outside raw text).
+    fn close_p(&mut self) {
+        if self.raw.is_none() {
+            self.tracker.close_p();
         }
     }
 
