@@ -16,8 +16,8 @@
 //! Subtrees are found without building a tree: a stack of the open
 //! elements (void elements such as `<br hidden>` and `<img hidden>` are never
 //! open; `<p>` is closed by the next block's start tag, also with up to 64
-//! inline elements open inside it, and in markdown by the next paragraph,
-//! heading or table cell markdown renders; `<li>` by the next `<li>`,
+//! inline elements open inside it, and in markdown at the next block (the
+//! end of its paragraph, a heading, a table cell); `<li>` by the next `<li>`,
 //! `<dt>`/`<dd>`, `<option>`, `<tr>`, `<td>`/`<th>` likewise, when they are
 //! the innermost open element); an end tag closes the innermost open
 //! element of its name and everything opened inside it, and is ignored when

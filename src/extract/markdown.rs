@@ -539,10 +539,11 @@ impl Blocks<'_> {
             units.clear();
             events.clear();
             let cands = &self.cands[seg.from..seg.to];
+            // a block starts (a paragraph, heading, table cell, code block,
+            // blank line): the block element markdown renders, or the end of
+            // the paragraph, closes a raw `<p>` left open before it
+            seen.close_p();
             if seg.inline {
-                // a paragraph, heading or table cell starts: the block element
-                // markdown renders closes a raw `<p>` left open before it
-                seen.close_p();
                 inline(cands, self.src, &self.defs, &mut units, &mut events);
             } else {
                 units.extend(cands.iter().map(|c| c.unit()));
