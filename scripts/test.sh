@@ -12,6 +12,10 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "formatting (cargo fmt --check; rustfmt.toml)"
 cargo fmt --check
 
+step "lints (clippy, warnings are errors; native and the wasm build)"
+cargo clippy --all-targets -- -D warnings
+cargo clippy --lib --tests --no-default-features --target wasm32-unknown-unknown -- -D warnings
+
 step "native tests (cargo test, release for the property tests' speed)"
 cargo test --release --all-targets
 step "doc tests (host; on wasm they would pass even when failing)"

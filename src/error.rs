@@ -62,7 +62,8 @@ impl Error {
         Error::at_path(ErrorKind::Configuration, path, constraint, message)
     }
 
-    fn at_path(kind: ErrorKind, path: &JsonPath, constraint: &str, message: impl Into<String>) -> Error {
+    /// An error of `kind` about the input at `path`, breaking `constraint`.
+    pub fn at_path(kind: ErrorKind, path: &JsonPath, constraint: &str, message: impl Into<String>) -> Error {
         let message = format!("{} at {}", message.into(), path);
         Error::new(kind, message)
             .with_detail("path", path.to_value())

@@ -26,6 +26,7 @@ pub mod error;
 pub mod extract;
 pub mod finding;
 pub mod host;
+pub mod json;
 pub mod judge;
 pub mod matching;
 mod sort;

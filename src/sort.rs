@@ -118,12 +118,12 @@ mod tests {
                 let mut ours = v.clone();
                 sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
                 let mut std = v.clone();
-                std.sort_by(|a, b| a.0.cmp(&b.0));
+                std.sort_by_key(|a| a.0);
                 assert_eq!(ours, std, "n = {n}, seed = {seed}, modulo = {modulo}");
                 let mut desc = v.clone();
                 sort_by(&mut desc, |a, b| b.0.cmp(&a.0));
                 let mut std_desc = v.clone();
-                std_desc.sort_by(|a, b| b.0.cmp(&a.0));
+                std_desc.sort_by_key(|a| std::cmp::Reverse(a.0));
                 assert_eq!(desc, std_desc);
                 let mut full = v.clone();
                 sort(&mut full);

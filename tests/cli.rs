@@ -117,8 +117,9 @@ fn validation_errors_name_the_path() {
         big.as_bytes(),
         CLAIM_OK,
         Some(r#"{"performance_limits": {"max_document_size_mb": 1}}"#),
-        "VALIDATION_ERROR",
-        "max_document_size_mb",
+        // refused while reading, before the library sees it (issue 13)
+        "DOCUMENT_PARSING_ERROR",
+        "larger than max_document_size_mb (1 MB",
     );
 }
 
@@ -183,8 +184,12 @@ fn find_prints_spans() {
     let s = dir.write("notes.txt", "Launch 🚀 on “Monday”.\nLaunch 🚀 on “Monday” again.");
     let out = run(&["find", "--source", path(&s), "launch 🚀 on \"monday\""]);
     assert_eq!(out.status.code(), Some(0));
-    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let found = found.as_array().unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (result["total"].as_u64(), result["omitted"].as_u64(), result["complete"].as_bool()),
+        (Some(2), Some(0), Some(true))
+    );
+    let found = result["matches"].as_array().unwrap();
     assert_eq!(found.len(), 2);
     assert_eq!(found[1]["line_number"], 2);
     assert_eq!(found[1]["matched_text"], "Launch 🚀 on “Monday”");
@@ -193,4 +198,174 @@ fn find_prints_spans() {
     assert_eq!(found[1]["utf16_start"], 23);
     let out = run(&["find", "--source", path(&s), "nothing like this"]);
     assert_eq!(out.status.code(), Some(1));
+    // one match printed, the other counted; the bounds are the library's
+    let out = run(&["find", "--max-results", "1", "--source", path(&s), "launch 🚀 on \"monday\""]);
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((result["matches"].as_array().unwrap().len(), result["omitted"].as_u64()), (1, Some(1)));
+    let out = run(&["find", "--max-edit-distance", "2001", "--source", path(&s), "launch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("maxEditDistance"));
+}
+
+#[test]
+fn duplicate_keys_and_unknown_fields_in_the_evidence_file() {
+    let dir = TempDir::new("dupes");
+    let s = dir.write("doc.md", "# Intro\nThe deploy finished without errors today.\n");
+    let quote = "The deploy finished without errors today.";
+    let dup = format!(
+        r#"{{"claims": [{{"id": "EV001", "task_id": "P1.T001", "quote": "{quote}", "quote": "other text here", "evidence_type": "direct_quote"}}]}}"#
+    );
+    let e = dir.write("dup.json", &dup);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("$.claims[0].quote"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let typo = format!(
+        "\u{feff}{}",
+        serde_json::json!({"claims": [{"id": "EV001", "task_id": "P1.T001", "quote": quote,
+            "evidence_type": "direct_quote", "expected_sectoin": "Intro"}]})
+    );
+    let e = dir.write("typo.json", &typo);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(0), "a BOM is skipped: {}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = report["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w["code"] == "UNKNOWN_FIELDS"), "{warnings:?}");
+}
+
+/// Runs the binary with its stdout already closed by the reader (what `| head
+/// -c0` does): the output written meets a broken pipe.
+fn run_stdout_closed(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evidence-validator"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before anything is written
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_in_every_subcommand() {
+    let dir = TempDir::new("pipe");
+    let s = dir.write("source.md", SOURCE);
+    let e = dir.write("claims.json", CLAIM_OK);
+    let t = dir.write(
+        "talk.srt",
+        "1\n00:00:00,000 --> 00:00:09,000\nI walked to the old mill by the river every single morning that summer.\n",
+    );
+    let items =
+        dir.write("items.json", r#"[{"evidence_quote": "to the old mill by the river", "evidence_timestamp": 1}]"#);
+    let evaluation = dir.write(
+        "evaluation.json",
+        r#"{"commendations": [{"evidence_quote": "to the old mill by the river", "evidence_timestamp": 1}], "recommendations": []}"#,
+    );
+    let report = dir.write("report.md", "# Report\nNo citations here.\n");
+    let out_dir = dir.0.join("out").display().to_string();
+    let log_dir = dir.0.join("logs").display().to_string();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["validate"],
+        vec!["validate", "--source", path(&s), "--evidence", path(&e)],
+        vec!["validate", "--source", path(&s), "--evidence", path(&e), "--verbose"],
+        vec!["find", "--source", path(&s), "user authentication"],
+        vec!["transcript", "--transcript", path(&t), "--items", path(&items)],
+        vec!["transcript", "--transcript", path(&t), "--items", path(&items), "--json"],
+        vec!["transcript", "--transcript", path(&t), "--evaluation", path(&evaluation)],
+        vec![
+            "verify-report",
+            path(&report),
+            "--canonical-dir",
+            path(&dir.0),
+            "--no-env-judges",
+            "--output-dir",
+            out_dir.as_str(),
+            "--log-dir",
+            log_dir.as_str(),
+        ],
+        vec!["--help"],
+    ];
+    for args in &cases {
+        let out = run_stdout_closed(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {:?} {stderr}", out.status);
+    }
+    // a later run with a reader still works and prints the whole report
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["validated_claims"][0]["validation_status"], "VALIDATED");
+}
+
+#[test]
+fn an_endless_source_is_refused_at_its_size_limit() {
+    let dir = TempDir::new("zero");
+    let e = dir.write("claims.json", CLAIM_OK);
+    let started = std::time::Instant::now();
+    let out = run(&["validate", "--source", "/dev/zero", "--evidence", path(&e)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("DOCUMENT_PARSING_ERROR")
+            && stderr.contains("/dev/zero")
+            && stderr.contains("max_document_size_mb (50 MB"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    let out = run(&["find", "--source", "/dev/zero", "anything"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("DOCUMENT_PARSING_ERROR") && stderr.contains("/dev/zero"), "{stderr}");
+
+    // The configuration's max_document_size_mb is the bound: 1 MB + 1 byte is refused, 1 MB is read.
+    let c = dir.write("config.json", r#"{"performance_limits": {"max_document_size_mb": 1}}"#);
+    let mut big = SOURCE.as_bytes().to_vec();
+    big.resize(1024 * 1024 + 1, b' ');
+    let s = dir.write("big.md", &big);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e), "--config", path(&c)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("DOCUMENT_PARSING_ERROR") && stderr.contains("big.md") && stderr.contains("1048576 bytes"),
+        "{stderr}"
+    );
+    big.truncate(1024 * 1024);
+    let s = dir.write("big.md", &big);
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e), "--config", path(&c)]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["validated_claims"][0]["validation_status"], "VALIDATED");
+}
+
+#[test]
+fn endless_evidence_config_and_transcript_files_are_refused() {
+    let dir = TempDir::new("zero-inputs");
+    let s = dir.write("source.md", SOURCE);
+    let e = dir.write("claims.json", CLAIM_OK);
+    let items = dir.write("items.json", "[]");
+    let t = dir.write("talk.srt", "1\n00:00:00,000 --> 00:00:09,000\nI walked to the old mill.\n");
+    for args in [
+        vec!["validate", "--source", path(&s), "--evidence", "/dev/zero"],
+        vec!["validate", "--source", path(&s), "--evidence", path(&e), "--config", "/dev/zero"],
+        vec!["transcript", "--transcript", "/dev/zero", "--items", path(&items)],
+        vec!["transcript", "--transcript", path(&t), "--items", "/dev/zero"],
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("DOCUMENT_PARSING_ERROR")
+                && stderr.contains("/dev/zero")
+                && stderr.contains("the input file limit (64 MB"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    assert_eq!(out.status.code(), Some(0));
 }

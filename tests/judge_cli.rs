@@ -225,7 +225,9 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
     let errors: Vec<&str> = r["jury"]["votes"].as_array().unwrap().iter().filter_map(|v| v["error"].as_str()).collect();
     assert!(errors[0].contains("HTTP 500"), "{errors:?}");
     assert_eq!(errors[1], "timed out after 500 ms");
-    assert!(errors[2].starts_with("unreadable answer"), "{errors:?}");
+    assert!(errors[2].starts_with("abstained: "), "{errors:?}");
+    assert_eq!(r["jury"]["abstained"], 1);
+    assert_eq!(r["jury"]["votes"][4]["abstained"], true);
 
     // what the jurors received: the instructions, the spec's prompt, the model, the key
     let got = stub.received();
@@ -261,7 +263,7 @@ fn judge_asks_every_juror_and_logs_every_exchange() {
 fn judge_without_jurors_runs_steps_one_and_two() {
     let tmp = TempDir::new("nojury");
     std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
-    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"], &[]);
+    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--no-jury"], &[]);
     assert!(out.status.success());
     let r = stdout_json(&out);
     assert_eq!(r["verdict"], "JURY_NOT_CONVENED");
@@ -271,16 +273,20 @@ fn judge_without_jurors_runs_steps_one_and_two() {
     assert!(!tmp.0.join("debug_output").exists(), "no jury, no logs");
 
     // --strict: not verified is exit 1; missing file and bad ranges are results, not crashes
-    assert_eq!(cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--strict"], &[]).status.code(), Some(1));
-    let missing = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "nope.txt", "1", "2"], &[]));
+    assert_eq!(
+        cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--strict", "--no-jury"], &[]).status.code(),
+        Some(1)
+    );
+    let missing = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "nope.txt", "1", "2", "--no-jury"], &[]));
     assert_eq!(missing["verdict"], "FILE_NOT_FOUND");
-    let outside = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12"], &[]));
+    let outside = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12", "--no-jury"], &[]));
     assert_eq!(outside["verdict"], "LINES_OUT_OF_RANGE");
-    let escape = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "../data/canonical/minutes.txt", "1", "1"], &[]));
-    assert_eq!(escape["verdict"], "FILE_NOT_FOUND", "paths leaving the canonical directory are refused");
+    let escape = cli(&tmp.0, &["judge", CLAIM, QUOTE, "../data/canonical/minutes.txt", "1", "1", "--no-jury"], &[]);
+    assert_eq!(escape.status.code(), Some(2), "paths leaving the canonical directory are refused");
+    assert!(String::from_utf8_lossy(&escape.stderr).contains("VALIDATION_ERROR"));
     let other_dir = stdout_json(&cli(
         &tmp.0,
-        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--canonical-dir", "data/canonical"],
+        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--canonical-dir", "data/canonical", "--no-jury"],
         &[],
     ));
     assert_eq!(other_dir["step_1_existence"], true);
@@ -294,29 +300,188 @@ fn judge_without_jurors_runs_steps_one_and_two() {
         vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x=http://h,color=red"],
         vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "x=http://h", "--judge", "x=http://i"],
         vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "openai"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "gemini"],
+        vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--judge", "local", "--no-jury"],
     ] {
         let out = cli(&tmp.0, &bad, &[]);
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
 
+/// The jury `--dry-run` plans: (name, url, remote) of each juror, and whether anything leaves the machine.
+fn plan(dir: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Vec<(String, String, bool)>, bool) {
+    let mut args = vec!["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--dry-run"];
+    args.extend_from_slice(extra);
+    let out = cli(dir, &args, envs);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let p = stdout_json(&out);
+    let jurors = p["jurors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| (j["name"].as_str().unwrap().to_string(), j["url"].as_str().unwrap().to_string(), j["remote"] == true))
+        .collect();
+    (jurors, p["leaves_machine"] == true)
+}
+
 #[test]
-fn environment_variables_add_jurors() {
+fn remote_jurors_are_opt_in() {
     let tmp = TempDir::new("env");
     std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
+    let keys = [("OPENAI_API_KEY", "sk-test-not-real"), ("GOOGLE_API_KEY", "google-test-not-real")];
+    let local = |url: &str| vec![("local".to_string(), url.to_string(), false)];
+
+    // API keys in the environment, no --judge: the local juror alone, nothing leaves the machine
+    assert_eq!(plan(&tmp.0, &[], &keys), (local("http://localhost:1234/v1/chat/completions"), false));
+    assert_eq!(plan(&tmp.0, &[], &[]), (local("http://localhost:1234/v1/chat/completions"), false));
+    let with_base = [keys[0], keys[1], ("LOCAL_LLM_BASE_URL", "http://127.0.0.1:8080/v1")];
+    assert_eq!(plan(&tmp.0, &[], &with_base), (local("http://127.0.0.1:8080/v1/chat/completions"), false));
+    assert_eq!(plan(&tmp.0, &["--no-jury"], &keys), (vec![], false));
+
+    // remote jurors only when named, and then said to be remote
+    let (jurors, leaves) = plan(&tmp.0, &["--judge", "openai", "--judge", "local"], &keys);
+    assert_eq!(
+        jurors,
+        vec![
+            ("openai".to_string(), "https://api.openai.com/v1/chat/completions".to_string(), true),
+            ("local".to_string(), "http://localhost:1234/v1/chat/completions".to_string(), false)
+        ]
+    );
+    assert!(leaves);
+    let (jurors, leaves) = plan(&tmp.0, &["--judge", "gemini"], &keys);
+    assert_eq!((jurors[0].0.as_str(), jurors[0].2, leaves), ("gemini", true, true));
+    let (jurors, _) = plan(&tmp.0, &["--judge", "lab=http://10.0.0.5:1234/v1", "--judge", "me=http://[::1]:9/v1"], &[]);
+    assert_eq!(jurors.iter().map(|j| j.2).collect::<Vec<_>>(), vec![true, false]);
+
+    // a real run with the keys set and the local juror on the stub: only the stub is asked
     let stub = Stub::start();
-    let local = stub.url("misleading");
-    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"], &[("LOCAL_LLM_BASE_URL", &local)]);
+    let base = stub.url("misleading");
+    let envs = [keys[0], keys[1], ("LOCAL_LLM_BASE_URL", base.as_str())];
+    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7"], &envs);
     let r = stdout_json(&out);
     assert_eq!(r["jury"]["jurors"], json!(["local"]));
     assert_eq!(r["verdict"], "MISLEADING");
+    assert_eq!(stub.received().len(), 1);
+    assert!(stub.received().iter().all(|q| q.authorization.is_none()), "no API key is sent to the local juror");
     assert!(tmp.0.join("debug_output/llm_logs/judge/local_0001.txt").exists());
-    let ignored = stdout_json(&cli(
-        &tmp.0,
-        &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--no-env-judges"],
-        &[("LOCAL_LLM_BASE_URL", &local)],
-    ));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("is remote"));
+    // --no-env-judges (the old name) still means no jury
+    let ignored =
+        stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "6", "7", "--no-env-judges"], &envs));
     assert_eq!(ignored["verdict"], "JURY_NOT_CONVENED");
+    assert_eq!(stub.received().len(), 1);
+
+    // --help says so
+    let help = cli(&tmp.0, &["judge", "--help"], &[]);
+    let help = String::from_utf8_lossy(&help.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("OPENAI_API_KEY or GOOGLE_API_KEY in the environment never adds one"), "{help}");
+    assert!(help.contains("nothing leaves the machine"), "{help}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_out_of_the_canonical_directory_are_refused() {
+    let tmp = TempDir::new("symlink");
+    std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
+    std::fs::write(tmp.0.join("secret.txt"), format!("{MINUTES}top secret\n")).unwrap();
+    std::os::unix::fs::symlink(tmp.0.join("secret.txt"), tmp.0.join("data/canonical/leak.txt")).unwrap();
+    std::os::unix::fs::symlink(tmp.0.join("data/canonical/minutes.txt"), tmp.0.join("data/canonical/alias.txt"))
+        .unwrap();
+
+    let out = cli(&tmp.0, &["judge", CLAIM, QUOTE, "leak.txt", "6", "7", "--no-jury"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("VALIDATION_ERROR")
+            && err.contains("\"leak.txt\"")
+            && err.contains("outside the canonical directory"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing of the file is printed");
+    // a symlink staying inside is followed; a later call works
+    let ok = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "alias.txt", "6", "7", "--no-jury"], &[]));
+    assert_eq!(ok["verdict"], "JURY_NOT_CONVENED");
+
+    // verify-report: that citation is FILE_NOT_FOUND with the refusal, the others are checked
+    std::fs::create_dir_all(tmp.0.join("reports")).unwrap();
+    std::fs::write(
+        tmp.0.join("reports/r.md"),
+        format!(
+            "It passed \"{QUOTE}\" [leak.txt:L6-L7](leak.txt). Again \"{QUOTE}\" [minutes.txt:L6-L7](minutes.txt).\n"
+        ),
+    )
+    .unwrap();
+    let out = cli(&tmp.0, &["verify-report", "reports/r.md", "--no-jury"], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let full: Value = serde_json::from_str(
+        &std::fs::read_to_string(tmp.0.join("reports/verification_reports/r_verification.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(full["results"][0]["result"]["verdict"], "FILE_NOT_FOUND");
+    let e = full["results"][0]["result"]["error"].as_str().unwrap();
+    assert!(e.contains("refused") && e.contains("leak.txt") && e.contains("outside the canonical directory"), "{e}");
+    assert!(!full.to_string().contains("top secret"));
+    assert_eq!(full["results"][1]["result"]["verdict"], "JURY_NOT_CONVENED");
+}
+
+#[test]
+fn verify_report_reports_every_invalid_citation() {
+    let tmp = TempDir::new("invalid");
+    std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
+    std::fs::create_dir_all(tmp.0.join("reports")).unwrap();
+    let stub = Stub::start();
+    let juror = format!("local={}", stub.url("valid"));
+    let bad = "# R\n\nBackwards [minutes.txt:L7-L5](minutes.txt).\nZero [minutes.txt:L0](minutes.txt).\n\n\
+Huge [minutes.txt:L99999999999999999999999](minutes.txt).\n";
+    std::fs::write(tmp.0.join("reports/bad.md"), bad).unwrap();
+    let good = format!("{bad}\nThe budget passed: \"{QUOTE}\" [minutes.txt:L6-L7](minutes.txt).\n");
+    std::fs::write(tmp.0.join("reports/mixed.md"), good).unwrap();
+
+    // every citation invalid: --strict fails (it exited 0 before)
+    let out = cli(&tmp.0, &["verify-report", "reports/bad.md", "--strict", "--judge", &juror], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = stdout_json(&out);
+    assert_eq!((summary["summary"]["total"].as_u64(), summary["summary"]["invalid"].as_u64()), (Some(0), Some(3)));
+    let found: Vec<(u64, String, String)> = summary["invalid_citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["report_line"].as_u64().unwrap(),
+                c["range"].as_str().unwrap().to_string(),
+                c["problem"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(found[0], (3, "L7-L5".to_string(), "start line 7 is after end line 5".to_string()));
+    assert_eq!(found[1], (4, "L0".to_string(), "line numbers start at 1 (got L0)".to_string()));
+    assert_eq!(found[2].0, 6);
+    assert!(found[2].2.starts_with("line number 99999999999999999999999 is too large"), "{:?}", found[2]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid citation [minutes.txt:L7-L5](minutes.txt) (report line 3)"), "{err}");
+    let md = std::fs::read_to_string(tmp.0.join("reports/verification_reports/bad_verification.md")).unwrap();
+    assert!(md.contains("**0 of 3 citations verified (0.0 %).** 3 citation(s) have an invalid line range"), "{md}");
+    assert!(md.contains("`[minutes.txt:L0](minutes.txt)` (report line 4): line numbers start at 1"), "{md}");
+    assert!(stub.received().is_empty(), "invalid citations are not judged");
+
+    // the valid citation is VALID, the invalid ones still fail --strict; without --strict exit 0
+    let out = cli(&tmp.0, &["verify-report", "reports/mixed.md", "--strict", "--judge", &juror], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let summary = stdout_json(&out);
+    assert_eq!(summary["summary"]["verified"], 1);
+    assert_eq!(summary["summary"]["invalid"], 3);
+    assert_eq!(summary["summary"]["verification_rate"], 0.25);
+    let out = cli(&tmp.0, &["verify-report", "reports/mixed.md", "--judge", &juror], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    // a later run on a clean report passes --strict
+    std::fs::write(
+        tmp.0.join("reports/clean.md"),
+        format!("It passed: \"{QUOTE}\" [minutes.txt:L6-L7](minutes.txt).\n"),
+    )
+    .unwrap();
+    let out = cli(&tmp.0, &["verify-report", "reports/clean.md", "--strict", "--judge", &juror], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
@@ -358,7 +523,7 @@ The mayor resigned in protest [minutes.txt:L8](data/canonical/minutes.txt).\n\n\
             && !logs.join("local_0003.txt").exists()
     );
     assert_eq!(stub.received().len(), 2);
-    let strict = cli(&tmp.0, &["verify-report", "reports/council.md", "--strict"], &[]);
+    let strict = cli(&tmp.0, &["verify-report", "reports/council.md", "--strict", "--no-jury"], &[]);
     assert_eq!(strict.status.code(), Some(1));
     assert_eq!(cli(&tmp.0, &["verify-report", "reports/none.md"], &[]).status.code(), Some(2));
 }

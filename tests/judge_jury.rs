@@ -88,4 +88,11 @@ fn bad_juries_and_configs_are_errors() {
     }
     assert!(JudgeConfig::from_json(&serde_json::json!({"threshold": 0.9, "autojunk": true})).is_ok());
     assert!(JudgeConfig::from_json(&serde_json::json!({"treshold": 0.9})).is_err());
+    // many jurors: names checked in n log n (was quadratic); a duplicate at the end is still found
+    let mut many: Vec<String> = (0..50_000).map(|k| format!("juror-{k}")).collect();
+    assert!(Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), many.clone()).is_ok());
+    many.push("juror-123".into());
+    let e = Verification::new(req.clone(), src.clone(), &JudgeConfig::default(), many).expect_err("duplicate");
+    assert!(e.message().contains("\"juror-123\""), "{}", e.message());
+    assert!(Verification::new(req, src, &JudgeConfig::default(), vec!["a".into()]).is_ok(), "a later call works");
 }

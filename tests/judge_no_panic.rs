@@ -6,8 +6,9 @@ use evidence_validator::finding::evidence::is_rfc3339;
 use evidence_validator::finding::numbers::quantities;
 use evidence_validator::finding::verifier::numbers_agree;
 use evidence_validator::finding::{Finding, FindingVerifier};
-use evidence_validator::judge::citations::parse_citations;
-use evidence_validator::judge::lines::LineRange;
+use evidence_validator::judge::ballot::{last_explicit_verdict, strip_reasoning};
+use evidence_validator::judge::citations::{parse_citations, parse_report};
+use evidence_validator::judge::lines::{locate, split_lines, LineIndex, LineRange};
 use evidence_validator::judge::quote::{normalize, quote_score};
 use evidence_validator::judge::{parse_answer, ClaimRequest, JudgeConfig, Verification};
 use proptest::prelude::*;
@@ -15,6 +16,39 @@ use proptest::prelude::*;
 /// Text made of what the parsers look for.
 fn structured() -> impl Strategy<Value = String> {
     "[\\[\\]()Ll0-9:\\-.,!?%$ \n\r\t\"“”{}`*_#>|a-zA-Zé中😀\u{a0}\u{1c}kKmMbBtT]{0,120}"
+}
+
+/// Text made of verdict words, negations, questions and reasoning tags.
+fn answers() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("VALID"),
+            Just("MISLEADING"),
+            Just("UNSUPPORTED"),
+            Just("insufficient"),
+            Just("not"),
+            Just("isn't"),
+            Just("or"),
+            Just("verdict:"),
+            Just("?"),
+            Just(". "),
+            Just(", "),
+            Just(" "),
+            Just("\n"),
+            Just("<think>"),
+            Just("</think>"),
+            Just("<reasoning x=1>"),
+            Just("</reasoning>"),
+            Just("{\"verdict\": \"VALID\"}"),
+            Just("```json\n"),
+            Just("```"),
+            Just("No"),
+            Just("é"),
+            Just("<"),
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
 }
 
 fn any_text() -> impl Strategy<Value = String> {
@@ -32,6 +66,19 @@ proptest! {
             prop_assert!(text.get(c.byte_offset..).is_some_and(|r| r.starts_with(&c.markdown)));
             prop_assert!(c.start_line >= 1 && c.start_line <= c.end_line);
         }
+        let report = parse_report(&text);
+        prop_assert_eq!(&report.citations, &cites);
+        for c in &report.invalid {
+            prop_assert!(text.get(c.byte_offset..).is_some_and(|r| r.starts_with(&c.markdown)));
+            prop_assert!(LineRange::parse(&c.range).is_err());
+            prop_assert!(!c.problem.is_empty());
+            prop_assert!(cites.iter().all(|v| v.byte_offset != c.byte_offset));
+        }
+        let index = LineIndex::new(&text);
+        prop_assert_eq!(index.line_count(), split_lines(&text).len());
+        if let Ok(r) = LineRange::parse(&text) {
+            let _ = locate(&text, r, 3);
+        }
         let _ = quantities(&text);
         let _ = numbers_agree(&text, &text);
         let _ = LineRange::parse(&text);
@@ -40,6 +87,20 @@ proptest! {
         prop_assert_eq!(normalize(&n), n.clone());
         let s = quote_score(&text, &n, false);
         prop_assert!((0.0..=1.0).contains(&s));
+    }
+
+    #[test]
+    fn answers_never_panic(text in prop_oneof![answers(), any_text()]) {
+        let stripped = strip_reasoning(&text);
+        prop_assert!(stripped.len() <= text.len() + text.matches('<').count());
+        prop_assert!(!stripped.to_ascii_lowercase().contains("<think>"));
+        let said = last_explicit_verdict(&stripped);
+        match parse_answer(&text) {
+            // a verdict in words agrees with the last explicit one outside reasoning
+            Ok(b) if !text.contains('{') && said.is_some() => prop_assert_eq!(Some(b.verdict), said),
+            Ok(_) => {}
+            Err(e) => prop_assert!(!e.is_empty()),
+        }
     }
 
     #[test]

@@ -175,3 +175,29 @@ The license is free [rules.txt:L9](data/canonical/rules.txt).\n\n\
     let json = serde_json::to_value(&batch).unwrap();
     assert_eq!(json["summary"]["verdicts"]["FILE_NOT_FOUND"], 1);
 }
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn oversized_input_is_a_typed_error_or_a_result() {
+    use evidence_validator::judge::{MAX_CLAIM_CHARS, MAX_QUOTE_CHARS};
+    let long = "é".repeat(MAX_QUOTE_CHARS + 1);
+    let e = Verification::new(request(&long, 6, 7), Ok(DOC), &JudgeConfig::default(), vec![]).unwrap_err();
+    assert_eq!(e.code(), "VALIDATION_ERROR");
+    assert_eq!(e.details()["json_path"], "$.quote");
+    assert_eq!(e.details()["constraint"], "max_length");
+    let mut req = request("approved the budget", 6, 7);
+    req.claim = "x".repeat(MAX_CLAIM_CHARS + 1);
+    let e = Verification::new(req, Ok(DOC), &JudgeConfig::default(), vec![]).unwrap_err();
+    assert_eq!(e.details()["json_path"], "$.claim");
+    // exactly at the bound is fine
+    let at_bound = "é".repeat(MAX_QUOTE_CHARS);
+    assert!(Verification::new(request(&at_bound, 6, 7), Ok(DOC), &JudgeConfig::default(), vec![]).is_ok());
+    // a citation covering more than MAX_SEARCH_AREA_BYTES is LINES_OUT_OF_RANGE, not scored
+    let big = format!("{}\n", "word ".repeat(200)).repeat(6000);
+    let r = check_without_jury(request("word word", 1, 6000), Ok(&big), &JudgeConfig::default()).unwrap();
+    assert_eq!(r.verdict, Verdict::LinesOutOfRange);
+    assert!(r.error.as_deref().unwrap_or("").contains("more than the 1048576"), "{:?}", r.error);
+    // a later call still works
+    let r = check_without_jury(request("word word", 1, 2), Ok(&big), &JudgeConfig::default()).unwrap();
+    assert_eq!(r.verdict, Verdict::JuryNotConvened);
+}

@@ -191,3 +191,46 @@ fn the_format_can_be_forced() {
     let out = run(&["--transcript", &srt, "--items", &data("items.json"), "--transcript-format", "vtt"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_time_limit_covers_the_import_and_is_checked_in_the_configuration() {
+    let dir = TempDir::new("time");
+    let items = data("items.json");
+    let mut srt = String::new();
+    for i in 0..20_000 {
+        srt.push_str(&format!(
+            "{}\n00:00:{:02},000 --> 00:00:{:02},500\nthe river behind our old house {i}\n\n",
+            i + 1,
+            i % 60,
+            i % 60
+        ));
+    }
+    // cue times repeat every minute: keep them in order with hours
+    let srt: String = srt
+        .split("\n\n")
+        .enumerate()
+        .filter(|(_, c)| !c.is_empty())
+        .map(|(i, c)| {
+            let h = format!("{:02}:{:02}:{:02}", i / 3600, i / 60 % 60, i % 60);
+            let mut lines: Vec<String> = c.lines().map(str::to_string).collect();
+            lines[1] = format!("{h},000 --> {h},500");
+            lines.join("\n") + "\n\n"
+        })
+        .collect();
+    let t = dir.write("long.srt", &srt);
+    let cfg = dir.write("cfg.json", r#"{"max_processing_time_seconds": 1e-9}"#);
+    expect_bad_input(&["--transcript", &t, "--items", &items, "--config", &cfg], "PROCESSING_ERROR: ");
+    expect_bad_input(
+        &["--transcript", &t, "--items", &items, "--config", &cfg],
+        "importing the transcript was not finished (stopped at",
+    );
+    let cfg = dir.write("cfg2.json", r#"{"max_processing_time_seconds": 0}"#);
+    expect_bad_input(&["--transcript", &t, "--items", &items, "--config", &cfg], "max_processing_time_seconds");
+    // the default limit: the same transcript reads, the report says ok
+    let out = run(&["--transcript", &t, "--items", &items, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["errors"], serde_json::json!([]));
+    assert_eq!(report["transcript"]["segments"], 20_000);
+}

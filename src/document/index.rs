@@ -505,14 +505,29 @@ impl Chunk {
             .collect();
         let total_chars = token_chars.last().map_or(0, |&c| c as usize + 1);
         let count = total_chars.saturating_sub(size).div_ceil(step) + 1;
-        let mut lengths = vec![0u32; count];
+        // each token adds one to a run of chunks: a difference array makes
+        // that O(tokens + chunks), not O(tokens × chunks per token)
+        let mut delta = vec![0i64; count + 1];
         for &at in &token_chars {
-            for c in Chunk::range_of(at as usize, size, step, count) {
-                if let Some(l) = lengths.get_mut(c) {
-                    *l += 1;
+            let run = Chunk::range_of(at as usize, size, step, count);
+            if run.start < run.end {
+                if let Some(d) = delta.get_mut(run.start) {
+                    *d += 1;
+                }
+                if let Some(d) = delta.get_mut(run.end) {
+                    *d -= 1;
                 }
             }
         }
+        let mut running = 0i64;
+        let lengths: Vec<u32> = delta
+            .iter()
+            .take(count)
+            .map(|d| {
+                running += d;
+                u32::try_from(running).unwrap_or(u32::MAX)
+            })
+            .collect();
         Chunk { size, overlap, step, lengths, token_chars }
     }
 

@@ -259,6 +259,8 @@ impl Document {
     }
 
     /// The normalized text and token index for `profile`, built on first use.
+    // not `std::ops::Index`: it builds on first use and returns a reference
+    #[allow(clippy::should_implement_trait)]
     pub fn index(&self, profile: Profile) -> &SearchIndex {
         let slot = self.indexes.iter().find(|(p, _)| *p == profile).map(|(_, cell)| cell);
         match slot {

@@ -163,7 +163,7 @@ fn head(r: &str) -> &str {
 
 /// Whether a word ends before `next` (the end of the text, or not a letter or digit).
 fn ends_word(next: Option<char>) -> bool {
-    next.map_or(true, |c| !c.is_alphanumeric())
+    next.is_none_or(|c| !c.is_alphanumeric())
 }
 
 /// Every quantity in `text`, in order.

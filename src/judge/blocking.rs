@@ -4,6 +4,7 @@
 //! only runs the calls it asks for. The HTTP jurors live in the CLI.
 
 use super::jury::JurorFailure;
+use super::lines::LineIndex;
 use super::log::{LogBook, LogEntry};
 use super::{ClaimRequest, JudgeConfig, JudgeRequest, JudgeResult, Verification};
 use crate::error::Error;
@@ -142,7 +143,30 @@ pub fn verify_claim(
     log: &mut dyn FnMut(&LogEntry),
 ) -> Result<JudgeResult, Error> {
     let names = jurors.iter().map(|j| j.name().to_string()).collect();
-    let mut check = Verification::new(request, source, config, names)?;
+    run(Verification::new(request, source, config, names)?, jurors, config, book, log)
+}
+
+/// [`verify_claim`] on a source whose [`LineIndex`] was built once for
+/// many citations ([`Verification::with_lines`]).
+pub fn verify_claim_with_lines(
+    request: ClaimRequest,
+    source: Result<(&str, &LineIndex), String>,
+    config: &JudgeConfig,
+    jurors: &[Arc<dyn Juror>],
+    book: &mut LogBook,
+    log: &mut dyn FnMut(&LogEntry),
+) -> Result<JudgeResult, Error> {
+    let names = jurors.iter().map(|j| j.name().to_string()).collect();
+    run(Verification::with_lines(request, source, config, names)?, jurors, config, book, log)
+}
+
+fn run(
+    mut check: Verification,
+    jurors: &[Arc<dyn Juror>],
+    config: &JudgeConfig,
+    book: &mut LogBook,
+    log: &mut dyn FnMut(&LogEntry),
+) -> Result<JudgeResult, Error> {
     let requests = check.requests();
     let asked = ask_all(jurors, &requests, Duration::from_millis(config.timeout_ms));
     for (req, a) in requests.iter().zip(asked) {

@@ -92,32 +92,81 @@ fn code_ranges(md: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// A citation's pieces if `md[at..]` starts with one: (end, file, path, start, end line).
-fn citation_at(md: &str, at: usize) -> Option<(usize, String, String, usize, usize)> {
-    let rest = md.get(at..)?;
-    let close = rest.find(']')?;
-    let inner = &rest[1..close];
-    if inner.contains(['[', '\n']) {
+/// What `md[at..]` starts with.
+enum Found {
+    /// A citation: (end, file, path, start line, end line).
+    Valid(usize, String, String, usize, usize),
+    /// Citation markup whose range is wrong: (end, file, path, range as written, what is wrong).
+    Invalid(usize, String, String, String, String),
+}
+
+/// The first of `stops` in `s`, with its byte position.
+fn first_of(s: &str, stops: &[char]) -> Option<(usize, char)> {
+    s.char_indices().find(|(_, c)| stops.contains(c))
+}
+
+/// What is wrong with a range written `L…` (`None`: nothing).
+fn range_problem(range: &str) -> Option<String> {
+    if super::lines::LineRange::parse(range).is_ok() {
         return None;
     }
+    let pieces: Vec<&str> = range.split('-').collect();
+    let numbers: Vec<Option<Result<usize, String>>> = pieces
+        .iter()
+        .map(|p| {
+            let t = p.trim();
+            let t = t.strip_prefix(['L', 'l']).unwrap_or(t);
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())).then(|| {
+                t.parse::<usize>().map_err(|_| format!("line number {t} is too large (at most {})", usize::MAX))
+            })
+        })
+        .collect();
+    match numbers.as_slice() {
+        [Some(Err(e))] | [Some(Err(e)), Some(_)] | [Some(Ok(_)), Some(Err(e))] => Some(e.clone()),
+        [Some(Ok(0))] | [Some(Ok(0)), Some(Ok(_))] | [Some(Ok(_)), Some(Ok(0))] => {
+            Some("line numbers start at 1 (got L0)".to_string())
+        }
+        [Some(Ok(a)), Some(Ok(b))] if a > b => Some(format!("start line {a} is after end line {b}")),
+        _ => Some(format!("{:?} is not a line range like L12-L14 or L12", range.trim())),
+    }
+}
+
+/// A citation if `md[at..]` (at a `[`) starts with one. Every scan stops at
+/// the next `[` or line end, so trying every `[` of a report is linear.
+fn citation_at(md: &str, at: usize) -> Option<Found> {
+    let rest = md.get(at..)?;
+    let (close, c) = first_of(rest.get(1..)?, &['[', ']', '\n']).map(|(p, c)| (p + 1, c))?;
+    if c != ']' {
+        return None;
+    }
+    let inner = &rest[1..close];
     let colon = inner.rfind(':')?;
     let (file, range) = (inner[..colon].trim(), &inner[colon + 1..]);
-    if file.is_empty() || !range.trim_start().starts_with(['L', 'l']) {
+    let r = range.trim_start();
+    let mut chars = r.chars();
+    if file.is_empty() || !matches!(chars.next(), Some('L' | 'l')) || !chars.next().is_some_and(|c| c.is_ascii_digit())
+    {
         return None;
     }
-    let r = super::lines::LineRange::parse(range).ok()?;
     let after = &rest[close + 1..];
     if !after.starts_with('(') {
         return None;
     }
-    let paren_close = after.find(')')?;
-    let target = &after[1..paren_close];
-    if target.contains('\n') {
+    let (paren_close, c) = first_of(after, &[')', '[', '\n'])?;
+    if c != ')' {
         return None;
     }
+    let target = &after[1..paren_close];
     // drop an optional link title: (path "title")
     let path = target.trim().split_once(char::is_whitespace).map_or(target.trim(), |(p, _)| p);
-    Some((at + close + 1 + paren_close + 1, file.to_string(), path.to_string(), r.start, r.end))
+    let end = at + close + 1 + paren_close + 1;
+    Some(match range_problem(range) {
+        None => match super::lines::LineRange::parse(range) {
+            Ok(r) => Found::Valid(end, file.to_string(), path.to_string(), r.start, r.end),
+            Err(e) => Found::Invalid(end, file.to_string(), path.to_string(), range.trim().to_string(), e.to_string()),
+        },
+        Some(problem) => Found::Invalid(end, file.to_string(), path.to_string(), range.trim().to_string(), problem),
+    })
 }
 
 const ABBREVIATIONS: &[&str] = &[
@@ -171,12 +220,13 @@ fn plain_inline(s: &str) -> String {
     let mut i = 0;
     while i < s.len() {
         let rest = &s[i..];
-        if rest.starts_with('[') {
-            if let Some(close) = rest.find("](") {
-                if let Some(end) = rest[close..].find(')') {
-                    let text = &rest[1..close];
-                    if !text.contains(['[', ']', '\n']) {
-                        out.push_str(text);
+        if let Some(inner) = rest.strip_prefix('[') {
+            // `[text](target)`: the text has no brackets or line ends and the
+            // target no `[`; each scan stops at the next `[`, so this is linear
+            if let Some((close, ']')) = first_of(inner, &['[', ']', '\n']).map(|(p, c)| (p + 1, c)) {
+                if rest[close..].starts_with("](") {
+                    if let Some((end, ')')) = first_of(&rest[close..], &[')', '[']) {
+                        out.push_str(&rest[1..close]);
                         i += close + end + 1;
                         continue;
                     }
@@ -216,7 +266,8 @@ fn strip_block_marker(line: &str) -> &str {
         if hashes > 0 && t.as_bytes().get(hashes) == Some(&b' ') {
             t = t[hashes + 1..].trim_start();
         }
-        if t == before {
+        if t.len() == before.len() {
+            // t is a suffix of before: equal lengths, nothing stripped (no compare of the text)
             return t;
         }
     }
@@ -228,14 +279,20 @@ fn starts_block(line: &str) -> bool {
     strip_block_marker(t).len() != t.len() || t.starts_with('|')
 }
 
-/// Start of the block (paragraph or list item) holding byte `at`.
-fn block_start(md: &str, at: usize) -> usize {
-    let mut line_start = md[..at].rfind('\n').map_or(0, |p| p + 1);
+/// Start of the block (paragraph or list item) holding byte `at`, or
+/// `floor` when the block starts before it.
+fn block_start(md: &str, at: usize, floor: usize) -> usize {
+    let mut line_start = md[floor..at].rfind('\n').map_or(floor, |p| floor + p + 1);
     loop {
-        if starts_block(&md[line_start..]) || line_start == 0 {
+        if line_start <= floor {
+            return floor;
+        }
+        // the line only: the rest of the report is none of its business
+        let line_end = md[line_start..at].find('\n').map_or(at, |p| line_start + p);
+        if starts_block(&md[line_start..line_end]) {
             return line_start;
         }
-        let prev_start = md[..line_start - 1].rfind('\n').map_or(0, |p| p + 1);
+        let prev_start = md[floor..line_start - 1].rfind('\n').map_or(floor, |p| floor + p + 1);
         let prev = &md[prev_start..line_start - 1];
         if prev.trim().is_empty() || prev.trim_start().starts_with('#') || prev.trim_start().starts_with("```") {
             return line_start;
@@ -244,8 +301,10 @@ fn block_start(md: &str, at: usize) -> usize {
     }
 }
 
-/// End of the block holding byte `at` (at a blank line or a new block).
-fn block_end(md: &str, at: usize) -> usize {
+/// End of the block holding byte `at` (at a blank line or a new block),
+/// or `ceiling` when the block ends after it.
+fn block_end(md: &str, at: usize, ceiling: usize) -> usize {
+    let md = &md[..ceiling];
     let mut pos = md[at..].find('\n').map_or(md.len(), |p| at + p + 1);
     while pos < md.len() {
         let line_end = md[pos..].find('\n').map_or(md.len(), |p| pos + p + 1);
@@ -256,6 +315,24 @@ fn block_end(md: &str, at: usize) -> usize {
         pos = line_end;
     }
     md.len()
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest char boundary of `s` at or above `i`.
+fn ceil_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// `text` with the given byte ranges (sorted, within `base..`) removed.
@@ -283,14 +360,17 @@ fn clean(text: &str) -> String {
 /// The longest double-quoted passage in `claim`, if any.
 fn quoted_passage(claim: &str) -> Option<String> {
     let mut best: Option<&str> = None;
+    let mut best_len = 0;
     for (open, close) in [('"', '"'), ('“', '”')] {
         let mut rest = claim;
         while let Some(a) = rest.find(open) {
             let after = &rest[a + open.len_utf8()..];
             let Some(b) = after.find(close) else { break };
             let q = after[..b].trim();
-            if !q.is_empty() && best.map_or(true, |x| q.chars().count() > x.chars().count()) {
+            let len = q.chars().count();
+            if !q.is_empty() && (best.is_none() || len > best_len) {
                 best = Some(q);
+                best_len = len;
             }
             rest = &after[b + close.len_utf8()..];
         }
@@ -298,59 +378,160 @@ fn quoted_passage(claim: &str) -> Option<String> {
     best.map(str::to_string)
 }
 
-/// Every citation of a markdown report, in order, with its claim and quote.
+/// How far before a citation (and after, for one that opens its
+/// paragraph) the claim is looked for, in bytes: a sentence longer than
+/// this is cut to its last part (at a word boundary). It bounds the work
+/// per citation, so a report is parsed in time linear in its length.
+pub const MAX_CLAIM_WINDOW: usize = 4096;
+
+/// Citation markup whose line range is wrong (`L7-L5`, `L0`, a number too
+/// large): not checked, but reported (`verify-report` lists it, and
+/// `--strict` fails on it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvalidCitation {
+    /// Position among the report's invalid citations, from 1.
+    pub index: usize,
+    /// The cited file's label.
+    pub file: String,
+    /// The link target.
+    pub path: String,
+    /// The range as written (`L7-L5`).
+    pub range: String,
+    /// What is wrong with it.
+    pub problem: String,
+    /// The citation as written.
+    pub markdown: String,
+    /// The report line it is on (1-based).
+    pub report_line: usize,
+    /// Byte offset of the citation in the report.
+    pub byte_offset: usize,
+}
+
+/// The citations of a report: the ones to check and the invalid ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportCitations {
+    /// Citations with a valid range, in order, with their claims and quotes.
+    pub citations: Vec<Citation>,
+    /// Citation markup with a wrong range, in order.
+    pub invalid: Vec<InvalidCitation>,
+}
+
+/// Every citation of a markdown report, in order, with its claim and quote
+/// (the invalid ones are left out; [`parse_report`] has them).
 pub fn parse_citations(markdown: &str) -> Vec<Citation> {
-    let code = code_ranges(markdown);
-    let in_code = |p: usize| code.iter().any(|&(s, e)| p >= s && p < e);
-    let mut found: Vec<(usize, usize, String, String, usize, usize)> = Vec::new();
+    parse_report(markdown).citations
+}
+
+/// Every citation of a markdown report, valid and invalid, in order. Time
+/// linear in the report's length: code blocks and citation spans are
+/// looked up by binary search, line numbers counted incrementally, and each
+/// claim read from at most [`MAX_CLAIM_WINDOW`] bytes.
+pub fn parse_report(markdown: &str) -> ReportCitations {
+    let code = code_ranges(markdown); // sorted, disjoint
+    let in_code = |p: usize| {
+        let k = code.partition_point(|&(_, e)| e <= p);
+        code.get(k).is_some_and(|&(s, e)| p >= s && p < e)
+    };
+    let mut found: Vec<(usize, Found)> = Vec::new();
     let mut i = 0;
     while let Some(off) = markdown.get(i..).and_then(|r| r.find('[')) {
         let at = i + off;
         if !in_code(at) {
-            if let Some((end, file, path, s, e)) = citation_at(markdown, at) {
-                found.push((at, end, file, path, s, e));
+            if let Some(f) = citation_at(markdown, at) {
+                let end = match &f {
+                    Found::Valid(end, ..) | Found::Invalid(end, ..) => *end,
+                };
+                found.push((at, f));
                 i = end;
                 continue;
             }
         }
         i = at + 1;
     }
-    let spans: Vec<(usize, usize)> = found.iter().map(|f| (f.0, f.1)).collect();
-    found
+    // every citation's markup (valid or not), sorted: cut out of claims
+    let spans: Vec<(usize, usize)> = found
         .iter()
-        .enumerate()
-        .map(|(k, (at, end, file, path, s, e))| {
-            let bs = block_start(markdown, *at);
-            let cuts: Vec<(usize, usize)> = spans.iter().copied().filter(|&(a, b)| a >= bs && b <= *at).collect();
-            let before = clean(&without(&markdown[bs..*at], bs, &cuts));
-            let before = before.trim_end_matches(|c: char| c.is_whitespace() || "([{—–-,;:".contains(c));
-            let mut claim = before[last_sentence_start(before)..].trim().to_string();
-            if claim.is_empty() {
-                // the citation opens its paragraph: it backs the sentence after it
-                let be = block_end(markdown, *end);
-                let later: Vec<(usize, usize)> = spans.iter().copied().filter(|&(a, b)| a >= *end && b <= be).collect();
-                let after = clean(&without(&markdown[*end..be], *end, &later));
-                let after = after.trim_start_matches(|c: char| c.is_whitespace() || ")]}—–-,;:".contains(c));
-                let cut =
-                    sentence_starts(&format!("{after} ")).first().copied().unwrap_or(after.len()).min(after.len());
-                claim = after[..cut].trim().to_string();
-            }
-            let quote = quoted_passage(&claim)
-                .unwrap_or_else(|| claim.trim_end_matches(|c: char| ".!?;:,".contains(c)).trim().to_string());
-            Citation {
-                index: k + 1,
-                file: file.clone(),
-                path: path.clone(),
-                start_line: *s,
-                end_line: *e,
-                markdown: markdown[*at..*end].to_string(),
-                report_line: markdown[..*at].matches('\n').count() + 1,
-                byte_offset: *at,
-                claim,
-                quote,
-            }
+        .map(|(at, f)| match f {
+            Found::Valid(end, ..) | Found::Invalid(end, ..) => (*at, *end),
         })
-        .collect()
+        .collect();
+    let within = |from: usize, to: usize| -> &[(usize, usize)] {
+        let lo = spans.partition_point(|&(a, _)| a < from);
+        let hi = spans.partition_point(|&(a, _)| a < to);
+        spans.get(lo..hi).unwrap_or(&[])
+    };
+    let mut out = ReportCitations::default();
+    let (mut line, mut line_pos) = (1usize, 0usize);
+    for (at, f) in found {
+        line += markdown[line_pos..at].bytes().filter(|&b| b == b'\n').count();
+        line_pos = at;
+        match f {
+            Found::Invalid(end, file, path, range, problem) => out.invalid.push(InvalidCitation {
+                index: out.invalid.len() + 1,
+                file,
+                path,
+                range,
+                problem,
+                markdown: markdown[at..end].to_string(),
+                report_line: line,
+                byte_offset: at,
+            }),
+            Found::Valid(end, file, path, s, e) => {
+                let claim = claim_for(markdown, at, end, &within);
+                let quote = quoted_passage(&claim)
+                    .unwrap_or_else(|| claim.trim_end_matches(|c: char| ".!?;:,".contains(c)).trim().to_string());
+                out.citations.push(Citation {
+                    index: out.citations.len() + 1,
+                    file,
+                    path,
+                    start_line: s,
+                    end_line: e,
+                    markdown: markdown[at..end].to_string(),
+                    report_line: line,
+                    byte_offset: at,
+                    claim,
+                    quote,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `text` from its first whitespace on, when it was cut at `from` > the
+/// block's real start (so that a claim does not start mid-word).
+fn from_word_boundary(md: &str, from: usize, cut: bool) -> usize {
+    if !cut {
+        return from;
+    }
+    md[from..].find(char::is_whitespace).map_or(from, |p| from + p)
+}
+
+/// The claim the citation at `at..end` backs (see the module documentation).
+fn claim_for<'s>(
+    markdown: &str,
+    at: usize,
+    end: usize,
+    within: &impl Fn(usize, usize) -> &'s [(usize, usize)],
+) -> String {
+    let floor = floor_boundary(markdown, at.saturating_sub(MAX_CLAIM_WINDOW));
+    let bs = block_start(markdown, at, floor);
+    let bs = from_word_boundary(markdown, bs, bs == floor && floor > 0);
+    let cuts: Vec<(usize, usize)> = within(bs, at).iter().copied().filter(|&(_, b)| b <= at).collect();
+    let before = clean(&without(&markdown[bs..at], bs, &cuts));
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "([{—–-,;:".contains(c));
+    let claim = before[last_sentence_start(before)..].trim().to_string();
+    if !claim.is_empty() {
+        return claim;
+    }
+    // the citation opens its paragraph: it backs the sentence after it
+    let ceiling = ceil_boundary(markdown, end.saturating_add(MAX_CLAIM_WINDOW));
+    let be = block_end(markdown, end, ceiling);
+    let later: Vec<(usize, usize)> = within(end, be).iter().copied().filter(|&(_, b)| b <= be).collect();
+    let after = clean(&without(&markdown[end..be], end, &later));
+    let after = after.trim_start_matches(|c: char| c.is_whitespace() || ")]}—–-,;:".contains(c));
+    let cut = sentence_starts(&format!("{after} ")).first().copied().unwrap_or(after.len()).min(after.len());
+    after[..cut].trim().to_string()
 }
 
 /// One citation and its check.
@@ -367,32 +548,43 @@ pub struct CitationResult {
 /// Summary of a batch (spec 002: "Count verdicts, calculate verification rate").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// Citations checked.
+    /// Citations checked (the invalid ones are counted apart).
     pub total: usize,
     /// Citations with verdict VALID.
     pub verified: usize,
-    /// `verified / total` (0 for no citations).
+    /// `verified / (total + invalid)` (0 for no citations): an invalid
+    /// citation counts as not verified.
     pub verification_rate: f64,
     /// Citations per verdict.
     pub verdicts: BTreeMap<Verdict, usize>,
     /// Whether a jury was convened for any citation.
     pub jury_convened: bool,
+    /// Citations with a wrong line range, not checked (see `invalid_citations`).
+    #[serde(default)]
+    pub invalid: usize,
 }
 
 /// Counts the verdicts.
 pub fn summarize(results: &[CitationResult]) -> Summary {
+    summarize_with(results, 0)
+}
+
+/// Counts the verdicts, with `invalid` citations that could not be checked.
+pub fn summarize_with(results: &[CitationResult], invalid: usize) -> Summary {
     let mut verdicts = BTreeMap::new();
     for r in results {
         *verdicts.entry(r.result.verdict).or_insert(0) += 1;
     }
     let verified = results.iter().filter(|r| r.result.verified).count();
     let total = results.len();
+    let all = total.saturating_add(invalid);
     Summary {
         total,
         verified,
-        verification_rate: if total == 0 { 0.0 } else { verified as f64 / total as f64 },
+        verification_rate: if all == 0 { 0.0 } else { verified as f64 / all as f64 },
         verdicts,
         jury_convened: results.iter().any(|r| r.result.jury.convened),
+        invalid,
     }
 }
 
@@ -407,6 +599,10 @@ pub struct BatchReport {
     pub summary: Summary,
     /// Every citation's result, in report order.
     pub results: Vec<CitationResult>,
+    /// Citations with a wrong line range (`L7-L5`, `L0`, a number too
+    /// large), each with what is wrong and where; never checked.
+    #[serde(default)]
+    pub invalid_citations: Vec<InvalidCitation>,
 }
 
 impl BatchReport {
@@ -416,23 +612,58 @@ impl BatchReport {
         generated_at: impl Into<String>,
         results: Vec<CitationResult>,
     ) -> BatchReport {
-        BatchReport { report: report.into(), generated_at: generated_at.into(), summary: summarize(&results), results }
+        BatchReport {
+            report: report.into(),
+            generated_at: generated_at.into(),
+            summary: summarize(&results),
+            results,
+            invalid_citations: Vec::new(),
+        }
+    }
+
+    /// The same with the report's invalid citations (summary recomputed).
+    pub fn with_invalid(mut self, invalid: Vec<InvalidCitation>) -> BatchReport {
+        self.summary = summarize_with(&self.results, invalid.len());
+        self.invalid_citations = invalid;
+        self
+    }
+
+    /// Whether every citation is valid and verified (what `--strict` asks).
+    pub fn all_verified(&self) -> bool {
+        self.invalid_citations.is_empty() && self.results.iter().all(|r| r.result.verified)
     }
 
     /// A readable markdown version.
     pub fn to_markdown(&self) -> String {
         let s = &self.summary;
         let mut out = format!(
-            "# Verification of {}\n\nGenerated {}.\n\n**{} of {} citations verified ({:.1} %).**{}\n\n| verdict | citations |\n|---|---|\n",
+            "# Verification of {}\n\nGenerated {}.\n\n**{} of {} citations verified ({:.1} %).**{}{}\n\n| verdict | citations |\n|---|---|\n",
             self.report,
             self.generated_at,
             s.verified,
-            s.total,
+            s.total.saturating_add(s.invalid),
             s.verification_rate * 100.0,
+            if s.invalid == 0 {
+                String::new()
+            } else {
+                format!(" {} citation(s) have an invalid line range and were not checked.", s.invalid)
+            },
             if s.jury_convened { "" } else { " No jury was convened: only steps 1 and 2 ran." }
         );
         for (v, n) in &s.verdicts {
             out.push_str(&format!("| {} | {n} |\n", v.as_str()));
+        }
+        if s.invalid > 0 {
+            out.push_str(&format!("| INVALID_CITATION | {} |\n", s.invalid));
+        }
+        for c in &self.invalid_citations {
+            out.push_str(&format!(
+                "\n## Invalid citation {}. `{}` (report line {}): {}\n",
+                c.index,
+                c.markdown.replace('`', "'"),
+                c.report_line,
+                c.problem
+            ));
         }
         for r in &self.results {
             let c = &r.citation;
@@ -504,15 +735,42 @@ The council said it \"will not raise taxes this year\" [minutes.txt:L3-L5](minut
             "[a:L1]",
             "[a:L1] (x)",
             "[:L1](x)",
-            "[a:L0](x)",
-            "[a:L3-L1](x)",
             "[a:L1](x\ny)",
             "",
             "[",
             "[[a:L1](",
             "[é:L1](ü",
         ] {
-            assert!(parse_citations(md).is_empty(), "{md:?}");
+            assert_eq!(parse_report(md), ReportCitations::default(), "{md:?}");
         }
+    }
+
+    #[test]
+    fn bad_ranges_are_invalid_citations_with_what_and_where() {
+        let md = "# R\n\nA [a.txt:L7-L5](a.txt). B [b.txt:L0](b.txt)\nC [c.txt:L99999999999999999999999](c)\n\
+D [d.txt:L3-L0](d) E [e.txt:L1-x](e) F [f.txt:L2](f) G [g.txt:L1-L2-L3](g)";
+        let r = parse_report(md);
+        assert_eq!(r.citations.len(), 1);
+        assert_eq!(r.citations[0].file, "f.txt");
+        assert_eq!(r.citations[0].claim, "B C D E F", "invalid citations are cut out of claims like valid ones");
+        let got: Vec<(&str, &str, usize)> =
+            r.invalid.iter().map(|c| (c.file.as_str(), c.problem.as_str(), c.report_line)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a.txt", "start line 7 is after end line 5", 3),
+                ("b.txt", "line numbers start at 1 (got L0)", 3),
+                ("c.txt", &*format!("line number 99999999999999999999999 is too large (at most {})", usize::MAX), 4),
+                ("d.txt", "line numbers start at 1 (got L0)", 5),
+                ("e.txt", "\"L1-x\" is not a line range like L12-L14 or L12", 5),
+                ("g.txt", "\"L1-L2-L3\" is not a line range like L12-L14 or L12", 5),
+            ]
+        );
+        for c in &r.invalid {
+            assert_eq!(&md[c.byte_offset..c.byte_offset + c.markdown.len()], c.markdown);
+        }
+        assert_eq!((r.invalid[0].range.as_str(), r.invalid[0].index, r.invalid[5].index), ("L7-L5", 1, 6));
+        // a later call still works
+        assert_eq!(parse_report("x [a:L1](a)").citations.len(), 1);
     }
 }

@@ -2,8 +2,11 @@
 //! errors"): from each juror's raw answer (or failure) to one verdict.
 //!
 //! - Every juror whose answer can be read ([`parse_answer`]) casts a ballot;
-//!   a juror that failed, timed out or answered something unreadable is
-//!   recorded and skipped.
+//!   a juror that failed or timed out is recorded and skipped, and one that
+//!   answered without a verdict (only reasoning, alternatives, garbage)
+//!   **abstains**: its vote says so (`abstained: true`, error `abstained:
+//!   ...`), the jury counts it apart (`abstained`, also within `failed`),
+//!   and the reason names it.
 //! - All ballots agree: that verdict (`Consensus (n/n)`).
 //! - Otherwise the verdict with the most ballots wins when no other verdict
 //!   has as many (`Majority (k/n)`; with four jurors voting 2-1-1 the two
@@ -74,8 +77,11 @@ pub struct Vote {
     /// The ballot read from its answer; `null` when it failed.
     pub ballot: Option<Ballot>,
     /// Why there is no ballot: the call's error, `timed out after N ms`, or
-    /// `unreadable answer: ...`.
+    /// `abstained: ...` (an answer without a verdict).
     pub error: Option<String>,
+    /// The juror answered, but its answer gives no verdict.
+    #[serde(default)]
+    pub abstained: bool,
     /// How long the juror took, when measured.
     pub elapsed_ms: Option<f64>,
 }
@@ -150,8 +156,10 @@ pub struct Deliberation {
     pub tally: BTreeMap<JurorVerdict, usize>,
     /// How many jurors cast a ballot.
     pub answered: usize,
-    /// How many failed (error, timeout, unreadable answer).
+    /// How many cast no ballot (error, timeout, or abstention).
     pub failed: usize,
+    /// How many of those answered without a verdict.
+    pub abstained: usize,
 }
 
 /// Reads every answer and reaches the verdict (see the module documentation).
@@ -162,21 +170,29 @@ pub fn deliberate(answers: &[JurorAnswer]) -> Deliberation {
     for b in &ballots {
         *tally.entry(b.verdict).or_insert(0) += 1;
     }
-    let failures: Vec<String> =
-        votes.iter().filter_map(|v| v.error.as_ref().map(|e| format!("{}: {}", v.judge, shorten(e, 200)))).collect();
-    let semantic = decide(&ballots, &tally, &failures);
-    Deliberation { semantic, answered: ballots.len(), failed: failures.len(), votes, tally }
+    let note = |v: &Vote| v.error.as_ref().map(|e| format!("{}: {}", v.judge, shorten(e, 200)));
+    let failures: Vec<String> = votes.iter().filter(|v| !v.abstained).filter_map(note).collect();
+    let abstentions: Vec<String> = votes.iter().filter(|v| v.abstained).filter_map(note).collect();
+    let semantic = decide(&ballots, &tally, &failures, &abstentions);
+    Deliberation {
+        semantic,
+        answered: ballots.len(),
+        failed: failures.len() + abstentions.len(),
+        abstained: abstentions.len(),
+        votes,
+        tally,
+    }
 }
 
 fn vote(a: &JurorAnswer) -> Vote {
-    let (ballot, error) = match &a.outcome {
+    let (ballot, error, abstained) = match &a.outcome {
         Ok(raw) => match parse_answer(raw) {
-            Ok(b) => (Some(b), None),
-            Err(e) => (None, Some(format!("unreadable answer: {e}"))),
+            Ok(b) => (Some(b), None, false),
+            Err(e) => (None, Some(format!("abstained: {e}")), true),
         },
-        Err(f) => (None, Some(f.to_string())),
+        Err(f) => (None, Some(f.to_string()), false),
     };
-    Vote { judge: a.judge.clone(), ballot, error, elapsed_ms: a.elapsed_ms }
+    Vote { judge: a.judge.clone(), ballot, error, abstained, elapsed_ms: a.elapsed_ms }
 }
 
 /// Strict majority of `values`; `tie` on an even split.
@@ -196,12 +212,20 @@ fn majority(values: impl Iterator<Item = bool>, tie: bool) -> bool {
     }
 }
 
-fn decide(ballots: &[&Ballot], tally: &BTreeMap<JurorVerdict, usize>, failures: &[String]) -> Semantic {
-    let skipped = if failures.is_empty() {
-        String::new()
-    } else {
-        format!(" (skipped {} failed: {})", failures.len(), failures.join("; "))
-    };
+fn decide(
+    ballots: &[&Ballot],
+    tally: &BTreeMap<JurorVerdict, usize>,
+    failures: &[String],
+    abstentions: &[String],
+) -> Semantic {
+    let mut notes = Vec::new();
+    if !failures.is_empty() {
+        notes.push(format!("skipped {} failed: {}", failures.len(), failures.join("; ")));
+    }
+    if !abstentions.is_empty() {
+        notes.push(format!("{} abstained: {}", abstentions.len(), abstentions.join("; ")));
+    }
+    let skipped = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
     let n = ballots.len();
     let top = tally.values().copied().max().unwrap_or(0);
     let leaders: Vec<JurorVerdict> = tally.iter().filter(|(_, &c)| c == top).map(|(&v, _)| v).collect();
@@ -211,10 +235,19 @@ fn decide(ballots: &[&Ballot], tally: &BTreeMap<JurorVerdict, usize>, failures: 
             substantive_quote: false,
             quote_in_context: false,
             supports_claim: false,
-            reason: if failures.is_empty() {
-                "No juror answered".to_string()
-            } else {
-                format!("All {} jurors failed: {}", failures.len(), failures.join("; "))
+            reason: match (failures.is_empty(), abstentions.is_empty()) {
+                (true, true) => "No juror answered".to_string(),
+                (false, true) => format!("All {} jurors failed: {}", failures.len(), failures.join("; ")),
+                (true, false) => {
+                    format!("No verdict: all {} jurors abstained: {}", abstentions.len(), abstentions.join("; "))
+                }
+                (false, false) => format!(
+                    "No verdict: {} failed: {}; {} abstained: {}",
+                    failures.len(),
+                    failures.join("; "),
+                    abstentions.len(),
+                    abstentions.join("; ")
+                ),
             },
         },
         [winner] => {

@@ -8,6 +8,11 @@
 use serde::Serialize;
 use std::fmt;
 
+/// Most bytes of cited lines plus context before them (step 2's search
+/// area) that one citation may cover (1 MiB): it bounds the step 2 score
+/// (quote length × area) and the prompt sent to each juror.
+pub const MAX_SEARCH_AREA_BYTES: usize = 1 << 20;
+
 /// A cited line range, `L<start>-L<end>` (both inclusive, from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LineRange {
@@ -33,6 +38,14 @@ pub enum CitationError {
         /// What was wrong.
         message: String,
     },
+    /// The cited lines and their context are larger than
+    /// [`MAX_SEARCH_AREA_BYTES`]: too much to score or send to a juror.
+    TooLarge {
+        /// The cited range.
+        range: LineRange,
+        /// Bytes of the cited lines and the context before them.
+        bytes: usize,
+    },
     /// The range goes past the end of the file.
     OutOfRange {
         /// The cited range.
@@ -49,6 +62,10 @@ impl fmt::Display for CitationError {
                 write!(f, "file not found: {filename}: {message}")
             }
             CitationError::InvalidRange { message } => write!(f, "invalid line range: {message}"),
+            CitationError::TooLarge { range, bytes } => write!(
+                f,
+                "cited lines {range} and their context are {bytes} bytes, more than the {MAX_SEARCH_AREA_BYTES} a citation may cover"
+            ),
             CitationError::OutOfRange { range, line_count } => {
                 write!(f, "cited lines {range} are outside the file ({line_count} lines)")
             }
@@ -186,27 +203,76 @@ pub fn split_lines(source: &str) -> Vec<&str> {
     body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
 }
 
+/// Where each line of a source starts: built once per source (one pass),
+/// so that many citations of one file cost each only its own lines (see
+/// [`LineIndex::locate`]), not a pass over the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// Byte offset of each line's start.
+    starts: Vec<usize>,
+    /// Length of the text without its final `\n`.
+    body_len: usize,
+}
+
+impl LineIndex {
+    /// The index of `source`'s lines (see the module documentation).
+    pub fn new(source: &str) -> LineIndex {
+        if source.is_empty() {
+            return LineIndex { starts: Vec::new(), body_len: 0 };
+        }
+        let body = source.strip_suffix('\n').unwrap_or(source);
+        let mut starts = vec![0];
+        starts.extend(body.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts, body_len: body.len() }
+    }
+
+    /// How many lines the source has.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Line `n` (1-based) of `source` (the text the index was built from).
+    fn line<'s>(&self, source: &'s str, n: usize) -> Option<&'s str> {
+        let start = *self.starts.get(n.checked_sub(1)?)?;
+        let end = self.starts.get(n).map_or(self.body_len, |&next| next - 1);
+        let l = source.get(start..end)?;
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    }
+
+    /// Step 1 on `source` (which must be the text the index was built
+    /// from): as [`locate`], in time proportional to the lines taken.
+    pub fn locate(&self, source: &str, range: LineRange, context_lines: usize) -> Result<Passage, CitationError> {
+        let line_count = self.line_count();
+        if range.start == 0 || range.start > range.end {
+            return Err(CitationError::InvalidRange { message: format!("{range} is not a valid range") });
+        }
+        if range.end > line_count {
+            return Err(CitationError::OutOfRange { range, line_count });
+        }
+        let take = |from: usize, to: usize| -> Vec<Line> {
+            // from..=to, 1-based, already clamped to the file
+            (from..=to).filter_map(|n| self.line(source, n).map(|t| Line { number: n, text: t.to_string() })).collect()
+        };
+        let before_from = range.start.saturating_sub(context_lines).max(1);
+        // bytes from the first context line to the end of the cited lines, known from the index
+        let first = self.starts.get(before_from - 1).copied().unwrap_or(0);
+        let last = self.starts.get(range.end).map_or(self.body_len, |&next| next);
+        let bytes = last.saturating_sub(first);
+        if bytes > MAX_SEARCH_AREA_BYTES {
+            return Err(CitationError::TooLarge { range, bytes });
+        }
+        let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
+        let after_to = range.end.saturating_add(context_lines).min(line_count);
+        let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
+        Ok(Passage { range, before, cited: take(range.start, range.end), after, line_count })
+    }
+}
+
 /// Step 1: the lines `range` of `source` with `context_lines` lines of
 /// context on each side (fewer at the start and end of the file). An error
 /// when the range goes past the end of the file.
 pub fn locate(source: &str, range: LineRange, context_lines: usize) -> Result<Passage, CitationError> {
-    let lines = split_lines(source);
-    let line_count = lines.len();
-    if range.start == 0 || range.start > range.end {
-        return Err(CitationError::InvalidRange { message: format!("{range} is not a valid range") });
-    }
-    if range.end > line_count {
-        return Err(CitationError::OutOfRange { range, line_count });
-    }
-    let take = |from: usize, to: usize| -> Vec<Line> {
-        // from..=to, 1-based, already clamped to the file
-        (from..=to).filter_map(|n| lines.get(n - 1).map(|t| Line { number: n, text: (*t).to_string() })).collect()
-    };
-    let before_from = range.start.saturating_sub(context_lines).max(1);
-    let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
-    let after_to = range.end.saturating_add(context_lines).min(line_count);
-    let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
-    Ok(Passage { range, before, cited: take(range.start, range.end), after, line_count })
+    LineIndex::new(source).locate(source, range, context_lines)
 }
 
 #[cfg(test)]
@@ -221,6 +287,35 @@ mod tests {
         assert_eq!(LineRange::parse("l5-L9").unwrap(), LineRange { start: 5, end: 9 });
         for bad in ["", "L", "L0", "L9-L5", "Lx", "L1-", "-L3", "L1-L2-L3", "L+1", "L99999999999999999999999"] {
             assert!(LineRange::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn huge_citations_are_refused_not_scored() {
+        let line = "x".repeat(1000);
+        let src = format!("{line}\n").repeat(2000); // 2 MB
+        let p = locate(&src, LineRange::new(1, 1000).unwrap(), 5).unwrap();
+        assert_eq!(p.cited.len(), 1000);
+        match locate(&src, LineRange::new(1, 1100).unwrap(), 5) {
+            Err(CitationError::TooLarge { bytes, .. }) => assert_eq!(bytes, 1100 * 1001),
+            other => panic!("{other:?}"),
+        }
+        // context counts too
+        assert!(matches!(locate(&src, LineRange::new(1040, 1060).unwrap(), 1040), Err(CitationError::TooLarge { .. })));
+        assert!(locate(&src, LineRange::new(2000, 2000).unwrap(), 5).is_ok(), "a later call still works");
+    }
+
+    #[test]
+    fn the_index_agrees_with_split_lines() {
+        for src in ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n\n", "x\r\r\ny\n\rz", "é\n中\r\n😀"] {
+            let index = LineIndex::new(src);
+            let lines = split_lines(src);
+            assert_eq!(index.line_count(), lines.len(), "{src:?}");
+            for (k, l) in lines.iter().enumerate() {
+                assert_eq!(index.line(src, k + 1), Some(*l), "{src:?} line {}", k + 1);
+            }
+            assert_eq!(index.line(src, 0), None);
+            assert_eq!(index.line(src, lines.len() + 1), None);
         }
     }
 
@@ -242,6 +337,8 @@ mod tests {
             Err(CitationError::OutOfRange { range: LineRange { start: 13, end: 14 }, line_count: 13 })
         );
         assert!(locate("", LineRange::new(1, 1).unwrap(), 5).is_err());
+        assert_eq!(locate("\n", LineRange::new(1, 1).unwrap(), 5).unwrap().cited_text(), "");
+        assert_eq!(LineIndex::new("a\n\nb\r\n").line_count(), 3);
         let p = locate("a\r\nb", LineRange::new(2, 2).unwrap(), usize::MAX).unwrap();
         assert_eq!(p.context_before(), "a");
         assert_eq!(p.cited_text(), "b");

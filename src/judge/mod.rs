@@ -42,6 +42,8 @@
 pub mod ballot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod canonical;
 pub mod citations;
 pub mod jury;
 pub mod lines;
@@ -51,7 +53,7 @@ pub mod quote;
 
 use crate::error::{Error, ErrorKind};
 use jury::{deliberate, JurorAnswer, JurorFailure, Semantic, SemanticVerdict, Vote};
-use lines::{locate, tagged, CitationError, LineRange, Passage};
+use lines::{tagged, CitationError, LineIndex, LineRange, Passage};
 use quote::{check_quote, QuoteMatch};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -85,6 +87,12 @@ impl Default for JudgeConfig {
 pub const MAX_CONTEXT_LINES: usize = 10_000;
 /// Largest `timeout_ms` accepted (one day).
 pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+/// Longest quote judged, in chars: step 2's score costs quote length ×
+/// search area, so both are bounded (the area by
+/// [`lines::MAX_SEARCH_AREA_BYTES`]).
+pub const MAX_QUOTE_CHARS: usize = 20_000;
+/// Longest claim judged, in chars (it goes into every juror's prompt).
+pub const MAX_CLAIM_CHARS: usize = 20_000;
 
 impl JudgeConfig {
     /// From JSON (`null` = defaults); unknown keys, wrong types and
@@ -249,8 +257,11 @@ pub struct JuryReport {
     pub tally: BTreeMap<JurorVerdict, usize>,
     /// Jurors with a ballot.
     pub answered: usize,
-    /// Jurors that failed.
+    /// Jurors that cast no ballot (failed, timed out or abstained).
     pub failed: usize,
+    /// Jurors that answered without a verdict (counted in `failed` too).
+    #[serde(default)]
+    pub abstained: usize,
 }
 
 /// The output object of one check (spec 002 "Output structure", plus the
@@ -316,11 +327,12 @@ pub struct Verification {
 
 /// Checks juror names: non-empty, unique.
 pub fn check_juror_names(jurors: &[String]) -> Result<(), Error> {
+    let mut seen = std::collections::BTreeSet::new(); // n log n, however many jurors
     for (i, name) in jurors.iter().enumerate() {
         if name.trim().is_empty() {
             return Err(Error::new(ErrorKind::Configuration, format!("juror {} has an empty name", i + 1)));
         }
-        if jurors[..i].contains(name) {
+        if !seen.insert(name.as_str()) {
             return Err(Error::new(
                 ErrorKind::Configuration,
                 format!("two jurors are named {name:?}; names must be unique"),
@@ -341,12 +353,40 @@ impl Verification {
         config: &JudgeConfig,
         jurors: Vec<String>,
     ) -> Result<Verification, Error> {
+        match source {
+            Ok(text) => Verification::with_lines(request, Ok((text, &LineIndex::new(text))), config, jurors),
+            Err(e) => Verification::with_lines(request, Err(e), config, jurors),
+        }
+    }
+
+    /// [`Verification::new`] on a source whose [`LineIndex`] the caller
+    /// built once (`verify-report` and `verifyReport` judge many citations
+    /// of one file: each then costs its own lines, not a pass over the file).
+    /// The index must be the one of that text.
+    pub fn with_lines(
+        request: ClaimRequest,
+        source: Result<(&str, &LineIndex), String>,
+        config: &JudgeConfig,
+        jurors: Vec<String>,
+    ) -> Result<Verification, Error> {
         config.check()?;
         check_juror_names(&jurors)?;
+        for (field, text, max) in
+            [("quote", &request.quote, MAX_QUOTE_CHARS), ("claim", &request.claim, MAX_CLAIM_CHARS)]
+        {
+            // count at most max + 1 chars: a bounded loop however long the text
+            if text.chars().take(max + 1).count() > max {
+                return Err(Error::invalid_input(
+                    &crate::error::JsonPath::root().key(field),
+                    "max_length",
+                    format!("the {field} is longer than {max} characters"),
+                ));
+            }
+        }
         let passage = match source {
             Err(message) => Err(CitationError::FileNotFound { filename: request.filename.clone(), message }),
-            Ok(text) => LineRange::new(request.start_line, request.end_line)
-                .and_then(|range| locate(text, range, config.context_lines)),
+            Ok((text, index)) => LineRange::new(request.start_line, request.end_line)
+                .and_then(|range| index.locate(text, range, config.context_lines)),
         };
         let (quote, prompt) = match &passage {
             Ok(p) => (
@@ -464,6 +504,7 @@ impl Verification {
                 tally: d.tally.clone(),
                 answered: d.answered,
                 failed: d.failed,
+                abstained: d.abstained,
             },
             None => JuryReport {
                 convened: false,
@@ -472,6 +513,7 @@ impl Verification {
                 tally: BTreeMap::new(),
                 answered: 0,
                 failed: 0,
+                abstained: 0,
             },
         };
         JudgeResult {

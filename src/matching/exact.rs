@@ -31,6 +31,8 @@
 //! sampled pass, inverted), at a cost set by how often those windows occur,
 //! not by the text's length.
 
+use crate::host::Deadline;
+
 /// For each pattern, the byte ranges `(start, end)` of all its occurrences in
 /// `text` (overlapping ones included, as repeated `str::find` from `pos + 1`
 /// would find), ascending. Empty patterns have no occurrences.
@@ -41,7 +43,31 @@ pub fn find_all(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
 /// [`find_all`], looking patterns up in `grams` (built over `text`) when
 /// there are few of them.
 pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
-    let mut results = vec![Vec::new(); patterns.len()];
+    find_all_bounded(text, grams, patterns, usize::MAX, &Deadline::never()).into_iter().map(|o| o.spans).collect()
+}
+
+/// The occurrences of one pattern found by [`find_all_bounded`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Occurrences {
+    /// The first occurrences, ascending, at most the cap asked for.
+    pub spans: Vec<(usize, usize)>,
+    /// How many occurrences there are in all (`spans.len()` plus those
+    /// counted past the cap).
+    pub total: usize,
+}
+
+/// [`find_all_in`] keeping at most `cap` occurrences of each pattern (the
+/// first ones; the rest are only counted, so a pattern that occurs at every
+/// byte costs no memory past the cap) and stopping when `deadline` passes
+/// (then the answer is incomplete: callers ask `deadline.expired()`).
+pub fn find_all_bounded(
+    text: &str,
+    grams: Option<&GramIndex>,
+    patterns: &[&str],
+    cap: usize,
+    deadline: &Deadline,
+) -> Vec<Occurrences> {
+    let mut results = vec![Occurrences::default(); patterns.len()];
     // identical quotes are searched once
     let mut order: Vec<usize> = (0..patterns.len()).filter(|&i| !patterns[i].is_empty()).collect();
     crate::sort::sort_by(&mut order, |&a, &b| patterns[a].cmp(patterns[b]).then(a.cmp(&b)));
@@ -57,17 +83,23 @@ pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> 
             o.push(i);
         }
     }
-    let mut found: Vec<Vec<(usize, usize)>> = vec![Vec::new(); unique.len()];
-    MultiSearcher::new(&unique).with_grams(grams).find_overlapping(text.as_bytes(), |p, start| {
-        if let (Some(list), Some(pat)) = (found.get_mut(p), unique.get(p)) {
-            list.push((start, start + pat.len()));
-        }
-    });
+    let mut found: Vec<Occurrences> = vec![Occurrences::default(); unique.len()];
+    MultiSearcher::new(&unique).with_grams(grams).with_deadline(deadline).find_overlapping(
+        text.as_bytes(),
+        |p, start| {
+            if let (Some(list), Some(pat)) = (found.get_mut(p), unique.get(p)) {
+                list.total += 1;
+                if list.spans.len() < cap {
+                    list.spans.push((start, start + pat.len()));
+                }
+            }
+        },
+    );
     for (hits, owners) in found.into_iter().zip(owners) {
         let mut hits = hits;
         // stable: the same order (pairs are distinct), and the same code as
         // token.rs's sort of (usize, usize) (one sort instantiation, not two)
-        hits.sort();
+        hits.spans.sort();
         for &o in &owners[1..] {
             results[o] = hits.clone();
         }
@@ -82,16 +114,24 @@ pub fn find_one(text: &str, pattern: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     if !pattern.is_empty() {
         let finder = memchr::memmem::Finder::new(pattern.as_bytes());
-        each_occurrence(&finder, text.as_bytes(), |start| out.push((start, start + pattern.len())));
+        each_occurrence(&finder, text.as_bytes(), None, |start| out.push((start, start + pattern.len())));
     }
     out
 }
 
 /// Calls `f` with the start of every occurrence of `finder`'s needle in
 /// `text`, overlapping ones included, ascending.
-fn each_occurrence(finder: &memchr::memmem::Finder, text: &[u8], mut f: impl FnMut(usize)) {
+fn each_occurrence(
+    finder: &memchr::memmem::Finder,
+    text: &[u8],
+    deadline: Option<&Deadline>,
+    mut f: impl FnMut(usize),
+) {
     let mut from = 0;
     while let Some(pos) = text.get(from..).and_then(|t| finder.find(t)) {
+        if deadline.is_some_and(Deadline::expired) {
+            return;
+        }
         f(from + pos);
         from += pos + 1;
     }
@@ -117,6 +157,8 @@ pub struct MultiSearcher<'p> {
     /// than 4 bytes, or all of them when there are few.
     alone: Vec<usize>,
     grams: Option<&'p GramIndex>,
+    /// Asked inside every loop over the text; past it the search stops.
+    deadline: Option<&'p Deadline<'p>>,
 }
 
 impl<'p> MultiSearcher<'p> {
@@ -154,7 +196,21 @@ impl<'p> MultiSearcher<'p> {
             mid: PrefixTable::new(mid),
             alone,
             grams: None,
+            deadline: None,
         }
+    }
+
+    /// Stops the search (leaving it incomplete) once `deadline` passes.
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: &'p Deadline<'p>) -> MultiSearcher<'p> {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// Whether the deadline has passed (never without one).
+    #[inline]
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(Deadline::expired)
     }
 
     /// Looks the patterns searched one by one up in `grams` (which must be
@@ -180,9 +236,10 @@ impl<'p> MultiSearcher<'p> {
             let Some(pat) = self.patterns.get(p) else {
                 continue;
             };
+            let deadline = self.deadline;
             match self.grams {
-                Some(grams) if pat.len() >= GRAM_MIN => grams.each_occurrence(text, pat, |start| f(p, start)),
-                _ => each_occurrence(&memchr::memmem::Finder::new(pat), text, |start| f(p, start)),
+                Some(grams) if pat.len() >= GRAM_MIN => grams.each_occurrence(text, pat, deadline, |start| f(p, start)),
+                _ => each_occurrence(&memchr::memmem::Finder::new(pat), text, deadline, |start| f(p, start)),
             }
         }
     }
@@ -196,6 +253,9 @@ impl<'p> MultiSearcher<'p> {
         let positions = text.len().saturating_sub(7);
         let mut from = 0;
         while from < text.len() {
+            if self.past_deadline() {
+                return;
+            }
             let to = (from + SCAN_BLOCK).min(text.len());
             candidates.clear();
             // whole 8-byte windows
@@ -206,6 +266,9 @@ impl<'p> MultiSearcher<'p> {
                 self.long.collect(text, whole, &mut candidates);
             }
             for &at in &candidates {
+                if self.past_deadline() {
+                    return;
+                }
                 self.verify(text, at as usize, f);
             }
             from = to;
@@ -236,6 +299,9 @@ impl<'p> MultiSearcher<'p> {
         let mut probes: Vec<u32> = Vec::new();
         let mut at = 0;
         while let Some(window) = text.get(at..at + 8) {
+            if at % SCAN_BLOCK < self.stride && self.past_deadline() {
+                return;
+            }
             let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
             let h = (w.wrapping_mul(HASH_MUL) >> shift) as usize;
             if bits[(h >> 6) & mask] & (1 << (h & 63)) != 0 {
@@ -244,6 +310,9 @@ impl<'p> MultiSearcher<'p> {
             at += self.stride;
         }
         for at in probes {
+            if self.past_deadline() {
+                return;
+            }
             let at = at as usize;
             let Some(&w) = text.get(at..).and_then(|t| t.first_chunk::<8>()) else {
                 continue;
@@ -545,7 +614,7 @@ impl GramIndex {
     /// Calls `f(start)` for every occurrence of `pattern` (at least
     /// [`GRAM_MIN`] bytes) in `text`, the text the index was built over,
     /// overlapping ones included, ascending.
-    fn each_occurrence(&self, text: &[u8], pattern: &[u8], mut f: impl FnMut(usize)) {
+    fn each_occurrence(&self, text: &[u8], pattern: &[u8], deadline: Option<&Deadline>, mut f: impl FnMut(usize)) {
         let mut starts = Vec::new();
         for offset in 0..GRAM_STRIDE {
             let Some(window) = gram_at(pattern, offset) else {
@@ -556,6 +625,9 @@ impl GramIndex {
                 continue;
             };
             for &at in self.positions.get(from as usize..to as usize).unwrap_or_default() {
+                if deadline.is_some_and(Deadline::expired) {
+                    return;
+                }
                 let Some(start) = (at as usize).checked_sub(offset) else {
                     continue;
                 };

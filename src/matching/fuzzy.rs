@@ -61,6 +61,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::ops::Range;
 
+use crate::host::Deadline;
 use crate::matching::exact::{GramIndex, MultiSearcher};
 
 /// Pieces shorter than this many chars make the filter useless: such a
@@ -146,19 +147,41 @@ pub fn find_all_indexed(
     grams: Option<&GramIndex>,
     queries: &[FuzzyQuery],
 ) -> Vec<FuzzyMatch> {
+    find_all_bounded(text, marks, grams, queries, usize::MAX, &Deadline::never()).0
+}
+
+/// [`find_all_indexed`] keeping at most `cap` matches of each query (the
+/// first ones) and stopping when `deadline` passes (the answer is then
+/// incomplete: callers ask `deadline.expired()`). Also returns, for each
+/// query, how many matches it had in all.
+#[must_use]
+pub fn find_all_bounded(
+    text: &str,
+    marks: &CharMarks,
+    grams: Option<&GramIndex>,
+    queries: &[FuzzyQuery],
+    cap: usize,
+    deadline: &Deadline,
+) -> (Vec<FuzzyMatch>, Vec<usize>) {
+    let mut totals = vec![0; queries.len()];
     if queries.is_empty() {
-        return Vec::new();
+        return (Vec::new(), totals);
     }
     let index = CharIndex { text, marks: &marks.marks, chars: marks.chars };
     let mut plans: Vec<Plan> = queries.iter().map(|q| Plan::new(q, grams.is_some())).collect();
-    collect_hits(&index, grams, &mut plans);
+    collect_hits(&index, grams, &mut plans, deadline);
     let mut out = Vec::new();
     for (query, plan) in plans.iter_mut().enumerate() {
-        for found in plan.search(&index) {
-            out.push(found.into_match(query));
+        if deadline.expired() {
+            break;
         }
+        let found = plan.search(&index, deadline);
+        if let Some(t) = totals.get_mut(query) {
+            *t = found.len();
+        }
+        out.extend(found.into_iter().take(cap).map(|f| f.into_match(query)));
     }
-    out
+    (out, totals)
 }
 
 /// Levenshtein distance between `a` and `b`, counted in chars.
@@ -194,7 +217,7 @@ pub fn best_in_window(pattern: &str, window: &str, max_distance: usize) -> Optio
     }
     let matcher = Matcher::new(pattern, m, max_distance.min(m - 1));
     let mut found = Vec::new();
-    matcher.search(window, 0..window.len(), Band::FULL, &mut found);
+    matcher.search(window, 0..window.len(), Band::FULL, &Deadline::never(), &mut found);
     found
         .into_iter()
         .min_by_key(|f| (f.distance, f.chars.abs_diff(m), f.start, f.end))
@@ -421,7 +444,7 @@ impl<'a> Plan<'a> {
     }
 
     /// Runs the verification for this query.
-    fn search(&mut self, index: &CharIndex) -> Vec<Found> {
+    fn search(&mut self, index: &CharIndex, deadline: &Deadline) -> Vec<Found> {
         let mut out = Vec::new();
         let windows = match self.mode {
             Mode::Skip => return out,
@@ -431,12 +454,15 @@ impl<'a> Plan<'a> {
         // Built on first use: most windows are answered by `sole_exact`.
         let mut matcher: Option<Matcher> = None;
         for (window, band) in windows {
+            if deadline.expired() {
+                break;
+            }
             if let Some(found) = self.sole_exact(index, &window) {
                 out.push(found);
                 continue;
             }
             let matcher = matcher.get_or_insert_with(|| Matcher::new(self.pattern, self.m, self.k));
-            matcher.search(index.text, index.bytes(window), band, &mut out);
+            matcher.search(index.text, index.bytes(window), band, deadline, &mut out);
         }
         out
     }
@@ -560,7 +586,7 @@ fn piece_table<'a>(plans: &[Plan<'a>]) -> (Vec<&'a str>, Owners) {
 
 /// Searches all pieces of all filtered queries in one pass
 /// ([`MultiSearcher`]) and records the hits in each plan.
-fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan]) {
+fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan], deadline: &Deadline) {
     let (patterns, owners) = piece_table(plans);
     if patterns.is_empty() {
         return;
@@ -568,7 +594,8 @@ fn collect_hits(index: &CharIndex, grams: Option<&GramIndex>, plans: &mut [Plan]
     let bytes: Vec<&[u8]> = patterns.iter().map(|p| p.as_bytes()).collect();
     let caps: Vec<usize> = plans.iter().map(|p| p.hit_cap(index.chars)).collect();
     let mut budget = index.chars.saturating_add(EXTRA_HIT_BUDGET);
-    MultiSearcher::new(&bytes).with_grams(grams).find_overlapping(index.text.as_bytes(), |pattern, start| {
+    let searcher = MultiSearcher::new(&bytes).with_grams(grams).with_deadline(deadline);
+    searcher.find_overlapping(index.text.as_bytes(), |pattern, start| {
         let Some(list) = owners.get(pattern) else {
             return;
         };
@@ -847,10 +874,13 @@ impl Matcher {
     /// Appends the occurrences inside `window` (a byte range of `text`),
     /// in order of start. `band` (relative to the window start) must
     /// contain the path of every alignment within `k` edits.
-    fn search(&self, text: &str, window: Range<usize>, band: Band, out: &mut Vec<Found>) {
-        let mut candidates = self.candidates(text, window.clone(), band);
+    fn search(&self, text: &str, window: Range<usize>, band: Band, deadline: &Deadline, out: &mut Vec<Found>) {
+        let mut candidates = self.candidates(text, window.clone(), band, deadline);
         let mut rest = candidates.as_mut_slice();
         while !rest.is_empty() {
+            if deadline.expired() {
+                return;
+            }
             let split = self.group_len(rest);
             let (group, tail) = rest.split_at_mut(split);
             self.select(text, window.start, group, out);
@@ -859,7 +889,7 @@ impl Matcher {
     }
 
     /// Forward scan: every end position in the window with distance `<= k`.
-    fn candidates(&self, text: &str, window: Range<usize>, band: Band) -> Vec<Candidate> {
+    fn candidates(&self, text: &str, window: Range<usize>, band: Band, deadline: &Deadline) -> Vec<Candidate> {
         let mut found = Vec::new();
         let Some(slice) = text.get(window.clone()) else {
             debug_assert!(false, "window not on char boundaries");
@@ -867,6 +897,9 @@ impl Matcher {
         };
         let mut columns = Columns::new(self.m, false, band);
         for (n, (b, c)) in slice.char_indices().enumerate() {
+            if n % 64 == 0 && deadline.expired() {
+                break;
+            }
             let Some(distance) = columns.step(self.forward.get(c)) else {
                 continue;
             };

@@ -9,6 +9,7 @@
 //! WebAssembly.
 
 use crate::document::{Chunk, TokenIndex};
+use crate::host::Deadline;
 use crate::text::tokens::{self, stem};
 use std::collections::BTreeMap;
 
@@ -47,6 +48,7 @@ pub fn find(
     chunks: &Chunk,
     threshold: f64,
     limit: usize,
+    deadline: &Deadline,
 ) -> Vec<LexicalMatch> {
     let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
     let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
@@ -65,6 +67,9 @@ pub fn find(
         let mut df = 0usize;
         let mut last_chunk = None;
         for &p in postings {
+            if deadline.expired() {
+                return Vec::new();
+            }
             for c in chunks.chunks_of(chunks.token_char(p as usize) as usize) {
                 let acc = per_chunk.entry(c).or_insert_with(|| Acc {
                     tf: vec![0; stems.len()],
@@ -191,10 +196,10 @@ mod tests {
         let idx = TokenIndex::new(&doc);
         let chunks = crate::document::SearchIndex::new(&doc, crate::document::Format::PlainText, Profile::default())
             .chunks(500, 100);
-        let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5);
+        let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5, &Deadline::never());
         assert!(!got.is_empty());
         assert_eq!(&doc[got[0].start..got[0].end], "ledger reconciliation runs nightly");
         assert_eq!(got[0].coverage, 1.0);
-        assert!(find("nightly ledger weather audit", &idx, &chunks, 0.75, 5).is_empty());
+        assert!(find("nightly ledger weather audit", &idx, &chunks, 0.75, 5, &Deadline::never()).is_empty());
     }
 }

@@ -784,7 +784,10 @@ fn leftover_digits(text: &str, qs: &[quantity::Quantity]) -> Vec<String> {
 /// Whether the quote's and the passage's numbers differ in value (every
 /// number of each must have an equal one in the other) — the check that
 /// catches `150 million` for `150 billion` when only the scale word moved.
-fn quantity_mismatch(quote: &Side, source: &Side, typos: &[((usize, usize), (usize, usize))]) -> bool {
+/// A typo's byte range in the quote and the source's word it stands for.
+type TypoRange = ((usize, usize), (usize, usize));
+
+fn quantity_mismatch(quote: &Side, source: &Side, typos: &[TypoRange]) -> bool {
     let qtext = quote.normalized.as_str();
     let stext = source.normalized.as_str();
     // a misspelt word is read as the source's word it stands for

@@ -10,6 +10,7 @@
 //! cost is linear in the number of occurrences of the quote's words.
 
 use crate::document::TokenIndex;
+use crate::host::Deadline;
 use crate::text::tokens::{self, stem};
 
 /// The quote as the token matcher sees it.
@@ -64,7 +65,9 @@ pub struct TokenMatch {
 
 /// Up to `limit` non-overlapping passages with score at least `floor`, best
 /// first (ties: shorter, then earlier).
-pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) -> Vec<TokenMatch> {
+/// Stops early when `deadline` passes (the answer is then incomplete:
+/// callers ask `deadline.expired()`).
+pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, deadline: &Deadline) -> Vec<TokenMatch> {
     let n = query.terms.len();
     if n == 0 || limit == 0 {
         return Vec::new();
@@ -75,6 +78,9 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) ->
     let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
     let mut left = 0;
     for right in 0..hits.len() {
+        if deadline.expired() {
+            return Vec::new();
+        }
         sweep.add(hits[right], index, &query.terms);
         while hits[left].0 + width <= hits[right].0 {
             sweep.remove(hits[left], index, &query.terms);
@@ -92,7 +98,7 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize) ->
     crate::sort::sort_by(&mut candidates, |a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
     let mut chosen: Vec<TokenMatch> = Vec::new();
     for (num, first, last) in candidates {
-        if chosen.len() >= limit {
+        if chosen.len() >= limit || deadline.expired() {
             break;
         }
         if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
@@ -190,7 +196,10 @@ mod tests {
         let doc = normalize_str(doc, Profile::default());
         let idx = TokenIndex::new(&doc);
         let q = TokenQuery::new(&normalize_str(quote, Profile::default()), &idx);
-        find(&q, &idx, 0.5, 5).into_iter().map(|m| (doc[m.start..m.end].to_string(), m.score)).collect()
+        find(&q, &idx, 0.5, 5, &Deadline::never())
+            .into_iter()
+            .map(|m| (doc[m.start..m.end].to_string(), m.score))
+            .collect()
     }
 
     #[test]

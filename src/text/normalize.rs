@@ -245,7 +245,7 @@ fn fold_run(run: &mut [u8], lower: bool, collapse: bool) {
             // bytes <= ' ' become ' '
             let le_space = !x.wrapping_add((0x80 - u64::from(b' ') - 1) * ONES) & HIGH;
             let spaces = (le_space >> 7) * 0xFF;
-            x = (x & !spaces) | (u64::from(b' ') * ONES & spaces);
+            x = (x & !spaces) | ((u64::from(b' ') * ONES) & spaces);
         }
         word.copy_from_slice(&x.to_le_bytes());
     }

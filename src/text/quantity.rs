@@ -287,7 +287,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         };
         let w = word(k).unwrap_or_default();
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(&w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+            digits_token(w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
             number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };
@@ -298,7 +298,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         let mut q_end = toks.get(next - 1).map_or(end, |t| t.1);
         // a scale word after it
         if !scaled && !ordinal {
-            if let Some(mult) = word(next).and_then(|w| scale_of(&w)) {
+            if let Some(mult) = word(next).and_then(scale_of) {
                 if gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
                     value *= mult;
                     q_end = toks.get(next).map_or(q_end, |t| t.1);
@@ -321,7 +321,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
                 percent = true;
                 q_end = toks.get(next).map_or(q_end, |t| t.1);
                 next += 1;
-            } else if w == "per" && word(next + 1).as_deref() == Some("cent") {
+            } else if w == "per" && word(next + 1) == Some("cent") {
                 percent = true;
                 q_end = toks.get(next + 1).map_or(q_end, |t| t.1);
                 next += 2;
@@ -464,8 +464,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], lower: &[String], k: usize)
         i += 1;
     }
     let mut ordinal = false;
-    loop {
-        let Some(w) = word(i) else { break };
+    while let Some(w) = word(i) {
         if any && i > k && !joined(i - 1) {
             break;
         }
@@ -491,7 +490,7 @@ fn number_words(text: &str, toks: &[(usize, usize)], lower: &[String], k: usize)
             current *= 12.0;
         } else if w == "dozen" {
             current = 12.0;
-        } else if let Some(mult) = scale_of(&w).filter(|_| any) {
+        } else if let Some(mult) = scale_of(w).filter(|_| any) {
             total += current * mult;
             current = 0.0;
         } else if w == "and" && any && word(i + 1).is_some_and(|n| SMALL.contains(&n) || TENS.contains(&n)) {

@@ -31,8 +31,9 @@
 use super::config::TranscriptConfig;
 use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
 use super::model::Transcript;
-use super::validate::{validate_item, CheckName, CheckReason, ItemValidation};
+use super::validate::{validate_or_time_out, CheckName, CheckReason, ItemValidation};
 use crate::error::{Error, ErrorKind, Result};
+use crate::host::{Clock, Deadline};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -339,17 +340,45 @@ struct Working {
     generation: u32,
     extra: Map<String, Value>,
     slots: Vec<Slot>,
+    /// Slots passed or pending, by kind (commendations, recommendations):
+    /// kept up to date so a step costs O(1), not a pass over every slot.
+    possible: [usize; 2],
+    /// No slot before this one is pending (retries go in order).
+    next_pending: usize,
+}
+
+fn kind_index(kind: ItemKind) -> usize {
+    match kind {
+        ItemKind::Commendation => 0,
+        ItemKind::Recommendation => 1,
+    }
 }
 
 impl Working {
-    fn count(&self, kind: ItemKind, pending_too: bool) -> usize {
-        self.slots
-            .iter()
-            .filter(|s| {
-                s.kind == kind
-                    && (s.state == SlotState::Passed || (pending_too && matches!(s.state, SlotState::Pending { .. })))
-            })
-            .count()
+    fn new(generation: u32, extra: Map<String, Value>, slots: Vec<Slot>) -> Working {
+        let mut possible = [0, 0];
+        for s in &slots {
+            if s.state != SlotState::Dropped {
+                possible[kind_index(s.kind)] += 1;
+            }
+        }
+        Working { generation, extra, slots, possible, next_pending: 0 }
+    }
+
+    /// Items of `kind` passed, or still waiting for a retry.
+    fn possible(&self, kind: ItemKind) -> usize {
+        self.possible[kind_index(kind)]
+    }
+
+    /// The first pending slot (amortized O(1): the cursor only moves on).
+    fn first_pending(&mut self) -> Option<usize> {
+        while let Some(s) = self.slots.get(self.next_pending) {
+            if matches!(s.state, SlotState::Pending { .. }) {
+                return Some(self.next_pending);
+            }
+            self.next_pending += 1;
+        }
+        None
     }
 }
 
@@ -397,6 +426,21 @@ pub struct EvaluationGenerator {
     attempts: Vec<Attempt>,
     dropped: Vec<DroppedItem>,
     regenerations: Vec<Regeneration>,
+    /// Milliseconds since the epoch, for the time limit of each validation.
+    clock: Option<fn() -> f64>,
+}
+
+/// A [`Clock`] from a function.
+struct FnClock(fn() -> f64);
+
+impl Clock for FnClock {
+    fn now_ms(&self) -> f64 {
+        (self.0)()
+    }
+}
+
+fn no_clock() -> f64 {
+    0.0
 }
 
 /// What the host provides natively: the two LLM calls. A call that fails
@@ -423,7 +467,16 @@ impl EvaluationGenerator {
             attempts: Vec::new(),
             dropped: Vec::new(),
             regenerations: Vec::new(),
+            clock: None,
         }
+    }
+
+    /// Validates each answer within `max_processing_time_seconds` read on
+    /// `now_ms` (milliseconds since the epoch: the system clock natively,
+    /// `Date.now()` in JS), one deadline per answer.
+    pub fn with_clock(mut self, now_ms: fn() -> f64) -> EvaluationGenerator {
+        self.clock = Some(now_ms);
+        self
     }
 
     /// The transcript validated against.
@@ -481,7 +534,23 @@ impl EvaluationGenerator {
     /// The host's answer to [`Action::Generate`]. An error only when no
     /// generation was requested (a host bug); a failed call is an `Err`
     /// answer, recorded.
+    ///
+    /// The items are validated within `max_processing_time_seconds` on the
+    /// clock given by [`EvaluationGenerator::with_clock`] (no limit without
+    /// one); an item the limit stopped fails (`TIME_LIMIT_EXCEEDED`).
     pub fn handle_generated(&mut self, answer: std::result::Result<StructuredEvaluation, HostFailure>) -> Result<()> {
+        let clock = FnClock(self.clock.unwrap_or(no_clock));
+        let budget_ms =
+            if self.clock.is_some() { self.config.max_processing_time_seconds * 1000.0 } else { f64::INFINITY };
+        self.handle_generated_within(answer, &Deadline::after(&clock, budget_ms))
+    }
+
+    /// [`EvaluationGenerator::handle_generated`] within `deadline`.
+    pub fn handle_generated_within(
+        &mut self,
+        answer: std::result::Result<StructuredEvaluation, HostFailure>,
+        deadline: &Deadline<'_>,
+    ) -> Result<()> {
         if !matches!(self.state, State::AwaitGenerate(_)) {
             return Err(self.not_awaiting("generation answer"));
         }
@@ -517,7 +586,7 @@ impl EvaluationGenerator {
                 let mut checked = Vec::new();
                 for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
                     for (index, item) in evaluation.items(kind).iter().enumerate() {
-                        let validation = validate_item(&self.transcript, item, &self.config);
+                        let validation = validate_or_time_out(&self.transcript, item, &self.config, deadline);
                         checked.push(CheckedItem { kind, index, item: item.clone(), validation: validation.clone() });
                         let state = if validation.passed {
                             SlotState::Passed
@@ -552,7 +621,7 @@ impl EvaluationGenerator {
                     error: None,
                     items: checked,
                 });
-                self.working = Some(Working { generation, extra: evaluation.extra, slots });
+                self.working = Some(Working::new(generation, evaluation.extra, slots));
                 self.state = State::Working;
             }
         }
@@ -561,6 +630,18 @@ impl EvaluationGenerator {
 
     /// The host's answer to [`Action::RetryItem`].
     pub fn handle_retried(&mut self, answer: std::result::Result<EvaluationItem, HostFailure>) -> Result<()> {
+        let clock = FnClock(self.clock.unwrap_or(no_clock));
+        let budget_ms =
+            if self.clock.is_some() { self.config.max_processing_time_seconds * 1000.0 } else { f64::INFINITY };
+        self.handle_retried_within(answer, &Deadline::after(&clock, budget_ms))
+    }
+
+    /// [`EvaluationGenerator::handle_retried`] within `deadline`.
+    pub fn handle_retried_within(
+        &mut self,
+        answer: std::result::Result<EvaluationItem, HostFailure>,
+        deadline: &Deadline<'_>,
+    ) -> Result<()> {
         let State::AwaitRetry(slot_index, request) = &self.state else {
             return Err(self.not_awaiting("item retry answer"));
         };
@@ -594,7 +675,7 @@ impl EvaluationGenerator {
                 format!("retry {} failed: {}", request.retry, f.message)
             }
             Ok(item) => {
-                let validation = validate_item(&self.transcript, &item, &self.config);
+                let validation = validate_or_time_out(&self.transcript, &item, &self.config, deadline);
                 attempt.items.push(CheckedItem {
                     kind: slot.kind,
                     index: slot.index,
@@ -616,6 +697,8 @@ impl EvaluationGenerator {
         if slot.state != SlotState::Passed {
             if exhausted {
                 slot.state = SlotState::Dropped;
+                let k = kind_index(slot.kind);
+                working.possible[k] = working.possible[k].saturating_sub(1);
                 self.dropped.push(DroppedItem {
                     generation: request.generation,
                     kind: slot.kind,
@@ -668,13 +751,14 @@ impl EvaluationGenerator {
 
     /// Decides what follows validation or a retry answer.
     fn step(&mut self) {
+        let pending = self.working.as_mut().and_then(Working::first_pending);
         let Some(working) = self.working.as_ref() else {
             self.finish();
             return;
         };
         let (min_c, min_r) = (self.config.min_commendations, self.config.min_recommendations);
-        let possible_c = working.count(ItemKind::Commendation, true);
-        let possible_r = working.count(ItemKind::Recommendation, true);
+        let possible_c = working.possible(ItemKind::Commendation);
+        let possible_r = working.possible(ItemKind::Recommendation);
         let short = possible_c < min_c || possible_r < min_r;
         if short && working.generation < self.config.max_generations {
             let reason = format!(
@@ -705,7 +789,6 @@ impl EvaluationGenerator {
             self.request_generation();
             return;
         }
-        let pending = working.slots.iter().position(|s| matches!(s.state, SlotState::Pending { .. }));
         if let Some(i) = pending {
             let s = &working.slots[i];
             let retries = match s.state {
@@ -867,15 +950,30 @@ pub fn preview_budget(
     evaluation: &StructuredEvaluation,
     config: &TranscriptConfig,
 ) -> BudgetPreview {
+    preview_budget_within(transcript, evaluation, config, &Deadline::never())
+}
+
+/// [`preview_budget`] within `deadline`: items the time limit stopped are
+/// in `items` all the same (not passed, `TIME_LIMIT_EXCEEDED`), and a
+/// `PROCESSING_ERROR` warning names them.
+pub fn preview_budget_within(
+    transcript: &Transcript,
+    evaluation: &StructuredEvaluation,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> BudgetPreview {
     let mut g = EvaluationGenerator::new(transcript.clone(), config.clone());
     let _ = g.poll();
-    let _ = g.handle_generated(Ok(evaluation.clone()));
+    let _ = g.handle_generated_within(Ok(evaluation.clone()), deadline);
+    // Each item is validated once, by the machine: its first attempt.
+    let checked: Vec<CheckedItem> = g.attempts.first().map(|a| a.items.clone()).unwrap_or_default();
     let mut would_regenerate = false;
     let mut warnings = Vec::new();
+    // Every retry fails offline and settles its item: at most one step per item.
     loop {
         match g.poll() {
             Action::RetryItem(_) => {
-                let _ = g.handle_retried(Err(HostFailure::callback("offline: no LLM to re-prompt")));
+                let _ = g.handle_retried_within(Err(HostFailure::callback("offline: no LLM to re-prompt")), deadline);
             }
             Action::Generate(_) => {
                 would_regenerate = true;
@@ -887,24 +985,30 @@ pub fn preview_budget(
             }
         }
     }
-    let mut items = Vec::new();
+    let mut items = Vec::with_capacity(checked.len());
     let (mut pc, mut pr) = (0, 0);
-    for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
-        for (index, item) in evaluation.items(kind).iter().enumerate() {
-            let validation = validate_item(transcript, item, config);
-            let action = if validation.passed {
-                match kind {
-                    ItemKind::Commendation => pc += 1,
-                    ItemKind::Recommendation => pr += 1,
-                }
-                PreviewAction::Keep
-            } else if config.max_retries_per_item == 0 {
-                PreviewAction::Drop
-            } else {
-                PreviewAction::Reprompt
-            };
-            items.push(PreviewItem { kind, index, item: item.clone(), action, validation });
+    let mut not_finished = Vec::new();
+    for c in checked {
+        let CheckedItem { kind, index, item, validation } = c;
+        if validation.timed_out() {
+            not_finished.push(format!("{}[{index}]", kind.field()));
         }
+        let action = if validation.passed {
+            match kind {
+                ItemKind::Commendation => pc += 1,
+                ItemKind::Recommendation => pr += 1,
+            }
+            PreviewAction::Keep
+        } else if config.max_retries_per_item == 0 {
+            PreviewAction::Drop
+        } else {
+            PreviewAction::Reprompt
+        };
+        items.push(PreviewItem { kind, index, item, action, validation });
+    }
+    let total = items.len();
+    if let Some(f) = super::validate::ProcessingFailure::for_items(config, not_finished, total) {
+        warnings.push(OutcomeWarning { code: f.code, message: f.message });
     }
     let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
     let (min_c, min_r) = (config.min_commendations, config.min_recommendations);

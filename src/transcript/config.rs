@@ -6,6 +6,13 @@ use crate::error::{Error, JsonPath, Result};
 use serde::Serialize;
 use serde_json::Value;
 
+/// Default `max_processing_time_seconds` of the transcript checks (spec
+/// 000's default for the same setting).
+pub const DEFAULT_MAX_PROCESSING_TIME_SECONDS: f64 = 120.0;
+/// Largest `max_processing_time_seconds` accepted (one day); the smallest is
+/// any positive number.
+pub const MAX_PROCESSING_TIME_SECONDS: f64 = 86_400.0;
+
 /// Thresholds for transcript evidence and the retry budget.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TranscriptConfig {
@@ -23,6 +30,11 @@ pub struct TranscriptConfig {
     pub min_commendations: usize,
     /// Fewer validated recommendations than this triggers regeneration (spec: 1).
     pub min_recommendations: usize,
+    /// The time limit of one call (import, validation, preview), in seconds:
+    /// [`DEFAULT_MAX_PROCESSING_TIME_SECONDS`] unless set, at most
+    /// [`MAX_PROCESSING_TIME_SECONDS`]. Past it the call stops with a
+    /// `PROCESSING_ERROR` naming what was not finished.
+    pub max_processing_time_seconds: f64,
 }
 
 impl Default for TranscriptConfig {
@@ -35,11 +47,18 @@ impl Default for TranscriptConfig {
             max_retries_per_item: 1,
             min_commendations: 2,
             min_recommendations: 1,
+            max_processing_time_seconds: DEFAULT_MAX_PROCESSING_TIME_SECONDS,
         }
     }
 }
 
 impl TranscriptConfig {
+    /// A deadline of `max_processing_time_seconds` from now on `clock`: one
+    /// per call.
+    pub fn deadline<'c>(&self, clock: &'c dyn crate::host::Clock) -> crate::host::Deadline<'c> {
+        crate::host::Deadline::after(clock, self.max_processing_time_seconds * 1000.0)
+    }
+
     /// Overrides on top of the defaults; `null` means the defaults.
     ///
     /// ```
@@ -87,13 +106,29 @@ impl TranscriptConfig {
                 "max_retries_per_item" => c.max_retries_per_item = count(0, 10)? as u32,
                 "min_commendations" => c.min_commendations = count(0, 1000)? as usize,
                 "min_recommendations" => c.min_recommendations = count(0, 1000)? as usize,
+                "max_processing_time_seconds" => match v.as_f64() {
+                    Some(x) if x.is_finite() && x > 0.0 && x <= MAX_PROCESSING_TIME_SECONDS => {
+                        c.max_processing_time_seconds = x
+                    }
+                    _ => {
+                        return Err(Error::invalid_config(
+                            &p,
+                            "range",
+                            format!(
+                                "max_processing_time_seconds must be a number of seconds above 0 and at most \
+                                 {MAX_PROCESSING_TIME_SECONDS}, got {v}"
+                            ),
+                        ))
+                    }
+                },
                 _ => {
                     return Err(Error::invalid_config(
                         &p,
                         "additionalProperties",
                         format!(
                         "unknown setting {key:?}; expected min_contiguous_tokens, max_quote_tokens, locality_seconds, \
-                             max_generations, max_retries_per_item, min_commendations, min_recommendations"
+                             max_generations, max_retries_per_item, min_commendations, min_recommendations, \
+                             max_processing_time_seconds"
                     ),
                     ))
                 }

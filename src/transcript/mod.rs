@@ -16,6 +16,16 @@
 //! - [`redact`]: the TTS script, names redacted strictly after validation.
 //! - [`metrics`]: duration and words per minute.
 //!
+//! Untrusted input: every entry point has a `_within` form taking a
+//! [`crate::host::Deadline`] (made from `max_processing_time_seconds`, default
+//! [`DEFAULT_MAX_PROCESSING_TIME_SECONDS`], at most
+//! [`MAX_PROCESSING_TIME_SECONDS`], by [`TranscriptConfig::deadline`]), asked
+//! inside every loop whose length depends on the input; past it a
+//! `PROCESSING_ERROR` says what was not finished, and in an evaluation every
+//! item is still in the result (not passed, `TIME_LIMIT_EXCEEDED`). Work is
+//! linear in the words, segments, tokens and items (the quote search is
+//! Knuth–Morris–Pratt; nothing compares every item with every other).
+//!
 //! ```
 //! use evidence_validator::transcript::*;
 //! let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:06.000\n<v Ana>Good morning! Today I will show you three ways to save water.\n";
@@ -38,21 +48,24 @@ pub mod redact;
 pub mod validate;
 
 pub use budget::{
-    preview_budget, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure, CheckedItem, DroppedItem,
-    EvaluationGenerator, EvaluationHost, EvaluationOutcome, GenerateReason, GenerateRequest, HostFailure,
-    HostFailureKind, ItemRef, OutcomeValidations, OutcomeWarning, PreviewAction, PreviewItem, Regeneration,
-    Requirements, RetryRequest,
+    preview_budget, preview_budget_within, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure,
+    CheckedItem, DroppedItem, EvaluationGenerator, EvaluationHost, EvaluationOutcome, GenerateReason, GenerateRequest,
+    HostFailure, HostFailureKind, ItemRef, OutcomeValidations, OutcomeWarning, PreviewAction, PreviewItem,
+    Regeneration, Requirements, RetryRequest,
 };
-pub use config::TranscriptConfig;
+pub use config::{TranscriptConfig, DEFAULT_MAX_PROCESSING_TIME_SECONDS, MAX_PROCESSING_TIME_SECONDS};
 pub use evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
-pub use import::{from_json, parse_srt, parse_transcript, parse_vtt, InputFormat};
+pub use import::{
+    from_json, from_json_within, parse_srt, parse_transcript, parse_transcript_within, parse_vtt, InputFormat,
+};
 pub use metrics::{transcript_metrics, TranscriptMetrics};
 pub use model::{Segment, TimingLevel, Transcript, TranscriptFormat, TranscriptToken, Word};
 pub use normalize::normalize;
 pub use redact::{redact_names, render_script, OmittedItem, RedactionOptions, RenderedScript, ValidatedEvaluation};
 pub use validate::{
-    validate_evaluation, validate_item, Check, CheckName, CheckReason, CheckStatus, EvaluationValidation,
-    ItemValidation, Locality, LocalityBasis, MatchedSpan, Occurrence, PartialMatch,
+    validate_evaluation, validate_evaluation_within, validate_item, validate_item_within, Check, CheckName,
+    CheckReason, CheckStatus, EvaluationValidation, ItemValidation, Locality, LocalityBasis, MatchedSpan, Occurrence,
+    PartialMatch, ProcessingFailure,
 };
 
 impl Transcript {

@@ -8,9 +8,49 @@
 //! word's and segment's span in [`Transcript::text`] is known exactly.
 
 use super::normalize;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::text::{PositionIndex, Span};
 use serde::Serialize;
+use serde_json::Value;
+
+/// Where a word or segment is in the input, for errors about it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Origin {
+    /// A JSON value.
+    Json(JsonPath),
+    /// A line of a subtitle file: the format's name and the 1-based line.
+    Line(&'static str, usize),
+    /// No place known (built by hand).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Unknown,
+}
+
+impl Origin {
+    /// The place, as a person reads it (`$.segments[0].words[3]`, `SRT line 12`).
+    fn describe(&self) -> String {
+        match self {
+            Origin::Json(p) => p.to_string(),
+            Origin::Line(format, line) => format!("{format} line {line}"),
+            Origin::Unknown => "the input".to_string(),
+        }
+    }
+
+    /// A `DOCUMENT_PARSING_ERROR` about this place: `json_path` (and `path`)
+    /// for JSON, `line` for subtitles.
+    pub(crate) fn error(&self, constraint: &str, message: &str) -> Error {
+        let e = match self {
+            Origin::Json(p) => Error::new(ErrorKind::DocumentParsing, format!("{message} at {p}"))
+                .with_detail("path", p.to_value())
+                .with_detail("json_path", Value::String(p.to_string())),
+            Origin::Line(format, line) => {
+                Error::new(ErrorKind::DocumentParsing, format!("{format} line {line}: {message}"))
+                    .with_detail("line", Value::from(*line))
+            }
+            Origin::Unknown => Error::new(ErrorKind::DocumentParsing, message.to_string()),
+        };
+        e.with_detail("constraint", Value::String(constraint.to_string()))
+    }
+}
 
 /// Which ASR output a transcript was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -149,6 +189,10 @@ pub struct Transcript {
     tokens: Vec<TranscriptToken>,
     #[serde(skip)]
     positions: PositionIndex,
+    /// For each word: the start of the nearest timed word before it and
+    /// after it (so a lookup is O(1), not a scan).
+    #[serde(skip)]
+    neighbours: Vec<(Option<f64>, Option<f64>)>,
 }
 
 impl Transcript {
@@ -196,6 +240,11 @@ impl Transcript {
     /// The transcript as JSON (the documented plain shape plus spans).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The starts of the nearest timed words before and after word `w`.
+    pub(crate) fn timed_neighbours(&self, w: usize) -> (Option<f64>, Option<f64>) {
+        self.neighbours.get(w).copied().unwrap_or((None, None))
     }
 
     /// Index of the word whose span holds byte `b` of the text.
@@ -281,6 +330,12 @@ pub(crate) struct Builder {
     new_line: bool,
     language: Option<String>,
     warnings: Vec<String>,
+    /// The latest word start so far, and whose.
+    last_word_start: Option<(f64, Origin)>,
+    /// The latest segment start so far, and whose.
+    last_segment_start: Option<(f64, Origin)>,
+    /// The first thing found out of time order: [`Builder::finish`] returns it.
+    disorder: Option<Error>,
 }
 
 impl Builder {
@@ -296,6 +351,38 @@ impl Builder {
             new_line: false,
             language: None,
             warnings: Vec::new(),
+            last_word_start: None,
+            last_segment_start: None,
+            disorder: None,
+        }
+    }
+
+    /// Segments must start in time order, and so must the words of one
+    /// segment (of the whole transcript when it has no segments): a word
+    /// that starts before the one before it would give a quote across both
+    /// an end before its start, and putting it in time order would change
+    /// the text a quote is matched against (the spoken order). So the input
+    /// is refused, naming the place (the first one). Words of *different*
+    /// segments may overlap in time: two speakers talking at once (Amazon
+    /// Transcribe Call Analytics turns, diarized utterances); a match's
+    /// `end_time` is then the latest end of its words.
+    fn check_order(&mut self, segment: bool, start: f64, origin: &Origin) {
+        let last = if segment { &mut self.last_segment_start } else { &mut self.last_word_start };
+        match last {
+            Some((prev, prev_origin)) if start < *prev => {
+                if self.disorder.is_none() {
+                    let what = if segment { "segment" } else { "word" };
+                    self.disorder = Some(origin.error(
+                        "order",
+                        &format!(
+                            "this {what} starts at {start} s, before the {what} before it ({}, at {prev} s): {what}s \
+                             must be in time order, or a quote across them would end before it starts",
+                            prev_origin.describe()
+                        ),
+                    ));
+                }
+            }
+            _ => *last = Some((start, origin.clone())),
         }
     }
 
@@ -322,8 +409,10 @@ impl Builder {
     }
 
     /// Starts a segment that words will be added to.
-    pub(crate) fn open_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
+    pub(crate) fn open_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>, origin: Origin) {
         self.close_segment();
+        self.check_order(true, start, &origin);
+        self.last_word_start = None;
         let begin = self.words.len();
         self.new_line = true;
         self.open = Some(OpenSegment {
@@ -343,7 +432,7 @@ impl Builder {
         self.new_line = true;
         let last_word = self.words.len();
         if last_word == open.first_word {
-            self.push_segment(&open.text, open.start, open.end, open.speaker);
+            self.add_segment(&open.text, open.start, open.end, open.speaker);
             return;
         }
         let byte_end = self.words.last().map_or(self.text.len(), |w| w.byte_end);
@@ -371,8 +460,15 @@ impl Builder {
     }
 
     /// A segment without words: its text goes into the display text.
-    pub(crate) fn push_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
+    pub(crate) fn push_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>, origin: Origin) {
         self.close_segment();
+        self.check_order(true, start, &origin);
+        self.last_word_start = None;
+        self.add_segment(text, start, end, speaker);
+    }
+
+    /// A segment without words, its order already checked.
+    fn add_segment(&mut self, text: &str, start: f64, end: f64, speaker: Option<String>) {
         let text = text.trim();
         self.separator(true);
         let byte_start = self.text.len();
@@ -400,10 +496,14 @@ impl Builder {
         end: Option<f64>,
         confidence: Option<f64>,
         speaker: Option<String>,
+        origin: Origin,
     ) {
         let trimmed = raw.trim();
         if trimmed.is_empty() && self.pending_prefix.is_empty() {
             return;
+        }
+        if let Some(s) = start {
+            self.check_order(false, s, &origin);
         }
         let at_segment_start = std::mem::take(&mut self.new_line);
         let mut word = std::mem::take(&mut self.pending_prefix);
@@ -456,12 +556,20 @@ impl Builder {
         self.pending_prefix.push_str(punct.trim());
     }
 
-    /// The transcript; an error when it has neither words nor segments.
-    pub(crate) fn finish(mut self) -> Result<Transcript> {
+    /// The transcript; an error when it has neither words nor segments, or
+    /// a `PROCESSING_ERROR` once `deadline` passed (asked for every word,
+    /// segment and token).
+    pub(crate) fn finish(mut self, deadline: &crate::host::Deadline<'_>) -> Result<Transcript> {
+        let stopped = |what: &str, i: usize, of: usize| {
+            super::import::import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
+        };
         self.close_segment();
         if !self.pending_prefix.is_empty() {
             let p = std::mem::take(&mut self.pending_prefix);
             self.attach_to_previous(&p);
+        }
+        if let Some(e) = self.disorder {
+            return Err(e);
         }
         if self.words.is_empty() && self.segments.is_empty() {
             return Err(Error::new(
@@ -472,10 +580,13 @@ impl Builder {
         let text = self.text;
         let positions = PositionIndex::new(&text);
         let span = |s: usize, e: usize| positions.span(&text, s, e);
-        let words: Vec<Word> = self
-            .words
-            .into_iter()
-            .map(|w| Word {
+        let (nw, ns) = (self.words.len(), self.segments.len());
+        let mut words: Vec<Word> = Vec::with_capacity(nw);
+        for w in self.words {
+            if deadline.expired() {
+                return Err(stopped("word", words.len(), nw));
+            }
+            words.push(Word {
                 span: span(w.byte_start, w.byte_end),
                 text: w.text,
                 start: w.start,
@@ -483,12 +594,14 @@ impl Builder {
                 confidence: w.confidence,
                 speaker: w.speaker,
                 segment: w.segment,
-            })
-            .collect();
-        let segments: Vec<Segment> = self
-            .segments
-            .into_iter()
-            .map(|s| Segment {
+            });
+        }
+        let mut segments: Vec<Segment> = Vec::with_capacity(ns);
+        for s in self.segments {
+            if deadline.expired() {
+                return Err(stopped("segment", segments.len(), ns));
+            }
+            segments.push(Segment {
                 span: span(s.byte_start, s.byte_end),
                 text: s.text,
                 start: s.start,
@@ -496,8 +609,8 @@ impl Builder {
                 speaker: s.speaker,
                 word_start: s.word_start,
                 word_end: s.word_end,
-            })
-            .collect();
+            });
+        }
         let timing = if words.iter().any(|w| w.start.is_some()) {
             TimingLevel::Word
         } else if !segments.is_empty() {
@@ -518,9 +631,31 @@ impl Builder {
             warnings: self.warnings,
             tokens: Vec::new(),
             positions: PositionIndex::default(),
+            neighbours: Vec::new(),
         };
+        let mut neighbours = vec![(None, None); transcript.words.len()];
+        let mut before = None;
+        for (i, w) in transcript.words.iter().enumerate() {
+            if deadline.expired() {
+                return Err(stopped("word", i, nw));
+            }
+            neighbours[i].0 = before;
+            before = w.start.or(before);
+        }
+        let mut after = None;
+        for (i, w) in transcript.words.iter().enumerate().rev() {
+            if deadline.expired() {
+                return Err(stopped("word", i, nw));
+            }
+            neighbours[i].1 = after;
+            after = w.start.or(after);
+        }
+        transcript.neighbours = neighbours;
         let mut tokens = Vec::new();
-        normalize::for_each_token(&transcript.text, |t| {
+        let complete = normalize::try_for_each_token(&transcript.text, |t| {
+            if deadline.expired() {
+                return false;
+            }
             let word = transcript.word_at(t.byte_start);
             let segment = word
                 .and_then(|w| transcript.words.get(w))
@@ -536,7 +671,16 @@ impl Builder {
                 end: w.and_then(|w| w.end).or(s.map(|s| s.end)),
                 span: positions.span(&transcript.text, t.byte_start, t.byte_end),
             });
+            true
         });
+        if !complete {
+            let at = tokens.last().map_or(0, |t: &TranscriptToken| t.span.byte_end);
+            return Err(super::import::import_time_error(&format!(
+                "token {} at byte {at} of {} (building the transcript)",
+                tokens.len(),
+                transcript.text.len()
+            )));
+        }
         transcript.tokens = tokens;
         transcript.positions = positions;
         Ok(transcript)
@@ -550,12 +694,12 @@ mod tests {
     #[test]
     fn words_in_segments_get_spans_and_tokens() {
         let mut b = Builder::new(TranscriptFormat::PlainJson, Spacing::Join(" "));
-        b.open_segment("Hello, world.", 0.0, 1.0, None);
-        b.push_word("Hello,", Some(0.0), Some(0.4), None, None);
-        b.push_word("world.", Some(0.5), Some(1.0), None, None);
-        b.open_segment("Again", 2.0, 3.0, None);
-        b.push_word("Again", Some(2.0), Some(3.0), None, None);
-        let t = b.finish().unwrap();
+        b.open_segment("Hello, world.", 0.0, 1.0, None, Origin::Unknown);
+        b.push_word("Hello,", Some(0.0), Some(0.4), None, None, Origin::Unknown);
+        b.push_word("world.", Some(0.5), Some(1.0), None, None, Origin::Unknown);
+        b.open_segment("Again", 2.0, 3.0, None, Origin::Unknown);
+        b.push_word("Again", Some(2.0), Some(3.0), None, None, Origin::Unknown);
+        let t = b.finish(&crate::host::Deadline::never()).unwrap();
         assert_eq!(t.text(), "Hello, world.\nAgain");
         assert_eq!(t.timing(), TimingLevel::Word);
         assert_eq!(t.segments()[1].word_start, 2);
@@ -568,11 +712,11 @@ mod tests {
     #[test]
     fn raw_spacing_concatenates_whisper_words() {
         let mut b = Builder::new(TranscriptFormat::WhisperVerboseJson, Spacing::Raw);
-        b.open_segment(" I can't.", 0.0, 1.0, None);
-        b.push_word(" I", Some(0.0), Some(0.2), None, None);
-        b.push_word(" can", Some(0.2), Some(0.5), None, None);
-        b.push_word("'t.", Some(0.5), Some(1.0), None, None);
-        let t = b.finish().unwrap();
+        b.open_segment(" I can't.", 0.0, 1.0, None, Origin::Unknown);
+        b.push_word(" I", Some(0.0), Some(0.2), None, None, Origin::Unknown);
+        b.push_word(" can", Some(0.2), Some(0.5), None, None, Origin::Unknown);
+        b.push_word("'t.", Some(0.5), Some(1.0), None, None, Origin::Unknown);
+        let t = b.finish(&crate::host::Deadline::never()).unwrap();
         assert_eq!(t.text(), "I can't.");
         assert_eq!(t.tokens().len(), 2);
         assert_eq!(t.tokens()[1].text, "cant");
@@ -581,6 +725,8 @@ mod tests {
 
     #[test]
     fn empty_is_an_error() {
-        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" ")).finish().is_err());
+        assert!(Builder::new(TranscriptFormat::Srt, Spacing::Join(" "))
+            .finish(&crate::host::Deadline::never())
+            .is_err());
     }
 }

@@ -50,28 +50,40 @@ fn normalize_run(run: &str) -> String {
 
 /// Calls `f` for every token of `text`, in order.
 pub fn for_each_token(text: &str, mut f: impl FnMut(RawToken)) {
+    try_for_each_token(text, |t| {
+        f(t);
+        true
+    });
+}
+
+/// Calls `f` for every token of `text`, in order, until it returns false;
+/// whether every token was given.
+pub fn try_for_each_token(text: &str, mut f: impl FnMut(RawToken) -> bool) -> bool {
     let mut run_start: Option<usize> = None;
-    let flush = |start: usize, end: usize, f: &mut dyn FnMut(RawToken)| {
+    let flush = |start: usize, end: usize, f: &mut dyn FnMut(RawToken) -> bool| -> bool {
         let run = &text[start..end];
         let normalized = normalize_run(run);
         if normalized.is_empty() {
-            return;
+            return true;
         }
         let first = run.char_indices().find(|&(_, c)| is_kept(c)).map_or(0, |(i, _)| i);
         let last = run.char_indices().rev().find(|&(_, c)| is_kept(c)).map_or(run.len(), |(i, c)| i + c.len_utf8());
-        f(RawToken { text: normalized, byte_start: start + first, byte_end: start + last.max(first) });
+        f(RawToken { text: normalized, byte_start: start + first, byte_end: start + last.max(first) })
     };
     for (i, c) in text.char_indices() {
         if c.is_whitespace() {
             if let Some(s) = run_start.take() {
-                flush(s, i, &mut f);
+                if !flush(s, i, &mut f) {
+                    return false;
+                }
             }
         } else if run_start.is_none() {
             run_start = Some(i);
         }
     }
-    if let Some(s) = run_start {
-        flush(s, text.len(), &mut f);
+    match run_start {
+        Some(s) => flush(s, text.len(), &mut f),
+        None => true,
     }
 }
 

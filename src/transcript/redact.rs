@@ -13,7 +13,8 @@ use super::budget::EvaluationOutcome;
 use super::config::TranscriptConfig;
 use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
 use super::model::Transcript;
-use super::validate::validate_item;
+use super::validate::validate_or_time_out;
+use crate::host::Deadline;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -36,17 +37,29 @@ pub struct OmittedItem {
 }
 
 impl ValidatedEvaluation {
-    /// Validates `evaluation` against the raw `transcript` and keeps the items that pass.
+    /// Validates `evaluation` against the raw `transcript` and keeps the
+    /// items that pass (no time limit: see [`ValidatedEvaluation::new_within`]).
     pub fn new(
         transcript: &Transcript,
         evaluation: &StructuredEvaluation,
         config: &TranscriptConfig,
     ) -> ValidatedEvaluation {
+        ValidatedEvaluation::new_within(transcript, evaluation, config, &Deadline::never())
+    }
+
+    /// [`ValidatedEvaluation::new`] within `deadline`: an item the time
+    /// limit stopped is not validated, so it is omitted (its reasons say so).
+    pub fn new_within(
+        transcript: &Transcript,
+        evaluation: &StructuredEvaluation,
+        config: &TranscriptConfig,
+        deadline: &Deadline<'_>,
+    ) -> ValidatedEvaluation {
         let mut kept = StructuredEvaluation { extra: evaluation.extra.clone(), ..Default::default() };
         let mut omitted = Vec::new();
         for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
             for (index, item) in evaluation.items(kind).iter().enumerate() {
-                let v = validate_item(transcript, item, config);
+                let v = validate_or_time_out(transcript, item, config, deadline);
                 if v.passed {
                     kept.items_mut(kind).push(item.clone());
                 } else {
@@ -130,9 +143,10 @@ pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions
             .then(b.len().cmp(&a.len()))
     });
     names.dedup();
+    let index = NameIndex::new(&names);
     let mut count = 0usize;
     let mut redact = |s: &str| {
-        let (out, n) = redact_with(s, &names, &options.replacement);
+        let (out, n) = redact_with(s, &index, &options.replacement);
         count += n;
         out
     };
@@ -212,11 +226,67 @@ pub fn redact_names(text: &str, names: &[String], replacement: &str) -> (String,
     crate::sort::sort_by(&mut words, |a, b| {
         b.iter().map(|w| w.len()).sum::<usize>().cmp(&a.iter().map(|w| w.len()).sum::<usize>())
     });
-    redact_with(text, &words, replacement)
+    redact_with(text, &NameIndex::new(&words), replacement)
 }
 
-fn redact_with(text: &str, names: &[Vec<&str>], replacement: &str) -> (String, usize) {
-    if names.is_empty() {
+/// The names (in priority order) by their lowercased first word, so a place
+/// in the text is compared only with the names that can start there: the
+/// work is linear in the text (times the longest first word), not text ×
+/// names.
+struct NameIndex<'n> {
+    names: &'n [Vec<&'n str>],
+    /// Lowercased first word → the indices of the names starting with it, ascending.
+    by_first: std::collections::HashMap<String, Vec<usize>>,
+    /// Whether some first word has this many characters.
+    lengths: Vec<bool>,
+}
+
+impl<'n> NameIndex<'n> {
+    fn new(names: &'n [Vec<&'n str>]) -> NameIndex<'n> {
+        let mut by_first: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        let mut lengths = Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            let Some(first) = n.first() else { continue };
+            let len = first.chars().count();
+            if lengths.len() <= len {
+                lengths.resize(len + 1, false);
+            }
+            lengths[len] = true;
+            by_first.entry(first.chars().flat_map(char::to_lowercase).collect()).or_default().push(i);
+        }
+        NameIndex { names, by_first, lengths }
+    }
+
+    /// The end of the first name (in priority order) matching at byte `at`.
+    fn match_at(&self, text: &str, at: usize) -> Option<usize> {
+        // Characters compared one by one (`match_name`) are equal only if the
+        // lowercased prefixes are: the key finds every name that can match.
+        let mut key = String::new();
+        let mut best: Option<(usize, usize)> = None; // (name index, end)
+        for (k, c) in text[at..].chars().enumerate() {
+            if k + 1 >= self.lengths.len() || c.is_whitespace() {
+                break;
+            }
+            key.extend(c.to_lowercase());
+            if !self.lengths.get(k + 1).copied().unwrap_or(false) {
+                continue;
+            }
+            for &i in self.by_first.get(&key).into_iter().flatten() {
+                if best.is_some_and(|(b, _)| b < i) {
+                    break;
+                }
+                if let Some(end) = match_name(text, at, &self.names[i]) {
+                    best = Some((i, end));
+                    break;
+                }
+            }
+        }
+        best.map(|(_, end)| end)
+    }
+}
+
+fn redact_with(text: &str, names: &NameIndex<'_>, replacement: &str) -> (String, usize) {
+    if names.names.is_empty() {
         return (text.to_string(), 0);
     }
     let mut out = String::with_capacity(text.len());
@@ -226,7 +296,7 @@ fn redact_with(text: &str, names: &[Vec<&str>], replacement: &str) -> (String, u
     while i < text.len() {
         let boundary_before = !prev.is_some_and(|c| c.is_alphanumeric());
         if boundary_before {
-            if let Some(end) = names.iter().find_map(|n| match_name(text, i, n)) {
+            if let Some(end) = names.match_at(text, i) {
                 out.push_str(replacement);
                 count += 1;
                 prev = text[..end].chars().next_back();

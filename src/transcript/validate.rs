@@ -35,6 +35,8 @@ use super::config::TranscriptConfig;
 use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
 use super::model::{TimingLevel, Transcript};
 use super::normalize;
+use crate::error::{Error, ErrorKind, Result};
+use crate::host::Deadline;
 use crate::text::Span;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -106,6 +108,8 @@ pub enum CheckReason {
     InvalidTimestamp,
     /// Locality: the matched text has no timing at all.
     NoTimestamps,
+    /// Any check: not evaluated, the time limit (`max_processing_time_seconds`) ran out first.
+    TimeLimitExceeded,
 }
 
 /// One check's result.
@@ -182,7 +186,9 @@ pub struct MatchedSpan {
     pub text: String,
     /// Start of the first matched token (its word's start, else its segment's).
     pub start_time: Option<f64>,
-    /// End of the last matched token.
+    /// When the passage ends: the latest end of its tokens (with
+    /// overlapping speakers not necessarily the last token's), never before
+    /// `start_time`.
     pub end_time: Option<f64>,
     /// The timing evidence (absent when the match has no timing at all).
     pub locality: Option<Locality>,
@@ -283,10 +289,7 @@ fn reference(t: &Transcript, token: usize) -> Option<(TimingLevel, LocalityBasis
         if let Some(seg) = seg {
             return Some((TimingLevel::Segment, LocalityBasis::Segment, seg.start, seg.end));
         }
-        let wi = tok.word?;
-        let words = t.words();
-        let before = words.get(..wi).and_then(|ws| ws.iter().rev().find_map(|w| w.start));
-        let after = words.get(wi + 1..).and_then(|ws| ws.iter().find_map(|w| w.start));
+        let (before, after) = t.timed_neighbours(tok.word?);
         if before.is_none() && after.is_none() {
             return None;
         }
@@ -331,8 +334,59 @@ fn locality(t: &Transcript, token: usize, ts: f64, window: f64) -> Option<Locali
 /// assert!(r.passed);
 /// assert_eq!(r.matched.unwrap().text, "tell you about the river behind");
 /// ```
+///
+/// No time limit: see [`validate_item_within`].
 pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
-    let quote = normalize::tokens(&item.evidence_quote);
+    match validate_item_within(transcript, item, config, &Deadline::never()) {
+        Ok(v) => v,
+        // A deadline that never passes never stops it.
+        Err(_) => ItemValidation::not_finished(transcript, item, config),
+    }
+}
+
+/// A `PROCESSING_ERROR`: the time limit ran out while doing `what`.
+pub(crate) fn time_limit_error(config: &TranscriptConfig, what: &str) -> Error {
+    Error::new(
+        ErrorKind::Processing,
+        format!(
+            "processing time exceeded max_processing_time_seconds ({} s): {what} was not finished",
+            config.max_processing_time_seconds
+        ),
+    )
+    .with_detail("constraint", serde_json::Value::from("max_processing_time_seconds"))
+}
+
+/// [`validate_item`] within `deadline` (asked inside every loop over the
+/// transcript's tokens or the quote's): past it, a `PROCESSING_ERROR`
+/// saying where the check stopped.
+///
+/// ```
+/// use evidence_validator::host::{Deadline, FixedClock};
+/// use evidence_validator::transcript::*;
+/// let t = parse_transcript("1\n00:00:00,000 --> 00:00:05,000\nToday I want to tell you about the river behind my house.\n", InputFormat::Srt).unwrap();
+/// let item = EvaluationItem::new("tell you about the river behind", 1.0);
+/// let config = TranscriptConfig::default();
+/// assert!(validate_item_within(&t, &item, &config, &Deadline::after(&FixedClock(0.0), 1000.0)).unwrap().passed);
+/// ```
+pub fn validate_item_within(
+    transcript: &Transcript,
+    item: &EvaluationItem,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> Result<ItemValidation> {
+    if deadline.expired_now() {
+        return Err(time_limit_error(config, "validating the item (not started)"));
+    }
+    let mut quote = Vec::new();
+    if !normalize::try_for_each_token(&item.evidence_quote, |t| {
+        quote.push(t.text);
+        !deadline.expired()
+    }) {
+        return Err(time_limit_error(
+            config,
+            &format!("validating the item (normalizing the quote, at token {})", quote.len()),
+        ));
+    }
     let ts = item.evidence_timestamp;
     let window = config.locality_seconds;
     let n = quote.len();
@@ -340,26 +394,43 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
 
     // Quote tokens as small ids; transcript tokens mapped to them (or none).
     let mut ids: HashMap<&str, usize> = HashMap::new();
-    let q: Vec<usize> = quote
-        .iter()
-        .map(|s| {
-            let next = ids.len();
-            *ids.entry(s.as_str()).or_insert(next)
-        })
-        .collect();
-    let mapped: Vec<Option<usize>> = tokens.iter().map(|t| ids.get(t.text.as_str()).copied()).collect();
-
-    let mut starts = Vec::new();
-    if n > 0 && n <= mapped.len() {
-        for i in 0..=mapped.len() - n {
-            if mapped[i..i + n].iter().zip(&q).all(|(m, q)| *m == Some(*q)) {
-                starts.push(i);
-            }
+    let mut q: Vec<usize> = Vec::with_capacity(n);
+    for s in &quote {
+        if deadline.expired() {
+            return Err(time_limit_error(config, "validating the item (reading the quote)"));
         }
+        let next = ids.len();
+        q.push(*ids.entry(s.as_str()).or_insert(next));
+    }
+    let mut mapped: Vec<Option<usize>> = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        if deadline.expired() {
+            return Err(time_limit_error(
+                config,
+                &format!("validating the item (mapping the transcript, at token {} of {})", mapped.len(), tokens.len()),
+            ));
+        }
+        mapped.push(ids.get(t.text.as_str()).copied());
     }
 
+    let starts = occurrences_of(&q, &mapped, deadline).map_err(|at| {
+        time_limit_error(
+            config,
+            &format!("validating the item (the occurrence search, at token {at} of {})", tokens.len()),
+        )
+    })?;
+
     // Choose the occurrence: within the window first, then nearest, then earliest.
-    let localities: Vec<Option<Locality>> = starts.iter().map(|&i| locality(transcript, i, ts, window)).collect();
+    let mut localities: Vec<Option<Locality>> = Vec::with_capacity(starts.len());
+    for &i in &starts {
+        if deadline.expired() {
+            return Err(time_limit_error(
+                config,
+                &format!("validating the item (locating occurrence {} of {})", localities.len(), starts.len()),
+            ));
+        }
+        localities.push(locality(transcript, i, ts, window));
+    }
     let key = |k: usize| {
         let l = localities[k].as_ref();
         (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
@@ -428,7 +499,12 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
             ),
         )
     } else {
-        partial = longest_run(transcript, &q, &mapped, ts, window);
+        partial = longest_run(transcript, &q, &mapped, ts, window, deadline).map_err(|at| {
+            time_limit_error(
+                config,
+                &format!("validating the item (the longest partial match, at token {at} of {})", tokens.len()),
+            )
+        })?;
         let detail = match &partial {
             Some(p) => {
                 let next = quote.get(p.quote_token_start + p.length);
@@ -562,7 +638,7 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
     .filter(|(_, c)| !c.passed())
     .map(|(n, _)| *n)
     .collect();
-    ItemValidation {
+    Ok(ItemValidation {
         passed: failed_checks.is_empty(),
         timing: transcript.timing(),
         quote_tokens: quote,
@@ -575,7 +651,107 @@ pub fn validate_item(transcript: &Transcript, item: &EvaluationItem, config: &Tr
         occurrence_count: starts.len(),
         occurrences,
         longest_partial_match: partial,
+    })
+}
+
+/// Every start of `q` in `mapped` (`None` never matches), by Knuth–Morris–
+/// Pratt: linear in both lengths whatever they repeat. `Err(token)` when
+/// the deadline passes.
+fn occurrences_of(
+    q: &[usize],
+    mapped: &[Option<usize>],
+    deadline: &Deadline<'_>,
+) -> std::result::Result<Vec<usize>, usize> {
+    let n = q.len();
+    let mut starts = Vec::new();
+    if n == 0 || n > mapped.len() {
+        return Ok(starts);
     }
+    // fail[j]: length of the longest proper border of q[..=j].
+    let mut fail = vec![0usize; n];
+    let mut k = 0;
+    for j in 1..n {
+        if deadline.expired() {
+            return Err(0);
+        }
+        while k > 0 && q[j] != q[k] {
+            k = fail[k - 1];
+        }
+        if q[j] == q[k] {
+            k += 1;
+        }
+        fail[j] = k;
+    }
+    let mut k = 0;
+    for (i, m) in mapped.iter().enumerate() {
+        if deadline.expired() {
+            return Err(i);
+        }
+        match m {
+            None => k = 0,
+            Some(id) => {
+                while k > 0 && *id != q[k] {
+                    k = fail[k - 1];
+                }
+                if *id == q[k] {
+                    k += 1;
+                }
+                if k == n {
+                    starts.push(i + 1 - n);
+                    k = fail[n - 1];
+                }
+            }
+        }
+    }
+    Ok(starts)
+}
+
+impl ItemValidation {
+    /// The result of an item the time limit stopped before it was checked:
+    /// every check not evaluated (`TIME_LIMIT_EXCEEDED`), not passed.
+    pub fn not_finished(transcript: &Transcript, item: &EvaluationItem, config: &TranscriptConfig) -> ItemValidation {
+        let check = || {
+            Check::new(
+                CheckStatus::NotEvaluated,
+                CheckReason::TimeLimitExceeded,
+                format!(
+                    "not evaluated: the time limit (max_processing_time_seconds = {} s) ran out before this item was checked",
+                    config.max_processing_time_seconds
+                ),
+            )
+        };
+        ItemValidation {
+            passed: false,
+            timing: transcript.timing(),
+            quote_tokens: Vec::new(),
+            evidence_timestamp: item.evidence_timestamp,
+            contiguous_match: check(),
+            length: check(),
+            timestamp_locality: check(),
+            failed_checks: vec![CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality],
+            matched: None,
+            occurrence_count: 0,
+            occurrences: Vec::new(),
+            longest_partial_match: None,
+        }
+    }
+
+    /// Whether the time limit stopped this item before it was checked.
+    pub fn timed_out(&self) -> bool {
+        self.contiguous_match.reason == CheckReason::TimeLimitExceeded
+    }
+}
+
+/// [`validate_item_within`], a time-out being the item's result
+/// ([`ItemValidation::not_finished`]) so that every item is accounted for.
+pub(crate) fn validate_or_time_out(
+    transcript: &Transcript,
+    item: &EvaluationItem,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> ItemValidation {
+    validate_item_within(transcript, item, config, deadline)
+        .unwrap_or_else(|_| ItemValidation::not_finished(transcript, item, config))
 }
 
 fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> MatchedSpan {
@@ -594,23 +770,48 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
         span: t.span(bs, be),
         text: t.text().get(bs..be).unwrap_or("").to_string(),
         start_time: first.start,
-        end_time: last.end,
+        end_time: end_time(first.start, tokens.get(start..end).unwrap_or(&[])),
         locality,
+    }
+}
+
+/// When a passage ends: the latest end of its tokens, never before `start`
+/// (the first token's start). Not simply the last token's end: words of
+/// overlapping speakers (another segment) may end before an earlier word of
+/// the passage; and a first word with a start but no end still ends no
+/// earlier than it starts.
+fn end_time(start: Option<f64>, tokens: &[super::model::TranscriptToken]) -> Option<f64> {
+    let latest = tokens.iter().filter_map(|t| t.end).reduce(f64::max);
+    match (start, latest) {
+        (Some(s), Some(e)) => Some(e.max(s)),
+        (_, e) => e,
     }
 }
 
 /// The longest run of quote tokens occurring contiguously (local runs
 /// preferred among equally long ones, then the earliest).
-fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, window: f64) -> Option<PartialMatch> {
+/// Linear in the transcript (the quote is at most
+/// `MAX_DIAGNOSTIC_QUOTE_TOKENS` long); `Err(token)` when the deadline passes.
+fn longest_run(
+    t: &Transcript,
+    q: &[usize],
+    mapped: &[Option<usize>],
+    ts: f64,
+    window: f64,
+    deadline: &Deadline<'_>,
+) -> std::result::Result<Option<PartialMatch>, usize> {
     let n = q.len();
     if n == 0 || n > MAX_DIAGNOSTIC_QUOTE_TOKENS {
-        return None;
+        return Ok(None);
     }
     let mut prev = vec![0usize; n + 1];
     let mut cur = vec![0usize; n + 1];
     // (length, local, transcript start, quote start)
     let mut best: Option<(usize, bool, usize, usize)> = None;
     for (i, m) in mapped.iter().enumerate() {
+        if deadline.expired() {
+            return Err(i);
+        }
         for j in 0..n {
             cur[j + 1] = if *m == Some(q[j]) { prev[j] + 1 } else { 0 };
             let len = cur[j + 1];
@@ -622,23 +823,56 @@ fn longest_run(t: &Transcript, q: &[usize], mapped: &[Option<usize>], ts: f64, w
             }
             let start = i + 1 - len;
             let local = locality(t, start, ts, window).is_some_and(|l| l.within_window);
-            if best.map_or(true, |b| len > b.0 || local) {
+            if best.is_none_or(|b| len > b.0 || local) {
                 best = Some((len, local, start, j + 1 - len));
             }
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    let (length, _, token_start, quote_token_start) = best?;
+    let Some((length, _, token_start, quote_token_start)) = best else { return Ok(None) };
     let tokens = t.tokens();
     let (bs, be) = (tokens[token_start].span.byte_start, tokens[token_start + length - 1].span.byte_end);
-    Some(PartialMatch {
+    Ok(Some(PartialMatch {
         length,
         quote_token_start,
         token_start,
         span: t.span(bs, be),
         text: t.text().get(bs..be).unwrap_or("").to_string(),
         start_time: tokens[token_start].start,
-    })
+    }))
+}
+
+/// A part of a call the time limit stopped, with what it left unchecked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProcessingFailure {
+    /// `PROCESSING_ERROR`.
+    pub code: String,
+    /// What ran out and what was not finished.
+    pub message: String,
+    /// The items not checked (`commendations[2]`): each is still in the
+    /// results, with its checks `not_evaluated` (`TIME_LIMIT_EXCEEDED`).
+    pub affected_items: Vec<String>,
+}
+
+impl ProcessingFailure {
+    /// The failure for the items `labels` (of `total`) not finished, if any.
+    pub fn for_items(config: &TranscriptConfig, labels: Vec<String>, total: usize) -> Option<ProcessingFailure> {
+        if labels.is_empty() {
+            return None;
+        }
+        Some(ProcessingFailure {
+            code: "PROCESSING_ERROR".to_string(),
+            message: format!(
+                "processing time exceeded max_processing_time_seconds ({} s): {} of {total} item{} not checked ({})",
+                config.max_processing_time_seconds,
+                labels.len(),
+                if total == 1 { "" } else { "s" },
+                labels.iter().take(10).cloned().collect::<Vec<_>>().join(", ")
+                    + if labels.len() > 10 { ", …" } else { "" }
+            ),
+            affected_items: labels,
+        })
+    }
 }
 
 /// The validation of every item of an evaluation.
@@ -652,6 +886,11 @@ pub struct EvaluationValidation {
     pub passed_commendations: usize,
     /// Recommendations that passed.
     pub passed_recommendations: usize,
+    /// False when the time limit stopped the call: `errors` says which items
+    /// were not checked (they are in the lists all the same, not passed).
+    pub ok: bool,
+    /// A `PROCESSING_ERROR` when the time limit ran out; empty otherwise.
+    pub errors: Vec<ProcessingFailure>,
 }
 
 impl EvaluationValidation {
@@ -664,19 +903,49 @@ impl EvaluationValidation {
     }
 }
 
-/// Validates every item of an evaluation.
+/// Validates every item of an evaluation (no time limit: see
+/// [`validate_evaluation_within`]).
 pub fn validate_evaluation(
     transcript: &Transcript,
     evaluation: &StructuredEvaluation,
     config: &TranscriptConfig,
 ) -> EvaluationValidation {
-    let run = |items: &[EvaluationItem]| items.iter().map(|i| validate_item(transcript, i, config)).collect::<Vec<_>>();
-    let commendations = run(&evaluation.commendations);
-    let recommendations = run(&evaluation.recommendations);
+    validate_evaluation_within(transcript, evaluation, config, &Deadline::never())
+}
+
+/// Validates every item of an evaluation within `deadline`. Once it passes,
+/// the items left are not checked: each gets a not-evaluated result, and
+/// `ok: false` with a `PROCESSING_ERROR` naming them.
+pub fn validate_evaluation_within(
+    transcript: &Transcript,
+    evaluation: &StructuredEvaluation,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> EvaluationValidation {
+    let mut not_finished = Vec::new();
+    let mut run = |kind: ItemKind| -> Vec<ItemValidation> {
+        let items = evaluation.items(kind);
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let v = validate_or_time_out(transcript, item, config, deadline);
+            if v.timed_out() {
+                not_finished.push(format!("{}[{i}]", kind.field()));
+            }
+            out.push(v);
+        }
+        out
+    };
+    let commendations = run(ItemKind::Commendation);
+    let recommendations = run(ItemKind::Recommendation);
+    let total = commendations.len() + recommendations.len();
+    let errors: Vec<ProcessingFailure> =
+        ProcessingFailure::for_items(config, not_finished, total).into_iter().collect();
     EvaluationValidation {
         passed_commendations: commendations.iter().filter(|r| r.passed).count(),
         passed_recommendations: recommendations.iter().filter(|r| r.passed).count(),
         commendations,
         recommendations,
+        ok: errors.is_empty(),
+        errors,
     }
 }

@@ -7,8 +7,11 @@ use crate::error::{Error, JsonPath, Result};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Most claims the schema allows in one input.
-pub const MAX_CLAIMS_SCHEMA: usize = 1000;
+/// Most claims the schema allows in one input (its `maxItems`), and the
+/// bound of `performance_limits.max_claims` (which may only lower it,
+/// checked by `validate::check_claim_count`): the one bound on the number
+/// of claims.
+pub const MAX_CLAIMS: usize = 1000;
 /// Shortest quote, in code points.
 pub const MIN_QUOTE_CHARS: usize = 10;
 /// Longest quote, in code points.
@@ -68,14 +71,32 @@ pub struct ClaimSet {
     pub claims: Vec<Claim>,
     /// `source_metadata.format`.
     pub format: Option<Format>,
+    /// JSON paths of fields the schema does not know (`$.claims[2].expected_sectoin`):
+    /// a warning in the report, an error with the `strict` option.
+    pub unknown_fields: Vec<String>,
+}
+
+/// Fields of a claim the schema defines.
+const CLAIM_FIELDS: [&str; 7] =
+    ["id", "task_id", "quote", "evidence_type", "context_hint", "expected_section", "confidence_threshold"];
+
+/// Appends the paths of `obj`'s keys that are not in `known`.
+fn unknown_keys(obj: &Map<String, Value>, known: &[&str], path: &JsonPath, out: &mut Vec<String>) {
+    out.extend(obj.keys().filter(|k| !known.contains(&k.as_str())).map(|k| path.key(k).to_string()));
 }
 
 impl ClaimSet {
     /// Parses and checks the input: the §2.1 object, or a bare array of claims.
     pub fn from_json(value: &Value) -> Result<ClaimSet> {
         let root = JsonPath::root();
+        let mut unknown_fields = Vec::new();
         let (claims, claims_path, format) = match value {
             Value::Object(obj) => {
+                unknown_keys(obj, &["source_metadata", "claims"], &root, &mut unknown_fields);
+                if let Some(Value::Object(meta)) = obj.get("source_metadata") {
+                    let known = ["filename", "format", "encoding"];
+                    unknown_keys(meta, &known, &root.key("source_metadata"), &mut unknown_fields);
+                }
                 let format = parse_source_metadata(obj, &root)?;
                 let path = root.key("claims");
                 match obj.get("claims") {
@@ -104,19 +125,25 @@ impl ClaimSet {
         if claims.is_empty() {
             return Err(Error::invalid_input(&claims_path, "minItems", "claims must hold at least 1 claim"));
         }
-        if claims.len() > MAX_CLAIMS_SCHEMA {
+        if claims.len() > MAX_CLAIMS {
             return Err(Error::invalid_input(
                 &claims_path,
                 "maxItems",
-                format!("claims holds {} claims, at most {MAX_CLAIMS_SCHEMA} allowed", claims.len()),
+                format!("claims holds {} claims, at most {MAX_CLAIMS} allowed", claims.len()),
             ));
         }
         let claims = claims
             .iter()
             .enumerate()
-            .map(|(i, c)| parse_claim(c, &claims_path.index(i)))
+            .map(|(i, c)| {
+                let path = claims_path.index(i);
+                if let Value::Object(obj) = c {
+                    unknown_keys(obj, &CLAIM_FIELDS, &path, &mut unknown_fields);
+                }
+                parse_claim(c, &path)
+            })
             .collect::<Result<Vec<_>>>()?;
-        Ok(ClaimSet { claims, format })
+        Ok(ClaimSet { claims, format, unknown_fields })
     }
 }
 
@@ -333,5 +360,15 @@ mod tests {
         let e = ClaimSet::from_json(&json!({"claims": many})).unwrap_err();
         assert_eq!(e.details()["constraint"], "maxItems");
         assert!(ClaimSet::from_json(&json!({"claim": []})).is_err());
+    }
+
+    #[test]
+    fn unknown_fields_are_listed_with_their_paths() {
+        let mut c = claim();
+        c["expected_sectoin"] = json!("Intro");
+        let set = ClaimSet::from_json(&json!({"claims": [claim(), c], "source_metadata": {"fromat": "html"}, "x": 1}))
+            .unwrap();
+        assert_eq!(set.unknown_fields, ["$.x", "$.source_metadata.fromat", "$.claims[1].expected_sectoin"]);
+        assert!(ClaimSet::from_json(&json!([claim()])).unwrap().unknown_fields.is_empty());
     }
 }

@@ -74,6 +74,26 @@ pub struct LimitsConfig {
     pub max_claims: usize,
     /// Processing time budget, in seconds.
     pub max_processing_time_seconds: f64,
+    /// Memory budget of one call, in MiB: a call whose estimated peak
+    /// (see [`estimated_memory_bytes`]) is over it is refused up front.
+    pub max_memory_mb: f64,
+}
+
+/// Peak heap bytes per byte of source measured for a whole validation
+/// (the document, its normalized text, the token index and the search
+/// state: 6.9× on a 7 MB markdown book, 9.0× on a 17 MB log; `cargo run
+/// --release --example memory`), rounded up.
+pub const MEMORY_PER_SOURCE_BYTE: usize = 10;
+
+/// Heap bytes per claim in the estimate (its quote, normalized copy,
+/// candidates and result; a claim whose quote occurs at the 1000-place cap
+/// can hold up to 32 KiB more).
+pub const MEMORY_PER_CLAIM: usize = 4 << 10;
+
+/// The estimated peak heap of validating `claims` claims against a source
+/// of `source_bytes` bytes.
+pub fn estimated_memory_bytes(source_bytes: usize, claims: usize) -> usize {
+    source_bytes.saturating_mul(MEMORY_PER_SOURCE_BYTE).saturating_add(claims.saturating_mul(MEMORY_PER_CLAIM))
 }
 
 /// `document_processing` (an addition to spec 000 §1.3): how the source is read.
@@ -100,6 +120,9 @@ pub struct Config {
     pub context_validation: ContextConfig,
     /// `performance_limits`.
     pub performance_limits: LimitsConfig,
+    /// Refuse input fields the schema does not know (default: list them
+    /// in a warning).
+    pub strict: bool,
     /// `document_processing`.
     pub document_processing: DocumentProcessingConfig,
 }
@@ -125,13 +148,21 @@ impl Default for Config {
                 max_document_size_mb: 50.0,
                 max_claims: 1000,
                 max_processing_time_seconds: 120.0,
+                max_memory_mb: 100.0,
             },
+            strict: false,
             document_processing: DocumentProcessingConfig { include_hidden_text: false },
         }
     }
 }
 
 impl Config {
+    /// The deadline of a call starting now on `clock`:
+    /// `max_processing_time_seconds` from now.
+    pub fn deadline<'c>(&self, clock: &'c dyn crate::host::Clock) -> crate::host::Deadline<'c> {
+        crate::host::Deadline::after(clock, self.performance_limits.max_processing_time_seconds * 1000.0)
+    }
+
     /// The normalization profile the exact settings ask for.
     pub fn profile(&self) -> Profile {
         Profile {
@@ -165,7 +196,7 @@ impl Config {
             let d = &mut c.fuzzy_matching;
             f.bool("enabled", &mut d.enabled)?;
             f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
-            f.count("max_edit_distance", 0, 2000, &mut d.max_edit_distance)?;
+            f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND, &mut d.max_edit_distance)?;
             if let Some((s, p)) = f.string("algorithm")? {
                 d.algorithm = match s {
                     "levenshtein" => FuzzyAlgorithm::Levenshtein,
@@ -217,10 +248,16 @@ impl Config {
             let mut f = Fields::new(o, &p);
             let d = &mut c.performance_limits;
             f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
-            f.count("max_claims", 1, 1_000_000, &mut d.max_claims)?;
-            f.positive("max_processing_time_seconds", 86_400.0, &mut d.max_processing_time_seconds)?;
+            f.count("max_claims", 1, super::claims::MAX_CLAIMS, &mut d.max_claims)?;
+            f.positive(
+                "max_processing_time_seconds",
+                MAX_PROCESSING_SECONDS_BOUND,
+                &mut d.max_processing_time_seconds,
+            )?;
+            f.positive("max_memory_mb", MAX_MEMORY_MB_BOUND, &mut d.max_memory_mb)?;
             f.finish()?;
         }
+        top.bool("strict", &mut c.strict)?;
         if let Some((o, p)) = top.object("document_processing")? {
             let mut f = Fields::new(o, &p);
             f.bool("include_hidden_text", &mut c.document_processing.include_hidden_text)?;
@@ -230,6 +267,87 @@ impl Config {
         Ok(c)
     }
 }
+
+/// Largest `max_edit_distance` accepted (validate and find).
+pub const MAX_EDIT_DISTANCE_BOUND: usize = 2000;
+
+/// Most matches `find` returns by default.
+pub const DEFAULT_MAX_RESULTS: usize = 1000;
+
+/// Largest `maxResults` accepted by `find`.
+pub const MAX_RESULTS_BOUND: usize = 100_000;
+
+/// Bytes of matched text `find` returns at most, whatever `maxResults`
+/// says: the memory-aware cap (a 10 MB document of one letter would
+/// otherwise give gigabytes of matches).
+pub const MAX_RESULT_BYTES: usize = 16 << 20;
+
+/// Options of `find` / `Document.find` (JS names: `maxEditDistance`,
+/// `caseSensitive`, `normalizeWhitespace`, `maxResults`,
+/// `maxProcessingTimeSeconds`), parsed strictly like [`Config`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindOptions {
+    /// Fuzzy matches within this many edits when there is no exact one
+    /// (default 3, at most [`MAX_EDIT_DISTANCE_BOUND`]).
+    pub max_edit_distance: usize,
+    /// Compare case (default false).
+    pub case_sensitive: bool,
+    /// Collapse whitespace (default true).
+    pub normalize_whitespace: bool,
+    /// Most matches returned (default [`DEFAULT_MAX_RESULTS`], at most
+    /// [`MAX_RESULTS_BOUND`]); the rest are counted in `omitted`.
+    pub max_results: usize,
+    /// Time limit of the search, in seconds (the validation default).
+    pub max_processing_time_seconds: f64,
+}
+
+impl Default for FindOptions {
+    fn default() -> FindOptions {
+        let config = Config::default();
+        FindOptions {
+            max_edit_distance: config.fuzzy_matching.max_edit_distance,
+            case_sensitive: config.exact_matching.case_sensitive,
+            normalize_whitespace: config.exact_matching.normalize_whitespace,
+            max_results: DEFAULT_MAX_RESULTS,
+            max_processing_time_seconds: config.performance_limits.max_processing_time_seconds,
+        }
+    }
+}
+
+impl FindOptions {
+    /// Parses `{maxEditDistance?, caseSensitive?, normalizeWhitespace?,
+    /// maxResults?, maxProcessingTimeSeconds?}` over the defaults; `null`
+    /// means defaults. Unknown keys and bad values are CONFIGURATION_ERRORs
+    /// naming the JSON path.
+    pub fn from_json(value: &Value) -> Result<FindOptions> {
+        let root = JsonPath::root();
+        let mut o = FindOptions::default();
+        let obj = match value {
+            Value::Null => return Ok(o),
+            Value::Object(obj) => obj,
+            _ => return Err(Error::invalid_config(&root, "type", "find options must be an object")),
+        };
+        let mut f = Fields::new(obj, &root);
+        f.count("maxEditDistance", 0, MAX_EDIT_DISTANCE_BOUND, &mut o.max_edit_distance)?;
+        f.bool("caseSensitive", &mut o.case_sensitive)?;
+        f.bool("normalizeWhitespace", &mut o.normalize_whitespace)?;
+        f.count("maxResults", 1, MAX_RESULTS_BOUND, &mut o.max_results)?;
+        f.positive("maxProcessingTimeSeconds", MAX_PROCESSING_SECONDS_BOUND, &mut o.max_processing_time_seconds)?;
+        f.finish()?;
+        Ok(o)
+    }
+
+    /// The normalization profile these options ask for.
+    pub fn profile(&self) -> Profile {
+        Profile { fold_case: !self.case_sensitive, collapse_whitespace: self.normalize_whitespace }
+    }
+}
+
+/// Largest `max_memory_mb` accepted (64 GiB).
+pub const MAX_MEMORY_MB_BOUND: f64 = 65_536.0;
+
+/// Largest `max_processing_time_seconds` accepted (a day).
+pub const MAX_PROCESSING_SECONDS_BOUND: f64 = 86_400.0;
 
 /// Reads known keys of one config object and rejects the rest.
 struct Fields<'a> {

@@ -3,11 +3,11 @@
 //! negations, deduplicate, and decide the status.
 
 use super::claims::{Claim, EvidenceType};
-use super::config::{Config, FuzzyAlgorithm};
+use super::config::{Config, FindOptions, FuzzyAlgorithm, MAX_RESULTS_BOUND, MAX_RESULT_BYTES};
 use super::report::*;
 use crate::document::{Document, SearchIndex};
 use crate::error::{Error, ErrorKind};
-use crate::host::Clock;
+use crate::host::Deadline;
 use crate::matching::meaning::{self, Change, EditKind};
 use crate::matching::{exact, fuzzy, lexical, semantic, sequence_matcher::SequenceMatcher, token};
 use crate::text::{normalize, quantity, tokens, Normalized, Profile};
@@ -76,87 +76,50 @@ struct Prepared<'c> {
 /// [`crate::document::SearchIndex::grams_for_few`]).
 const FEW_CLAIMS: usize = 3;
 
+/// Most places (exact or fuzzy occurrences) held and judged per claim. A
+/// quote found more often pins no place: its claim is AMBIGUOUS at best,
+/// and the occurrences past this are counted, not held (so a quote that
+/// occurs at every line of a 17 MB log costs neither memory nor time per
+/// occurrence past this).
+pub const MAX_PLACES_PER_CLAIM: usize = 1000;
+
+/// What the up-front search found for every claim.
+struct Searched {
+    exact: Vec<exact::Occurrences>,
+    fuzzy: Vec<Vec<fuzzy::FuzzyMatch>>,
+    /// Fuzzy matches per claim in all (beyond the ones held).
+    fuzzy_totals: Vec<usize>,
+}
+
 pub(super) fn run(
     doc: &Document,
     claims: &[Claim],
     config: &Config,
-    clock: &dyn Clock,
-    started: f64,
+    deadline: &Deadline,
     embedder: Option<&dyn semantic::Embedder>,
 ) -> Outcome {
+    let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
     let text = index.text();
     let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
     // a document asked about one claim at a time answers from its gram index
     let grams = if claims.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
-    let exact_hits = if config.exact_matching.enabled {
-        exact::find_all_in(text, grams, &quotes)
+    let searched = search(index, grams, config, &prepared, deadline);
+    let embedded =
+        if deadline.expired() { None } else { embed_semantic(text, config, &prepared, embedder, &mut out.errors) };
+    let source_words = if deadline.expired() {
+        None
     } else {
-        vec![Vec::new(); quotes.len()]
+        Some(SourceWords::find(index, grams, words_asked(text, &prepared, &searched), deadline))
     };
-
-    let fuzzy_cfg = &config.fuzzy_matching;
-    let wants_fuzzy: Vec<bool> = prepared
-        .iter()
-        .zip(&exact_hits)
-        .map(|(p, hits)| fuzzy_cfg.enabled && (hits.is_empty() || p.claim.evidence_type.is_loose()))
-        .collect();
-    let queries: Vec<(usize, fuzzy::FuzzyQuery)> = prepared
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| wants_fuzzy[*i] && p.chars > 0)
-        .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
-        .collect();
-    let query_list: Vec<fuzzy::FuzzyQuery> =
-        queries.iter().map(|(_, q)| fuzzy::FuzzyQuery { pattern: q.pattern, max_distance: q.max_distance }).collect();
-    let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
-    for m in fuzzy::find_all_indexed(text, index.char_marks(), grams, &query_list) {
-        if let Some(&(owner, _)) = queries.get(m.query) {
-            fuzzy_hits[owner].push(m);
-        }
-    }
-
-    let budget_ms = config.performance_limits.max_processing_time_seconds * 1000.0;
-    let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
-    let embedded = embed_semantic(text, config, &prepared, embedder, &mut out.errors);
-    // the words the meaning guard may ask the source about: those of quotes
-    // it will compare word by word (fuzzy hits, paraphrases, exact hits cut
-    // inside a word), looked up in one pass
-    let mut asked: Vec<String> = Vec::new();
-    for (i, p) in prepared.iter().enumerate() {
-        let cut = exact_hits[i].iter().any(|&(s, e)| meaning::inside_word(text, s) || meaning::inside_word(text, e));
-        if cut || p.claim.evidence_type.is_loose() {
-            asked.extend(meaning::vocabulary_questions(&p.quote, |_| false));
-        } else if !fuzzy_hits[i].is_empty() {
-            // a word the passage has as written is aligned, never asked about
-            let passages: Vec<String> =
-                fuzzy_hits[i].iter().filter_map(|m| text.get(m.start..m.end)).map(str::to_lowercase).collect();
-            asked.extend(meaning::vocabulary_questions(&p.quote, |w| passages.iter().any(|t| t.contains(w))));
-        }
-    }
-    let source_words = SourceWords::find(index, grams, asked);
+    let (Some(source_words), false) = (source_words, deadline.expired()) else {
+        out.errors.push(unfinished(config, &prepared, 0, "while searching the document"));
+        return out;
+    };
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
-        if clock.now_ms() - started > budget_ms {
-            let skipped: Vec<Value> = prepared[i..].iter().map(|p| Value::from(p.claim.id.clone())).collect();
-            let err = Error::new(
-                ErrorKind::Processing,
-                format!(
-                    "processing time exceeded max_processing_time_seconds ({} s) after {i} of {} claims",
-                    config.performance_limits.max_processing_time_seconds,
-                    prepared.len()
-                ),
-            );
-            let mut entry = err.to_json();
-            if let Value::Object(o) = &mut entry {
-                o.insert("affected_claims".into(), Value::Array(skipped));
-            }
-            out.errors.push(entry);
-            break;
-        }
         if !seen_ids.insert(p.claim.id.as_str()) {
             out.warnings.push(Warning {
                 code: "DUPLICATE_CLAIM_ID".into(),
@@ -166,15 +129,25 @@ pub(super) fn run(
         }
         let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
         let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
-        let ctx = ClaimContext { doc, index, config, p, semantic, source_words: &source_words };
-        let decided = ctx.decide(&exact_hits[i], &fuzzy_hits[i]);
+        let ctx = ClaimContext { doc, index, config, p, semantic, source_words: &source_words, deadline };
+        let (no_exact, no_fuzzy) = (exact::Occurrences::default(), Vec::new());
+        let hits = Hits {
+            exact: searched.exact.get(i).unwrap_or(&no_exact),
+            fuzzy: searched.fuzzy.get(i).unwrap_or(&no_fuzzy),
+            fuzzy_total: searched.fuzzy_totals.get(i).copied().unwrap_or(0),
+        };
+        let decided = if deadline.expired() { None } else { ctx.decide(&hits) };
+        let Some(decided) = decided else {
+            out.errors.push(unfinished(config, &prepared, i, &format!("after {i} of {} claims", prepared.len())));
+            break;
+        };
         out.warnings.extend(decided.warnings);
         if let Some(f) = decided.failed {
             out.failed.push(f);
         }
         out.results.push(decided.result);
     }
-    report_hidden_quotes(doc, config, &prepared, &mut out);
+    report_hidden_quotes(doc, config, &prepared, deadline, &mut out);
     out
 }
 
@@ -184,10 +157,17 @@ pub(super) fn run(
 /// FAILED or LOW_CONFIDENCE, and say why: a `HIDDEN_TEXT` warning, and the
 /// hidden place first in `failed_claims[].attempted_matches` (its span
 /// points into the original; `candidate_text` is the original there). One
-/// pass over the hidden text for all such claims.
-fn report_hidden_quotes(doc: &Document, config: &Config, prepared: &[Prepared], out: &mut Outcome) {
+/// pass over the hidden text for all such claims, within the deadline (past
+/// it, claims are reported without this note).
+fn report_hidden_quotes(
+    doc: &Document,
+    config: &Config,
+    prepared: &[Prepared],
+    deadline: &Deadline,
+    out: &mut Outcome,
+) {
     let hidden = doc.hidden_text();
-    if hidden.is_empty() || config.document_processing.include_hidden_text {
+    if hidden.is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
         return;
     }
     // every non-VALIDATED result has one failed_claims entry, in order
@@ -234,9 +214,9 @@ fn report_hidden_quotes(doc: &Document, config: &Config, prepared: &[Prepared], 
     let norm = Normalized::from_units(units, config.profile());
     let text = norm.as_str();
     let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
-    let hits = exact::find_all_in(text, None, &quotes);
+    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
     for (&(r, f), hits) in wanted.iter().zip(hits) {
-        let place = hits.into_iter().find_map(|(s, e)| {
+        let place = hits.spans.into_iter().find_map(|(s, e)| {
             if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
                 return None;
             }
@@ -274,13 +254,125 @@ fn report_hidden_quotes(doc: &Document, config: &Config, prepared: &[Prepared], 
     }
 }
 
+/// The exact and fuzzy search of every claim's quote, together, bounded by
+/// [`MAX_PLACES_PER_CLAIM`] and `deadline` (incomplete when it passed).
+fn search(
+    index: &SearchIndex,
+    grams: Option<&exact::GramIndex>,
+    config: &Config,
+    prepared: &[Prepared],
+    deadline: &Deadline,
+) -> Searched {
+    let text = index.text();
+    let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
+    let exact = if config.exact_matching.enabled {
+        exact::find_all_bounded(text, grams, &quotes, MAX_PLACES_PER_CLAIM, deadline)
+    } else {
+        vec![exact::Occurrences::default(); quotes.len()]
+    };
+    let fuzzy_cfg = &config.fuzzy_matching;
+    let queries: Vec<(usize, fuzzy::FuzzyQuery)> = prepared
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            let none_exact = exact.get(*i).is_none_or(|o| o.total == 0);
+            fuzzy_cfg.enabled && p.chars > 0 && (none_exact || p.claim.evidence_type.is_loose())
+        })
+        .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
+        .collect();
+    let query_list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|&(_, q)| q).collect();
+    let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
+    let mut fuzzy_totals = vec![0; prepared.len()];
+    if !deadline.expired() && !query_list.is_empty() {
+        let (found, totals) =
+            fuzzy::find_all_bounded(text, index.char_marks(), grams, &query_list, MAX_PLACES_PER_CLAIM, deadline);
+        for m in found {
+            if let Some(&(owner, _)) = queries.get(m.query) {
+                fuzzy_hits[owner].push(m);
+            }
+        }
+        for (q, total) in totals.into_iter().enumerate() {
+            if let Some(&(owner, _)) = queries.get(q) {
+                fuzzy_totals[owner] = total;
+            }
+        }
+    }
+    Searched { exact, fuzzy: fuzzy_hits, fuzzy_totals }
+}
+
+/// The words the meaning guard may ask the source about: those of quotes it
+/// will compare word by word (fuzzy hits, paraphrases, exact hits cut inside
+/// a word), to be looked up in one pass.
+fn words_asked(text: &str, prepared: &[Prepared], searched: &Searched) -> Vec<String> {
+    let mut asked: Vec<String> = Vec::new();
+    let no_fuzzy = Vec::new();
+    for (i, p) in prepared.iter().enumerate() {
+        let spans = searched.exact.get(i).map_or(&[][..], |o| o.spans.as_slice());
+        let fuzzy_hits = searched.fuzzy.get(i).unwrap_or(&no_fuzzy);
+        let cut = spans.iter().any(|&(s, e)| meaning::inside_word(text, s) || meaning::inside_word(text, e));
+        if cut || p.claim.evidence_type.is_loose() {
+            asked.extend(meaning::vocabulary_questions(&p.quote, |_| false));
+        } else if !fuzzy_hits.is_empty() {
+            // a word the passage has as written is aligned, never asked about
+            let passages: Vec<String> =
+                fuzzy_hits.iter().filter_map(|m| text.get(m.start..m.end)).map(str::to_lowercase).collect();
+            asked.extend(meaning::vocabulary_questions(&p.quote, |w| passages.iter().any(|t| t.contains(w))));
+        }
+    }
+    asked
+}
+
+/// The PROCESSING_ERROR of a call whose deadline passed: names every claim
+/// from `from` on (not finished, so not in `validated_claims`).
+fn unfinished(config: &Config, prepared: &[Prepared], from: usize, when: &str) -> Value {
+    let skipped: Vec<Value> =
+        prepared.get(from..).unwrap_or_default().iter().map(|p| p.claim.id.clone().into()).collect();
+    let err = Error::new(
+        ErrorKind::Processing,
+        format!(
+            "processing time exceeded max_processing_time_seconds ({} s) {when}: {} claim(s) not finished",
+            config.performance_limits.max_processing_time_seconds,
+            skipped.len()
+        ),
+    );
+    let mut entry = err.to_json();
+    if let Value::Object(o) = &mut entry {
+        o.insert("affected_claims".into(), Value::Array(skipped));
+    }
+    entry
+}
+
+/// One claim's occurrences from the up-front search.
+struct Hits<'h> {
+    exact: &'h exact::Occurrences,
+    fuzzy: &'h [fuzzy::FuzzyMatch],
+    /// Fuzzy matches in all (`fuzzy.len()` plus those past the cap).
+    fuzzy_total: usize,
+}
+
+impl Hits<'_> {
+    /// Occurrences found but not held (past [`MAX_PLACES_PER_CLAIM`]).
+    fn left_out(&self) -> usize {
+        (self.exact.total - self.exact.spans.len()) + self.fuzzy_total.saturating_sub(self.fuzzy.len())
+    }
+
+    fn total(&self) -> usize {
+        self.exact.total + self.fuzzy_total.max(self.fuzzy.len())
+    }
+}
+
 /// Which of the words the meaning guard asks about occur in the source as
 /// whole words: one multi-pattern pass over the normalized text (cheaper
 /// than the token index, which tokenizes the whole document).
 pub(crate) struct SourceWords(std::collections::HashSet<String>);
 
 impl SourceWords {
-    fn find(index: &SearchIndex, grams: Option<&exact::GramIndex>, mut asked: Vec<String>) -> SourceWords {
+    fn find(
+        index: &SearchIndex,
+        grams: Option<&exact::GramIndex>,
+        mut asked: Vec<String>,
+        deadline: &Deadline,
+    ) -> SourceWords {
         crate::sort::sort(&mut asked);
         asked.dedup();
         let text = index.text();
@@ -304,7 +396,8 @@ impl SourceWords {
         let patterns: Vec<&[u8]> = long.iter().map(|w| w.as_bytes()).collect();
         let mut found = vec![false; patterns.len()];
         if !patterns.is_empty() {
-            exact::MultiSearcher::new(&patterns).with_grams(grams).find_overlapping(text.as_bytes(), |p, start| {
+            let searcher = exact::MultiSearcher::new(&patterns).with_grams(grams).with_deadline(deadline);
+            searcher.find_overlapping(text.as_bytes(), |p, start| {
                 let end = start + patterns.get(p).map_or(0, |w| w.len());
                 if found.get(p) == Some(&false)
                     && !meaning::inside_word(text, start)
@@ -318,7 +411,11 @@ impl SourceWords {
         }
         let answers: Vec<(String, bool)> = long.into_iter().zip(found).collect();
         present.extend(answers.iter().filter(|(_, f)| *f).map(|(w, _)| w.clone()));
-        index.remember_words(answers);
+        // an answer cut short by the deadline is not kept: a word not seen
+        // yet is not a word the text lacks
+        if !deadline.expired() {
+            index.remember_words(answers);
+        }
         SourceWords(present)
     }
 }
@@ -439,17 +536,34 @@ struct ClaimContext<'a> {
     /// The embedded chunks and this claim's quote vector, when the host
     /// gave an embedder.
     semantic: Option<(&'a semantic::EmbeddedChunks, Option<&'a Vec<f32>>)>,
+    /// The call's deadline, asked inside every loop over candidates.
+    deadline: &'a Deadline<'a>,
 }
 
 impl<'a> ClaimContext<'a> {
-    fn decide(&self, exact_hits: &[(usize, usize)], fuzzy_hits: &[fuzzy::FuzzyMatch]) -> Decided {
+    /// The claim's status from its occurrences; `None` when the deadline
+    /// passed before it was decided.
+    fn decide(&self, hits: &Hits) -> Option<Decided> {
         let claim = self.p.claim;
         let mut rejected: Vec<(Candidate, String)> = Vec::new();
-        let mut candidates = self.collect(exact_hits, fuzzy_hits, &mut rejected);
+        let mut candidates = self.collect(&hits.exact.spans, hits.fuzzy, &mut rejected);
+        if self.deadline.expired() {
+            return None;
+        }
         let found_before_context = !candidates.is_empty();
-        candidates = self.apply_context(candidates, &mut rejected);
+        // past the cap a place not held may be the one the context picks:
+        // the context cannot narrow what was not all examined
+        if hits.left_out() == 0 {
+            candidates = self.apply_context(candidates, &mut rejected);
+        }
+        if self.deadline.expired() {
+            return None;
+        }
         let context_removed_all = found_before_context && candidates.is_empty();
         for c in &mut candidates {
+            if self.deadline.expired() {
+                return None;
+            }
             self.judge(c);
         }
         crate::sort::sort_by(&mut candidates, |a, b| {
@@ -459,10 +573,12 @@ impl<'a> ClaimContext<'a> {
                 .then(a.kind.cmp(&b.kind))
                 .then(a.orig.cmp(&b.orig))
         });
-        let places = dedupe(candidates);
+        let places = dedupe(candidates, self.deadline)?;
         let mut warnings = Vec::new();
         if places.is_empty() {
-            return self.not_found(rejected, context_removed_all);
+            let decided = self.not_found(rejected, context_removed_all);
+            // near misses cut short would be a wrong suggestion list
+            return (!self.deadline.expired()).then_some(decided);
         }
         let threshold = claim.confidence_threshold;
         let clean_high: Vec<&Candidate> =
@@ -471,7 +587,22 @@ impl<'a> ClaimContext<'a> {
         for d in &best.discrepancies {
             warnings.push(self.discrepancy_warning(d));
         }
-        let (status, alternatives): (Status, Vec<&Candidate>) = if clean_high.len() > 1 {
+        // past the cap the places not held may hold another clean match:
+        // one place cannot be told, so a clean match is ambiguous
+        let left_out = hits.left_out();
+        if left_out > 0 {
+            warnings.push(Warning {
+                code: "TOO_MANY_OCCURRENCES".into(),
+                message: format!(
+                    "the quote occurs {} times; the first {} were examined (MAX_PLACES_PER_CLAIM), {left_out} left out",
+                    hits.total(),
+                    hits.total() - left_out
+                ),
+                claim_id: Some(claim.id.clone()),
+            });
+        }
+        let ambiguous = clean_high.len() > 1 || (left_out > 0 && !clean_high.is_empty());
+        let (status, alternatives): (Status, Vec<&Candidate>) = if ambiguous {
             (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
             (
@@ -501,13 +632,13 @@ impl<'a> ClaimContext<'a> {
                 attempted_matches: Vec::new(),
                 suggestions: vec![format!(
                     "The quote matches {} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
-                    clean_high.len(),
+                    if left_out > 0 { hits.total() } else { clean_high.len() },
                     clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect::<Vec<_>>().join(", ")
                 )],
             }),
             Status::LowConfidence => Some(self.low_confidence(best)),
         };
-        Decided { result, failed, warnings }
+        Some(Decided { result, failed, warnings })
     }
 
     /// Candidates from every matcher that applies to the claim's type.
@@ -520,10 +651,16 @@ impl<'a> ClaimContext<'a> {
         let claim = self.p.claim;
         let mut out = Vec::new();
         for &(s, e) in exact_hits {
-            out.extend(self.from_normalized(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
+            if self.deadline.expired() {
+                return out;
+            }
+            out.extend(self.candidate_at(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
         }
         let f = &self.config.fuzzy_matching;
         for m in fuzzy_hits {
+            if self.deadline.expired() {
+                return out;
+            }
             let text = self.index.text();
             let candidate_text = text.get(m.start..m.end).unwrap_or("");
             let cand_chars = candidate_text.chars().count();
@@ -535,8 +672,7 @@ impl<'a> ClaimContext<'a> {
                     SequenceMatcher::new(&a, &b, false).ratio()
                 }
             };
-            let Some(c) =
-                self.from_normalized(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance))
+            let Some(c) = self.candidate_at(MatchType::Fuzzy, m.start, m.end, similarity, similarity, Some(m.distance))
             else {
                 continue;
             };
@@ -554,9 +690,9 @@ impl<'a> ClaimContext<'a> {
         if f.enabled && loose {
             let tokens = self.index.tokens();
             let q = token::TokenQuery::new(&self.p.quote, tokens);
-            for m in token::find(&q, tokens, TOKEN_FLOOR, 5) {
+            for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
                 let dist = self.distance_to(m.start, m.end);
-                out.extend(self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
+                out.extend(self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
             }
         }
         let s = &self.config.semantic_matching;
@@ -566,7 +702,7 @@ impl<'a> ClaimContext<'a> {
                     let Some(&(start, end)) = chunks.ranges.get(c) else {
                         continue;
                     };
-                    out.extend(self.from_normalized(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                    out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
                         c.method = Some(SemanticMethod::Embedding);
                         c
                     }));
@@ -575,7 +711,9 @@ impl<'a> ClaimContext<'a> {
                 let tokens = self.index.tokens();
                 let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
                 let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
-                for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC) {
+                for m in
+                    lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC, self.deadline)
+                {
                     // word order is judged on the words around the matched
                     // ones too: a quote of mostly function words matches on
                     // two content words, and its shuffled rest must count
@@ -587,7 +725,7 @@ impl<'a> ClaimContext<'a> {
                     let order = lexical::order_agreement(&self.p.quote, passage);
                     let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
                     out.extend(
-                        self.from_normalized(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
+                        self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
                             .map(|mut c| {
                                 c.method = Some(SemanticMethod::Lexical);
                                 c
@@ -614,7 +752,7 @@ impl<'a> ClaimContext<'a> {
         self.index.text().get(start..end).map(|t| fuzzy::levenshtein(&self.p.quote, t))
     }
 
-    fn from_normalized(
+    fn candidate_at(
         &self,
         kind: MatchType,
         s: usize,
@@ -685,6 +823,9 @@ impl<'a> ClaimContext<'a> {
             words.dedup();
             let mut next = Vec::new();
             for mut c in kept {
+                if self.deadline.expired() {
+                    break;
+                }
                 let around = self.context_around(&c, cfg.context_window);
                 let found = words.iter().filter(|w| around.contains(*w)).count();
                 let score = found as f64 / words.len().max(1) as f64;
@@ -739,7 +880,7 @@ impl<'a> ClaimContext<'a> {
             return true;
         }
         let (t, w) = (content_stems(&title), content_stems(&want));
-        !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 >= w.len().max(1) + 1
+        !w.is_empty() && w.iter().filter(|s| t.contains(s)).count() * 2 > w.len().max(1)
     }
 
     /// The meaning guard: an exact match cut inside a source word, and every
@@ -1033,11 +1174,11 @@ impl<'a> ClaimContext<'a> {
     fn near_misses(&self) -> Vec<(Candidate, String)> {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
-        token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED)
+        token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED, self.deadline)
             .into_iter()
             .filter_map(|m| {
                 let dist = self.distance_to(m.start, m.end);
-                let c = self.from_normalized(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
+                let c = self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
                 let reason = format!(
                     "shares {:.0}% of the quote's content words but is not the quoted text (edit distance {}, max_edit_distance {})",
                     m.score * 100.0,
@@ -1058,20 +1199,34 @@ fn list_or_nothing(v: &[String]) -> String {
     }
 }
 
-/// Keeps the first of candidates that are at the same place.
-fn dedupe(sorted: Vec<Candidate>) -> Vec<Candidate> {
+/// Keeps the first of candidates that are at the same place: overlapping
+/// by more than [`SAME_PLACE_OVERLAP`] of the shorter one. The places kept
+/// are held by start, and a candidate is compared only with those that can
+/// overlap it (starting less than the longest kept length before it), so
+/// that many disjoint places cost `O(n log n)`, not `O(n²)`. `None` when
+/// the deadline passed.
+fn dedupe(sorted: Vec<Candidate>, deadline: &Deadline) -> Option<Vec<Candidate>> {
     let mut kept: Vec<Candidate> = Vec::new();
+    let mut by_start: std::collections::BTreeSet<(usize, usize)> = std::collections::BTreeSet::new();
+    let mut longest = 0usize;
     for c in sorted {
-        let same = kept.iter().any(|k| {
-            let overlap = c.orig.1.min(k.orig.1).saturating_sub(c.orig.0.max(k.orig.0));
-            let shorter = c.orig.1.saturating_sub(c.orig.0).min(k.orig.1.saturating_sub(k.orig.0)).max(1);
+        if deadline.expired() {
+            return None;
+        }
+        let (start, end) = c.orig;
+        let from = start.saturating_sub(longest);
+        let same = by_start.range((from, 0)..(end.max(start + 1), 0)).any(|&(ks, ke)| {
+            let overlap = end.min(ke).saturating_sub(start.max(ks));
+            let shorter = end.saturating_sub(start).min(ke.saturating_sub(ks)).max(1);
             overlap as f64 / shorter as f64 > SAME_PLACE_OVERLAP
         });
         if !same {
+            longest = longest.max(end.saturating_sub(start));
+            by_start.insert((start, end));
             kept.push(c);
         }
     }
-    kept
+    Some(kept)
 }
 
 fn content_stems(text: &str) -> Vec<String> {
@@ -1220,61 +1375,107 @@ pub struct FoundMatch {
     pub edits: Vec<MatchEdit>,
 }
 
+/// What [`find`] found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindResult {
+    /// The matches, in document order: at most `maxResults`, and no more
+    /// than [`MAX_RESULT_BYTES`] of matched text.
+    pub matches: Vec<FoundMatch>,
+    /// Places found in all (when `complete`; else those seen before the
+    /// time limit).
+    pub total: usize,
+    /// Places found but not in `matches` (past `maxResults` or the
+    /// memory cap).
+    pub omitted: usize,
+    /// False when the time limit ended the search: there may be more places.
+    pub complete: bool,
+}
+
 /// Every place `quote` occurs in `doc`: exact occurrences, or when there are
 /// none and `max_edit_distance > 0`, fuzzy ones within that distance. Each
 /// passes the meaning guard: a fuzzy span is widened to whole words, and a
 /// match that changes a word, number or negation is marked `substitution`.
-pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distance: usize) -> Vec<FoundMatch> {
+/// At most `options.max_results` matches (and [`MAX_RESULT_BYTES`] of
+/// matched text) are returned, the rest counted; the search stops at the
+/// options' time limit, read on `clock`.
+pub fn find(doc: &Document, quote: &str, options: &FindOptions, clock: &dyn crate::host::Clock) -> FindResult {
+    let deadline = Deadline::after(clock, options.max_processing_time_seconds * 1000.0);
+    let profile = options.profile();
     let index = doc.index(profile);
     let qn = Normalized::from_units(doc.format().units(quote), profile);
     let q = qn.as_str();
     let chars = q.chars().count();
+    let mut result = FindResult { matches: Vec::new(), total: 0, omitted: 0, complete: true };
     if chars == 0 {
-        return Vec::new();
+        return result;
     }
     let grams = index.grams_for_few();
-    let mut hits: Vec<(usize, usize, usize)> =
-        exact::find_all_in(index.text(), grams, &[q]).remove(0).into_iter().map(|(s, e)| (s, e, 0)).collect();
-    let exact = !hits.is_empty();
-    if !exact && max_edit_distance > 0 {
-        let k = max_edit_distance.min(chars.saturating_sub(1));
-        hits = fuzzy::find_all_indexed(
-            index.text(),
-            index.char_marks(),
-            grams,
-            &[fuzzy::FuzzyQuery { pattern: q, max_distance: k }],
-        )
-        .into_iter()
-        .map(|m| (m.start, m.end, m.distance))
-        .collect();
+    let cap = options.max_results;
+    let found = exact::find_all_bounded(index.text(), grams, &[q], cap, &deadline).pop().unwrap_or_default();
+    let exact = found.total > 0;
+    result.total = found.total;
+    let mut hits: Vec<(usize, usize, usize)> = found.spans.into_iter().map(|(s, e)| (s, e, 0)).collect();
+    if !exact && options.max_edit_distance > 0 && !deadline.expired() {
+        let k = options.max_edit_distance.min(chars.saturating_sub(1));
+        let query = [fuzzy::FuzzyQuery { pattern: q, max_distance: k }];
+        let (found, totals) = fuzzy::find_all_bounded(index.text(), index.char_marks(), grams, &query, cap, &deadline);
+        result.total = totals.first().copied().unwrap_or(0);
+        hits = found.into_iter().map(|m| (m.start, m.end, m.distance)).collect();
     }
-    let words = SourceWords::find(index, grams, meaning::vocabulary_questions(q, |_| false));
+    let words = SourceWords::find(index, grams, meaning::vocabulary_questions(q, |_| false), &deadline);
     let quote_side = meaning::Side { normalized: &qn, original: quote, start: 0, end: q.len() };
-    hits.into_iter()
-        .filter_map(|(s, e, d)| {
-            let source = meaning::Side { normalized: index.normalized(), original: doc.source(), start: s, end: e };
-            let (edits, (s, e), d) = if exact {
-                (meaning::exact_edges(&quote_side, &source, &words, false), (s, e), d)
+    let mut bytes = 0usize;
+    for (s, e, d) in hits {
+        if deadline.expired() || bytes > MAX_RESULT_BYTES {
+            break;
+        }
+        let source = meaning::Side { normalized: index.normalized(), original: doc.source(), start: s, end: e };
+        let (edits, (s, e), d) = if exact {
+            (meaning::exact_edges(&quote_side, &source, &words, false), (s, e), d)
+        } else {
+            let cmp = meaning::compare(&quote_side, &source, &words, false);
+            let d = if cmp.snapped == (s, e) {
+                d
             } else {
-                let cmp = meaning::compare(&quote_side, &source, &words, false);
-                let d = if cmp.snapped == (s, e) {
-                    d
-                } else {
-                    fuzzy::levenshtein(q, index.text().get(cmp.snapped.0..cmp.snapped.1)?)
+                let Some(snapped) = index.text().get(cmp.snapped.0..cmp.snapped.1) else {
+                    continue;
                 };
-                (cmp.edits, cmp.snapped, d)
+                fuzzy::levenshtein(q, snapped)
             };
-            let (os, oe) = index.normalized().original_range(s, e)?;
-            let span = doc.span(os, oe);
-            Some(FoundMatch {
-                match_type: if exact { MatchType::Exact } else { MatchType::Fuzzy },
-                location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
-                matched_text: doc.source().get(os..oe)?.to_string(),
-                edit_distance: d,
-                similarity_score: 1.0 - d as f64 / chars.max(1) as f64,
-                substitution: edits.iter().any(|e| e.kind == EditKind::Substitution),
-                edits: edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect(),
-            })
-        })
-        .collect()
+            (cmp.edits, cmp.snapped, d)
+        };
+        let Some((os, oe)) = index.normalized().original_range(s, e) else {
+            continue;
+        };
+        let Some(matched_text) = doc.source().get(os..oe) else {
+            continue;
+        };
+        bytes += matched_text.len();
+        let span = doc.span(os, oe);
+        result.matches.push(FoundMatch {
+            match_type: if exact { MatchType::Exact } else { MatchType::Fuzzy },
+            location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
+            matched_text: matched_text.to_string(),
+            edit_distance: d,
+            similarity_score: 1.0 - d as f64 / chars.max(1) as f64,
+            substitution: edits.iter().any(|e| e.kind == EditKind::Substitution),
+            edits: edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect(),
+        });
+    }
+    result.complete = !deadline.expired();
+    result.total = result.total.max(result.matches.len());
+    result.omitted = result.total - result.matches.len();
+    result
+}
+
+/// [`find`] with the default limits and no time limit: the matches only.
+pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distance: usize) -> Vec<FoundMatch> {
+    let options = FindOptions {
+        max_edit_distance,
+        case_sensitive: !profile.fold_case,
+        normalize_whitespace: profile.collapse_whitespace,
+        max_results: MAX_RESULTS_BOUND,
+        max_processing_time_seconds: f64::INFINITY,
+    };
+    find(doc, quote, &options, &crate::host::FixedClock(0.0)).matches
 }

@@ -15,9 +15,14 @@ mod report;
 
 pub use crate::matching::meaning::{Change, EditKind};
 pub use crate::matching::semantic::{Embedder, Precomputed};
-pub use claims::{Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS};
-pub use config::{Config, ContextConfig, ExactConfig, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig};
-pub use engine::{find_quote, FoundMatch};
+pub use claims::{
+    Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
+};
+pub use config::{
+    Config, ContextConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig,
+    DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
+};
+pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
 pub use report::{
     canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason,
     Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, Warning,
@@ -25,7 +30,7 @@ pub use report::{
 
 use crate::document::Document;
 use crate::error::{Error, ErrorKind, JsonPath, Result};
-use crate::host::Clock;
+use crate::host::{Clock, Deadline};
 use serde_json::Value;
 
 /// The `generated.by` of every report.
@@ -46,11 +51,63 @@ pub fn validate_evidence_with(
     clock: &dyn Clock,
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
+    let started = clock.now_ms();
     let config = Config::from_json(config)?;
     let claims = ClaimSet::from_json(claims)?;
+    check_claim_count(claims.claims.len(), &config)?;
     check_document(source, &config)?;
+    check_memory(source.len(), claims.claims.len(), &config)?;
+    check_unknown_fields(&claims, &config)?;
+    let deadline = config.deadline(clock);
     let doc = Document::new(source, claims.format)?;
-    validate_document_with(&doc, &claims.claims, &config, clock, embedder)
+    let mut report = run(&doc, &claims.claims, &config, &deadline, started, embedder)?;
+    report.warnings.extend(unknown_fields_warning(&claims));
+    Ok(report)
+}
+
+/// [`validate_document_with`] for parsed input: also refuses (with
+/// `strict`) or lists in a warning the input fields the schema does not
+/// know.
+pub fn validate_set_with(
+    doc: &Document,
+    claims: &ClaimSet,
+    config: &Config,
+    clock: &dyn Clock,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
+    check_unknown_fields(claims, config)?;
+    let mut report = validate_document_with(doc, &claims.claims, config, clock, embedder)?;
+    report.warnings.extend(unknown_fields_warning(claims));
+    Ok(report)
+}
+
+/// With `strict`, a field the schema does not know is a VALIDATION_ERROR
+/// at its path.
+fn check_unknown_fields(claims: &ClaimSet, config: &Config) -> Result<()> {
+    match claims.unknown_fields.first() {
+        Some(path) if config.strict => Err(Error::new(
+            ErrorKind::Validation,
+            format!("unknown field {path} (the strict option refuses fields the input schema does not define)"),
+        )
+        .with_detail("json_path", Value::from(path.as_str()))
+        .with_detail("constraint", Value::from("additionalProperties"))
+        .with_detail("unknown_fields", Value::from(claims.unknown_fields.clone()))),
+        _ => Ok(()),
+    }
+}
+
+/// The UNKNOWN_FIELDS warning, when the input has fields the schema does
+/// not know (a misspelt `expected_sectoin` would otherwise be ignored
+/// without a word).
+fn unknown_fields_warning(claims: &ClaimSet) -> Option<Warning> {
+    (!claims.unknown_fields.is_empty()).then(|| Warning {
+        code: "UNKNOWN_FIELDS".into(),
+        message: format!(
+            "the input has fields the schema does not define, ignored: {} (misspelt? the strict option refuses them)",
+            claims.unknown_fields.join(", ")
+        ),
+        claim_id: None,
+    })
 }
 
 /// The texts a validation of `claims` would ask an embedder for, in order
@@ -59,6 +116,28 @@ pub fn validate_evidence_with(
 /// answers in as [`crate::matching::semantic::Precomputed`].
 pub fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<String> {
     engine::semantic_texts(doc, claims, config)
+}
+
+/// Checks that the call's estimated peak memory (see
+/// [`config::estimated_memory_bytes`]) fits `performance_limits.max_memory_mb`.
+pub fn check_memory(source_bytes: usize, claims: usize, config: &Config) -> Result<()> {
+    let limit = config.performance_limits.max_memory_mb;
+    let estimate = config::estimated_memory_bytes(source_bytes, claims);
+    let estimate_mb = estimate as f64 / (1024.0 * 1024.0);
+    if estimate_mb > limit {
+        return Err(Error::new(
+            ErrorKind::Validation,
+            format!(
+                "estimated memory {estimate_mb:.1} MB (a {:.1} MB source and {claims} claims) > performance_limits.max_memory_mb {limit} MB; raise max_memory_mb or split the source",
+                source_bytes as f64 / (1024.0 * 1024.0)
+            ),
+        )
+        .with_detail("constraint", Value::from("max_memory_mb"))
+        .with_detail("json_path", Value::from("$.performance_limits.max_memory_mb"))
+        .with_detail("estimated_bytes", Value::from(estimate))
+        .with_detail("limit_mb", Value::from(limit)));
+    }
+    Ok(())
 }
 
 /// Checks the size limit and that the source is text.
@@ -101,19 +180,41 @@ pub fn validate_document_with(
     clock: &dyn Clock,
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
-    let limit = config.performance_limits.max_claims;
-    if claims.len() > limit {
-        return Err(Error::invalid_input(
-            &JsonPath::root().key("claims"),
-            "max_claims",
-            format!("too many claims: {} > performance_limits.max_claims {limit}", claims.len()),
-        ));
-    }
+    check_claim_count(claims.len(), config)?;
     if doc.source().len() as f64 / (1024.0 * 1024.0) > config.performance_limits.max_document_size_mb {
         check_document(doc.source(), config)?;
     }
+    check_memory(doc.source().len(), claims.len(), config)?;
     let started = clock.now_ms();
-    let outcome = engine::run(doc, claims, config, clock, started, embedder);
+    run(doc, claims, config, &config.deadline(clock), started, embedder)
+}
+
+/// The one check of the number of claims against
+/// `performance_limits.max_claims` (itself bounded by the schema's
+/// [`MAX_CLAIMS`]).
+pub fn check_claim_count(count: usize, config: &Config) -> Result<()> {
+    let limit = config.performance_limits.max_claims;
+    if count > limit {
+        return Err(Error::invalid_input(
+            &JsonPath::root().key("claims"),
+            "max_claims",
+            format!("too many claims: {count} > performance_limits.max_claims {limit}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Validates `claims` against `doc` within `deadline`, the call having
+/// started at `started` (ms, for the report's timestamp).
+fn run(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    deadline: &Deadline,
+    started: f64,
+    embedder: Option<&dyn crate::matching::semantic::Embedder>,
+) -> Result<Report> {
+    let outcome = engine::run(doc, claims, config, deadline, embedder);
     let summary = Summary::of(claims.len(), &outcome.results);
     let hash = content_hash(&outcome.results, &outcome.failed, &summary);
     Ok(Report {

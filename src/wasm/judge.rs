@@ -3,19 +3,21 @@
 //! only thing done here beyond that is calling the host's judge functions
 //! (all at once, each raced against its timeout) and its log callback.
 
-use super::{init_panic_hook, to_js, to_js_error, to_json, DateClock};
+use super::{init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
 use crate::finding::{self, Finding, FindingVerifier, NewFinding};
 use crate::host::{rfc3339, Clock};
-use crate::judge::citations::{parse_citations, BatchReport, Citation, CitationResult};
+use crate::judge::citations::{parse_citations, parse_report, BatchReport, Citation, CitationResult};
 use crate::judge::jury::JurorFailure;
-use crate::judge::lines::parse_line_number;
+use crate::judge::lines::{parse_line_number, LineIndex};
 use crate::judge::log::LogBook;
 use crate::judge::{self, quote, ClaimRequest, JudgeConfig, JudgeResult, Verification, JURY_INSTRUCTIONS};
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -140,8 +142,10 @@ export interface JuryVote {
   judge: string;
   /** Null when the juror failed. */
   ballot: JudgeBallot | null;
-  /** Why there is no ballot. */
+  /** Why there is no ballot: the call's error, `timed out after N ms`, or `abstained: ...`. */
   error: string | null;
+  /** The juror answered without a verdict (only reasoning, alternatives, questions, garbage). */
+  abstained: boolean;
   elapsed_ms: number | null;
 }
 
@@ -153,7 +157,10 @@ export interface JuryReport {
   votes: JuryVote[];
   tally: Partial<Record<JurorVerdict, number>>;
   answered: number;
+  /** Jurors without a ballot: failed, timed out or abstained. */
   failed: number;
+  /** Jurors that answered without a verdict (counted in `failed` too). */
+  abstained: number;
 }
 
 /** The output of one check (spec 002 "Output structure", plus request, context and votes). */
@@ -208,11 +215,30 @@ export type ReportSources =
 
 /** Batch summary (spec 002: verdict counts, verification rate). */
 export interface BatchSummary {
+  /** Citations checked (invalid ones counted apart, in `invalid`). */
   total: number;
   verified: number;
+  /** verified / (total + invalid): an invalid citation is not verified. */
   verification_rate: number;
   verdicts: Partial<Record<JudgeVerdict, number>>;
   jury_convened: boolean;
+  /** Citations with a wrong line range (see BatchReport.invalid_citations). */
+  invalid: number;
+}
+
+/** Citation markup whose line range is wrong (L7-L5, L0, a number too large): reported, never checked. */
+export interface InvalidCitation {
+  /** Position among the invalid citations, from 1. */
+  index: number;
+  file: string;
+  path: string;
+  /** The range as written, e.g. "L7-L5". */
+  range: string;
+  /** What is wrong, e.g. "start line 7 is after end line 5". */
+  problem: string;
+  markdown: string;
+  report_line: number;
+  byte_offset: number;
 }
 
 /** One citation's result. */
@@ -229,6 +255,8 @@ export interface BatchReport {
   generated_at: string;
   summary: BatchSummary;
   results: CitationCheck[];
+  /** Every citation with a wrong line range, with what is wrong and where. A strict caller fails when this is not empty. */
+  invalid_citations: InvalidCitation[];
   /** The same, as readable markdown. */
   markdown: string;
 }
@@ -636,14 +664,13 @@ async fn ask(
 /// One check: steps 1 and 2, then every juror at once; logs each exchange.
 async fn verify_one(
     request: ClaimRequest,
-    source: Result<String, String>,
+    source: Result<(&str, &LineIndex), String>,
     options: &Options,
     book: &mut LogBook,
     report: &str,
 ) -> Result<JudgeResult, JsValue> {
     let names = options.jurors.iter().map(|j| j.0.clone()).collect();
-    let mut check = Verification::new(request, source.as_deref().map_err(Clone::clone), &options.config, names)
-        .map_err(to_js_error)?;
+    let mut check = Verification::with_lines(request, source, &options.config, names).map_err(to_js_error)?;
     let requests = check.requests();
     let futures = requests
         .iter()
@@ -689,7 +716,13 @@ pub fn verify_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValu
         let (request, source) = read_claim(&request)?;
         let mut book = LogBook::new();
         let report = options.report_name.clone().unwrap_or_else(|| "judge".into());
-        let result = verify_one(request, source, &options, &mut book, &report).await?;
+        let result = match &source {
+            Ok(text) => {
+                let index = LineIndex::new(text);
+                verify_one(request, Ok((text, &index)), &options, &mut book, &report).await?
+            }
+            Err(e) => verify_one(request, Err(e.clone()), &options, &mut book, &report).await?,
+        };
         to_js(&result)
     })
     .into())
@@ -721,31 +754,34 @@ pub fn judge_prompt(request: JsValue, options: Option<JsValue>) -> Result<JsValu
 /// The step-2 score: longest matching block of the normalized quote and
 /// area over the quote's length (equal to CPython difflib).
 #[wasm_bindgen(js_name = quoteScore, skip_typescript)]
-pub fn quote_score(quote: &str, area: &str, autojunk: Option<bool>) -> f64 {
+pub fn quote_score(quote: JsValue, area: JsValue, autojunk: Option<bool>) -> Result<f64, JsValue> {
     init_panic_hook();
-    quote::quote_score(quote, area, autojunk.unwrap_or(false))
+    let quote = string_arg(&quote, ErrorKind::Validation, "quote")?;
+    let area = string_arg(&area, ErrorKind::Validation, "area")?;
+    Ok(quote::quote_score(&quote, &area, autojunk.unwrap_or(false)))
 }
 
 /// The judge's normalization: line tags removed, lowercased, whitespace collapsed.
 #[wasm_bindgen(js_name = normalizeJudgeText, skip_typescript)]
-pub fn normalize_judge_text(text: &str) -> String {
+pub fn normalize_judge_text(text: JsValue) -> Result<String, JsValue> {
     init_panic_hook();
-    quote::normalize(text)
+    Ok(quote::normalize(&string_arg(&text, ErrorKind::Validation, "text")?))
 }
 
 /// Reads a juror's raw answer; throws a `VALIDATION_ERROR` when it cannot.
 #[wasm_bindgen(js_name = parseJudgeAnswer, skip_typescript)]
-pub fn parse_judge_answer(raw: &str) -> Result<JsValue, JsValue> {
+pub fn parse_judge_answer(raw: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let ballot = judge::parse_answer(raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
+    let raw = string_arg(&raw, ErrorKind::Validation, "answer")?;
+    let ballot = judge::parse_answer(&raw).map_err(|e| to_js_error(Error::new(ErrorKind::Validation, e)))?;
     to_js(&ballot)
 }
 
 /// Every `[file:Lx-Ly](path)` citation of a markdown report, with its claim and quote.
 #[wasm_bindgen(js_name = parseCitations, skip_typescript)]
-pub fn parse_citations_js(markdown: &str) -> Result<JsValue, JsValue> {
+pub fn parse_citations_js(markdown: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    to_js(&parse_citations(markdown))
+    to_js(&parse_citations(&string_arg(&markdown, ErrorKind::Validation, "markdown")?))
 }
 
 /// The text for a citation from the host's sources, and the name it was found under.
@@ -775,7 +811,8 @@ async fn resolve_source(sources: &JsValue, c: &Citation) -> Result<(Option<Strin
 /// Judges every citation of a markdown report (spec 002 batch
 /// verification), one after the other, each with the whole jury.
 #[wasm_bindgen(js_name = verifyReport, skip_typescript)]
-pub fn verify_report(markdown: String, sources: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+pub fn verify_report(markdown: JsValue, sources: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    let markdown = string_arg(&markdown, ErrorKind::Validation, "markdown")?;
     init_panic_hook();
     Ok(future_to_promise(async move {
         let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
@@ -785,12 +822,33 @@ pub fn verify_report(markdown: String, sources: JsValue, options: Option<JsValue
         let name = options.report_name.clone().unwrap_or_else(|| "report".into());
         let mut book = LogBook::new();
         let mut results = Vec::new();
-        for c in parse_citations(&markdown) {
+        let parsed = parse_report(&markdown);
+        // a source named in the map is indexed once, however many citations name it
+        let mut indexed: HashMap<String, Rc<(String, LineIndex)>> = HashMap::new();
+        for c in parsed.citations {
             let (resolved, source) = resolve_source(&sources, &c).await?;
+            let entry = match (&resolved, source) {
+                (Some(n), Ok(text)) if !sources.is_function() => Ok(indexed
+                    .entry(n.clone())
+                    .or_insert_with(|| {
+                        let index = LineIndex::new(&text);
+                        Rc::new((text, index))
+                    })
+                    .clone()),
+                (_, Ok(text)) => {
+                    let index = LineIndex::new(&text);
+                    Ok(Rc::new((text, index)))
+                }
+                (_, Err(e)) => Err(e),
+            };
+            let source = match &entry {
+                Ok(e) => Ok((e.0.as_str(), &e.1)),
+                Err(e) => Err(e.clone()),
+            };
             let result = verify_one(c.request(), source, &options, &mut book, &name).await?;
             results.push(CitationResult { citation: c, resolved_file: resolved, result });
         }
-        let report = BatchReport::new(name, rfc3339(DateClock.now_ms()), results);
+        let report = BatchReport::new(name, rfc3339(DateClock.now_ms()), results).with_invalid(parsed.invalid);
         let out = to_js(&report)?;
         let _ = Reflect::set(&out, &"markdown".into(), &report.to_markdown().into());
         Ok(out)
@@ -825,8 +883,8 @@ impl JsFinding {
 
     /// SHA-256 (hex) of the whitespace-normalized span.
     #[wasm_bindgen(js_name = computeHash)]
-    pub fn compute_hash(span: &str) -> String {
-        finding::compute_hash(span)
+    pub fn compute_hash(span: JsValue) -> Result<String, JsValue> {
+        Ok(finding::compute_hash(&string_arg(&span, ErrorKind::Validation, "span")?))
     }
 
     /// Throws a `VALIDATION_ERROR` with the spec's message (`Finding must
@@ -913,8 +971,10 @@ impl JsFinding {
 /// `FindingVerifier.verify_finding`): valid, span in source, numbers agree.
 /// Synchronous (the spec's is `async` only by habit: it does no I/O).
 #[wasm_bindgen(js_name = verifyFinding, skip_typescript)]
-pub fn verify_finding(finding: JsValue, source_content: &str) -> Result<JsValue, JsValue> {
+pub fn verify_finding(finding: JsValue, source_content: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
+    let source_content = string_arg(&source_content, ErrorKind::DocumentParsing, "source_content")?;
+    let source_content = source_content.as_str();
     // a Finding instance has toJSON, so both forms arrive as the same JSON
     let json = to_json(&finding, ErrorKind::Validation, "finding")?;
     let finding = Finding::from_json(&json).map_err(to_js_error)?;

@@ -6,9 +6,8 @@ mod judge;
 mod transcript;
 
 use crate::document::{Document, Format};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, JsonPath};
 use crate::host::Clock;
-use crate::text::Profile;
 use crate::validate::{self, ClaimSet, Config};
 use js_sys::{Reflect, JSON};
 use serde::Serialize;
@@ -53,16 +52,110 @@ fn to_js_error(e: Error) -> JsValue {
     err.into()
 }
 
-/// A JS value as JSON; `undefined` and `null` become `null`.
+/// Deepest nesting of a JS value converted to JSON (serde_json's own limit).
+const MAX_JS_DEPTH: usize = 128;
+
+/// A JS value as JSON; `undefined` and `null` become `null`. Checked on the
+/// way, with the JSON path of the first fault in the error: NaN and
+/// ±Infinity (which `JSON.stringify` would turn into `null`, that is into
+/// the default), strings with a lone surrogate (not text: no offset into
+/// them is sound), functions, symbols, BigInts and nesting past
+/// [`MAX_JS_DEPTH`].
 fn to_json(value: &JsValue, kind: ErrorKind, what: &str) -> Result<Value, JsValue> {
+    js_to_json(value, &JsonPath::root(), 0).map_err(|(path, constraint, message)| {
+        to_js_error(Error::at_path(kind, &path, constraint, format!("{what}: {message}")))
+    })
+}
+
+type JsFault = (JsonPath, &'static str, String);
+
+fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, JsFault> {
+    if depth > MAX_JS_DEPTH {
+        return Err((path.clone(), "maxDepth", format!("nested deeper than {MAX_JS_DEPTH} levels")));
+    }
     if value.is_undefined() || value.is_null() {
         return Ok(Value::Null);
     }
-    let text = JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| to_js_error(Error::new(kind, format!("{what} cannot be converted to JSON"))))?;
-    serde_json::from_str(&text).map_err(|e| to_js_error(Error::new(kind, format!("{what} is not valid JSON: {e}"))))
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(x) = value.as_f64() {
+        if !x.is_finite() {
+            return Err((path.clone(), "type", format!("{x} is not a finite number")));
+        }
+        if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+            return Ok(Value::from(x as i64));
+        }
+        return Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number));
+    }
+    if value.is_string() {
+        return js_text(value, path).map(Value::String);
+    }
+    if js_sys::Array::is_array(value) {
+        let array: &js_sys::Array = value.unchecked_ref();
+        return array.iter().enumerate().map(|(i, item)| js_to_json(&item, &path.index(i), depth + 1)).collect();
+    }
+    if value.is_function() || value.is_symbol() || value.is_bigint() || !value.is_object() {
+        let what = value.js_typeof().as_string().unwrap_or_default();
+        return Err((path.clone(), "type", format!("a {what} cannot be converted to JSON")));
+    }
+    // as JSON.stringify: an object with toJSON (a Date, a Finding built by
+    // this package) stands for what toJSON returns
+    if let Ok(to_json) = Reflect::get(value, &"toJSON".into()) {
+        if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
+            let plain =
+                f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", describe(&e))))?;
+            if plain.dyn_ref::<js_sys::Function>().is_none() {
+                return js_to_json(&plain, path, depth + 1);
+            }
+        }
+    }
+    let object: &js_sys::Object = value.unchecked_ref();
+    let mut out = serde_json::Map::new();
+    for entry in js_sys::Object::entries(object).iter() {
+        let pair: js_sys::Array = entry.unchecked_into();
+        let key = pair.get(0).as_string().unwrap_or_default();
+        let item = pair.get(1);
+        if item.is_undefined() {
+            continue; // as JSON.stringify: a key whose value is undefined is absent
+        }
+        let item = js_to_json(&item, &path.key(&key), depth + 1)?;
+        out.insert(key, item);
+    }
+    Ok(Value::Object(out))
+}
+
+/// A JS string as text; a lone surrogate (JS strings may hold one, UTF-8
+/// cannot) is refused with its UTF-16 index rather than replaced, so that
+/// every offset reported into the text holds in JS too.
+fn js_text(value: &JsValue, path: &JsonPath) -> Result<String, JsFault> {
+    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
+        let what = value.js_typeof().as_string().unwrap_or_default();
+        return Err((path.clone(), "type", format!("must be a string, got a {what}")));
+    };
+    if !text.is_valid_utf16() {
+        let lone = (0..text.length()).find(|&i| {
+            let unit = text.char_code_at(i) as u32;
+            match unit {
+                0xD800..=0xDBFF => !(0xDC00..=0xDFFF).contains(&(text.char_code_at(i + 1) as u32)),
+                0xDC00..=0xDFFF => i == 0 || !(0xD800..=0xDBFF).contains(&(text.char_code_at(i - 1) as u32)),
+                _ => false,
+            }
+        });
+        return Err((
+            path.clone(),
+            "unicode",
+            format!("holds a lone surrogate at UTF-16 index {}: not text", lone.unwrap_or(0)),
+        ));
+    }
+    Ok(String::from(text))
+}
+
+/// A string argument (`source`, `quote`): its type and its text checked.
+fn string_arg(value: &JsValue, kind: ErrorKind, name: &str) -> Result<String, JsValue> {
+    js_text(value, &JsonPath::root().key(name)).map_err(|(path, constraint, message)| {
+        to_js_error(Error::at_path(kind, &path, constraint, format!("{name} {message}")))
+    })
 }
 
 /// A serializable value as a plain JS object.
@@ -166,12 +259,13 @@ fn embed_option(options: Option<JsValue>) -> Result<Option<js_sys::Function>, Js
 /// `validate_evidence`). Throws an `EvidenceValidatorError` on bad input.
 #[wasm_bindgen(js_name = validateEvidence, skip_typescript)]
 pub fn validate_evidence(
-    source: String,
+    source: JsValue,
     claims: JsValue,
     config: Option<JsValue>,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
+    let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let embedder = embed_option(options)?.map(JsEmbedder);
@@ -189,12 +283,13 @@ pub fn validate_evidence(
 /// [`validate_evidence`] for an `embed` that returns a Promise.
 #[wasm_bindgen(js_name = validateEvidenceAsync, skip_typescript)]
 pub async fn validate_evidence_async(
-    source: String,
+    source: JsValue,
     claims: JsValue,
     config: Option<JsValue>,
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
+    let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let config = Config::from_json(&config).map_err(to_js_error)?;
@@ -213,7 +308,7 @@ async fn validate_async(
     embed: Option<js_sys::Function>,
 ) -> Result<JsValue, JsValue> {
     let Some(embed) = embed else {
-        let report = validate::validate_document(doc, &claims.claims, config, &DateClock).map_err(to_js_error)?;
+        let report = validate::validate_set_with(doc, claims, config, &DateClock, None).map_err(to_js_error)?;
         return to_js(&report);
     };
     let texts = validate::semantic_texts(doc, &claims.claims, config);
@@ -235,8 +330,8 @@ async fn validate_async(
         Ok(vectors) => Box::new(validate::Precomputed { texts, vectors }),
         Err(message) => Box::new(move |_: &[&str]| -> Result<Vec<Vec<f32>>, String> { Err(message.clone()) }),
     };
-    let report = validate::validate_document_with(doc, &claims.claims, config, &DateClock, Some(embedder.as_ref()))
-        .map_err(to_js_error)?;
+    let report =
+        validate::validate_set_with(doc, claims, config, &DateClock, Some(embedder.as_ref())).map_err(to_js_error)?;
     to_js(&report)
 }
 
@@ -251,8 +346,9 @@ pub struct JsDocument {
 impl JsDocument {
     /// Parses `source`; `options.format` overrides format detection.
     #[wasm_bindgen(constructor, skip_typescript)]
-    pub fn new(source: String, options: Option<JsValue>) -> Result<JsDocument, JsValue> {
+    pub fn new(source: JsValue, options: Option<JsValue>) -> Result<JsDocument, JsValue> {
         init_panic_hook();
+        let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
         let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
         let format = match options.get("format") {
             None | Some(Value::Null) => None,
@@ -284,9 +380,9 @@ impl JsDocument {
         let config = Config::from_json(&config).map_err(to_js_error)?;
         let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
         let embedder = embed_option(options)?.map(JsEmbedder);
-        let report = validate::validate_document_with(
+        let report = validate::validate_set_with(
             &self.inner,
-            &claims.claims,
+            &claims,
             &config,
             &DateClock,
             embedder.as_ref().map(|e| e as &dyn validate::Embedder),
@@ -314,37 +410,15 @@ impl JsDocument {
     }
 
     /// Every place `quote` occurs: exact matches, or fuzzy ones within
-    /// `options.maxEditDistance` (default 3) when there is no exact one.
+    /// `options.maxEditDistance` (default 3) when there is no exact one; at
+    /// most `options.maxResults` (default 1000), the rest counted in
+    /// `omitted`.
     #[wasm_bindgen(skip_typescript)]
-    pub fn find(&self, quote: &str, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+    pub fn find(&self, quote: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
+        let quote = string_arg(&quote, ErrorKind::Validation, "quote")?;
         let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-        let flag = |key: &str, default: bool| -> Result<bool, JsValue> {
-            match options.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(Value::Bool(b)) => Ok(*b),
-                Some(other) => Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("options.{key} must be a boolean, got {other}"),
-                ))),
-            }
-        };
-        let max = match options.get("maxEditDistance") {
-            None | Some(Value::Null) => 3,
-            Some(v) => match v.as_u64() {
-                Some(n) if n <= 2000 => n as usize,
-                _ => {
-                    return Err(to_js_error(Error::new(
-                        ErrorKind::Configuration,
-                        format!("options.maxEditDistance must be a whole number from 0 to 2000, got {v}"),
-                    )))
-                }
-            },
-        };
-        let profile = Profile {
-            fold_case: !flag("caseSensitive", false)?,
-            collapse_whitespace: flag("normalizeWhitespace", true)?,
-        };
-        to_js(&validate::find_quote(&self.inner, quote, profile, max))
+        let options = validate::FindOptions::from_json(&options).map_err(to_js_error)?;
+        to_js(&validate::find(&self.inner, &quote, &options, &DateClock))
     }
 
     /// The format used: `markdown`, `html` or `plain_text`.
@@ -364,6 +438,25 @@ impl JsDocument {
     pub fn sections(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.sections())
     }
+}
+
+/// Parses JSON text strictly: a duplicate key is an error naming its JSON
+/// path, a byte order mark is skipped (what `JSON.parse` gets wrong for
+/// untrusted bodies: it keeps the last duplicate without a word).
+#[wasm_bindgen(js_name = parseJson, skip_typescript)]
+pub fn parse_json(text: JsValue) -> Result<JsValue, JsValue> {
+    init_panic_hook();
+    let text = string_arg(&text, ErrorKind::Validation, "text")?;
+    let value = crate::json::parse(&text, ErrorKind::Validation, "the JSON text").map_err(to_js_error)?;
+    to_js(&value)
+}
+
+/// The default configuration (spec 000 §1.3 with this library's
+/// additions), as the library applies it: hosts that tighten options (the
+/// edge function) read the defaults here instead of copying them.
+#[wasm_bindgen(js_name = defaultConfig, skip_typescript)]
+pub fn default_config() -> Result<JsValue, JsValue> {
+    to_js(&Config::default())
 }
 
 /// The library version.

@@ -4,11 +4,13 @@
 //! and the normalization helpers. Each entry point converts its input, makes
 //! core calls, and converts the output; the TypeScript types are below.
 
-use super::{init_panic_hook, to_js, to_js_error, to_json};
+use super::{init_panic_hook, to_js, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
+use crate::host::{Clock, Deadline};
 use crate::transcript::{
     self as core, Action, EvaluationGenerator as Machine, EvaluationItem, InputFormat, RedactionOptions,
-    StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation,
+    StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation, DEFAULT_MAX_PROCESSING_TIME_SECONDS,
+    MAX_PROCESSING_TIME_SECONDS,
 };
 use js_sys::{Function, Promise, Reflect, JSON};
 use serde_json::Value;
@@ -34,6 +36,11 @@ export interface TranscriptOptions {
   format?: TranscriptInputFormat;
   /** A file name whose extension (.json, .srt, .vtt) decides the format when `format` is `auto`. */
   fileName?: string;
+  /**
+   * Time limit of the import in seconds (default 120, above 0 and at most 86400). Past it the
+   * constructor throws `PROCESSING_ERROR` with `details.stopped_at` saying where it stopped.
+   */
+  maxProcessingTimeSeconds?: number;
 }
 
 /**
@@ -142,6 +149,13 @@ export interface TranscriptConfig {
   min_commendations?: number;
   /** Default 1. */
   min_recommendations?: number;
+  /**
+   * Time limit of one call (validate, validateEvaluation, previewBudget, renderScript, each
+   * answer's validation in EvaluationGenerator.run), in seconds: default 120, above 0 and at
+   * most 86400. Past it `validate` throws PROCESSING_ERROR; the others keep every item (not
+   * passed, reason TIME_LIMIT_EXCEEDED) and name those not checked.
+   */
+  max_processing_time_seconds?: number;
 }
 
 /** A scalar or structure in the extra fields of an item or evaluation. */
@@ -170,7 +184,8 @@ export type CheckName = "contiguous_match" | "length" | "timestamp_locality";
 export type CheckStatus = "passed" | "failed" | "not_evaluated";
 export type CheckReason =
   | "MATCHED" | "NOT_FOUND" | "TOO_FEW_TOKENS" | "WITHIN_LIMIT" | "TOO_LONG"
-  | "WITHIN_WINDOW" | "OUTSIDE_WINDOW" | "NO_MATCH" | "INVALID_TIMESTAMP" | "NO_TIMESTAMPS";
+  | "WITHIN_WINDOW" | "OUTSIDE_WINDOW" | "NO_MATCH" | "INVALID_TIMESTAMP" | "NO_TIMESTAMPS"
+  | "TIME_LIMIT_EXCEEDED";
 
 /** One check's outcome and why. */
 export interface EvidenceCheck {
@@ -202,6 +217,7 @@ export interface MatchedSpan {
   /** `transcript.text` at `span`. */
   text: string;
   start_time: number | null;
+  /** The latest end of the matched words (overlapping speakers), never before `start_time`. */
   end_time: number | null;
   locality: EvidenceLocality | null;
 }
@@ -241,11 +257,22 @@ export interface ItemValidation {
   longest_partial_match: PartialQuoteMatch | null;
 }
 
+/** The time limit stopped the call: the items it left unchecked (still in the results, not passed). */
+export interface TranscriptProcessingError {
+  code: "PROCESSING_ERROR";
+  message: string;
+  /** `commendations[2]`, … */
+  affected_items: string[];
+}
+
 export interface EvaluationValidation {
   commendations: ItemValidation[];
   recommendations: ItemValidation[];
   passed_commendations: number;
   passed_recommendations: number;
+  /** False when the time limit left items unchecked. */
+  ok: boolean;
+  errors: TranscriptProcessingError[];
 }
 
 /** The evidence rules, for the host's prompt. */
@@ -345,7 +372,8 @@ export interface Regeneration {
 }
 
 export interface OutcomeWarning {
-  code: "BEST_EFFORT";
+  /** PROCESSING_ERROR (previewBudget): the time limit left items unchecked. */
+  code: "BEST_EFFORT" | "PROCESSING_ERROR";
   message: string;
 }
 
@@ -450,11 +478,30 @@ impl JsTranscript {
                 format = InputFormat::from_file_name(&name);
             }
         }
+        let limit = match options.get("maxProcessingTimeSeconds") {
+            None | Some(Value::Null) => DEFAULT_MAX_PROCESSING_TIME_SECONDS,
+            Some(v) => match v.as_f64() {
+                Some(x) if x.is_finite() && x > 0.0 && x <= MAX_PROCESSING_TIME_SECONDS => x,
+                _ => {
+                    return Err(to_js_error(
+                        Error::new(
+                            ErrorKind::Configuration,
+                            format!(
+                                "options.maxProcessingTimeSeconds must be a number of seconds above 0 and at most \
+                                 {MAX_PROCESSING_TIME_SECONDS}, got {v}"
+                            ),
+                        )
+                        .with_detail("json_path", Value::from("$.maxProcessingTimeSeconds")),
+                    ))
+                }
+            },
+        };
+        let deadline = Deadline::after(&DateClock, limit * 1000.0);
         let inner = match input.as_string() {
-            Some(text) => core::parse_transcript(&text, format),
+            Some(text) => core::parse_transcript_within(&text, format, &deadline),
             None => {
                 let value = to_json(&input, ErrorKind::DocumentParsing, "the transcript")?;
-                core::from_json(&value)
+                core::from_json_within(&value, &deadline)
             }
         }
         .map_err(to_js_error)?;
@@ -532,7 +579,8 @@ impl JsTranscript {
         let config = self::config(config)?;
         let v = to_json(&item, ErrorKind::Validation, "item")?;
         let item = EvaluationItem::from_json(&v, &Default::default()).map_err(to_js_error)?;
-        to_js(&core::validate_item(&self.inner, &item, &config))
+        let deadline = config.deadline(&DateClock);
+        to_js(&core::validate_item_within(&self.inner, &item, &config, &deadline).map_err(to_js_error)?)
     }
 
     /// Validates every item of an evaluation.
@@ -545,7 +593,7 @@ impl JsTranscript {
         init_panic_hook();
         let config = self::config(config)?;
         let e = self::evaluation(&evaluation)?;
-        to_js(&core::validate_evaluation(&self.inner, &e, &config))
+        to_js(&core::validate_evaluation_within(&self.inner, &e, &config, &config.deadline(&DateClock)))
     }
 
     /// What the retry budget would do with this evaluation offline (no LLM asked).
@@ -558,8 +606,13 @@ impl JsTranscript {
         init_panic_hook();
         let config = self::config(config)?;
         let e = self::evaluation(&evaluation)?;
-        to_js(&core::preview_budget(&self.inner, &e, &config))
+        to_js(&core::preview_budget_within(&self.inner, &e, &config, &config.deadline(&DateClock)))
     }
+}
+
+/// The JS clock as a function, for [`Machine::with_clock`].
+fn date_now() -> f64 {
+    DateClock.now_ms()
 }
 
 /// The retry budget of spec 001 driven by JS callbacks.
@@ -686,7 +739,7 @@ impl JsEvaluationGenerator {
         #[wasm_bindgen(unchecked_optional_param_type = "EvaluationRunOptions | null")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
-        let mut machine = Machine::new(self.transcript.clone(), self.config.clone());
+        let mut machine = Machine::new(self.transcript.clone(), self.config.clone()).with_clock(date_now);
         // A promise built here (a `Promise` return's raw ABI type would be `any`).
         Ok(future_to_promise(async move {
             let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
@@ -770,19 +823,19 @@ pub fn render_script(
             )))
         }
     }
-    let validated = ValidatedEvaluation::new(&transcript.inner, &e, &config);
+    let validated = ValidatedEvaluation::new_within(&transcript.inner, &e, &config, &config.deadline(&DateClock));
     to_js(&core::render_script(&validated, &redaction))
 }
 
 /// Spec 001 normalization: lowercase, punctuation stripped (letters and
 /// digits of every script kept), whitespace collapsed and trimmed.
 #[wasm_bindgen(js_name = normalizeEvidenceText)]
-pub fn normalize_evidence_text(text: &str) -> String {
-    core::normalize(text)
+pub fn normalize_evidence_text(text: JsValue) -> Result<String, JsValue> {
+    Ok(core::normalize(&super::string_arg(&text, ErrorKind::Validation, "text")?))
 }
 
 /// The spec 001 tokens of `text`.
 #[wasm_bindgen(js_name = evidenceTokens, unchecked_return_type = "string[]")]
-pub fn evidence_tokens(text: &str) -> Result<JsValue, JsValue> {
-    to_js(&core::normalize::tokens(text))
+pub fn evidence_tokens(text: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&core::normalize::tokens(&super::string_arg(&text, ErrorKind::Validation, "text")?))
 }

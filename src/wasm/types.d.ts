@@ -39,7 +39,16 @@ export interface ValidationConfigBody {
   exact_matching?: { enabled?: boolean; case_sensitive?: boolean; normalize_whitespace?: boolean };
   semantic_matching?: { enabled?: boolean; chunk_size?: number; overlap_size?: number; similarity_threshold?: number };
   context_validation?: { enabled?: boolean; context_window?: number; section_awareness?: boolean };
-  performance_limits?: { max_document_size_mb?: number; max_claims?: number; max_processing_time_seconds?: number };
+  /** Refuse input fields the schema does not define (default false: they are listed in an UNKNOWN_FIELDS warning). */
+  strict?: boolean;
+  performance_limits?: {
+    max_document_size_mb?: number;
+    /** At most 1000 (the schema's maxItems). */
+    max_claims?: number;
+    max_processing_time_seconds?: number;
+    /** Estimated peak memory of the call, in MiB (default 100). */
+    max_memory_mb?: number;
+  };
   /**
    * How the source is read (not in spec 000). `include_hidden_text` (default
    * false): also search text no reader sees (HTML `hidden`,
@@ -53,6 +62,20 @@ export interface ValidationConfigBody {
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
 export type ValidationConfig = ValidationConfigBody | { validation_config: ValidationConfigBody };
+
+/** The default configuration, every field present (`defaultConfig()`). */
+export interface DefaultConfig {
+  fuzzy_matching: { enabled: boolean; similarity_threshold: number; max_edit_distance: number; algorithm: "levenshtein" | "sequence_matcher" };
+  exact_matching: { enabled: boolean; case_sensitive: boolean; normalize_whitespace: boolean };
+  semantic_matching: { enabled: boolean; chunk_size: number; overlap_size: number; similarity_threshold: number };
+  context_validation: { enabled: boolean; context_window: number; section_awareness: boolean };
+  performance_limits: { max_document_size_mb: number; max_claims: number; max_processing_time_seconds: number; max_memory_mb: number };
+  strict: boolean;
+  document_processing: { include_hidden_text: boolean };
+}
+
+/** A JSON value (what `parseJson` returns). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type ValidationStatus = "VALIDATED" | "FAILED" | "AMBIGUOUS" | "LOW_CONFIDENCE";
 export type FailureReason = "NOT_FOUND" | "LOW_CONFIDENCE" | "MULTIPLE_MATCHES" | "CONTEXT_MISMATCH";
@@ -206,10 +229,26 @@ export interface DocumentOptions {
 }
 
 export interface FindOptions {
-  /** Largest edit distance for fuzzy matches when there is no exact one (default 3). */
+  /** Largest edit distance for fuzzy matches when there is no exact one (default 3, at most 2000). */
   maxEditDistance?: number;
   caseSensitive?: boolean;
   normalizeWhitespace?: boolean;
+  /** Most matches returned (default 1000, at most 100000); the rest are counted in `omitted`. */
+  maxResults?: number;
+  /** Time limit of the search in seconds (default 120); past it `complete` is false. */
+  maxProcessingTimeSeconds?: number;
+}
+
+/** What `Document.find` found. */
+export interface FindResult {
+  /** The matches in document order: at most `maxResults`, and at most 16 MiB of matched text. */
+  matches: FoundMatch[];
+  /** Places found in all (those seen before the time limit when not `complete`). */
+  total: number;
+  /** Places found but not in `matches`. */
+  omitted: number;
+  /** False when the time limit ended the search. */
+  complete: boolean;
 }
 
 export interface FoundMatch extends Location {
@@ -276,6 +315,10 @@ export interface ValidateOptions {
 
 /** The library version. */
 export function version(): string;
+/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. */
+export function parseJson(text: string): JsonValue;
+/** The default configuration, as the library applies it. */
+export function defaultConfig(): DefaultConfig;
 
 /** A source document parsed and indexed once, validated against many times. */
 export class Document {
@@ -289,7 +332,7 @@ export class Document {
   /** {@link Document.validate} for an `embed` that returns a Promise. */
   validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
-  find(quote: string, options?: FindOptions | null): FoundMatch[];
+  find(quote: string, options?: FindOptions | null): FindResult;
   /** The format used to read the source. */
   readonly format: SourceFormat;
   /** `document_metadata` of the report. */

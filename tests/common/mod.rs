@@ -44,7 +44,7 @@ pub fn check(report: &Value, expect: &Value) -> Result<(), String> {
         }
     }
     if let Some(n) = expect.get("min_length").and_then(Value::as_u64) {
-        if !len.is_some_and(|l| l >= n as usize) {
+        if len.is_none_or(|l| l < n as usize) {
             return fail(format!("expected length at least {n}"));
         }
     }

@@ -8,67 +8,36 @@
 // (same contentHash); bad bodies give 400 with {error: {code, message,
 // details}}; oversize bodies 413 (declared Content-Length, a chunked body
 // counted while read, and the library's max_document_size_mb); other methods
-// 405 with `Allow: POST`.
+// 405 with `Allow: POST, OPTIONS`. Limits, 415 and CORS: limits.test.mjs.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { assertError, lib, post as postTo, read, root, startWorker } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-if (!fs.existsSync(path.join(root, 'pkg', 'web', 'workerd.js'))) {
-  throw new Error('pkg/ is not built: run `npm run build` before `npm run test:edge`');
-}
-const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
-// The worker's limit, read from its source (importing it in Node would need the .wasm as a module).
+// The worker's default body limit, read from its source (importing it in Node would need the .wasm as a module).
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 assert.match(fs.readFileSync(path.join(root, 'edge', 'worker.mjs'), 'utf8'), /\nconst MAX_BODY_BYTES = 5 \* 1024 \* 1024;/);
 
-const read = (rel) => fs.readFileSync(path.join(root, rel), 'utf8');
 const source = read('samples/incident-review.md');
 const claims = JSON.parse(read('samples/claims.json'));
 
-let mf;
+let worker;
 let url;
 
 before(async () => {
-  mf = new Miniflare({
-    modules: true,
-    modulesRoot: root,
-    scriptPath: path.join(root, 'edge', 'worker.mjs'),
-    // As wrangler: .js files of a module worker are ES modules, .wasm files compiled modules.
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
-    host: '127.0.0.1',
-    port: 0,
-  });
-  url = (await mf.ready).href;
-  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  worker = await startWorker();
+  url = worker.url;
 });
 
 after(async () => {
-  await mf?.dispose();
+  await worker?.dispose();
 });
 
-/** POSTs `body` (an object is sent as JSON); returns status, headers and the parsed JSON. */
-async function post(body, init = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-    ...init,
-  });
-  const text = await res.text();
-  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  return { status: res.status, headers: res.headers, json: JSON.parse(text) };
-}
+/** POSTs `body` (an object is sent as JSON) to the worker; returns status, headers and the parsed JSON. */
+const post = (body, init) => postTo(url, body, init);
 
 /**
  * Starts a POST that announces a large body (`declaredLength`, or chunked
@@ -108,17 +77,6 @@ function postPartial({ declaredLength, send }) {
     };
     pump();
   });
-}
-
-/** An error response: status, and the {error: {code, message, details}} shape. */
-function assertError(r, status, code) {
-  assert.equal(r.status, status, JSON.stringify(r.json));
-  assert.deepEqual(Object.keys(r.json), ['error']);
-  assert.equal(r.json.error.code, code);
-  assert.equal(typeof r.json.error.message, 'string');
-  assert.ok(r.json.error.message.length > 0);
-  assert.equal(typeof r.json.error.details, 'object');
-  return r.json.error;
 }
 
 test('POST a valid body: 200 with the report, the same as the library in Node', async () => {
@@ -205,15 +163,19 @@ test('oversize input: 413, by Content-Length, by counting a chunked body, and by
   assert.equal((await post(fits)).status, 200);
 });
 
-test('other methods: 405 with Allow: POST', async () => {
-  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+test('other methods: 405 with Allow: POST, OPTIONS (OPTIONS is the CORS preflight: tests/edge/limits.test.mjs)', async () => {
+  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
     const res = await fetch(url, { method, signal: AbortSignal.timeout(30_000) });
     assert.equal(res.status, 405, method);
-    assert.equal(res.headers.get('allow'), 'POST', method);
+    assert.equal(res.headers.get('allow'), 'POST, OPTIONS', method);
     const body = await res.json();
     assert.equal(body.error.code, 'METHOD_NOT_ALLOWED');
   }
   const head = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(30_000) });
   assert.equal(head.status, 405);
-  assert.equal(head.headers.get('allow'), 'POST');
+  assert.equal(head.headers.get('allow'), 'POST, OPTIONS');
+  // and the worker still answers a POST
+  const r = await post({ source, claims });
+  assert.equal(r.status, 200);
+  assert.equal(r.json.generated.contentHash, lib.validateEvidence(source, claims, null).generated.contentHash);
 });

@@ -25,7 +25,7 @@ test('find returns UTF-16 offsets for emoji, CJK and curly quotes', () => {
     ['math letters', 'math letters'],
   ];
   for (const [quote, expected] of quotes) {
-    const found = doc.find(quote, null);
+    const found = doc.find(quote, null).matches;
     assert.ok(found.length >= 1, `no match for ${JSON.stringify(quote)}`);
     const m = found[0];
     assert.equal(m.matched_text, expected, quote);
@@ -34,7 +34,7 @@ test('find returns UTF-16 offsets for emoji, CJK and curly quotes', () => {
     assert.ok(m.utf16_end - m.utf16_start >= [...m.matched_text].length);
   }
   // A match after astral characters: UTF-16 offsets run ahead of code points.
-  const [after] = doc.find('family', null);
+  const [after] = doc.find('family', null).matches;
   assert.ok(after.utf16_start > after.start_position, 'UTF-16 offset counts surrogate pairs');
   assert.ok(after.byte_start > after.utf16_start, 'byte offset counts UTF-8 bytes');
   doc.free();
@@ -42,16 +42,16 @@ test('find returns UTF-16 offsets for emoji, CJK and curly quotes', () => {
 
 test('find: fuzzy matches, options, and no match', () => {
   const doc = new Document(source, null);
-  const [fuzzy] = doc.find('The cafe’s “naïve” résumé', { maxEditDistance: 3 });
+  const [fuzzy] = doc.find('The cafe’s “naïve” résumé', { maxEditDistance: 3 }).matches;
   assert.equal(fuzzy.match_type, 'fuzzy');
   assert.equal(fuzzy.edit_distance, 1);
   assertSpan(source, fuzzy, fuzzy.matched_text, 'fuzzy');
-  assert.deepEqual(doc.find('The cafe’s “naïve” résumé', { maxEditDistance: 0 }), []);
-  assert.deepEqual(doc.find('INTRO 😀 LINE', { caseSensitive: true }), []);
-  assert.equal(doc.find('INTRO 😀 LINE', { caseSensitive: false }).length, 1);
-  assert.deepEqual(doc.find('nothing like this appears anywhere', null), []);
+  assert.deepEqual(doc.find('The cafe’s “naïve” résumé', { maxEditDistance: 0 }).matches, []);
+  assert.deepEqual(doc.find('INTRO 😀 LINE', { caseSensitive: true }).matches, []);
+  assert.equal(doc.find('INTRO 😀 LINE', { caseSensitive: false }).matches.length, 1);
+  assert.deepEqual(doc.find('nothing like this appears anywhere', null).matches, []);
   // options may be omitted
-  assert.equal(doc.find('日本語').length, 1);
+  assert.equal(doc.find('日本語').matches.length, 1);
 });
 
 test('a Document reused for many validate calls gives the same contentHash and report', () => {

@@ -131,8 +131,11 @@ export function claim(overrides = {}) {
   };
 }
 
-/** Asserts `fn` throws an EvidenceValidatorError with `code`; returns the error. */
-export function assertThrowsCode(fn, code) {
+/**
+ * Asserts `fn` throws an EvidenceValidatorError with `code` (and, when
+ * given, `details.json_path === jsonPath`); returns the error.
+ */
+export function assertThrowsCode(fn, code, jsonPath = undefined) {
   let thrown;
   try {
     fn();
@@ -147,5 +150,6 @@ export function assertThrowsCode(fn, code) {
   assert.equal(typeof thrown.details, 'object');
   assert.ok(thrown.details !== null && !Array.isArray(thrown.details), 'details is a plain object');
   assert.equal(typeof thrown.message, 'string');
+  if (jsonPath !== undefined) assert.equal(thrown.details.json_path, jsonPath, thrown.message);
   return thrown;
 }

@@ -50,6 +50,10 @@ function checkExpect(c, r) {
   if (e.reason_contains) assert.ok(r.step_3_semantic.reason.includes(e.reason_contains), where);
   if ('answered' in e) assert.equal(r.jury.answered, e.answered, where);
   if ('failed' in e) assert.equal(r.jury.failed, e.failed, where);
+  if ('abstained' in e) {
+    assert.equal(r.jury.abstained, e.abstained, where);
+    assert.equal(r.jury.votes.filter((v) => v.abstained).length, e.abstained, where);
+  }
   if ('verified' in e) assert.equal(r.verified, e.verified, where);
   if ('convened' in e) assert.equal(r.jury.convened, e.convened, where);
   if ('step_1_existence' in e) assert.equal(r.step_1_existence, e.step_1_existence, where);
@@ -180,6 +184,69 @@ test('verifyReport: every citation, sources as a map or a function, logs numbere
   assert.deepEqual(seen, ['minutes.txt', 'minutes.txt', 'fees.txt']);
   assert.equal(viaFunction.summary.jury_convened, false);
   assert.deepEqual(viaFunction.summary.verdicts, { JURY_NOT_CONVENED: 1, QUOTE_NOT_FOUND: 1, FILE_NOT_FOUND: 1 });
+});
+
+test('verifyReport: citations with bad ranges are reported, not skipped (issue 13)', async () => {
+  const quote = jury.request.quote;
+  const report = '# R\n\nBackwards [minutes.txt:L7-L5](minutes.txt).\nZero [minutes.txt:L0](minutes.txt).\n' +
+    'Huge [minutes.txt:L99999999999999999999999](minutes.txt).\n\n' +
+    `The budget passed: "${quote}" [minutes.txt:L6-L7](minutes.txt).\n`;
+  assert.equal(parseCitations(report).length, 1, 'parseCitations lists the checkable ones');
+  const asked = [];
+  const r = await verifyReport(report, { 'minutes.txt': jury.source }, { judges: { local: async (p) => { asked.push(p); return 'VALID'; } } });
+  assert.equal(asked.length, 1, 'invalid citations are not judged');
+  assert.equal(r.summary.total, 1);
+  assert.equal(r.summary.verified, 1);
+  assert.equal(r.summary.invalid, 3);
+  assert.equal(r.summary.verification_rate, 0.25);
+  assert.deepEqual(r.invalid_citations.map((c) => [c.report_line, c.range, c.problem.replace(/ \(at most \d+\)/, '')]), [
+    [3, 'L7-L5', 'start line 7 is after end line 5'],
+    [4, 'L0', 'line numbers start at 1 (got L0)'],
+    [5, 'L99999999999999999999999', 'line number 99999999999999999999999 is too large'],
+  ]);
+  assert.equal(report.slice(r.invalid_citations[0].byte_offset).startsWith(r.invalid_citations[0].markdown), true);
+  assert.ok(r.markdown.includes('3 citation(s) have an invalid line range'), r.markdown);
+  // all bad: nothing verified, every one listed; a later call still works
+  const bad = await verifyReport('[a.txt:L3-L1](a) [b.txt:L0](b)', {});
+  assert.deepEqual([bad.summary.total, bad.summary.invalid, bad.summary.verification_rate], [0, 2, 0]);
+  const clean = await verifyReport(`Passed: "${quote}" [minutes.txt:L6-L7](m).`, { 'minutes.txt': jury.source });
+  assert.deepEqual([clean.summary.invalid, clean.invalid_citations], [0, []]);
+});
+
+test('parseCitations over 20,000 citations reads every one (was quadratic: 87 s for 2000)', () => {
+  const n = 20000;
+  let md = '';
+  for (let k = 0; k < n; k++) {
+    md += `Claim ${k} says "value ${k}" [f${k % 5}.txt:L${k + 1}-L${k + 2}](f.txt). `;
+    if (k % 50 === 49) md += '\n\n```\n[x.txt:L1](x)\n```\n\n';
+  }
+  const cs = parseCitations(md);
+  assert.equal(cs.length, n);
+  cs.forEach((c, k) => {
+    assert.equal(c.claim, `Claim ${k} says "value ${k}"`);
+    assert.equal(c.quote, `value ${k}`);
+    assert.equal(c.file, `f${k % 5}.txt`);
+    assert.equal(c.start_line, k + 1);
+    assert.equal(c.report_line, 1 + 6 * Math.floor(k / 50));
+  });
+  assert.equal(parseCitations('A [a.txt:L1](a).').length, 1, 'a later call still works');
+});
+
+test('answers: the last explicit verdict, outside reasoning blocks; none is an abstention', async () => {
+  assert.equal(parseJudgeAnswer('VALID? No. UNSUPPORTED.').verdict, 'UNSUPPORTED');
+  assert.equal(parseJudgeAnswer('<think>VALID or MISLEADING?</think>\nVerdict: MISLEADING').verdict, 'MISLEADING');
+  assert.equal(parseJudgeAnswer('it looks VALID</think> INSUFFICIENT').verdict, 'INSUFFICIENT');
+  assertThrowsCode(() => parseJudgeAnswer('<think>surely VALID'), 'VALIDATION_ERROR');
+  assertThrowsCode(() => parseJudgeAnswer('VALID or MISLEADING'), 'VALIDATION_ERROR');
+  const r = await verifyClaim(requestOf(jury.cases[0]), {
+    judges: { a: async () => '<think>It is VALID, I think</think>', b: async () => 'VALID? No. UNSUPPORTED.' },
+  });
+  assert.equal(r.verdict, 'UNSUPPORTED');
+  assert.deepEqual([r.jury.answered, r.jury.failed, r.jury.abstained], [1, 1, 1]);
+  assert.deepEqual(r.jury.votes.map((v) => v.abstained), [true, false]);
+  assert.ok(r.jury.votes[0].error.startsWith('abstained: '), r.jury.votes[0].error);
+  assert.ok(r.step_3_semantic.reason.includes('1 abstained: a'), r.step_3_semantic.reason);
+  assert.equal(parseJudgeAnswer('VALID').verdict, 'VALID', 'a later call still works');
 });
 
 /** A case's finding, as the Rust test builds it (HASH_OF:<text> expanded). */

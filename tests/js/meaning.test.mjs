@@ -45,11 +45,11 @@ test('typos and typographic noise stay VALIDATED', () => {
 
 test('Document.find marks a match that changes the quote', () => {
   const doc = new Document(source, null);
-  const [m] = doc.find('improved the export speed', { maxEditDistance: 3 });
+  const [m] = doc.find('improved the export speed', { maxEditDistance: 3 }).matches;
   assert.equal(m.match_type, 'fuzzy');
   assert.equal(m.substitution, true);
   assert.ok(m.edits.some((e) => e.kind === 'substitution' && e.quote === 'export' && e.source === 'import'));
-  const [typo] = doc.find('improved the imprt speed', { maxEditDistance: 3 });
+  const [typo] = doc.find('improved the imprt speed', { maxEditDistance: 3 }).matches;
   assert.equal(typo.substitution, false);
   assert.ok(typo.edits.some((e) => e.kind === 'typo'));
   doc.free();

@@ -63,7 +63,7 @@ const out = {
   status: r.validated_claims[0].validation_status,
   hash: r.generated.contentHash,
   sliced: ${JSON.stringify(source)}.slice(m.utf16_start, m.utf16_end) === m.matched_text,
-  found: doc.find('OAuth 2.0', null).length,
+  found: doc.find('OAuth 2.0', null).matches.length,
   version: version(),
 };
 doc.free();

@@ -38,7 +38,7 @@ const probe = (specifier, prelude = '') => `
     url: import.meta.resolve('${specifier}'),
     status: r.validated_claims[0].validation_status,
     hash: r.generated.contentHash,
-    found: d.find('OAuth 2.0', null).length,
+    found: d.find('OAuth 2.0', null).matches.length,
     version: m.version(),
   }));`;
 

@@ -324,3 +324,142 @@ test('the published types declare the transcript API without any', () => {
     assert.ok(dts.includes(expected), `missing in the .d.ts: ${expected}`);
   }
 });
+
+// Untrusted input (issue 13): line ends, time order, the time limit. Each
+// test ends with a later call on good input.
+
+const laterCallWorks = () => {
+  const t = fixture('talk.srt');
+  const r = t.validate({ evidence_quote: 'today I want to talk about water', evidence_timestamp: 1 });
+  assert.equal(r.passed, true, JSON.stringify(r.failed_checks));
+  t.free();
+};
+
+/** An SRT of `cues` cues, in time order. */
+function longSrt(cues) {
+  const hms = (s) => [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  const parts = [];
+  for (let i = 0; i < cues; i++) {
+    parts.push(`${i + 1}\n${hms(2 * i)},000 --> ${hms(2 * i + 1)},500\nword${i} and the river behind our old house again ${i % 7}\n`);
+  }
+  return parts.join('\n');
+}
+
+test('subtitles read alike with CR, LF and CRLF line ends', () => {
+  for (const name of ['talk.srt', 'talk.vtt']) {
+    const lf = readText(`${DATA}/${name}`).replaceAll('\r\n', '\n');
+    const reference = new Transcript(lf, { fileName: name });
+    for (const input of [lf.replaceAll('\n', '\r'), lf.replaceAll('\n', '\r\n')]) {
+      const t = new Transcript(input, { fileName: name });
+      assert.equal(t.text, reference.text, name);
+      assert.deepEqual(t.segments.map((s) => [s.start, s.end, s.text]), reference.segments.map((s) => [s.start, s.end, s.text]), name);
+      assert.deepEqual(t.warnings, [], name);
+      t.free();
+    }
+    reference.free();
+  }
+  laterCallWorks();
+});
+
+test('words out of time order are refused naming the word; overlapping speakers are not', () => {
+  let e = assertThrowsCode(() => new Transcript({ words: [
+    { text: 'a', start: 0, end: 0.5 }, { text: 'b', start: 1, end: 1.5 }, { text: 'c', start: 0.7, end: 0.9 },
+  ] }), 'DOCUMENT_PARSING_ERROR');
+  assert.equal(e.details.json_path, '$.words[2]');
+  assert.equal(e.details.constraint, 'order');
+  e = assertThrowsCode(() => new Transcript('1\n00:00:05,000 --> 00:00:06,000\nlater\n\n2\n00:00:01,000 --> 00:00:02,000\nearlier\n'), 'DOCUMENT_PARSING_ERROR');
+  assert.equal(e.details.line, 6);
+  // two speakers at once: each turn in order, the second starting before the first ends
+  const t = new Transcript({ segments: [
+    { start: 6, end: 10, speaker: 'customer', words: [
+      { text: 'so', start: 6, end: 6.3 }, { text: 'I', start: 6.3, end: 6.5 }, { text: 'was', start: 6.5, end: 7 },
+      { text: 'at', start: 7, end: 7.3 }, { text: 'the', start: 8, end: 8.3 }, { text: 'terminal', start: 9, end: 9.9 }] },
+    { start: 7.5, end: 9, speaker: 'agent', words: [{ text: 'yeah', start: 7.5, end: 7.8 }, { text: 'mhm', start: 8.5, end: 8.8 }] },
+  ] });
+  const r = t.validate({ evidence_quote: 'at the terminal yeah mhm', evidence_timestamp: 7 }, { min_contiguous_tokens: 5 });
+  assert.equal(r.passed, true);
+  assert.deepEqual([r.matched.start_time, r.matched.end_time], [7, 9.9]);
+  t.free();
+  laterCallWorks();
+});
+
+test('the time limit: a typed error or every item accounted for', () => {
+  const srt = longSrt(3000);
+  // the import
+  let e = assertThrowsCode(() => new Transcript(srt, { maxProcessingTimeSeconds: 1e-9 }), 'PROCESSING_ERROR');
+  assert.match(e.message, /importing the transcript was not finished/);
+  assert.equal(typeof e.details.stopped_at, 'string');
+  for (const bad of [0, -1, 86401, 'fast']) {
+    assertThrowsCode(() => new Transcript(srt, { maxProcessingTimeSeconds: bad }), 'CONFIGURATION_ERROR');
+  }
+  const t = new Transcript(srt, { maxProcessingTimeSeconds: 60 });
+  assert.equal(t.segments.length, 3000);
+  // one item
+  const quote = { evidence_quote: 'and the river behind our old house', evidence_timestamp: 2 };
+  e = assertThrowsCode(() => t.validate(quote, { max_processing_time_seconds: 1e-9 }), 'PROCESSING_ERROR');
+  assert.match(e.message, /validating the item/);
+  for (const bad of [0, 86401, '1', null]) {
+    assertThrowsCode(() => t.validate(quote, { max_processing_time_seconds: bad }), 'CONFIGURATION_ERROR');
+  }
+  assert.equal(t.validate(quote).passed, true);
+  // an evaluation: every item in the result, those not checked named
+  const items = Array.from({ length: 20 }, (_, i) => ({ evidence_quote: 'and the river behind our old house', evidence_timestamp: 2 * i }));
+  const v = t.validateEvaluation({ commendations: items, recommendations: items }, { max_processing_time_seconds: 1e-9 });
+  assert.equal(v.ok, false);
+  assert.equal(v.commendations.length + v.recommendations.length, 40);
+  assert.equal(v.errors[0].code, 'PROCESSING_ERROR');
+  const affected = new Set(v.errors[0].affected_items);
+  const labelled = [...v.commendations.map((r, i) => [`commendations[${i}]`, r]), ...v.recommendations.map((r, i) => [`recommendations[${i}]`, r])];
+  for (const [label, r] of labelled) {
+    assert.equal(affected.has(label), r.contiguous_match.reason === 'TIME_LIMIT_EXCEEDED', label);
+    if (affected.has(label)) assert.equal(r.passed, false);
+  }
+  assert.ok(affected.size > 0);
+  const p = t.previewBudget({ commendations: items, recommendations: items }, { max_processing_time_seconds: 1e-9 });
+  assert.equal(p.items.length, 40);
+  assert.ok(p.warnings.some((w) => w.code === 'PROCESSING_ERROR'), JSON.stringify(p.warnings));
+  const ok = t.validateEvaluation({ commendations: items.slice(0, 2), recommendations: items.slice(0, 1) });
+  assert.equal(ok.ok, true);
+  assert.deepEqual(ok.errors, []);
+  t.free();
+  laterCallWorks();
+});
+
+test('the retry budget validates each answer within the time limit', async () => {
+  const t = new Transcript(longSrt(3000));
+  const items = Array.from({ length: 30 }, () => ({ evidence_quote: 'and the river behind our old house', evidence_timestamp: 2 }));
+  const requests = [];
+  const o = await new EvaluationGenerator(t, { max_processing_time_seconds: 1e-9, max_generations: 1, min_recommendations: 0 }).run({
+    generate: () => ({ commendations: items, recommendations: [] }),
+    retryItem: (r) => { requests.push(r); throw new Error('no retry'); },
+  });
+  const reasons = o.attempts[0].items.map((c) => c.validation.contiguous_match.reason);
+  assert.ok(reasons.includes('TIME_LIMIT_EXCEEDED'), reasons.join());
+  assert.ok(requests.every((r) => r.failures.every((f) => f.reason === 'TIME_LIMIT_EXCEEDED')));
+  // without a tight limit all pass
+  const o2 = await new EvaluationGenerator(t, { min_recommendations: 0 }).run({
+    generate: () => ({ commendations: items, recommendations: [] }),
+    retryItem: () => { throw new Error('not needed'); },
+  });
+  assert.equal(o2.complete, true);
+  assert.equal(o2.evaluation.commendations.length, 30);
+  t.free();
+  laterCallWorks();
+});
+
+test('the worst import stops within 2 s of its limit', () => {
+  const srt = longSrt(200_000);
+  const started = Date.now();
+  const e = assertThrowsCode(() => new Transcript(srt, { maxProcessingTimeSeconds: 0.05 }), 'PROCESSING_ERROR');
+  const took = (Date.now() - started) / 1000;
+  assert.ok(took < 2.05, `took ${took} s`);
+  assert.equal(typeof e.details.stopped_at, 'string');
+  laterCallWorks();
+});
+
+test('the published types declare the time limit', () => {
+  const dts = fs.readFileSync(path.join(pkgDir, 'nodejs', 'evidence_validator.d.ts'), 'utf8');
+  for (const expected of ['max_processing_time_seconds?: number;', 'maxProcessingTimeSeconds?: number;', '"TIME_LIMIT_EXCEEDED"', 'errors: TranscriptProcessingError[];']) {
+    assert.ok(dts.includes(expected), `missing in the .d.ts: ${expected}`);
+  }
+});

@@ -87,6 +87,11 @@ pub fn check(case: &Value, result: &JudgeResult) -> Vec<String> {
     if let Some(n) = e["failed"].as_u64() {
         want(result.jury.failed as u64 == n, "failed");
     }
+    if let Some(n) = e["abstained"].as_u64() {
+        want(result.jury.abstained as u64 == n, "abstained");
+        let flagged = result.jury.votes.iter().filter(|v| v.abstained).count() as u64;
+        want(flagged == n, "votes flagged abstained");
+    }
     if let Some(b) = e["verified"].as_bool() {
         want(result.verified == b, "verified");
     }

@@ -5,40 +5,54 @@
 //! ```text
 //! evidence-validator judge CLAIM QUOTE FILENAME START_LINE END_LINE
 //!     [--canonical-dir DIR] [--judge NAME[=URL][,model=M][,timeout=S][,key_env=VAR]]...
-//!     [--no-env-judges] [--threshold 0.8] [--context-lines 5] [--autojunk]
+//!     [--no-jury] [--dry-run] [--threshold 0.8] [--context-lines 5] [--autojunk]
 //!     [--timeout SECONDS] [--log-dir DIR] [--log-name NAME] [--output FILE] [--strict]
 //! evidence-validator verify-report REPORT.md [same jury options] [--output-dir DIR] [--strict]
 //! ```
 //!
-//! The jury: every `--judge`, plus the spec's environment variables unless
-//! `--no-env-judges`: `LOCAL_LLM_BASE_URL` adds `local`, `GOOGLE_API_KEY`
-//! adds `gemini` (gemma-3-27b-it on Google's OpenAI-compatible endpoint),
-//! `OPENAI_API_KEY` adds `openai` (gpt-4o-mini). `--judge local`, `--judge
-//! gemini` and `--judge openai` without a URL name those presets (`local`
-//! defaults to `http://localhost:1234/v1`, LM Studio's address). Every juror
-//! is an OpenAI-compatible chat completion endpoint (LM Studio, Ollama's
-//! `/v1`, llama.cpp server), asked on its own thread with its own timeout.
-//! With no juror, steps 1 and 2 run and the result says the jury was not
-//! convened (verdict `JURY_NOT_CONVENED` when the quote is found).
+//! The jury (issue 13: nothing leaves the machine unless asked): the
+//! `--judge` values if any; else the local juror alone (`local`, at
+//! `LOCAL_LLM_BASE_URL`, default `http://localhost:1234/v1`, LM Studio's
+//! address); none with `--no-jury`. **An API key in the environment never
+//! adds a juror**: `GOOGLE_API_KEY` and `OPENAI_API_KEY` are only read when
+//! `--judge gemini` (gemma-3-27b-it on Google's OpenAI-compatible endpoint)
+//! or `--judge openai` (gpt-4o-mini) names that juror. Every juror is an
+//! OpenAI-compatible chat completion endpoint (LM Studio, Ollama's `/v1`,
+//! llama.cpp server), asked on its own thread with its own timeout. With no
+//! juror, steps 1 and 2 run and the result says the jury was not convened
+//! (verdict `JURY_NOT_CONVENED` when the quote is found). `--dry-run`
+//! prints the jury (each juror's URL, model, whether it is remote) and
+//! exits without reading a file or asking anyone.
+//!
+//! Cited files are read from the canonical directory only
+//! ([`evidence_validator::judge::canonical`]): a name or symlink resolving
+//! outside it is refused (`judge`: exit 2 with the typed error;
+//! `verify-report`: that citation is `FILE_NOT_FOUND`, its error says why).
+//! `verify-report` reads each file once, and reports citations with a wrong
+//! range (`L7-L5`, `L0`, a number too large) in `invalid_citations`;
+//! `--strict` fails on them.
 //!
 //! Every prompt and raw response goes to
 //! `<log-dir>/<report>/<judge>_NNNN.txt` (default log dir
 //! `debug_output/llm_logs`), numbered on from the files already there.
 //!
 //! Exit codes: 0 result written; 1 `--strict` and not verified (every
-//! citation, for `verify-report`); 2 bad arguments; 3 output not written.
+//! citation, for `verify-report`, and no invalid citation); 2 bad arguments
+//! or a refused file; 3 output not written.
 
 use super::Failure;
 use clap::Args;
 use evidence_validator::host::{rfc3339, Clock, SystemClock};
 use evidence_validator::judge::blocking::{self, Juror};
-use evidence_validator::judge::citations::{parse_citations, BatchReport, CitationResult};
-use evidence_validator::judge::lines::parse_line_number;
+use evidence_validator::judge::canonical::{self, SourceError};
+use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult};
+use evidence_validator::judge::lines::{parse_line_number, LineIndex};
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
 use evidence_validator::judge::{check_juror_names, ClaimRequest, JudgeConfig};
 use evidence_validator::{Error, ErrorKind};
 use serde_json::json;
-use std::path::{Component, Path, PathBuf};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,12 +66,22 @@ pub struct JuryArgs {
     /// A juror: NAME=URL of an OpenAI-compatible endpoint (e.g.
     /// local=http://localhost:1234/v1), with optional ,model=M ,timeout=SECONDS
     /// ,key_env=VAR (the variable holding a bearer token). `local`, `gemini`
-    /// and `openai` alone name presets. Repeat for a jury.
+    /// and `openai` alone name presets. Repeat for a jury. Without any, the
+    /// local juror alone is asked (LOCAL_LLM_BASE_URL, default
+    /// http://localhost:1234/v1) and nothing leaves the machine: remote
+    /// jurors (`--judge openai`, `--judge gemini`, a remote URL) are opt-in,
+    /// and OPENAI_API_KEY or GOOGLE_API_KEY in the environment never adds
+    /// one.
     #[arg(long = "judge", value_name = "NAME[=URL][,model=M]")]
     judges: Vec<String>,
-    /// Ignore LOCAL_LLM_BASE_URL, GOOGLE_API_KEY and OPENAI_API_KEY.
+    /// No jury at all: steps 1 and 2 only, no juror is asked (also
+    /// --no-env-judges, its former name).
+    #[arg(long, alias = "no-env-judges")]
+    no_jury: bool,
+    /// Print the jury (each juror's name, URL, model, whether it is
+    /// remote) as JSON and exit: no file is read and no juror asked.
     #[arg(long)]
-    no_env_judges: bool,
+    dry_run: bool,
     /// Step 2 passes at this score (0 to 1).
     #[arg(long, default_value_t = 0.8)]
     threshold: f64,
@@ -112,7 +136,8 @@ pub struct VerifyReportArgs {
     /// Where to write `<report>_verification.json` and `.md`.
     #[arg(long, default_value = "reports/verification_reports/")]
     output_dir: PathBuf,
-    /// Exit with status 1 unless every citation is VALID.
+    /// Exit with status 1 unless every citation is VALID; a citation with
+    /// a bad range (L7-L5, L0, a number too large) is never VALID.
     #[arg(long)]
     strict: bool,
 }
@@ -257,28 +282,89 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
     Ok(HttpJuror { name, url: completions_url(&url)?, model, api_key, timeout, agent })
 }
 
-/// The jury: `--judge` values, then the environment's presets not named yet.
-fn jurors(args: &JuryArgs) -> Result<Vec<Arc<dyn Juror>>, Failure> {
+/// Whether a juror's URL leaves the machine (any host but localhost,
+/// 127.0.0.0/8 and ::1).
+fn is_remote(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    let host = host.to_ascii_lowercase();
+    let loopback_v4 = host.strip_prefix("127.").is_some_and(|r| {
+        let parts: Vec<&str> = r.split('.').collect();
+        parts.len() == 3 && parts.iter().all(|p| p.parse::<u8>().is_ok())
+    });
+    !(host == "localhost" || host.ends_with(".localhost") || host == "::1" || loopback_v4)
+}
+
+/// The jury (see the module documentation): the `--judge` values, else the
+/// local juror alone, none with `--no-jury`. The environment's API keys are
+/// read only for the presets named with `--judge`.
+fn jurors(args: &JuryArgs) -> Result<Vec<HttpJuror>, Failure> {
     let default_timeout = Duration::from_secs_f64(args.timeout.clamp(0.001, 86_400.0));
-    let mut out: Vec<HttpJuror> =
-        args.judges.iter().map(|s| parse_juror(s, default_timeout)).collect::<Result<_, _>>()?;
-    if !args.no_env_judges {
-        for (name, var) in [("local", "LOCAL_LLM_BASE_URL"), ("gemini", "GOOGLE_API_KEY"), ("openai", "OPENAI_API_KEY")]
-        {
-            if env(var).is_some() && !out.iter().any(|j| j.name == name) {
-                out.push(parse_juror(name, default_timeout)?);
-            }
+    if args.no_jury {
+        if !args.judges.is_empty() {
+            return Err(config_error("--no-jury and --judge contradict each other".into()));
         }
+        return Ok(Vec::new());
     }
+    let out: Vec<HttpJuror> = if args.judges.is_empty() {
+        vec![parse_juror("local", default_timeout)?]
+    } else {
+        args.judges.iter().map(|s| parse_juror(s, default_timeout)).collect::<Result<_, _>>()?
+    };
     let names: Vec<String> = out.iter().map(|j| j.name.clone()).collect();
     check_juror_names(&names)?;
-    if out.is_empty() {
-        eprintln!("evidence-validator: no juror given (--judge or LOCAL_LLM_BASE_URL / GOOGLE_API_KEY / OPENAI_API_KEY): steps 1 and 2 only, the jury is not convened");
-    } else {
-        let list: Vec<String> = out.iter().map(|j| format!("{} ({}, {})", j.name, j.url, j.model)).collect();
-        eprintln!("evidence-validator: jury: {}", list.join("; "));
+    Ok(out)
+}
+
+/// The jury as JSON (`--dry-run`, and the line on stderr).
+fn jury_plan(jurors: &[HttpJuror]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = jurors
+        .iter()
+        .map(|j| {
+            json!({
+                "name": j.name, "url": j.url, "model": j.model, "remote": is_remote(&j.url),
+                "sends_api_key": j.api_key.is_some(),
+            })
+        })
+        .collect();
+    json!({
+        "jurors": list,
+        "leaves_machine": jurors.iter().any(|j| is_remote(&j.url)),
+    })
+}
+
+/// Says on stderr who will be asked (and warns when a document leaves the machine).
+fn announce(jurors: &[HttpJuror]) {
+    if jurors.is_empty() {
+        eprintln!("evidence-validator: --no-jury: steps 1 and 2 only, the jury is not convened");
+        return;
     }
-    Ok(out.into_iter().map(|j| Arc::new(j) as Arc<dyn Juror>).collect())
+    let list: Vec<String> = jurors.iter().map(|j| format!("{} ({}, {})", j.name, j.url, j.model)).collect();
+    eprintln!("evidence-validator: jury: {}", list.join("; "));
+    for j in jurors.iter().filter(|j| is_remote(&j.url)) {
+        eprintln!(
+            "evidence-validator: juror {} is remote: the cited lines and their context are sent to {}",
+            j.name, j.url
+        );
+    }
+}
+
+/// Builds the jury; with `--dry-run`, prints it and says to stop.
+fn convene(args: &JuryArgs) -> Result<Option<Vec<Arc<dyn Juror>>>, Failure> {
+    let list = jurors(args)?;
+    if args.dry_run {
+        let text = serde_json::to_string_pretty(&jury_plan(&list)).map_err(|e| Failure::Output(e.to_string()))?;
+        super::write_output(None, &text)?;
+        return Ok(None);
+    }
+    announce(&list);
+    Ok(Some(list.into_iter().map(|j| Arc::new(j) as Arc<dyn Juror>).collect()))
 }
 
 fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
@@ -295,22 +381,15 @@ fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
     Ok(config)
 }
 
-/// The text of `name` in the canonical directory, or why not. Names that
-/// would leave the directory (absolute, `..`) are refused.
-fn read_canonical(dir: &Path, name: &str) -> Result<String, String> {
-    let rel = Path::new(name);
-    if name.is_empty() || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
-        return Err(format!("{name:?} is not a file name inside the canonical directory"));
+/// The text of `name` in the canonical directory, or why not
+/// ([`canonical::read`]: names and symlinks leaving the directory are
+/// refused).
+fn read_canonical(dir: &Path, name: &str) -> Result<String, SourceError> {
+    let (text, lossy) = canonical::read(dir, name)?;
+    if lossy {
+        eprintln!("evidence-validator: warning: {name} is not valid UTF-8; invalid bytes replaced");
     }
-    let path = dir.join(rel);
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(e) => {
-            eprintln!("evidence-validator: warning: {} is not valid UTF-8; invalid bytes replaced", path.display());
-            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
-        }
-    }
+    Ok(text)
 }
 
 /// Writes log entries under `<root>/<report>/`, numbering on from the files
@@ -367,8 +446,14 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
     let config = judge_config(&args.jury)?;
     let start = line_arg(&args.start_line, "START_LINE")?;
     let end = line_arg(&args.end_line, "END_LINE")?;
-    let jurors = jurors(&args.jury)?;
-    let source = read_canonical(&args.jury.canonical_dir, &args.filename);
+    let Some(jurors) = convene(&args.jury)? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let source = match read_canonical(&args.jury.canonical_dir, &args.filename) {
+        Ok(text) => Ok(text),
+        Err(SourceError::Refused(e)) => return Err(Failure::Input(e)),
+        Err(SourceError::Missing(m)) => Err(m),
+    };
     let request = ClaimRequest::new(args.claim, args.quote, args.filename, start, end);
     let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &args.log_name, &jurors);
     let result = blocking::verify_claim(
@@ -388,30 +473,57 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
 pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
     let config = judge_config(&args.jury)?;
     let markdown = super::read_text(&args.report, ErrorKind::DocumentParsing)?;
-    let jurors = jurors(&args.jury)?;
+    let Some(jurors) = convene(&args.jury)? else {
+        return Ok(ExitCode::SUCCESS);
+    };
     let name = args.report.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned());
     let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &name, &jurors);
-    let citations = parse_citations(&markdown);
-    eprintln!("evidence-validator: {} citation(s) in {}", citations.len(), args.report.display());
-    let mut results = Vec::with_capacity(citations.len());
-    for c in citations {
+    let parsed = parse_report(&markdown);
+    eprintln!(
+        "evidence-validator: {} citation(s) in {}{}",
+        parsed.citations.len(),
+        args.report.display(),
+        if parsed.invalid.is_empty() { String::new() } else { format!(", {} invalid", parsed.invalid.len()) }
+    );
+    for c in &parsed.invalid {
+        eprintln!("  invalid citation {} (report line {}): {}", c.markdown, c.report_line, c.problem);
+    }
+    // each file read once, however many citations name it
+    let mut files: HashMap<String, Result<(String, LineIndex), SourceError>> = HashMap::new();
+    let mut results = Vec::with_capacity(parsed.citations.len());
+    for c in parsed.citations {
         let mut resolved = None;
         let mut last_error = String::from("no file name");
         for candidate in c.candidate_names() {
-            match read_canonical(&args.jury.canonical_dir, &candidate) {
-                Ok(text) => {
-                    resolved = Some((candidate, text));
+            let read = files.entry(candidate.clone()).or_insert_with(|| {
+                read_canonical(&args.jury.canonical_dir, &candidate).map(|text| {
+                    let index = LineIndex::new(&text);
+                    (text, index)
+                })
+            });
+            match read {
+                Ok(_) => {
+                    resolved = Some(candidate);
                     break;
                 }
-                Err(e) => last_error = e,
+                Err(e @ SourceError::Refused(_)) => {
+                    last_error = e.message();
+                    break; // refused: not looked for under another name
+                }
+                Err(e) => last_error = e.message(),
             }
         }
-        let source = resolved.as_ref().map(|(_, t)| t.as_str()).ok_or(last_error);
-        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
+        let source = match resolved.as_ref().and_then(|n| files.get(n)) {
+            Some(Ok((text, index))) => Ok((text.as_str(), index)),
+            _ => Err(last_error),
+        };
+        let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
+            logs.write(e)
+        })?;
         eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
-        results.push(CitationResult { citation: c, resolved_file: resolved.map(|(n, _)| n), result });
+        results.push(CitationResult { citation: c, resolved_file: resolved, result });
     }
-    let report = BatchReport::new(name.clone(), rfc3339(SystemClock.now_ms()), results);
+    let report = BatchReport::new(name.clone(), rfc3339(SystemClock.now_ms()), results).with_invalid(parsed.invalid);
     let out_err = |p: &Path, e: std::io::Error| Failure::Output(format!("cannot write {}: {e}", p.display()));
     std::fs::create_dir_all(&args.output_dir).map_err(|e| out_err(&args.output_dir, e))?;
     let stem = safe_file_stem(&name);
@@ -423,11 +535,11 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
     let summary = json!({
         "report": name,
         "summary": report.summary,
+        "invalid_citations": report.invalid_citations,
         "json_report": json_path.display().to_string(),
         "markdown_report": md_path.display().to_string(),
     });
     let text = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Output(e.to_string()))?;
     super::write_output(None, &text)?;
-    let all_verified = report.results.iter().all(|r| r.result.verified);
-    Ok(if args.strict && !all_verified { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if args.strict && !report.all_verified() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

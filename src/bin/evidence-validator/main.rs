@@ -10,18 +10,31 @@
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
 //! VALIDATED; 2 bad input (one line on stderr naming the error code and
 //! where); 3 the report could not be written.
+//!
+//! Untrusted files: every file is read through [`read_text_limited`], at
+//! most its limit plus one byte (a source: the configuration's
+//! `max_document_size_mb`, default 50; evidence, configuration, transcript,
+//! items and report files: [`INPUT_FILE_LIMIT_MB`]); past it the file is
+//! refused with a `DOCUMENT_PARSING_ERROR` naming it and the limit, so
+//! `--source /dev/zero` ends at once. Output goes through [`write_stdout`]
+//! (and [`write_output`]): a closed stdout (`| head -c1`) ends the writing
+//! quietly, with no panic and the command's own exit code.
 
 mod judge;
 mod transcript;
 
 use clap::{Parser, Subcommand};
 use evidence_validator::host::SystemClock;
-use evidence_validator::text::Profile;
 use evidence_validator::validate::{self, ClaimSet, Config, Status};
 use evidence_validator::{Document, Error, ErrorKind, Format};
 use serde_json::Value;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Largest evidence, configuration, transcript, items or report file read,
+/// in MiB (a source document is bounded by `max_document_size_mb` instead).
+pub const INPUT_FILE_LIMIT_MB: u64 = 64;
 
 /// The bundled sample, used when `validate` is given no files.
 const SAMPLE_SOURCE: &str = include_str!("../../../samples/incident-review.md");
@@ -72,9 +85,14 @@ enum Command {
         source: PathBuf,
         /// The quote to look for.
         quote: String,
-        /// Largest edit distance for fuzzy matches when there is no exact one.
-        #[arg(long, default_value_t = 3)]
-        max_edit_distance: usize,
+        /// Largest edit distance for fuzzy matches when there is no exact one
+        /// (default 3, at most 2000).
+        #[arg(long)]
+        max_edit_distance: Option<u64>,
+        /// Most matches printed (default 1000, at most 100000); the rest are
+        /// counted in `omitted`.
+        #[arg(long)]
+        max_results: Option<u64>,
         /// Source format, overriding detection.
         #[arg(long)]
         format: Option<String>,
@@ -93,14 +111,20 @@ fn main() -> ExitCode {
     match run(cli.command) {
         Ok(code) => code,
         Err(Failure::Input(e)) => {
-            eprintln!("evidence-validator: {}", one_line(&e.to_string()));
+            note(&one_line(&e.to_string()));
             ExitCode::from(2)
         }
         Err(Failure::Output(msg)) => {
-            eprintln!("evidence-validator: {msg}");
+            note(&msg);
             ExitCode::from(3)
         }
     }
+}
+
+/// One `evidence-validator: …` line on stderr; a closed stderr is ignored
+/// (`eprintln!` would panic).
+pub(crate) fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "evidence-validator: {line}");
 }
 
 enum Failure {
@@ -121,18 +145,7 @@ fn one_line(s: &str) -> String {
 fn run(command: Command) -> Result<ExitCode, Failure> {
     match command {
         Command::Validate { source, evidence, output, config, format, verbose, strict } => {
-            let (source_text, claims_text, claims_name) = match (source, evidence) {
-                (Some(s), Some(e)) => (
-                    read_text(&s, ErrorKind::DocumentParsing)?,
-                    read_text(&e, ErrorKind::Validation)?,
-                    e.display().to_string(),
-                ),
-                _ => {
-                    eprintln!("evidence-validator: no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
-                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
-                }
-            };
-            let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
+            // The configuration first: it bounds how much of the source is read.
             let config_json = match &config {
                 Some(p) => parse_json(
                     &read_text(p, ErrorKind::Configuration)?,
@@ -142,23 +155,40 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 None => Value::Null,
             };
             let config = Config::from_json(&config_json)?;
+            let (source_text, claims_text, claims_name) = match (source, evidence) {
+                (Some(s), Some(e)) => (
+                    read_source(&s, config.performance_limits.max_document_size_mb)?,
+                    read_text(&e, ErrorKind::Validation)?,
+                    e.display().to_string(),
+                ),
+                _ => {
+                    note("no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
+                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
+                }
+            };
+            let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
             let mut claims = ClaimSet::from_json(&claims_json)?;
             if let Some(f) = format {
                 claims.format = Some(parse_format(&f)?);
             }
             validate::check_document(&source_text, &config)?;
             let doc = Document::new(source_text, claims.format)?;
-            let report = validate::validate_document(&doc, &claims.claims, &config, &SystemClock)?;
+            let report = validate::validate_set_with(&doc, &claims, &config, &SystemClock, None)?;
             if verbose {
+                let mut lines = String::new();
                 for r in &report.validated_claims {
                     let place = r.match_details.as_ref().map_or(String::new(), |m| {
                         format!(" line {} col {} ({:?})", m.location.line_number, m.location.column, m.match_type)
                     });
-                    eprintln!("{} {:?} {:.3}{}", r.claim_id, r.validation_status, r.confidence_score, place);
+                    lines.push_str(&format!(
+                        "{} {:?} {:.3}{}\n",
+                        r.claim_id, r.validation_status, r.confidence_score, place
+                    ));
                 }
                 for w in &report.warnings {
-                    eprintln!("warning {}: {}", w.code, w.message);
+                    lines.push_str(&format!("warning {}: {}\n", w.code, w.message));
                 }
+                let _ = std::io::stderr().lock().write_all(lines.as_bytes());
             }
             let json = serde_json::to_string_pretty(&report).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(output.as_deref(), &json)?;
@@ -166,14 +196,23 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 report.ok && report.validated_claims.iter().all(|r| r.validation_status == Status::Validated);
             Ok(if strict && !all_validated { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
-        Command::Find { source, quote, max_edit_distance, format } => {
-            let text = read_text(&source, ErrorKind::DocumentParsing)?;
+        Command::Find { source, quote, max_edit_distance, max_results, format } => {
+            // the flags go through the one options parser: its defaults and bounds
+            let mut flags = serde_json::Map::new();
+            if let Some(n) = max_edit_distance {
+                flags.insert("maxEditDistance".into(), Value::from(n));
+            }
+            if let Some(n) = max_results {
+                flags.insert("maxResults".into(), Value::from(n));
+            }
+            let options = validate::FindOptions::from_json(&Value::Object(flags))?;
+            let text = read_source(&source, Config::default().performance_limits.max_document_size_mb)?;
             let format = format.map(|f| parse_format(&f)).transpose()?;
             let doc = Document::new(text, format)?;
-            let found = validate::find_quote(&doc, &quote, Profile::default(), max_edit_distance);
+            let found = validate::find(&doc, &quote, &options, &SystemClock);
             let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(None, &json)?;
-            Ok(if found.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if found.matches.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
@@ -190,8 +229,47 @@ fn parse_format(name: &str) -> Result<Format, Error> {
     })
 }
 
-fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::new(kind, format!("cannot read {}: {e}", path.display())))?;
+/// An evidence, configuration, transcript, items or report file: at most
+/// [`INPUT_FILE_LIMIT_MB`].
+pub(crate) fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
+    read_text_limited(path, kind, INPUT_FILE_LIMIT_MB as f64, "the input file limit")
+}
+
+/// A source document: at most `max_document_size_mb` (the configuration's).
+pub(crate) fn read_source(path: &Path, max_document_size_mb: f64) -> Result<String, Error> {
+    read_text_limited(path, ErrorKind::DocumentParsing, max_document_size_mb, "max_document_size_mb")
+}
+
+/// The one way the CLI reads a file: at most `limit_mb` MiB plus one byte
+/// (never the whole of `/dev/zero` or a runaway file); longer is a
+/// `DOCUMENT_PARSING_ERROR` naming the file and the limit (`limit_name`).
+/// A file that cannot be opened or read, or is not UTF-8, is an error of
+/// `kind`.
+pub(crate) fn read_text_limited(
+    path: &Path,
+    kind: ErrorKind,
+    limit_mb: f64,
+    limit_name: &str,
+) -> Result<String, Error> {
+    let limit = if limit_mb.is_finite() && limit_mb > 0.0 { (limit_mb * 1024.0 * 1024.0) as u64 } else { 0 };
+    let cannot = |e: std::io::Error| Error::new(kind, format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // The size on disk is only a hint (0 for /dev/zero, a pipe or /proc).
+    let hint = file.metadata().map(|m| m.len()).unwrap_or(0).min(limit.saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::new(
+            ErrorKind::DocumentParsing,
+            format!(
+                "{} is larger than {limit_name} ({limit_mb} MB = {limit} bytes): refused after reading {limit} bytes and one more",
+                path.display()
+            ),
+        )
+        .with_detail("file", Value::String(path.display().to_string()))
+        .with_detail("constraint", Value::from(limit_name))
+        .with_detail("limit_bytes", Value::from(limit)));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Error::new(kind, format!("{} is not valid UTF-8 (invalid byte at offset {at})", path.display()))
@@ -199,21 +277,29 @@ fn read_text(path: &Path, kind: ErrorKind) -> Result<String, Error> {
     })
 }
 
+/// JSON text of a file named `name`: strict (a duplicate key is an error
+/// naming its path; a byte order mark is skipped).
 fn parse_json(text: &str, name: &str, kind: ErrorKind) -> Result<Value, Error> {
-    serde_json::from_str(text).map_err(|e| {
-        Error::new(kind, format!("{name} is not valid JSON: {e}"))
-            .with_detail("line", Value::from(e.line()))
-            .with_detail("column", Value::from(e.column()))
-    })
+    evidence_validator::json::parse(text, kind, name)
 }
 
-fn write_output(path: Option<&Path>, json: &str) -> Result<(), Failure> {
+/// Writes the report (and a newline) to `path`, or to stdout when `None`.
+pub(crate) fn write_output(path: Option<&Path>, json: &str) -> Result<(), Failure> {
     match path {
         Some(p) => std::fs::write(p, format!("{json}\n"))
             .map_err(|e| Failure::Output(format!("cannot write {}: {e}", p.display()))),
-        None => {
-            println!("{json}");
-            Ok(())
-        }
+        None => write_stdout(&format!("{json}\n")),
+    }
+}
+
+/// The one way the CLI writes to stdout. A reader that went away (`| head
+/// -c1`: a broken pipe) is not an error: the rest is dropped quietly and the
+/// command keeps its exit code; any other write error is exit 3.
+pub(crate) fn write_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Output(format!("cannot write to stdout: {e}"))),
     }
 }

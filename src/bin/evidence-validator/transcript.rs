@@ -18,19 +18,26 @@
 //!   the retry failed) and whether regeneration would be triggered.
 //! - `--config`: thresholds (`min_contiguous_tokens`, `max_quote_tokens`,
 //!   `locality_seconds`, `max_generations`, `max_retries_per_item`,
-//!   `min_commendations`, `min_recommendations`).
+//!   `min_commendations`, `min_recommendations`) and the time limit
+//!   `max_processing_time_seconds` (default 120, at most 86400): one deadline
+//!   for the whole command (import and every item). An import it stops is
+//!   exit 2 (`PROCESSING_ERROR`, saying where); items it leaves unchecked are
+//!   reported all the same (not passed, `TIME_LIMIT_EXCEEDED`) with `ok:
+//!   false` and a `PROCESSING_ERROR` naming them.
 //!
 //! Prints a readable report on stdout (JSON with `--json`); `--output` also
 //! writes the JSON report to a file. Exit codes: 0 report written; 1
 //! `--strict` and some item fails; 2 bad input (one line on stderr); 3 the
 //! report could not be written.
 
-use super::{parse_json, read_text, write_output, Failure};
+use super::{parse_json, read_text, write_output, write_stdout, Failure};
 use clap::Args;
 use evidence_validator::error::JsonPath;
+use evidence_validator::host::{Deadline, SystemClock};
 use evidence_validator::transcript::{
-    parse_transcript, preview_budget, BudgetPreview, CheckName, EvaluationItem, InputFormat, ItemKind, ItemValidation,
-    PreviewAction, StructuredEvaluation, Transcript, TranscriptConfig, TranscriptMetrics,
+    parse_transcript_within, preview_budget_within, validate_item_within, BudgetPreview, CheckName, EvaluationItem,
+    InputFormat, ItemKind, ItemValidation, PreviewAction, ProcessingFailure, StructuredEvaluation, Transcript,
+    TranscriptConfig, TranscriptMetrics,
 };
 use evidence_validator::{Error, ErrorKind};
 use serde::Serialize;
@@ -96,6 +103,10 @@ struct ItemsReport<'a> {
     items: Vec<ItemReport>,
     passed: usize,
     failed: usize,
+    /// False when the time limit left items unchecked.
+    ok: bool,
+    /// The `PROCESSING_ERROR` naming them, if any.
+    errors: Vec<ProcessingFailure>,
 }
 
 #[derive(Serialize)]
@@ -114,7 +125,7 @@ fn in_file(e: Error, path: &Path) -> Error {
     out.with_detail("file", Value::String(path.display().to_string()))
 }
 
-fn load_transcript(path: &Path, format: &str) -> Result<Transcript, Error> {
+fn load_transcript(path: &Path, format: &str, deadline: &Deadline<'_>) -> Result<Transcript, Error> {
     let format = match InputFormat::from_name(format) {
         Some(InputFormat::Auto) => InputFormat::from_file_name(&path.to_string_lossy()),
         Some(f) => f,
@@ -126,7 +137,7 @@ fn load_transcript(path: &Path, format: &str) -> Result<Transcript, Error> {
         }
     };
     let text = read_text(path, ErrorKind::DocumentParsing)?;
-    parse_transcript(&text, format).map_err(|e| in_file(e, path))
+    parse_transcript_within(&text, format, deadline).map_err(|e| in_file(e, path))
 }
 
 /// The items of an items file: `[...]`, `{"items": [...]}`, or an evaluation.
@@ -238,8 +249,7 @@ fn emit<T: Serialize>(args: &TranscriptArgs, report: &T, text: String) -> Result
     if args.json {
         write_output(None, &json)
     } else {
-        print!("{text}");
-        Ok(())
+        write_stdout(&text)
     }
 }
 
@@ -253,7 +263,9 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
         }
         None => TranscriptConfig::default(),
     };
-    let transcript = load_transcript(&args.transcript, &args.transcript_format)?;
+    // One deadline for the whole command, from the configuration's time limit.
+    let deadline = config.deadline(&SystemClock);
+    let transcript = load_transcript(&args.transcript, &args.transcript_format, &deadline)?;
     let mut text = String::new();
     let summary = summary(&args.transcript, &transcript);
     describe_transcript(&mut text, &summary);
@@ -262,7 +274,7 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
         let name = path.display().to_string();
         let value = parse_json(&read_text(path, ErrorKind::Validation)?, &name, ErrorKind::Validation)?;
         let evaluation = StructuredEvaluation::from_json(&value).map_err(|e| in_file(e, path))?;
-        let budget = preview_budget(&transcript, &evaluation, &config);
+        let budget = preview_budget_within(&transcript, &evaluation, &config, &deadline);
         for p in &budget.items {
             let verdict = match p.action {
                 PreviewAction::Keep => "KEEP",
@@ -296,14 +308,34 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
     };
     let items = load_items(items_path)?;
     let mut reports = Vec::new();
+    let mut not_finished = Vec::new();
     for (label, item) in items {
-        let validation = transcript.validate(&item, &config);
-        describe_item(&mut text, &label, if validation.passed { "PASS" } else { "FAIL" }, &item, &validation);
+        let validation = validate_item_within(&transcript, &item, &config, &deadline)
+            .unwrap_or_else(|_| ItemValidation::not_finished(&transcript, &item, &config));
+        let verdict = if validation.passed {
+            "PASS"
+        } else if validation.timed_out() {
+            not_finished.push(label.clone());
+            "NOT CHECKED (time limit)"
+        } else {
+            "FAIL"
+        };
+        describe_item(&mut text, &label, verdict, &item, &validation);
         reports.push(ItemReport { label, item, validation });
     }
     let passed = reports.iter().filter(|r| r.validation.passed).count();
     let failed = reports.len() - passed;
+    let errors: Vec<ProcessingFailure> =
+        ProcessingFailure::for_items(&config, not_finished, reports.len()).into_iter().collect();
     let _ = writeln!(text, "\n{passed} of {} item{} pass", reports.len(), if reports.len() == 1 { "" } else { "s" });
-    emit(&args, &ItemsReport { transcript: summary, config: &config, items: reports, passed, failed }, text)?;
+    for e in &errors {
+        let _ = writeln!(text, "error {}: {}", e.code, e.message);
+    }
+    let ok = errors.is_empty();
+    emit(
+        &args,
+        &ItemsReport { transcript: summary, config: &config, items: reports, passed, failed, ok, errors },
+        text,
+    )?;
     Ok(if args.strict && failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

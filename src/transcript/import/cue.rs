@@ -49,37 +49,56 @@ pub(crate) fn parse_timing(line: &str) -> std::result::Result<(f64, f64), String
 /// `<v Name>`, `<00:00:01.000>`, `<font color=…>`) and SSA overrides
 /// (`{\an8}`) removed, character references decoded. Returns the text and the
 /// first `<v>` speaker.
+///
+/// Linear in the text, whatever it holds (`<<<<…>`): the next `>`, `<` and
+/// `}` after the current place are remembered, each searched for again only
+/// once passed.
 pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
+    /// The next `c` at or after `from`, remembered in `cache` until passed.
+    fn next(text: &str, c: char, from: usize, cache: &mut Option<Option<usize>>) -> Option<usize> {
+        match *cache {
+            Some(Some(at)) if at >= from => Some(at),
+            Some(None) => None,
+            _ => {
+                let found = text.get(from..).and_then(|r| r.find(c)).map(|i| from + i);
+                *cache = Some(found);
+                found
+            }
+        }
+    }
     let mut out = String::with_capacity(text.len());
     let mut speaker = None;
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
+    let (mut gt, mut lt, mut brace) = (None, None, None);
+    let mut pos = 0;
+    while let Some(c) = text.get(pos..).and_then(|r| r.chars().next()) {
+        let rest = &text[pos..];
         if c == '<' {
-            if let Some(end) = rest.find('>') {
-                let tag = &rest[1..end];
+            if let Some(end) = next(text, '>', pos, &mut gt) {
+                let tag = &text[pos + 1..end];
                 let looks_like_tag = tag.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/' || c == '.');
-                if looks_like_tag && !tag.contains('<') {
+                let inner_lt = next(text, '<', pos + 1, &mut lt).is_some_and(|l| l < end);
+                if looks_like_tag && !inner_lt {
                     if speaker.is_none() {
                         speaker = voice(tag);
                     }
-                    rest = &rest[end + 1..];
+                    pos = end + 1;
                     continue;
                 }
             }
         } else if c == '{' && rest[1..].starts_with('\\') {
-            if let Some(end) = rest.find('}') {
-                rest = &rest[end + 1..];
+            if let Some(end) = next(text, '}', pos, &mut brace) {
+                pos = end + 1;
                 continue;
             }
         } else if c == '&' {
             if let Some((decoded, used)) = entity(rest) {
                 out.push_str(&decoded);
-                rest = &rest[used..];
+                pos += used;
                 continue;
             }
         }
         out.push(c);
-        rest = &rest[c.len_utf8()..];
+        pos += c.len_utf8();
     }
     (out, speaker)
 }
@@ -115,10 +134,46 @@ fn entity(s: &str) -> Option<(String, usize)> {
     Some((decoded, semi + 1))
 }
 
-/// Splits input into lines (LF or CRLF), without a leading byte-order mark.
+/// [`lines_within`] without a time limit.
+#[cfg(test)]
 pub(crate) fn lines(input: &str) -> Vec<&str> {
+    lines_within(input, &crate::host::Deadline::never()).unwrap_or_default()
+}
+
+/// Splits input into lines, without a leading byte-order mark. Every line
+/// end is accepted alike: `\n`, `\r\n` and a lone `\r` (old Mac files,
+/// some subtitle editors), mixed freely. A `PROCESSING_ERROR` once
+/// `deadline` passes.
+pub(crate) fn lines_within<'a>(
+    input: &'a str,
+    deadline: &crate::host::Deadline<'_>,
+) -> crate::error::Result<Vec<&'a str>> {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
-    input.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+    let bytes = input.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' | b'\r' if deadline.expired() => {
+                return Err(super::import_time_error(&format!("line {} (splitting lines)", out.len() + 1)));
+            }
+            b'\n' => {
+                out.push(&input[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                out.push(&input[start..i]);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&input[start..]);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -143,6 +198,14 @@ mod tests {
         assert_eq!(parse_timing("00:00.380 --> 00:02.760 align:start position:10%"), Ok((0.38, 2.76)));
         assert_eq!(parse_timing("00:00:01,000 --> 00:00:02,000 X1:40 X2:600"), Ok((1.0, 2.0)));
         assert!(parse_timing("00:00:01,000 -> 00:00:02,000").is_err());
+    }
+
+    #[test]
+    fn every_line_end_alike() {
+        assert_eq!(lines("a\nb\r\nc\rd\r\re"), ["a", "b", "c", "d", "", "e"]);
+        assert_eq!(lines("\u{feff}x\r"), ["x", ""]);
+        assert_eq!(lines(""), [""]);
+        assert_eq!(lines("é\rü"), ["é", "ü"]);
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! and the documented plain shape. The shape is recognised from its keys; a
 //! field of the wrong type is a `DOCUMENT_PARSING_ERROR` naming its JSON path.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
+use super::tick;
 use crate::error::{Error, ErrorKind, JsonPath, Result};
+use crate::host::Deadline;
 use serde_json::{Map, Value};
 
 /// A `DOCUMENT_PARSING_ERROR` about the field at `path`.
@@ -93,6 +95,8 @@ enum Item {
         end: Option<f64>,
         confidence: Option<f64>,
         speaker: Option<String>,
+        /// Where it is in the input.
+        origin: Origin,
     },
     /// Punctuation written onto the previous word.
     AttachPrevious(String),
@@ -117,6 +121,8 @@ struct SegmentIn {
     end: f64,
     speaker: Option<String>,
     items: Vec<Item>,
+    /// Where it is in the input.
+    origin: Origin,
 }
 
 /// End before start: accepted with a warning, the end moved to the start.
@@ -133,12 +139,13 @@ fn order(start: f64, end: f64, path: &JsonPath, warnings: &mut Vec<String>) -> f
 /// the last segment starting at or before it (the first segment for items
 /// before every segment); untimed items and punctuation follow the previous
 /// item.
-fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>) {
+fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>, deadline: &Deadline<'_>) -> Result<()> {
     if segments.is_empty() {
-        return;
+        return Ok(());
     }
     let mut k = 0;
-    for item in items {
+    for (n, item) in items.into_iter().enumerate() {
+        tick(deadline, || format!("word {n} (putting words into segments)"))?;
         if let Some(s) = item.start() {
             while k + 1 < segments.len() && s + 1e-6 >= segments[k + 1].start {
                 k += 1;
@@ -146,6 +153,7 @@ fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>) {
         }
         segments[k].items.push(item);
     }
+    Ok(())
 }
 
 /// Builds the transcript from segments (each with its items) and items
@@ -157,6 +165,7 @@ fn assemble(
     mut segments: Vec<SegmentIn>,
     loose: Vec<Item>,
     warnings: Vec<String>,
+    deadline: &Deadline<'_>,
 ) -> Result<Transcript> {
     let mut b = Builder::new(format, spacing);
     b.set_language(language);
@@ -164,55 +173,68 @@ fn assemble(
         b.warn(w);
     }
     let push = |b: &mut Builder, item: Item| match item {
-        Item::Word { text, start, end, confidence, speaker } => b.push_word(&text, start, end, confidence, speaker),
+        Item::Word { text, start, end, confidence, speaker, origin } => {
+            b.push_word(&text, start, end, confidence, speaker, origin)
+        }
         Item::AttachPrevious(p) => b.attach_to_previous(&p),
         Item::AttachNext(p) => b.attach_to_next(&p),
     };
     if segments.is_empty() {
-        for item in loose {
+        for (n, item) in loose.into_iter().enumerate() {
+            tick(deadline, || format!("word {n} (building the text)"))?;
             push(&mut b, item);
         }
     } else {
-        assign_by_time(&mut segments, loose);
-        for seg in segments {
+        assign_by_time(&mut segments, loose, deadline)?;
+        for (n, seg) in segments.into_iter().enumerate() {
+            tick(deadline, || format!("segment {n} (building the text)"))?;
             if seg.items.is_empty() {
-                b.push_segment(&seg.text, seg.start, seg.end, seg.speaker);
+                b.push_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
             } else {
-                b.open_segment(&seg.text, seg.start, seg.end, seg.speaker);
-                for item in seg.items {
+                b.open_segment(&seg.text, seg.start, seg.end, seg.speaker, seg.origin);
+                for (m, item) in seg.items.into_iter().enumerate() {
+                    tick(deadline, || format!("segment {n}, word {m} (building the text)"))?;
                     push(&mut b, item);
                 }
                 b.close_segment();
             }
         }
     }
-    b.finish()
+    b.finish(deadline)
 }
 
-/// Reads a JSON transcript of any supported shape.
+/// Reads a JSON transcript of any supported shape (no time limit: see
+/// [`from_json_within`]).
 pub fn from_json(value: &Value) -> Result<Transcript> {
+    from_json_within(value, &Deadline::never())
+}
+
+/// [`from_json`] within `deadline`, asked for every array element, word and
+/// token; past it a `PROCESSING_ERROR` naming the JSON path it stopped at.
+pub fn from_json_within(value: &Value, deadline: &Deadline<'_>) -> Result<Transcript> {
+    let d = deadline;
     let root = JsonPath::root();
     let o = object(value, &root, "a JSON transcript")?;
     let results = o.get("results");
     if let Some(Value::Object(r)) = results {
         if r.contains_key("channels") {
-            return deepgram(r, &root.key("results"));
+            return deepgram(r, &root.key("results"), d);
         }
         if r.contains_key("items") {
-            return aws_transcribe(r, &root.key("results"));
+            return aws_transcribe(r, &root.key("results"), d);
         }
     }
     if let Some(Value::Array(_)) = results {
-        return speechmatics(o, &root);
+        return speechmatics(o, &root, d);
     }
     if let Some(Value::Array(_)) = o.get("Transcript") {
-        return aws_call_analytics(o, &root);
+        return aws_call_analytics(o, &root, d);
     }
     if let Some(Value::Array(_)) = o.get("transcription") {
-        return whisper_cpp(o, &root);
+        return whisper_cpp(o, &root, d);
     }
     if ["segments", "words", "word_segments"].iter().any(|k| o.contains_key(*k)) {
-        return whisper_family(o, &root);
+        return whisper_family(o, &root, d);
     }
     let keys: Vec<&str> = o.keys().map(String::as_str).take(8).collect();
     Err(bad(
@@ -247,22 +269,25 @@ fn whisper_word(v: &Value, path: &JsonPath, warnings: &mut Vec<String>) -> Resul
         end,
         confidence: number(w, &["score", "probability", "confidence"]),
         speaker: speaker(w, &["speaker"]),
+        origin: Origin::Json(path.clone()),
     })
 }
 
-fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn whisper_family(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let mut any_segment_words = false;
     let mut word_keys = (false, false, false); // uses "text", has "score", has "probability"
     let segs_path = root.key("segments");
     for (i, v) in array(o, "segments", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("segments[{i}]"))?;
         let p = segs_path.index(i);
         let s = object(v, &p, "a segment")?;
         let start = required_time(s, "start", &p, 1.0)?;
         let end = order(start, required_time(s, "end", &p, 1.0)?, &p, &mut warnings);
         let mut items = Vec::new();
         for (j, w) in array(s, "words", &p)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("words[{j}]"))?;
             let wp = p.key("words").index(j);
             if let Some(wo) = w.as_object() {
                 word_keys.0 |= wo.contains_key("text") && !wo.contains_key("word");
@@ -277,7 +302,14 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
             None if !items.is_empty() => String::new(),
             None => return Err(bad(&p.key("text"), "required", "a segment without words needs its text")),
         };
-        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker"]), items });
+        segments.push(SegmentIn {
+            text,
+            start,
+            end,
+            speaker: speaker(s, &["speaker"]),
+            items,
+            origin: Origin::Json(p),
+        });
     }
     // Top-level words: OpenAI's `verbose_json` with word granularity; WhisperX
     // repeats its words there as `word_segments` (ignored when segments have them).
@@ -317,14 +349,15 @@ fn whisper_family(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript>
     });
     let spacing = if raw { Spacing::Raw } else { Spacing::Join(" ") };
     let language = string(o, "language", root)?.map(str::to_string);
-    assemble(format, spacing, language, segments, loose, warnings)
+    assemble(format, spacing, language, segments, loose, warnings, d)
 }
 
-fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let path = root.key("transcription");
     for (i, v) in array(o, "transcription", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("transcription[{i}]"))?;
         let p = path.index(i);
         let s = object(v, &p, "a transcription entry")?;
         let op = p.key("offsets");
@@ -332,7 +365,14 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         let start = required_time(offsets, "from", &op, 0.001)?;
         let end = order(start, required_time(offsets, "to", &op, 0.001)?, &p, &mut warnings);
         let text = string(s, "text", &p)?.ok_or_else(|| bad(&p.key("text"), "required", "text is required"))?;
-        segments.push(SegmentIn { text: text.to_string(), start, end, speaker: None, items: Vec::new() });
+        segments.push(SegmentIn {
+            text: text.to_string(),
+            start,
+            end,
+            speaker: None,
+            items: Vec::new(),
+            origin: Origin::Json(p),
+        });
     }
     let language = o
         .get("result")
@@ -340,10 +380,10 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         .and_then(|r| r.get("language"))
         .and_then(Value::as_str)
         .map(str::to_string);
-    assemble(TranscriptFormat::WhisperCpp, Spacing::Join(" "), language, segments, Vec::new(), warnings)
+    assemble(TranscriptFormat::WhisperCpp, Spacing::Join(" "), language, segments, Vec::new(), warnings, d)
 }
 
-fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
+fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let channels = array(r, "channels", rp)?
         .filter(|c| !c.is_empty())
@@ -360,6 +400,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     let alt = object(&alternatives[0], &ap, "an alternative")?;
     let mut items = Vec::new();
     for (j, w) in array(alt, "words", &ap)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("words[{j}]"))?;
         let p = ap.key("words").index(j);
         let wo = object(w, &p, "a word")?;
         let text = string(wo, "punctuated_word", &p)?
@@ -373,6 +414,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             end: Some(end),
             confidence: number(wo, &["confidence"]),
             speaker: speaker(wo, &["speaker"]),
+            origin: Origin::Json(p),
         });
     }
     // Segments: the sentences of `paragraphs`, else `results.utterances` of channel 0.
@@ -380,21 +422,31 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
     if let Some(Value::Object(pgs)) = alt.get("paragraphs") {
         let pp = ap.key("paragraphs");
         for (i, pg) in array(pgs, "paragraphs", &pp)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("paragraphs[{i}]"))?;
             let pgp = pp.key("paragraphs").index(i);
             let pg = object(pg, &pgp, "a paragraph")?;
             let who = speaker(pg, &["speaker"]);
             for (k, s) in array(pg, "sentences", &pgp)?.into_iter().flatten().enumerate() {
+                tick(d, || format!("sentences[{k}]"))?;
                 let sp = pgp.key("sentences").index(k);
                 let so = object(s, &sp, "a sentence")?;
                 let start = required_time(so, "start", &sp, 1.0)?;
                 let end = order(start, required_time(so, "end", &sp, 1.0)?, &sp, &mut warnings);
                 let text = string(so, "text", &sp)?.unwrap_or("").to_string();
-                segments.push(SegmentIn { text, start, end, speaker: who.clone(), items: Vec::new() });
+                segments.push(SegmentIn {
+                    text,
+                    start,
+                    end,
+                    speaker: who.clone(),
+                    items: Vec::new(),
+                    origin: Origin::Json(sp),
+                });
             }
         }
     }
     if segments.is_empty() {
         for (i, u) in array(r, "utterances", rp)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("utterances[{i}]"))?;
             let up = rp.key("utterances").index(i);
             let uo = object(u, &up, "an utterance")?;
             if uo.get("channel").and_then(Value::as_u64).is_some_and(|c| c != 0) {
@@ -403,16 +455,23 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             let start = required_time(uo, "start", &up, 1.0)?;
             let end = order(start, required_time(uo, "end", &up, 1.0)?, &up, &mut warnings);
             let text = string(uo, "transcript", &up)?.unwrap_or("").to_string();
-            segments.push(SegmentIn { text, start, end, speaker: speaker(uo, &["speaker"]), items: Vec::new() });
+            segments.push(SegmentIn {
+                text,
+                start,
+                end,
+                speaker: speaker(uo, &["speaker"]),
+                items: Vec::new(),
+                origin: Origin::Json(up),
+            });
         }
     }
     let language = string(channel, "detected_language", &cp)?
         .map(str::to_string)
         .or_else(|| alt.get("languages").and_then(|l| l.get(0)).and_then(Value::as_str).map(str::to_string));
-    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings)
+    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings, d)
 }
 
-fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn speechmatics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let metadata = o.get("metadata").and_then(Value::as_object);
     let delimiter = metadata
@@ -429,20 +488,22 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
     // Sentences (ended by `is_eos`) become segments.
     let mut segments: Vec<SegmentIn> = Vec::new();
     let mut current: Vec<Item> = Vec::new();
-    let mut bounds: Option<(f64, f64)> = None;
+    // (start, end, where the sentence's first word is)
+    let mut bounds: Option<(f64, f64, Origin)> = None;
     let mut who: Option<String> = None;
     let rp = root.key("results");
     let flush = |segments: &mut Vec<SegmentIn>,
                  current: &mut Vec<Item>,
-                 bounds: &mut Option<(f64, f64)>,
+                 bounds: &mut Option<(f64, f64, Origin)>,
                  who: &mut Option<String>| {
-        if let Some((start, end)) = bounds.take() {
+        if let Some((start, end, origin)) = bounds.take() {
             segments.push(SegmentIn {
                 text: String::new(),
                 start,
                 end,
                 speaker: who.take(),
                 items: std::mem::take(current),
+                origin,
             });
         } else if !current.is_empty() {
             // punctuation only: belongs to the previous sentence
@@ -452,6 +513,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         }
     };
     for (i, v) in array(o, "results", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("results[{i}]"))?;
         let p = rp.index(i);
         let r = object(v, &p, "a result")?;
         let ty = string(r, "type", &p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
@@ -476,8 +538,12 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
                     end: Some(end),
                     confidence: number(a0, &["confidence"]),
                     speaker: sp,
+                    origin: Origin::Json(p.clone()),
                 });
-                bounds = Some(bounds.map_or((start, end), |(s, e)| (s.min(start), e.max(end))));
+                bounds = Some(match bounds.take() {
+                    None => (start, end, Origin::Json(p.clone())),
+                    Some((s, e, o)) => (s.min(start), e.max(end), o),
+                });
             }
             "punctuation" => match r.get("attaches_to").and_then(Value::as_str) {
                 Some("next") => current.push(Item::AttachNext(content.to_string())),
@@ -487,6 +553,7 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
                     end: Some(end),
                     confidence: None,
                     speaker: None,
+                    origin: Origin::Json(p.clone()),
                 }),
                 _ => current.push(Item::AttachPrevious(content.to_string())),
             },
@@ -497,13 +564,14 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
         }
     }
     flush(&mut segments, &mut current, &mut bounds, &mut who);
-    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings)
+    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings, d)
 }
 
-fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
+fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut items = Vec::new();
     for (i, v) in array(r, "items", rp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("items[{i}]"))?;
         let p = rp.key("items").index(i);
         let it = object(v, &p, "an item")?;
         let ty = string(it, "type", &p)?.unwrap_or("pronunciation");
@@ -529,26 +597,36 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath) -> Result<Transcript> {
             end,
             confidence: a0.get("confidence").and_then(|c| c.as_f64().or_else(|| c.as_str()?.parse().ok())),
             speaker: speaker(it, &["speaker_label"]),
+            origin: Origin::Json(p),
         });
     }
     let mut segments = Vec::new();
     for (i, v) in array(r, "audio_segments", rp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("audio_segments[{i}]"))?;
         let p = rp.key("audio_segments").index(i);
         let s = object(v, &p, "an audio segment")?;
         let start = required_time(s, "start_time", &p, 1.0)?;
         let end = order(start, required_time(s, "end_time", &p, 1.0)?, &p, &mut warnings);
         let text = string(s, "transcript", &p)?.unwrap_or("").to_string();
-        segments.push(SegmentIn { text, start, end, speaker: speaker(s, &["speaker_label"]), items: Vec::new() });
+        segments.push(SegmentIn {
+            text,
+            start,
+            end,
+            speaker: speaker(s, &["speaker_label"]),
+            items: Vec::new(),
+            origin: Origin::Json(p),
+        });
     }
     let language = string(r, "language_code", rp)?.map(str::to_string);
-    assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings)
+    assemble(TranscriptFormat::AwsTranscribe, Spacing::Join(" "), language, segments, items, warnings, d)
 }
 
-fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcript> {
+fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
     let mut segments = Vec::new();
     let tp = root.key("Transcript");
     for (i, v) in array(o, "Transcript", root)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("Transcript[{i}]"))?;
         let p = tp.index(i);
         let turn = object(v, &p, "a turn")?;
         let start = required_time(turn, "BeginOffsetMillis", &p, 0.001)?;
@@ -557,6 +635,7 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
         let who = speaker(turn, &["ParticipantRole"]);
         let mut items = Vec::new();
         for (j, w) in array(turn, "Items", &p)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("Items[{j}]"))?;
             let wp = p.key("Items").index(j);
             let wo = object(w, &wp, "an item")?;
             let content = string(wo, "Content", &wp)?
@@ -576,12 +655,21 @@ fn aws_call_analytics(o: &Map<String, Value>, root: &JsonPath) -> Result<Transcr
                 end: e,
                 confidence: number(wo, &["Confidence"]),
                 speaker: who.clone(),
+                origin: Origin::Json(wp),
             });
         }
-        segments.push(SegmentIn { text, start, end, speaker: who, items });
+        segments.push(SegmentIn { text, start, end, speaker: who, items, origin: Origin::Json(p) });
     }
     let language = string(o, "LanguageCode", root)?.map(str::to_string);
-    assemble(TranscriptFormat::AwsTranscribeCallAnalytics, Spacing::Join(" "), language, segments, Vec::new(), warnings)
+    assemble(
+        TranscriptFormat::AwsTranscribeCallAnalytics,
+        Spacing::Join(" "),
+        language,
+        segments,
+        Vec::new(),
+        warnings,
+        d,
+    )
 }
 
 #[cfg(test)]

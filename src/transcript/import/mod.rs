@@ -24,19 +24,53 @@
 //! whose words carry their own leading spaces), WhisperX (`word`, `score`,
 //! words without timestamps, `word_segments`) and whisper-timestamped.
 //! [`Transcript::to_json`] writes this shape back (with spans).
+//!
+//! # Time order
+//!
+//! Segments (subtitle cues, turns, sentences) must start in time order, and
+//! so must the words of one segment (of the whole transcript when it has no
+//! segments); otherwise the input is refused with a `DOCUMENT_PARSING_ERROR`
+//! (constraint `order`) naming the JSON path of the first word or segment
+//! that goes back in time (the line of a subtitle cue). Putting them in time
+//! order would change the spoken text quotes are matched against. Words of
+//! different segments may overlap (two speakers at once); a match's
+//! `end_time` is the latest end of its words, so no reported range ends
+//! before it starts. A single word or segment that ends before it starts is
+//! accepted with a warning, its end set to its start. SRT and WebVTT accept
+//! `\n`, `\r\n` and a lone `\r` as line ends.
 
 pub(crate) mod cue;
 mod json;
 mod srt;
 mod vtt;
 
-pub use json::from_json;
+pub use json::{from_json, from_json_within};
 pub use srt::parse_srt;
 pub use vtt::parse_vtt;
 
 use super::model::Transcript;
 use crate::error::{Error, ErrorKind, Result};
+use crate::host::Deadline;
 use serde_json::Value;
+
+/// The `PROCESSING_ERROR` of an import the deadline stopped at `at`.
+pub(crate) fn import_time_error(at: &str) -> Error {
+    Error::new(
+        ErrorKind::Processing,
+        format!("processing time exceeded max_processing_time_seconds: importing the transcript was not finished (stopped at {at})"),
+    )
+    .with_detail("constraint", Value::from("max_processing_time_seconds"))
+    .with_detail("stopped_at", Value::from(at))
+}
+
+/// Asked once per step of every import loop: an error once `deadline` passed.
+pub(crate) fn tick(deadline: &Deadline<'_>, at: impl FnOnce() -> String) -> Result<()> {
+    if deadline.expired() {
+        Err(import_time_error(&at()))
+    } else {
+        Ok(())
+    }
+}
 
 /// Which reader to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +118,17 @@ impl InputFormat {
 /// assert_eq!(t.timing(), TimingLevel::Segment);
 /// assert_eq!(t.segments()[0].end, 3.5);
 /// ```
+///
+/// No time limit: see [`parse_transcript_within`].
 pub fn parse_transcript(input: &str, format: InputFormat) -> Result<Transcript> {
+    parse_transcript_within(input, format, &Deadline::never())
+}
+
+/// [`parse_transcript`] within `deadline`, asked in every loop over the
+/// input (lines, JSON arrays, words, tokens); past it a `PROCESSING_ERROR`
+/// saying where the import stopped. (Parsing the JSON text itself is one
+/// linear pass of `serde_json`, not interrupted; the CLI bounds the file's size.)
+pub fn parse_transcript_within(input: &str, format: InputFormat, deadline: &Deadline<'_>) -> Result<Transcript> {
     let format = match format {
         InputFormat::Auto => {
             let head = input.trim_start_matches('\u{feff}').trim_start();
@@ -105,9 +149,9 @@ pub fn parse_transcript(input: &str, format: InputFormat) -> Result<Transcript> 
                     .with_detail("line", Value::from(e.line()))
                     .with_detail("column", Value::from(e.column()))
             })?;
-            from_json(&value)
+            from_json_within(&value, deadline)
         }
-        InputFormat::Vtt => parse_vtt(input),
-        _ => parse_srt(input),
+        InputFormat::Vtt => vtt::parse_vtt_within(input, deadline),
+        _ => srt::parse_srt_within(input, deadline),
     }
 }

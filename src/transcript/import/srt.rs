@@ -4,9 +4,11 @@
 //! no blank line before the next cue, markup such as `<i>` or `{\an8}`);
 //! anything else is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines, parse_timing};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
+use super::cue::{clean_cue_text, lines_within, parse_timing};
+use super::tick;
 use crate::error::{Error, ErrorKind, Result};
+use crate::host::Deadline;
 use serde_json::Value;
 
 /// A parsing error at 1-based `line`.
@@ -25,11 +27,17 @@ fn is_timing(line: &str) -> bool {
 
 /// Reads an SRT file.
 pub fn parse_srt(input: &str) -> Result<Transcript> {
-    let lines = lines(input);
+    parse_srt_within(input, &Deadline::never())
+}
+
+/// [`parse_srt`] within `deadline`.
+pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<Transcript> {
+    let lines = lines_within(input, deadline)?;
     let mut b = Builder::new(TranscriptFormat::Srt, Spacing::Join(" "));
     let mut cues = 0usize;
     let mut i = 0;
     while i < lines.len() {
+        tick(deadline, || format!("SRT line {}", i + 1))?;
         let line = lines[i].trim();
         if line.is_empty() {
             i += 1;
@@ -63,6 +71,7 @@ pub fn parse_srt(input: &str) -> Result<Transcript> {
         let mut j = timing_at + 1;
         let mut text = Vec::new();
         while j < lines.len() {
+            tick(deadline, || format!("SRT line {}", j + 1))?;
             let l = lines[j].trim();
             if l.is_empty() || is_timing(l) || (is_index(l) && lines.get(j + 1).is_some_and(|n| is_timing(n.trim()))) {
                 break;
@@ -72,7 +81,7 @@ pub fn parse_srt(input: &str) -> Result<Transcript> {
         }
         let (clean, speaker) = clean_cue_text(&text.join("\n"));
         if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker);
+            b.push_segment(&clean, start, end, speaker, Origin::Line("SRT", timing_at + 1));
         }
         cues += 1;
         i = j;
@@ -84,7 +93,7 @@ pub fn parse_srt(input: &str) -> Result<Transcript> {
             "no cues: an SRT file holds numbered cues `1` / `00:00:01,000 --> 00:00:04,000` / text",
         ));
     }
-    b.finish()
+    b.finish(deadline)
 }
 
 #[cfg(test)]

@@ -6,10 +6,12 @@
 //! timing line is skipped (with a warning); a timing line that does not parse
 //! is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines, parse_timing};
+use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
+use super::cue::{clean_cue_text, lines_within, parse_timing};
 use super::srt::line_error;
+use super::tick;
 use crate::error::Result;
+use crate::host::Deadline;
 
 fn starts_block(line: &str, keyword: &str) -> bool {
     line.strip_prefix(keyword).is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
@@ -17,7 +19,12 @@ fn starts_block(line: &str, keyword: &str) -> bool {
 
 /// Reads a WebVTT file.
 pub fn parse_vtt(input: &str) -> Result<Transcript> {
-    let lines = lines(input);
+    parse_vtt_within(input, &Deadline::never())
+}
+
+/// [`parse_vtt`] within `deadline`.
+pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<Transcript> {
+    let lines = lines_within(input, deadline)?;
     let first = lines.first().copied().unwrap_or("");
     if !starts_block(first, "WEBVTT") {
         return Err(line_error(
@@ -31,16 +38,19 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
     // The header runs to the first blank line.
     let mut i = 1;
     while i < lines.len() && !blank(lines[i]) && !lines[i].contains("-->") {
+        tick(deadline, || format!("WebVTT line {}", i + 1))?;
         i += 1;
     }
-    let skip_block = |mut i: usize| {
+    let skip_block = |mut i: usize| -> Result<usize> {
         while i < lines.len() && !blank(lines[i]) {
+            tick(deadline, || format!("WebVTT line {}", i + 1))?;
             i += 1;
         }
-        i
+        Ok(i)
     };
     let mut cues = 0usize;
     while i < lines.len() {
+        tick(deadline, || format!("WebVTT line {}", i + 1))?;
         let line = lines[i];
         if blank(line) {
             i += 1;
@@ -50,7 +60,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
             || starts_block(line.trim_end(), "STYLE")
             || starts_block(line.trim_end(), "REGION")
         {
-            i = skip_block(i);
+            i = skip_block(i)?;
             continue;
         }
         let timing_at = if line.contains("-->") {
@@ -63,7 +73,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
                 i + 1,
                 line.chars().take(40).collect::<String>()
             ));
-            i = skip_block(i);
+            i = skip_block(i)?;
             continue;
         };
         let (start, mut end) = parse_timing(lines[timing_at])
@@ -75,12 +85,13 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
         let mut j = timing_at + 1;
         let mut payload = Vec::new();
         while j < lines.len() && !blank(lines[j]) && !lines[j].contains("-->") {
+            tick(deadline, || format!("WebVTT line {}", j + 1))?;
             payload.push(lines[j].trim());
             j += 1;
         }
         let (clean, speaker) = clean_cue_text(&payload.join("\n"));
         if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker);
+            b.push_segment(&clean, start, end, speaker, Origin::Line("WebVTT", timing_at + 1));
         }
         cues += 1;
         i = j;
@@ -88,7 +99,7 @@ pub fn parse_vtt(input: &str) -> Result<Transcript> {
     if cues == 0 {
         return Err(line_error("WebVTT", 1, "no cues after the WEBVTT header"));
     }
-    b.finish()
+    b.finish(deadline)
 }
 
 #[cfg(test)]
