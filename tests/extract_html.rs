@@ -175,7 +175,8 @@ fn skipped_constructs() {
     assert_eq!(text("a<?xml version=\"1.0\"?>b<![CDATA[ x > y ]]>c<!bogus>d</ bogus>e</>f"), "abcdef");
     assert_eq!(text("a<script>if (a < b && c > d) { x = \"</p>\" }</script>b"), "ab");
     assert_eq!(text("a<SCRIPT type=x>y</scripty></Script >b<style>p > a { }</style>c"), "abc");
-    assert_eq!(text("a<iframe src=x><p>fallback</p></iframe>b<noscript>n</noscript>"), "abn");
+    // noscript content is hidden text now (issue 13): browsers run scripts
+    assert_eq!(text("a<iframe src=x><p>fallback</p></iframe>b<noscript>n</noscript>"), "ab");
 }
 
 #[test]
@@ -234,4 +235,45 @@ fn truncated_and_broken_markup() {
     assert_eq!(text("<<p>>"), "<\n>");
     assert_eq!(text("<h1"), "");
     assert_eq!(text(""), "");
+}
+
+/// Text inside hidden elements (issue 13) is not visible text; its units go
+/// to `hidden`, each pointing at its own bytes, with the region's reason.
+#[test]
+fn hidden_elements_are_not_visible_text() {
+    use evidence_validator::extract::HiddenReason;
+    let cases = [
+        ("a<template><p>b</p></template>c", "ac", "b", HiddenReason::Template),
+        ("a<span hidden>b</span>c", "ac", "b", HiddenReason::HiddenAttribute),
+        ("a<span aria-hidden=\"true\">b</span>c", "ac", "b", HiddenReason::AriaHidden),
+        ("a<span style=\"display : none\">b</span>c", "ac", "b", HiddenReason::DisplayNone),
+        ("a<span style=\"visibility:hidden !important\">b</span>c", "ac", "b", HiddenReason::VisibilityHidden),
+        ("a<noscript>b</noscript>c", "ac", "b", HiddenReason::Noscript),
+        ("a<script>b</script>c", "ac", "b", HiddenReason::Script),
+        ("a<style>b</style>c", "ac", "b", HiddenReason::Style),
+        ("a<iframe>b</iframe>c", "ac", "b", HiddenReason::RawText),
+    ];
+    for (src, visible, hidden, reason) in cases {
+        let x = extract_html(src);
+        check_invariants(src, &x, false);
+        assert_eq!(x.text().replace('\n', ""), visible, "{src:?}");
+        assert_eq!(x.hidden.text().replace('\n', ""), hidden, "{src:?}");
+        assert_eq!(x.hidden.regions.iter().map(|r| r.reason).collect::<Vec<_>>(), [reason], "{src:?}");
+        let b = x.hidden.units.iter().find(|u| u.ch == 'b').unwrap();
+        assert_eq!(&src[b.start as usize..b.end as usize], "b", "{src:?}");
+    }
+    // references in hidden text are decoded, spanning the reference
+    let src = "<p hidden>&eacute;\u{1F600}\r\n\u{4E2D}</p>x";
+    let x = extract_html(src);
+    assert_eq!(
+        x.hidden.units,
+        vec![
+            Unit { ch: '\u{e9}', start: 10, end: 18 },
+            Unit { ch: '\u{1F600}', start: 18, end: 22 },
+            Unit { ch: '\r', start: 22, end: 23 },
+            Unit { ch: '\n', start: 23, end: 24 },
+            Unit { ch: '\u{4E2D}', start: 24, end: 27 },
+        ]
+    );
+    assert_eq!(x.text(), "\n\nx");
 }

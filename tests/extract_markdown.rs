@@ -264,3 +264,37 @@ fn list_items_containers_and_laziness() {
     // Code span padding: one space on each side goes.
     assert_eq!(text("`` `x` `` ` a `"), "`x` a");
 }
+
+/// Raw HTML that hides its content in the rendered page (issue 13): not
+/// visible text; the hidden units keep their own bytes.
+#[test]
+fn hidden_raw_html_is_not_visible_text() {
+    let hidden = |src: &str| {
+        let x = extract_markdown(src);
+        check_invariants(src, &x, true);
+        for u in &x.hidden.units {
+            assert_eq!(&src[u.start as usize..u.end as usize], u.ch.to_string(), "{src:?}");
+        }
+        (x.text(), x.hidden.text())
+    };
+    assert_eq!(hidden("a <span hidden>b</span> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <b aria-hidden=\"true\">b</b> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <i style=\"display: none\">b</i> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <i style='visibility:hidden'>b</i> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <template>b</template> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <noscript>b</noscript> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <script>b</script> c"), ("a  c".into(), "b".into()));
+    assert_eq!(hidden("a <style>b</style> c"), ("a  c".into(), "b".into()));
+    // across blocks, CRLF, emoji and CJK around
+    assert_eq!(
+        hidden("😀 a\r\n\r\n<div hidden>\r\n\r\n中文 **b**\r\n\r\n</div>\r\n\r\nc 発表"),
+        ("😀 a\r\n\r\n\n\n\r\n\r\nc 発表".into(), "\r\n\r\n中文 b\r\n\r\n".into())
+    );
+    // code is not HTML
+    assert_eq!(hidden("a `<span hidden>` b"), ("a <span hidden> b".into(), "".into()));
+    // void elements hide nothing; an unclosed hidden element hides the rest
+    assert_eq!(hidden("a <br hidden> b"), ("a \n b".into(), "".into()));
+    assert_eq!(hidden("a <span hidden>b\n\nc"), ("a ".into(), "b\n\nc".into()));
+    // a heading whose text is all hidden is no heading
+    assert_eq!(headings("# <span hidden>Secret</span>\n\n# Shown <i hidden>x</i>here\n").len(), 1);
+}

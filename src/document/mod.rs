@@ -7,7 +7,7 @@ mod index;
 pub use index::{Chunk, SearchIndex, TokenIndex};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::extract::{self, Heading, Unit};
+use crate::extract::{self, Heading, Hidden, Unit};
 use crate::text::normalize::NormalizedBuilder;
 use crate::text::{normalize, PositionIndex, Profile, Span};
 use serde::{Deserialize, Serialize};
@@ -60,11 +60,23 @@ impl Format {
         }
     }
 
-    /// The units of `text` read in this format.
+    /// The units of `text` read in this format, hidden text included (how
+    /// a quote is read: every word it says, markup removed). A source's
+    /// visible text is what [`Document`] searches.
     pub fn units(self, text: &str) -> Vec<Unit> {
+        self.units_with(text, true)
+    }
+
+    /// The units of `text` read in this format, with or without the text
+    /// no reader sees (see [`crate::extract::hidden`]).
+    pub fn units_with(self, text: &str, include_hidden: bool) -> Vec<Unit> {
         match self {
-            Format::Markdown => extract::markdown::extract_markdown(text).units,
-            Format::Html => extract::html::extract_html(text).units,
+            Format::Markdown => {
+                let mut units = Vec::with_capacity(text.len());
+                extract::markdown::extract_markdown_parts(text, include_hidden, |u| units.extend_from_slice(u));
+                units
+            }
+            Format::Html => extract::html::extract_html_with(text, include_hidden).units,
             Format::PlainText => normalize::plain_units(text).collect(),
         }
     }
@@ -161,6 +173,11 @@ pub struct Document {
     sections: Vec<Section>,
     positions: PositionIndex,
     indexes: Vec<(Profile, OnceCell<SearchIndex>)>,
+    /// The text no reader sees, kept apart (not searched by default).
+    hidden: Hidden,
+    /// Per profile, the index of all text, hidden included (built on first
+    /// use, only when there is hidden text).
+    with_hidden: Vec<(Profile, OnceCell<SearchIndex>)>,
 }
 
 /// Words per minute for the reading-time estimate.
@@ -184,28 +201,30 @@ impl Document {
         // and the default profile's normalized text (which nearly every
         // query needs); other profiles are built on first use.
         let default = Profile::default();
-        let (headings, normalized) = match format {
+        let (headings, normalized, hidden) = match format {
             Format::Markdown => {
                 let mut builder = NormalizedBuilder::new(default, source.len());
-                let mut headings = extract::markdown::extract_markdown_with(&source, |u| builder.push_units(u));
+                let (mut headings, hidden) =
+                    extract::markdown::extract_markdown_parts(&source, false, |u| builder.push_units(u));
                 if headings.is_empty() {
                     headings = dedented_markdown_headings(&source);
                 }
-                (headings, Some(builder.finish()))
+                (headings, Some(builder.finish()), hidden)
             }
             Format::Html => {
                 let extracted = extract::html::extract_html(&source);
                 let mut builder = NormalizedBuilder::new(default, source.len());
                 builder.push_units(&extracted.units);
-                (extracted.headings, Some(builder.finish()))
+                (extracted.headings, Some(builder.finish()), extracted.hidden)
             }
-            Format::PlainText => (Vec::new(), None),
+            Format::PlainText => (Vec::new(), None, Hidden::default()),
         };
+        let with_hidden = indexes.iter().map(|(p, _)| (*p, OnceCell::new())).collect();
         if let (Some(n), Some((_, cell))) = (normalized, indexes.iter().find(|(p, _)| *p == default)) {
             let _ = cell.set(SearchIndex::from_normalized(n));
         }
         let sections = build_sections(&source, &headings, &positions);
-        Ok(Document { source, format, sections, positions, indexes })
+        Ok(Document { source, format, sections, positions, indexes, hidden, with_hidden })
     }
 
     /// The original source text.
@@ -251,6 +270,32 @@ impl Document {
         }
     }
 
+    /// The text of the source no reader sees (hidden elements, `<template>`,
+    /// `<noscript>`, scripts and styles, raw HTML ones inside markdown), kept
+    /// apart from the searched text, each unit pointing into the original.
+    pub fn hidden_text(&self) -> &Hidden {
+        &self.hidden
+    }
+
+    /// [`Self::index`], or with `include_hidden` the index of all the text,
+    /// hidden text included (the same index when there is none). Sections
+    /// come from visible headings either way.
+    pub fn index_for(&self, profile: Profile, include_hidden: bool) -> &SearchIndex {
+        if !include_hidden || self.hidden.is_empty() {
+            return self.index(profile);
+        }
+        let build = || {
+            let mut builder = NormalizedBuilder::new(profile, self.source.len());
+            builder.push_units(&self.format.units_with(&self.source, true));
+            SearchIndex::from_normalized(builder.finish())
+        };
+        match self.with_hidden.iter().find(|(p, _)| *p == profile) {
+            Some((_, cell)) => cell.get_or_init(build),
+            // every profile has a slot; this arm keeps the function total
+            None => self.index(profile),
+        }
+    }
+
     /// Metadata for the report.
     pub fn metadata(&self) -> DocumentMetadata {
         let words = self.index(Profile::default()).word_count();
@@ -270,7 +315,12 @@ impl Document {
     /// Bytes held by the document and its built indexes, for benchmarks.
     pub fn heap_bytes(&self) -> usize {
         let built: usize = self.indexes.iter().filter_map(|(_, c)| c.get()).map(SearchIndex::heap_bytes).sum();
-        self.source.capacity() + self.positions.heap_bytes() + built
+        let hidden: usize = self.with_hidden.iter().filter_map(|(_, c)| c.get()).map(SearchIndex::heap_bytes).sum();
+        self.source.capacity()
+            + self.positions.heap_bytes()
+            + built
+            + hidden
+            + self.hidden.units.capacity() * std::mem::size_of::<Unit>()
     }
 }
 

@@ -16,11 +16,17 @@
 //! * tags produce no text, except that the start or end tag of a block-level
 //!   element (`p`, `div`, `br`, `li`, `td`, `h1`, `title`, …) produces one `'\n'`
 //!   unit spanning the tag, so words of adjacent blocks never fuse;
-//! * comments, `<!DOCTYPE>` and other `<!…>` declarations, `<?…?>`, CDATA
-//!   sections, and the contents of `script`, `style`, `iframe`, `noembed` and
-//!   `noframes` produce nothing (`noscript` and `template` content is kept);
-//!   `title` and `textarea` content is text with references decoded but no
-//!   tags; `xmp` and `plaintext` content is literal;
+//! * comments, `<!DOCTYPE>` and other `<!…>` declarations, `<?…?>` and CDATA
+//!   sections produce nothing; the contents of `script`, `style`, `iframe`,
+//!   `noembed` and `noframes` are no visible text (they go, literal, to the
+//!   hidden text); `title` and `textarea` content is text with references
+//!   decoded but no tags; `xmp` and `plaintext` content is literal;
+//! * text inside a hidden element (`<template>`, `<noscript>`, the `hidden`
+//!   attribute, `aria-hidden="true"`, an inline `display:none` or
+//!   `visibility:hidden`; see [`super::hidden`]) is not visible text: its
+//!   units go to [`Extracted::hidden`] instead (or stay in the text with
+//!   [`extract_html_with`]`(src, true)`); the tags' own `'\n'` units stay
+//!   visible, and a heading inside a hidden element is no heading;
 //! * `<head>` gets no special treatment: its `<title>` text is kept (between
 //!   newlines) and everything else in it carries no text anyway;
 //! * quoted attribute values may contain `>`; a tag, comment or raw-text
@@ -34,15 +40,32 @@
 //!
 //! Linear time, never panics. Offsets are `u32`: input beyond 4 GiB is ignored.
 
+use super::hidden::{tag_hiding, Hidden, HiddenReason, Tracker};
 use super::units::{Extracted, Heading, Unit};
 
-/// Extracts the visible text of an HTML source as units, and its headings.
+/// Extracts the visible text of an HTML source as units, its headings, and
+/// apart from them its hidden text.
 pub fn extract_html(src: &str) -> Extracted {
+    extract_html_with(src, false)
+}
+
+/// [`extract_html`]; with `include_hidden`, hidden text (hidden elements and
+/// the contents of `script`, `style`, …) is kept in `units` as if visible, and
+/// `hidden` is empty.
+pub fn extract_html_with(src: &str, include_hidden: bool) -> Extracted {
     let src = addressable(src);
-    let mut x =
-        Html { src, b: src.as_bytes(), units: Vec::with_capacity(src.len() / 2), headings: Vec::new(), open: None };
+    let mut x = Html {
+        src,
+        b: src.as_bytes(),
+        units: Vec::with_capacity(src.len() / 2),
+        headings: Vec::new(),
+        open: None,
+        tracker: Tracker::default(),
+        hidden: Hidden::default(),
+        include_hidden,
+    };
     x.run();
-    Extracted { units: x.units, headings: x.headings }
+    Extracted { units: x.units, headings: x.headings, hidden: x.hidden }
 }
 
 /// Decodes the character reference at `src[at..]` (which must start with `&`).
@@ -271,6 +294,9 @@ struct Html<'a> {
     units: Vec<Unit>,
     headings: Vec<Heading>,
     open: Option<OpenHeading>,
+    tracker: Tracker,
+    hidden: Hidden,
+    include_hidden: bool,
 }
 
 impl Html<'_> {
@@ -288,7 +314,31 @@ impl Html<'_> {
     }
 
     fn push(&mut self, ch: char, start: usize, end: usize) {
-        self.units.push(Unit { ch, start: start as u32, end: end as u32 });
+        let unit = Unit { ch, start: start as u32, end: end as u32 };
+        match self.tracker.reason() {
+            Some(reason) if !self.include_hidden => self.hidden.push(unit, reason, self.tracker.episode()),
+            _ => self.units.push(unit),
+        }
+    }
+
+    /// The raw text `[from, to)` of a `script`, `style`, … element: hidden
+    /// text, literal (one region, or part of the enclosing hidden one).
+    fn raw_hidden(&mut self, from: usize, to: usize, reason: HiddenReason) {
+        if self.include_hidden {
+            self.text_range(from, to, false);
+            return;
+        }
+        let (reason, episode) = match self.tracker.reason() {
+            Some(outer) => (outer, self.tracker.episode()),
+            None => (reason, self.tracker.new_episode()),
+        };
+        let mut i = from;
+        while i < to {
+            let Some(ch) = self.src.get(i..).and_then(|s| s.chars().next()) else { break };
+            let end = i + ch.len_utf8();
+            self.hidden.push(Unit { ch, start: i as u32, end: end as u32 }, reason, episode);
+            i = end;
+        }
     }
 
     /// Emits the char at `i` as text; returns the offset after it.
@@ -369,24 +419,49 @@ impl Html<'_> {
         let (name_end, end) = scan_tag(b, i + 1);
         let Some(end) = end else { return n };
         let name = &b[i + 1..name_end];
+        let hiding = tag_hiding(b, name_end, end - 1);
+        self.tracker.close_implied(name);
         match classify(name) {
-            Kind::Inline => {}
-            Kind::Block => self.push('\n', i, end),
+            Kind::Inline => self.tracker.start(name, hiding),
+            Kind::Block => {
+                self.push('\n', i, end);
+                self.tracker.start(name, hiding);
+            }
             Kind::Heading(level) => {
                 self.close_heading(i);
                 self.push('\n', i, end);
-                self.open = Some(OpenHeading { level, start: i, first_unit: self.units.len() });
+                self.tracker.start(name, hiding);
+                // a hidden heading is no heading
+                if self.include_hidden || self.tracker.reason().is_none() {
+                    self.open = Some(OpenHeading { level, start: i, first_unit: self.units.len() });
+                }
             }
             // The end tag is handled by the main loop.
-            Kind::Hidden => return find_end_tag(b, end, name).unwrap_or(n),
+            Kind::Hidden => {
+                let stop = find_end_tag(b, end, name).unwrap_or(n);
+                let reason = if name.eq_ignore_ascii_case(b"script") {
+                    HiddenReason::Script
+                } else if name.eq_ignore_ascii_case(b"style") {
+                    HiddenReason::Style
+                } else {
+                    HiddenReason::RawText
+                };
+                self.raw_hidden(end, stop, reason);
+                return stop;
+            }
+            // Raw text elements are never left open on the stack: their
+            // content is read here, under their own attributes.
             Kind::Rcdata | Kind::Literal => {
                 self.push('\n', i, end);
                 let stop = find_end_tag(b, end, name).unwrap_or(n);
+                self.tracker.start(name, hiding);
                 self.text_range(end, stop, classify(name) == Kind::Rcdata);
+                self.tracker.end(name);
                 return stop;
             }
             Kind::Plaintext => {
                 self.push('\n', i, end);
+                self.tracker.start(name, hiding);
                 self.text_range(end, n, false);
                 return n;
             }
@@ -399,6 +474,12 @@ impl Html<'_> {
         let (name_end, end) = scan_tag(b, i + 2);
         let Some(end) = end else { return b.len() };
         let name = &b[i + 2..name_end];
+        match classify(name) {
+            Kind::Hidden => return end,
+            Kind::Rcdata | Kind::Literal | Kind::Plaintext => {}
+            // the tag's own newline is visible when it closes a hidden element
+            _ => self.tracker.end(name),
+        }
         match classify(name) {
             Kind::Heading(_) => {
                 self.close_heading(end);

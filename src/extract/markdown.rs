@@ -30,7 +30,18 @@
 //!   lines or blank lines; an unterminated `<!--` stays literal text);
 //! * entity and numeric character references (`&amp;`, `&#8220;`) become one
 //!   unit spanning the reference (CommonMark: the `;` is required; names are
-//!   those of [`super::html`]'s table).
+//!   those of [`super::html`]'s table);
+//! * text that raw HTML hides in the rendered page is not visible text (see
+//!   [`super::hidden`]): the raw HTML tags met by inline parsing are followed
+//!   across paragraphs, blank lines and other blocks (a `<div hidden>` hides
+//!   everything up to its `</div>`, headings, lists and code blocks in it
+//!   included; a heading left with no visible text is no heading), and after
+//!   a raw `<script>`, `<style>`, `<iframe>`, `<noembed>` or `<noframes>`
+//!   tag everything is hidden up to its end tag (its raw text may span blank
+//!   lines, as in a CommonMark HTML block). Hidden units go to
+//!   [`Extracted::hidden`] (or, with [`extract_markdown_parts`]`(src, true,
+//!   …)`, to the text as if visible). Tags inside code spans and code blocks
+//!   are code, not HTML, and hide nothing.
 //!
 //! Fenced code block content is kept verbatim (no inline processing, no
 //! headings). Blocks follow CommonMark closely enough for real documents:
@@ -55,21 +66,30 @@
 //! at 1,024 chars, at most 32 list markers count per line), never panics.
 //! Offsets are `u32`: input beyond 4 GiB is ignored.
 
+use super::hidden::{self, Hidden, HiddenReason, TagHiding, Tracker};
 use super::html::decode_char_ref;
 use super::units::{Extracted, Heading, Unit};
 use std::collections::{HashMap, HashSet};
 
-/// Extracts the text of a markdown source as units, and its headings.
+/// Extracts the visible text of a markdown source as units, its headings,
+/// and apart from them its hidden text.
 pub fn extract_markdown(src: &str) -> Extracted {
     let mut units = Vec::with_capacity(src.len());
-    let headings = extract_markdown_with(src, |u| units.extend_from_slice(u));
-    Extracted { units, headings }
+    let (headings, hidden) = extract_markdown_parts(src, false, |u| units.extend_from_slice(u));
+    Extracted { units, headings, hidden }
 }
 
-/// [`extract_markdown`] handing the units to `sink` a block at a time, in
-/// order, instead of collecting them (the units of a whole document take 12
-/// bytes per char): returns the headings.
+/// [`extract_markdown`] handing the visible units to `sink` a block at a
+/// time, in order, instead of collecting them (the units of a whole document
+/// take 12 bytes per char): returns the headings.
 pub fn extract_markdown_with(src: &str, sink: impl FnMut(&[Unit])) -> Vec<Heading> {
+    extract_markdown_parts(src, false, sink).0
+}
+
+/// [`extract_markdown_with`] that also returns the hidden text; with
+/// `include_hidden` the hidden text goes to `sink` as if visible (and the
+/// returned [`Hidden`] is empty).
+pub fn extract_markdown_parts(src: &str, include_hidden: bool, sink: impl FnMut(&[Unit])) -> (Vec<Heading>, Hidden) {
     let src = addressable(src);
     let mut blocks = Blocks {
         src,
@@ -85,7 +105,7 @@ pub fn extract_markdown_with(src: &str, sink: impl FnMut(&[Unit])) -> Vec<Headin
         items: Vec::new(),
     };
     blocks.run();
-    blocks.finish(sink)
+    blocks.finish(include_hidden, sink)
 }
 
 /// Longest scan for an inline link's tail, an autolink or a raw HTML tag.
@@ -501,23 +521,59 @@ impl Blocks<'_> {
         self.flush_para();
     }
 
-    /// Hands the units to `sink` segment by segment, keeping only the units
-    /// of heading segments (for their titles).
-    fn finish(mut self, mut sink: impl FnMut(&[Unit])) -> Vec<Heading> {
+    /// Hands the visible units to `sink` segment by segment, keeping only
+    /// the units of heading segments (for their titles), and returns the
+    /// headings and the hidden text. Raw HTML tags are followed across
+    /// segments (a `<div hidden>` hides the paragraphs up to its `</div>`).
+    fn finish(mut self, include_hidden: bool, mut sink: impl FnMut(&[Unit])) -> (Vec<Heading>, Hidden) {
         self.flush_para();
         let mut units = Vec::new();
-        let mut titles: Vec<Vec<Unit>> = vec![Vec::new(); self.headings.len()];
+        let mut visible = Vec::new();
+        let mut events: Vec<TagEvent> = Vec::new();
+        let mut seen = HiddenState::default();
+        let mut titles: Vec<(Vec<Unit>, bool)> = vec![(Vec::new(), false); self.headings.len()];
         // headings are pushed in order of their first segment
         debug_assert!(self.headings.windows(2).all(|w| w[0].seg_from <= w[1].seg_from));
         let mut first_open = 0;
         for (i, seg) in self.segs.iter().enumerate() {
             units.clear();
+            events.clear();
             let cands = &self.cands[seg.from..seg.to];
+            // a block starts (a paragraph, heading, table cell, code block,
+            // blank line): the block element markdown renders, or the end of
+            // the paragraph, closes a raw `<p>` left open before it
+            seen.close_p();
             if seg.inline {
-                inline(cands, self.src, &self.defs, &mut units);
+                inline(cands, self.src, &self.defs, &mut units, &mut events);
             } else {
                 units.extend(cands.iter().map(|c| c.unit()));
             }
+            let hidden_before = seen.hidden.units.len();
+            // nothing hidden and no tag to follow: the units as they are
+            let routed = include_hidden || (events.is_empty() && seen.reason().is_none());
+            if !routed {
+                visible.clear();
+                let mut next_event = events.iter().peekable();
+                for (k, u) in units.iter().enumerate() {
+                    while let Some(e) = next_event.next_if(|e| e.at <= k) {
+                        seen.apply(e);
+                    }
+                    match seen.reason() {
+                        Some((reason, episode)) => seen.hidden.push(*u, reason, episode),
+                        None => visible.push(*u),
+                    }
+                }
+                for e in next_event {
+                    seen.apply(e);
+                }
+            } else {
+                // with include_hidden the tags are still followed (for headings)
+                for e in &events {
+                    seen.apply(e);
+                }
+            }
+            let visible: &[Unit] = if routed { &units } else { &visible };
+            let any_hidden = seen.hidden.units.len() > hidden_before;
             while self.headings.get(first_open).is_some_and(|h| h.seg_to <= i) {
                 first_open += 1;
             }
@@ -526,21 +582,26 @@ impl Blocks<'_> {
                     break;
                 }
                 if i < h.seg_to {
-                    title.extend_from_slice(&units);
+                    title.0.extend_from_slice(visible);
+                    title.1 |= any_hidden;
                 }
             }
-            sink(&units);
+            sink(visible);
         }
-        self.headings
+        let headings = self
+            .headings
             .iter()
             .zip(titles)
-            .map(|(h, title)| Heading {
+            // a heading whose text is all hidden is no heading
+            .filter(|(_, (title, any_hidden))| !(*any_hidden && title.iter().all(|u| u.ch.is_whitespace())))
+            .map(|(h, (title, _))| Heading {
                 level: h.level,
                 title: title_of(&title),
                 start: h.start as u32,
                 end: h.end as u32,
             })
-            .collect()
+            .collect();
+        (headings, seen.hidden)
     }
 
     /// Appends the chars of `src[from..to]` to the candidate arena.
@@ -1056,8 +1117,10 @@ impl Backticks {
 
 /// Parses the candidates of one paragraph (or heading, or table cell) for
 /// inline markup and appends the resulting units to `out`.
-fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
+fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>, events: &mut Vec<TagEvent>) {
     let n = cs.len();
+    // raw HTML tags by candidate index, in order: (index, event)
+    let mut tags: Vec<(usize, TagEvent)> = Vec::new();
     let mut st = Inline { cs, slots: vec![Slot::Keep; n], delims: Vec::new(), head: None, tail: None };
     let mut brackets: Vec<Bracket> = Vec::new();
     let mut inactive_before = 0;
@@ -1107,6 +1170,9 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
                     st.slots[end - 1] = Slot::Drop;
                     i = end;
                 } else if let Some((end, block)) = raw_html(cs, i, html_ends.get_or_insert_with(HtmlEnds::new)) {
+                    if let Some(tag) = TagEvent::read(&cs[i..end]) {
+                        tags.push((i, tag));
+                    }
                     st.drop_range(i, end);
                     if block {
                         st.slots[i] = Slot::Emit(Unit { ch: '\n', start: cs[i].start, end: cs[end - 1].end });
@@ -1153,12 +1219,121 @@ fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut Vec<Unit>) {
         }
     }
     st.process_emphasis(None);
+    if tags.is_empty() {
+        for (k, slot) in st.slots.iter().enumerate() {
+            match slot {
+                Slot::Keep => out.push(cs[k].unit()),
+                Slot::Drop => {}
+                Slot::Emit(u) => out.push(*u),
+            }
+        }
+        return;
+    }
+    let base = out.len();
+    let mut tags = tags.into_iter().peekable();
     for (k, slot) in st.slots.iter().enumerate() {
+        // an end tag acts before its own newline unit, a start tag after it
+        let tag = tags.next_if(|(at, _)| *at == k);
+        if let Some((_, t)) = tag.as_ref().filter(|(_, t)| t.end_tag) {
+            events.push(TagEvent { at: out.len() - base, ..t.clone() });
+        }
         match slot {
             Slot::Keep => out.push(cs[k].unit()),
             Slot::Drop => {}
             Slot::Emit(u) => out.push(*u),
         }
+        if let Some((_, t)) = tag.filter(|(_, t)| !t.end_tag) {
+            events.push(TagEvent { at: out.len() - base, ..t });
+        }
+    }
+}
+
+/// A raw HTML tag met by inline parsing: where it acts in the segment's
+/// output (before the unit at `at`), and what it says about hiding.
+#[derive(Debug, Clone)]
+struct TagEvent {
+    at: usize,
+    end_tag: bool,
+    /// Lowercase name.
+    name: Vec<u8>,
+    hiding: TagHiding,
+}
+
+impl TagEvent {
+    /// Reads a start or end tag (`cs` is the whole tag, `<` to `>`).
+    fn read(cs: &[Cand]) -> Option<TagEvent> {
+        let text: String = cs.iter().map(|c| c.ch).collect();
+        let b = text.as_bytes();
+        let end_tag = b.get(1) == Some(&b'/');
+        let name_start = if end_tag { 2 } else { 1 };
+        if !b.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        let mut j = name_start;
+        while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+            j += 1;
+        }
+        let name = b[name_start..j].to_ascii_lowercase();
+        let hiding = if end_tag { TagHiding::default() } else { hidden::tag_hiding(b, j, b.len().saturating_sub(1)) };
+        Some(TagEvent { at: 0, end_tag, name, hiding })
+    }
+}
+
+/// Raw HTML elements whose content is raw text that is never shown.
+fn raw_hidden_reason(name: &[u8]) -> Option<HiddenReason> {
+    match name {
+        b"script" => Some(HiddenReason::Script),
+        b"style" => Some(HiddenReason::Style),
+        b"iframe" | b"noembed" | b"noframes" => Some(HiddenReason::RawText),
+        _ => None,
+    }
+}
+
+/// What raw HTML has hidden so far, across segments.
+#[derive(Default)]
+struct HiddenState {
+    tracker: Tracker,
+    /// Inside a raw text element (`script`, `style`, …): its name, why, and
+    /// the episode of its text; only its end tag ends it.
+    raw: Option<(Vec<u8>, HiddenReason, u32)>,
+    hidden: Hidden,
+}
+
+impl HiddenState {
+    fn apply(&mut self, e: &TagEvent) {
+        if let Some((name, _, _)) = &self.raw {
+            if e.end_tag && *name == e.name {
+                self.raw = None;
+            }
+            return;
+        }
+        if e.end_tag {
+            self.tracker.end(&e.name);
+        } else if let Some(reason) = raw_hidden_reason(&e.name) {
+            let episode = match self.tracker.reason() {
+                Some(_) => self.tracker.episode(),
+                None => self.tracker.new_episode(),
+            };
+            self.raw = Some((e.name.clone(), reason, episode));
+        } else {
+            self.tracker.close_implied(&e.name);
+            self.tracker.start(&e.name, e.hiding);
+        }
+    }
+
+    /// A block rendered by markdown starts (outside raw text).
+    fn close_p(&mut self) {
+        if self.raw.is_none() {
+            self.tracker.close_p();
+        }
+    }
+
+    /// Why text here is hidden, and its episode.
+    fn reason(&self) -> Option<(HiddenReason, u32)> {
+        if let Some(r) = self.tracker.reason() {
+            return Some((r, self.tracker.episode()));
+        }
+        self.raw.as_ref().map(|(_, r, e)| (*r, *e))
     }
 }
 

@@ -2,6 +2,8 @@
 //! source it stands for. Format extractors (HTML, markdown) produce units; the
 //! normalizer consumes them, so spans always point into the original source.
 
+use super::hidden::Hidden;
+
 /// One character of extracted text and the bytes of the original source it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unit {
@@ -31,8 +33,12 @@ pub struct Heading {
 pub struct Extracted {
     /// The text, unit by unit, in source order (sorted by `start`, non-overlapping).
     pub units: Vec<Unit>,
-    /// Headings in source order.
+    /// Headings in source order (those a reader sees: a heading inside a
+    /// hidden element is none).
     pub headings: Vec<Heading>,
+    /// The text no reader sees (see [`super::hidden`]), kept apart from
+    /// `units`; empty when hidden text was asked to be included in `units`.
+    pub hidden: Hidden,
 }
 
 impl Extracted {

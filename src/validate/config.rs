@@ -96,6 +96,17 @@ pub fn estimated_memory_bytes(source_bytes: usize, claims: usize) -> usize {
     source_bytes.saturating_mul(MEMORY_PER_SOURCE_BYTE).saturating_add(claims.saturating_mul(MEMORY_PER_CLAIM))
 }
 
+/// `document_processing` (an addition to spec 000 §1.3): how the source is read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentProcessingConfig {
+    /// Search the text no reader sees too (HTML `hidden`, `aria-hidden`,
+    /// `display:none` / `visibility:hidden` inline styles, `<template>`,
+    /// `<noscript>`, scripts and styles, and such raw HTML inside markdown).
+    /// Off by default: a quote found only there is not VALIDATED, and is
+    /// reported with a `HIDDEN_TEXT` warning and the hidden place.
+    pub include_hidden_text: bool,
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
@@ -112,6 +123,8 @@ pub struct Config {
     /// Refuse input fields the schema does not know (default: list them
     /// in a warning).
     pub strict: bool,
+    /// `document_processing`.
+    pub document_processing: DocumentProcessingConfig,
 }
 
 impl Default for Config {
@@ -138,6 +151,7 @@ impl Default for Config {
                 max_memory_mb: 100.0,
             },
             strict: false,
+            document_processing: DocumentProcessingConfig { include_hidden_text: false },
         }
     }
 }
@@ -244,6 +258,11 @@ impl Config {
             f.finish()?;
         }
         top.bool("strict", &mut c.strict)?;
+        if let Some((o, p)) = top.object("document_processing")? {
+            let mut f = Fields::new(o, &p);
+            f.bool("include_hidden_text", &mut c.document_processing.include_hidden_text)?;
+            f.finish()?;
+        }
         top.finish()?;
         Ok(c)
     }
@@ -478,5 +497,21 @@ mod tests {
         assert!(Config::from_json(&json!([1])).is_err());
         let e = Config::from_json(&json!({"extra": 1})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.extra");
+    }
+
+    #[test]
+    fn document_processing_is_strict() {
+        assert!(!Config::default().document_processing.include_hidden_text);
+        let c = Config::from_json(&json!({"document_processing": {"include_hidden_text": true}})).unwrap();
+        assert!(c.document_processing.include_hidden_text);
+        let c = Config::from_json(&json!({"validation_config": {"document_processing": null}})).unwrap();
+        assert!(!c.document_processing.include_hidden_text);
+        let e = Config::from_json(&json!({"document_processing": {"include_hidden_text": "yes"}})).unwrap_err();
+        assert_eq!(e.code(), "CONFIGURATION_ERROR");
+        assert_eq!(e.details()["json_path"], "$.document_processing.include_hidden_text");
+        let e = Config::from_json(&json!({"document_processing": {"include_hidden": true}})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.document_processing.include_hidden");
+        let e = Config::from_json(&json!({"document_processing": true})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.document_processing");
     }
 }

@@ -100,7 +100,7 @@ pub(super) fn run(
 ) -> Outcome {
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let profile = config.profile();
-    let index = doc.index(profile);
+    let index = doc.index_for(profile, config.document_processing.include_hidden_text);
     let text = index.text();
     let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
     // a document asked about one claim at a time answers from its gram index
@@ -147,7 +147,111 @@ pub(super) fn run(
         }
         out.results.push(decided.result);
     }
+    report_hidden_quotes(doc, config, &prepared, deadline, &mut out);
     out
+}
+
+/// Claims not VALIDATED whose quote occurs word for word (normalized the
+/// same way, whole words) in text no reader sees, within one hidden element
+/// (issue 13: hidden "evidence" is a prompt-injection route). They stay
+/// FAILED or LOW_CONFIDENCE, and say why: a `HIDDEN_TEXT` warning, and the
+/// hidden place first in `failed_claims[].attempted_matches` (its span
+/// points into the original; `candidate_text` is the original there). One
+/// pass over the hidden text for all such claims, within the deadline (past
+/// it, claims are reported without this note).
+fn report_hidden_quotes(
+    doc: &Document,
+    config: &Config,
+    prepared: &[Prepared],
+    deadline: &Deadline,
+    out: &mut Outcome,
+) {
+    let hidden = doc.hidden_text();
+    if hidden.is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
+        return;
+    }
+    // every non-VALIDATED result has one failed_claims entry, in order
+    let mut wanted: Vec<(usize, usize)> = Vec::new();
+    let mut failed_at = 0;
+    for (r, result) in out.results.iter().enumerate() {
+        if result.validation_status == Status::Validated {
+            continue;
+        }
+        let f = failed_at;
+        failed_at += 1;
+        let same = |id: &str| id == result.claim_id;
+        let fits = match result.validation_status {
+            Status::Failed => out.failed.get(f).is_some_and(|x| x.failure_reason == FailureReason::NotFound),
+            Status::LowConfidence => true,
+            _ => false,
+        };
+        if fits
+            && out.failed.get(f).is_some_and(|x| same(&x.claim_id))
+            && prepared.get(r).is_some_and(|p| same(&p.claim.id))
+        {
+            wanted.push((r, f));
+        }
+    }
+    if wanted.is_empty() {
+        return;
+    }
+    // the hidden units, with a separator between regions (spanning the gap)
+    let mut units = Vec::with_capacity(hidden.units.len() + hidden.regions.len());
+    let mut region = 0;
+    let mut last: Option<(usize, u32)> = None;
+    for u in &hidden.units {
+        while hidden.regions.get(region).is_some_and(|g| g.end <= u.start) {
+            region += 1;
+        }
+        if let Some((r, end)) = last {
+            if r != region && end < u.start {
+                units.push(crate::extract::Unit { ch: '\n', start: end, end: u.start });
+            }
+        }
+        units.push(*u);
+        last = Some((region, u.end));
+    }
+    let norm = Normalized::from_units(units, config.profile());
+    let text = norm.as_str();
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
+    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
+    for (&(r, f), hits) in wanted.iter().zip(hits) {
+        let place = hits.spans.into_iter().find_map(|(s, e)| {
+            if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
+                return None;
+            }
+            let (os, oe) = norm.original_range(s, e)?;
+            hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
+        });
+        let (Some((os, oe, reason)), Some(p)) = (place, prepared.get(r)) else { continue };
+        let span = doc.span(os, oe);
+        let why = format!("the quote occurs only in text a reader does not see ({})", reason.describe());
+        out.warnings.push(Warning {
+            code: "HIDDEN_TEXT".into(),
+            message: format!("claim {}: {why}, at line {}; not validated", p.claim.id, span.line),
+            claim_id: Some(p.claim.id.clone()),
+        });
+        if let Some(failed) = out.failed.get_mut(f) {
+            failed.attempted_matches.insert(
+                0,
+                Attempt {
+                    candidate_text: doc.source().get(os..oe).unwrap_or("").to_string(),
+                    confidence_score: 0.0,
+                    rejection_reason: format!("HIDDEN_TEXT: {why}"),
+                    location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
+                },
+            );
+            failed.attempted_matches.truncate(MAX_LISTED);
+            failed.suggestions.insert(
+                0,
+                format!(
+                    "The quoted words are in the source at line {} but hidden from readers ({}): hidden text is not evidence. Quote visible text, or set document_processing.include_hidden_text if hidden text counts.",
+                    span.line,
+                    reason.describe()
+                ),
+            );
+        }
+    }
 }
 
 /// The exact and fuzzy search of every claim's quote, together, bounded by
@@ -344,7 +448,8 @@ pub(super) fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) 
     }
     let quotes: Vec<&str> = wanted.iter().filter_map(|&i| prepared.get(i)).map(|p| p.quote.as_str()).collect();
     let s = &config.semantic_matching;
-    semantic::request_texts(doc.index(profile).text(), s.chunk_size, s.overlap_size, &quotes)
+    let text = doc.index_for(profile, config.document_processing.include_hidden_text).text();
+    semantic::request_texts(text, s.chunk_size, s.overlap_size, &quotes)
 }
 
 fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'c> {

@@ -49,6 +49,15 @@ export interface ValidationConfigBody {
     /** Estimated peak memory of the call, in MiB (default 100). */
     max_memory_mb?: number;
   };
+  /**
+   * How the source is read (not in spec 000). `include_hidden_text` (default
+   * false): also search text no reader sees (HTML `hidden`,
+   * `aria-hidden="true"`, inline `display:none` / `visibility:hidden`,
+   * `<template>`, `<noscript>`, `<script>`, `<style>`, and such raw HTML in
+   * markdown). Off, a quote found only there is not VALIDATED and gets a
+   * `HIDDEN_TEXT` warning and an attempted match at the hidden place.
+   */
+  document_processing?: { include_hidden_text?: boolean };
 }
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
@@ -62,6 +71,7 @@ export interface DefaultConfig {
   context_validation: { enabled: boolean; context_window: number; section_awareness: boolean };
   performance_limits: { max_document_size_mb: number; max_claims: number; max_processing_time_seconds: number; max_memory_mb: number };
   strict: boolean;
+  document_processing: { include_hidden_text: boolean };
 }
 
 /** A JSON value (what `parseJson` returns). */
@@ -154,6 +164,7 @@ export interface ClaimResult {
 export interface AttemptedMatch extends Location {
   candidate_text: string;
   confidence_score: number;
+  /** Why it was rejected; starts with `HIDDEN_TEXT:` for a quote found only in hidden text (first in the list). */
   rejection_reason: string;
 }
 
@@ -165,6 +176,7 @@ export interface FailedClaim {
 }
 
 export interface ReportWarning {
+  /** E.g. `NUMBER_MISMATCH`, `WORD_SUBSTITUTION`, `NEGATION_MISMATCH`, `HIDDEN_TEXT`, `DUPLICATE_CLAIM_ID`. */
   code: string;
   message: string;
   claim_id?: string;
