@@ -205,7 +205,8 @@ fn step_two_equals_cpython_difflib() {
     let _ = std::fs::remove_file(&input);
     // the oracle is required: a missing python3 fails the test, it never
     // passes unchecked
-    let run = run.unwrap_or_else(|e| panic!("cannot run python3, the CPython difflib oracle of step 2 ({e}): install python3"));
+    let run = run
+        .unwrap_or_else(|e| panic!("cannot run python3, the CPython difflib oracle of step 2 ({e}): install python3"));
     assert!(run.status.success(), "python3 failed: {}", String::from_utf8_lossy(&run.stderr));
     let text = std::fs::read_to_string(&output).unwrap();
     let _ = std::fs::remove_file(&output);

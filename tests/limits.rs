@@ -260,3 +260,23 @@ fn semantic_chunks_with_a_near_total_overlap_are_linear() {
     assert!(started.elapsed().as_secs_f64() < 4.0, "{:?}", started.elapsed());
     assert_accounted(&report, &["EV001".into()]);
 }
+
+#[test]
+fn the_deadline_covers_parsing_the_document() {
+    // 3000 markdown blocks: the deadline passes while they are read
+    let source: String =
+        (0..3000).map(|i| format!("## Part {i}\n\nThe deploy number {i} finished without errors.\n\n")).collect();
+    let claims = json!({"source_metadata": {"format": "markdown"}, "claims": [
+        claim(1, "The deploy number 7 finished without errors."), claim(2, "The deploy number 8 finished without errors.")]});
+    let clock = Ticking { now: Cell::new(0.0), step: 1.0 };
+    let config = json!({"performance_limits": {"max_processing_time_seconds": 0.001}});
+    let report = serde_json::to_value(validate_evidence(&source, &claims, &config, &clock).unwrap()).unwrap();
+    assert_eq!(report["ok"], false);
+    assert!(report["errors"][0]["message"].as_str().unwrap().contains("parsing the document"), "{}", report["errors"]);
+    assert_accounted(&report, &["EV001".into(), "EV002".into()]);
+    assert_eq!(report["document_metadata"]["size_bytes"], source.len());
+    assert_eq!(report["validation_summary"]["total_claims"], 2);
+    // with time to spare the same input is answered in full
+    let report = validate_evidence(&source, &claims, &json!({}), &FixedClock(0.0)).unwrap();
+    assert!(report.ok && report.validated_claims.iter().all(|r| r.validation_status == Status::Validated));
+}

@@ -8,6 +8,7 @@ pub use index::{Chunk, SearchIndex, TokenIndex};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Heading, Hidden, Unit};
+use crate::host::Deadline;
 use crate::text::normalize::NormalizedBuilder;
 use crate::text::{normalize, PositionIndex, Profile, Span};
 use serde::{Deserialize, Serialize};
@@ -186,6 +187,13 @@ const READING_WPM: f64 = 200.0;
 impl Document {
     /// Parses `source`, detecting its format unless one is given.
     pub fn new(source: impl Into<String>, format: Option<Format>) -> Result<Document> {
+        Document::parse(source, format, &Deadline::never())
+    }
+
+    /// [`Document::new`] within `deadline`: past it, the parse stops and
+    /// the answer is a PROCESSING_ERROR whose `details.constraint` is
+    /// `max_processing_time_seconds` (see [`is_past_deadline`]).
+    pub fn parse(source: impl Into<String>, format: Option<Format>, deadline: &Deadline) -> Result<Document> {
         let source = source.into();
         if source.len() > u32::MAX as usize / 2 {
             return Err(Error::new(ErrorKind::DocumentParsing, "document larger than 2 GiB cannot be indexed"));
@@ -204,8 +212,12 @@ impl Document {
         let (headings, normalized, hidden) = match format {
             Format::Markdown => {
                 let mut builder = NormalizedBuilder::new(default, source.len());
-                let (mut headings, hidden) =
-                    extract::markdown::extract_markdown_parts(&source, false, |u| builder.push_units(u));
+                // past the deadline the blocks still read are not normalized
+                let (mut headings, hidden) = extract::markdown::extract_markdown_parts(&source, false, |u| {
+                    if !deadline.expired() {
+                        builder.push_units(u);
+                    }
+                });
                 if headings.is_empty() {
                     headings = dedented_markdown_headings(&source);
                 }
@@ -219,12 +231,30 @@ impl Document {
             }
             Format::PlainText => (Vec::new(), None, Hidden::default()),
         };
+        if deadline.expired_now() {
+            return Err(past_deadline("parsing the document"));
+        }
         let with_hidden = indexes.iter().map(|(p, _)| (*p, OnceCell::new())).collect();
         if let (Some(n), Some((_, cell))) = (normalized, indexes.iter().find(|(p, _)| *p == default)) {
             let _ = cell.set(SearchIndex::from_normalized(n));
         }
         let sections = build_sections(&source, &headings, &positions);
         Ok(Document { source, format, sections, positions, indexes, hidden, with_hidden })
+    }
+
+    /// [`DocumentMetadata`] of a source that was not parsed (its time ran
+    /// out): sizes and lines, no sections or words.
+    pub fn unparsed_metadata(source: &str, format: Option<Format>) -> DocumentMetadata {
+        DocumentMetadata {
+            size_bytes: source.len(),
+            line_count: memchr::memchr_iter(b'\n', source.as_bytes()).count() + 1,
+            section_count: 0,
+            estimated_reading_time_minutes: 0.0,
+            format: format.unwrap_or_else(|| Format::detect(source)),
+            char_count: source.chars().count(),
+            utf16_length: source.chars().map(char::len_utf16).sum(),
+            word_count: 0,
+        }
     }
 
     /// The original source text.
@@ -322,6 +352,18 @@ impl Document {
             + hidden
             + self.hidden.units.capacity() * std::mem::size_of::<Unit>()
     }
+}
+
+/// The error of work stopped by its deadline while `doing`.
+fn past_deadline(doing: &str) -> Error {
+    Error::new(ErrorKind::Processing, format!("processing time exceeded max_processing_time_seconds while {doing}"))
+        .with_detail("constraint", serde_json::Value::from("max_processing_time_seconds"))
+}
+
+/// Whether `e` is the error of a parse stopped by its deadline.
+pub fn is_past_deadline(e: &Error) -> bool {
+    e.kind() == ErrorKind::Processing
+        && e.details().get("constraint").and_then(|c| c.as_str()) == Some("max_processing_time_seconds")
 }
 
 fn build_sections(source: &str, headings: &[Heading], positions: &PositionIndex) -> Vec<Section> {

@@ -59,7 +59,11 @@ pub fn validate_evidence_with(
     check_memory(source.len(), claims.claims.len(), &config)?;
     check_unknown_fields(&claims, &config)?;
     let deadline = config.deadline(clock);
-    let doc = Document::new(source, claims.format)?;
+    let doc = match Document::parse(source, claims.format, &deadline) {
+        Ok(doc) => doc,
+        Err(e) if crate::document::is_past_deadline(&e) => return Ok(unparsed_report(source, &claims, e, started)),
+        Err(e) => return Err(e),
+    };
     let mut report = run(&doc, &claims.claims, &config, &deadline, started, embedder)?;
     report.warnings.extend(unknown_fields_warning(&claims));
     Ok(report)
@@ -79,6 +83,32 @@ pub fn validate_set_with(
     let mut report = validate_document_with(doc, &claims.claims, config, clock, embedder)?;
     report.warnings.extend(unknown_fields_warning(claims));
     Ok(report)
+}
+
+/// The report of a call whose time ran out while parsing the source:
+/// `ok: false`, every claim named in the PROCESSING_ERROR.
+fn unparsed_report(source: &str, claims: &ClaimSet, error: Error, started: f64) -> Report {
+    let mut entry = error.to_json();
+    if let Value::Object(o) = &mut entry {
+        let ids: Vec<Value> = claims.claims.iter().map(|c| Value::from(c.id.clone())).collect();
+        o.insert("affected_claims".into(), Value::Array(ids));
+    }
+    let summary = Summary::of(claims.claims.len(), &[]);
+    let hash = content_hash(&[], &[], &summary);
+    Report {
+        ok: false,
+        errors: vec![entry],
+        warnings: unknown_fields_warning(claims).into_iter().collect(),
+        generated: Generated {
+            by: GENERATOR.to_string(),
+            timestamp: crate::host::rfc3339(started),
+            content_hash: hash,
+        },
+        document_metadata: Document::unparsed_metadata(source, claims.format),
+        validation_summary: summary,
+        validated_claims: Vec::new(),
+        failed_claims: Vec::new(),
+    }
 }
 
 /// With `strict`, a field the schema does not know is a VALIDATION_ERROR

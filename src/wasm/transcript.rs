@@ -830,12 +830,14 @@ pub fn render_script(
 /// Spec 001 normalization: lowercase, punctuation stripped (letters and
 /// digits of every script kept), whitespace collapsed and trimmed.
 #[wasm_bindgen(js_name = normalizeEvidenceText)]
-pub fn normalize_evidence_text(text: JsValue) -> Result<String, JsValue> {
+pub fn normalize_evidence_text(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<String, JsValue> {
     Ok(core::normalize(&super::string_arg(&text, ErrorKind::Validation, "text")?))
 }
 
 /// The spec 001 tokens of `text`.
 #[wasm_bindgen(js_name = evidenceTokens, unchecked_return_type = "string[]")]
-pub fn evidence_tokens(text: JsValue) -> Result<JsValue, JsValue> {
+pub fn evidence_tokens(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
     to_js(&core::normalize::tokens(&super::string_arg(&text, ErrorKind::Validation, "text")?))
 }
