@@ -19,7 +19,8 @@ pub use claims::{
     Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
 };
 pub use config::{
-    Config, ContextConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig,
+    Config, ContextConfig, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig,
+    LimitsConfig, SemanticConfig,
     DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
 };
 pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
@@ -152,7 +153,11 @@ pub fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<
 /// [`config::estimated_memory_bytes`]) fits `performance_limits.max_memory_mb`.
 pub fn check_memory(source_bytes: usize, claims: usize, config: &Config) -> Result<()> {
     let limit = config.performance_limits.max_memory_mb;
-    let estimate = config::estimated_memory_bytes(source_bytes, claims);
+    let mut estimate = config::estimated_memory_bytes(source_bytes, claims);
+    if config.document_processing.include_hidden_text {
+        // a second index, of all the text, hidden text included
+        estimate = estimate.saturating_add(source_bytes.saturating_mul(config::MEMORY_PER_SOURCE_BYTE / 2));
+    }
     let estimate_mb = estimate as f64 / (1024.0 * 1024.0);
     if estimate_mb > limit {
         return Err(Error::new(
