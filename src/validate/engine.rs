@@ -136,7 +136,9 @@ pub(super) fn run(
             fuzzy: searched.fuzzy.get(i).unwrap_or(&no_fuzzy),
             fuzzy_total: searched.fuzzy_totals.get(i).copied().unwrap_or(0),
         };
-        let decided = if deadline.expired() { None } else { ctx.decide(&hits) };
+        // the clock is read before every claim (a claim's work may be less
+        // than a stride of asks, and claims are few)
+        let decided = if deadline.expired_now() { None } else { ctx.decide(&hits) };
         let Some(decided) = decided else {
             out.errors.push(unfinished(config, &prepared, i, &format!("after {i} of {} claims", prepared.len())));
             break;

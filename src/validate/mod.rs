@@ -20,8 +20,7 @@ pub use claims::{
 };
 pub use config::{
     Config, ContextConfig, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig,
-    LimitsConfig, SemanticConfig,
-    DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
+    LimitsConfig, SemanticConfig, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
 };
 pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
 pub use report::{

@@ -77,13 +77,13 @@ async function tightStillWorks() {
 }
 
 /** A ~1 MB source of pseudo-random words (seeded) with one sentence planted at a known place. */
-function megabyteSource(planted) {
+function megabyteSource(planted, size = 1_000_000) {
   let seed = 12345;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const words = source.split(/\s+/).filter((w) => /^[a-z]+$/i.test(w));
   const parts = [];
   let length = 0;
-  for (let i = 0; length < 1_000_000; i++) {
+  for (let i = 0; length < size; i++) {
     const w = i === 90_000 ? planted : words[Math.floor(next() * words.length)];
     parts.push(w);
     length += w.length + 1;
@@ -197,8 +197,12 @@ test('bindings tighten the bounds; a missing value gets the tighter server value
 });
 
 test('max_processing_time_seconds: the server\'s bound applies to requests without one and to requests asking for more', async () => {
-  const big = megabyteSource('The quarterly audit closed on time.');
-  const many = { claims: Array.from({ length: 20 }, (_, i) => ({
+  // 3.5 MB and 100 paraphrases (the default max_claims bound): several
+  // times the 50 ms bound on any machine this runs on
+  const big = megabyteSource('The quarterly audit closed on time.', 3_500_000);
+  // 100 paraphrases (the default max_claims bound) on 1 MB: several times
+  // the 50 ms bound on any machine this runs on
+  const many = { claims: Array.from({ length: 100 }, (_, i) => ({
     id: `EV${String(i + 1).padStart(3, '0')}`, task_id: 'P1.T001', evidence_type: 'paraphrase', quote: `the quarterly audit was closed late ${i} times`,
   })) };
   for (const config of [undefined, { performance_limits: { max_processing_time_seconds: 3600 } }]) {
@@ -208,7 +212,9 @@ test('max_processing_time_seconds: the server\'s bound applies to requests witho
     assert.equal(r.json.ok, false);
     assert.equal(r.json.errors[0].code, 'PROCESSING_ERROR');
     // every claim accounted for
-    assert.equal(r.json.validation_summary.total_claims, 20);
+    assert.equal(r.json.validation_summary.total_claims, 100);
+    const affected = r.json.errors[0].affected_claims ?? [];
+    assert.equal(r.json.validated_claims.length + affected.length, 100);
   }
   // a small request fits in 50 ms
   const one = [{ id: 'EV001', task_id: 'P1.T001', evidence_type: 'direct_quote', quote: 'the ramen shop near Shinjuku station' }];
