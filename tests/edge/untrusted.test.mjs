@@ -73,3 +73,10 @@ test('a quote found only in hidden HTML is not VALIDATED', async () => {
   assert.notEqual(r.json.validated_claims[0].validation_status, 'VALIDATED');
   await stillWorks();
 });
+
+test('a lone surrogate escape in the body is refused, not replaced', async () => {
+  const body = `{"source": "A lone \\ud800 surrogate in the source text.", "claims": [${JSON.stringify(claim())}]}`;
+  const e = assertError(await post(worker.url, body), 400, 'INVALID_JSON');
+  assert.match(e.message, /escape|surrogate/i);
+  await stillWorks();
+});
