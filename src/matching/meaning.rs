@@ -49,20 +49,43 @@ pub const MAX_BAND: usize = 16;
 const PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non", "anti", "co", "ex", "re", "pre", "post"];
 const NEGATING_PREFIXES: usize = 8;
 
-/// Prefixes one of which may stand for another (`import`/`export`,
-/// `encrypt`/`decrypt`, `include`/`exclude`, `overstate`/`understate`): a
-/// word whose prefix was swapped for another is a different word even when
-/// the quoted form is in no word list, so it is never a typo.
-const SWAPPED_PREFIXES: &[&str] = &[
-    "a", "ab", "ad", "anti", "auto", "bi", "co", "com", "con", "contra", "counter", "de", "di", "dis", "down", "em",
-    "en", "ex", "extra", "hyper", "hypo", "il", "im", "in", "inter", "intra", "ir", "macro", "micro", "mid", "mis",
-    "mono", "multi", "non", "out", "over", "post", "pre", "pro", "re", "semi", "sub", "super", "trans", "tri", "un",
-    "under", "uni", "up",
+/// Prefixes that stand against each other (`import`/`export`,
+/// `encrypt`/`decrypt`, `include`/`exclude`, `overstate`/`understate`,
+/// `upload`/`download`): a word whose prefix was swapped for its opposite is
+/// another word even when the quoted form is in no word list, so it is never
+/// a typo. A curated list of pairs, not any two prefixes: `bifferent` for
+/// `different` is a slip of one letter, not `bi-` for `di-`.
+const OPPOSED_PREFIXES: &[(&str, &str)] = &[
+    ("in", "ex"),
+    ("im", "ex"),
+    ("in", "out"),
+    ("in", "de"),
+    ("en", "de"),
+    ("em", "de"),
+    ("en", "dis"),
+    ("inc", "dec"),
+    ("inter", "intra"),
+    ("inter", "extra"),
+    ("over", "under"),
+    ("up", "down"),
+    ("pre", "post"),
+    ("pro", "anti"),
+    ("pro", "con"),
+    ("super", "sub"),
+    ("macro", "micro"),
+    ("maxi", "mini"),
+    ("max", "min"),
+    ("hyper", "hypo"),
+    ("mono", "poly"),
+    ("mono", "multi"),
+    ("uni", "multi"),
+    ("uni", "bi"),
+    ("bi", "tri"),
 ];
 
-/// Shortest stem two swapped prefixes must share (`port` of
-/// `import`/`export`); shorter shared tails are chance.
-const MIN_SWAPPED_STEM: usize = 4;
+/// Shortest stem two opposed prefixes must share (`fix` of
+/// `prefix`/`postfix`).
+const MIN_SWAPPED_STEM: usize = 3;
 
 /// A text compared: a byte range of a normalized text, whose map leads back
 /// to `original` (for letter case).
@@ -623,23 +646,18 @@ impl Region<'_, '_> {
     }
 }
 
-/// Whether `a` and `b` are one stem behind two different prefixes, neither
-/// a prefix of the other (`import`/`export`; not `disappear`/`dissappear`,
-/// whose `di`/`dis` are one slip apart).
+/// Whether `a` and `b` are one stem behind two opposed prefixes
+/// ([`OPPOSED_PREFIXES`]): `import`/`export`, `encrypt`/`decrypt`.
 fn swapped_prefix(a: &str, b: &str) -> bool {
-    fn stems<'w>(prefix: &str, word: &'w str) -> Option<&'w str> {
-        word.strip_prefix(prefix).filter(|rest| rest.len() >= MIN_SWAPPED_STEM)
-    }
-    if a == b {
-        return false;
-    }
-    SWAPPED_PREFIXES.iter().any(|&pa| {
-        stems(pa, a).is_some_and(|rest_a| {
-            SWAPPED_PREFIXES.iter().any(|&pb| {
-                !pa.starts_with(pb) && !pb.starts_with(pa) && stems(pb, b).is_some_and(|rest_b| rest_a == rest_b)
+    let stem = |word: &'_ str, prefix: &str| {
+        word.strip_prefix(prefix).filter(|rest| rest.len() >= MIN_SWAPPED_STEM).map(str::len)
+    };
+    a != b
+        && OPPOSED_PREFIXES.iter().any(|&(x, y)| {
+            [(x, y), (y, x)].iter().any(|&(pa, pb)| {
+                stem(a, pa).is_some_and(|n| stem(b, pb) == Some(n) && a.get(pa.len()..) == b.get(pb.len()..))
             })
         })
-    })
 }
 
 /// Whether `t` sits between dots with no space (`U.K.`, `e.g.`).
@@ -1107,9 +1125,11 @@ mod tests {
         // one slip inside a prefix is still a typo (di-/dis- share a start)
         assert!(cmp("it will dissappear", "[it will disappear]").is_faithful());
         assert!(swapped_prefix("encrypt", "decrypt"));
+        assert!(swapped_prefix("postfix", "prefix"));
         assert!(!swapped_prefix("recieve", "receive"));
         assert!(!swapped_prefix("import", "imports"));
-        assert!(!swapped_prefix("abet", "debet"), "stems under four letters are chance");
+        assert!(!swapped_prefix("bifferent", "different"), "b for d is a slip, not a prefix");
+        assert!(cmp("the bifferent states", "[the different states]").is_faithful());
     }
 
     #[test]
