@@ -20,7 +20,7 @@ pub fn parse(text: &str, kind: ErrorKind, what: &str) -> Result<Value> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let duplicate: RefCell<Option<JsonPath>> = RefCell::new(None);
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed = Strict { path: JsonPath::root(), duplicate: &duplicate }.deserialize(&mut de).and_then(|v| {
+    let parsed = Strict { at: None, duplicate: &duplicate }.deserialize(&mut de).and_then(|v| {
         de.end()?;
         Ok(v)
     });
@@ -38,11 +38,37 @@ pub fn parse(text: &str, kind: ErrorKind, what: &str) -> Result<Value> {
     }
 }
 
-/// A JSON value at `path`, refusing duplicate keys (recorded in
-/// `duplicate`, since serde's error type carries no path).
-struct Strict<'d> {
-    path: JsonPath,
-    duplicate: &'d RefCell<Option<JsonPath>>,
+/// A JSON value, refusing duplicate keys (recorded in `duplicate` with
+/// their path, since serde's error type carries none). Where the value is
+/// is a chain of borrowed steps up to the root, made into a [`JsonPath`]
+/// only for a duplicate: parsing allocates nothing per value for it.
+struct Strict<'p> {
+    /// The parent value and the step from it to this one; `None` at the root.
+    at: Option<(&'p Strict<'p>, Step<'p>)>,
+    duplicate: &'p RefCell<Option<JsonPath>>,
+}
+
+/// One step of a path.
+#[derive(Clone, Copy)]
+enum Step<'p> {
+    Key(&'p str),
+    Index(usize),
+}
+
+impl Strict<'_> {
+    /// The path of this value.
+    fn path(&self) -> JsonPath {
+        let mut steps = Vec::new();
+        let mut at = self.at;
+        while let Some((parent, step)) = at {
+            steps.push(step);
+            at = parent.at;
+        }
+        steps.iter().rev().fold(JsonPath::root(), |path, step| match step {
+            Step::Key(k) => path.key(k),
+            Step::Index(i) => path.index(*i),
+        })
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Strict<'_> {
@@ -95,7 +121,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
         let mut items = Vec::new();
         while let Some(v) =
-            seq.next_element_seed(Strict { path: self.path.index(items.len()), duplicate: self.duplicate })?
+            seq.next_element_seed(Strict { at: Some((&self, Step::Index(items.len()))), duplicate: self.duplicate })?
         {
             items.push(v);
         }
@@ -105,12 +131,12 @@ impl<'de> Visitor<'de> for Strict<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let path = self.path.key(&key);
+            let child = Strict { at: Some((&self, Step::Key(&key))), duplicate: self.duplicate };
             if out.contains_key(&key) {
-                *self.duplicate.borrow_mut() = Some(path);
+                *self.duplicate.borrow_mut() = Some(child.path());
                 return Err(de::Error::custom(format!("duplicate key {key:?}")));
             }
-            let value = map.next_value_seed(Strict { path, duplicate: self.duplicate })?;
+            let value = map.next_value_seed(child)?;
             out.insert(key, value);
         }
         Ok(Value::Object(out))
