@@ -150,3 +150,44 @@ fn findings_round_trip_through_json() {
     )
     .is_err());
 }
+
+/// Issue 13: a span that occurs in an HTML source only where no reader sees
+/// it (a hidden element, a template, a script) is no evidence; the same
+/// span in visible text, even across inline tags and entities, is.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn a_span_only_in_hidden_html_is_not_evidence() {
+    use evidence_validator::finding::verifier::SPAN_HIDDEN;
+    let span = "The market is valued at approximately $900 million annually.";
+    let make = |category: &str| {
+        Finding::create_with_hash(NewFinding {
+            category: category.into(),
+            title: "Market size".into(),
+            content: "The market is worth $900 million a year.".into(),
+            source_url: "https://example.com/report".into(),
+            extracted_at: "2026-11-25T10:00:00Z".into(),
+            extraction_span: span.into(),
+            char_offsets: None,
+            relevance_score: 8,
+            recency_score: 7,
+            trust_score: 2,
+        })
+    };
+    let verifier = FindingVerifier::new();
+    for hidden in [
+        format!("<html><body><p>Intro.</p><div hidden>{span}</div></body></html>"),
+        format!("<html><body><p>Intro.</p><template><p>{span}</p></template></body></html>"),
+        format!("<html><body><p>Intro.</p><p style=\"display: none\">{span}</p></body></html>"),
+        format!("<html><body><p>Intro.</p><script>var t = \"{span}\";</script></body></html>"),
+    ] {
+        let r = verifier.verify_finding(&make("technical_analysis"), &hidden);
+        assert!(!r.valid, "{hidden}");
+        assert_eq!(r.reason, SPAN_HIDDEN, "{hidden}");
+    }
+    let visible =
+        "<html><body><p>The market is <b>valued</b> at approximately $900&nbsp;million annually.</p></body></html>";
+    let r = verifier.verify_finding(&make("market_intelligence"), visible);
+    assert!(r.valid, "{}", r.reason);
+    // a later call still answers as before
+    assert!(!verifier.verify_finding(&make("technical_analysis"), "<p>Nothing here.</p>").valid);
+}

@@ -10,6 +10,10 @@ pub const ALL_CHECKS_PASSED: &str = "All checks passed";
 /// Reason when the span is not in the source.
 pub const SPAN_NOT_FOUND: &str = "extraction_span not found in source content";
 /// Reason when the content's numbers are not the span's.
+/// `reason` when the span occurs in the source only as text no reader sees
+/// (a hidden element, a template, a script: issue 13).
+pub const SPAN_HIDDEN: &str = "extraction_span occurs only in text a reader does not see (hidden)";
+/// `reason` of a numeric mismatch.
 pub const NUMERIC_MISMATCH: &str = "numeric claim does not match extraction_span";
 
 /// Categories whose findings are numeric claims checked against the span.
@@ -58,8 +62,14 @@ impl FindingVerifier {
             return VerificationResult { valid: false, reason: e.to_string(), confidence: 1.0 };
         }
         let span = normalize_text(&finding.extraction_span);
-        if !span_in_source(&span, source_content) {
-            return VerificationResult { valid: false, reason: SPAN_NOT_FOUND.to_string(), confidence: 1.0 };
+        match span_in_source(&span, source_content) {
+            Found::Visible => {}
+            Found::HiddenOnly => {
+                return VerificationResult { valid: false, reason: SPAN_HIDDEN.to_string(), confidence: 1.0 };
+            }
+            Found::Nowhere => {
+                return VerificationResult { valid: false, reason: SPAN_NOT_FOUND.to_string(), confidence: 1.0 };
+            }
         }
         if NUMERIC_CATEGORIES.contains(&finding.category.as_str()) && !numbers_agree(&finding.content, &span) {
             return VerificationResult { valid: false, reason: NUMERIC_MISMATCH.to_string(), confidence: 0.9 };
@@ -68,19 +78,37 @@ impl FindingVerifier {
     }
 }
 
-/// Normalized containment, in the raw source and (for markdown or HTML) in
-/// its visible text, at word boundaries: a span whose edge falls inside a
-/// longer word or number of the source (`was 15` in `was 150`) is not found
-/// there (issue 12), unless the span itself starts or ends inside a word.
-fn span_in_source(span: &str, source: &str) -> bool {
-    if contains_at_word_edges(&normalize_text(source), span) {
-        return true;
-    }
+/// Where a span was found.
+enum Found {
+    Visible,
+    /// Only in text no reader sees (markup included).
+    HiddenOnly,
+    Nowhere,
+}
+
+/// Normalized containment at word boundaries: a span whose edge falls
+/// inside a longer word or number of the source (`was 15` in `was 150`) is
+/// not found there (issue 12), unless the span itself starts or ends inside
+/// a word. A plain-text source is searched as it is; markdown and HTML as a
+/// reader sees them: a span found only in the raw source (in a hidden
+/// element, a `<template>`, a script, an attribute) is no evidence.
+fn span_in_source(span: &str, source: &str) -> Found {
+    let in_raw = contains_at_word_edges(&normalize_text(source), span);
     match Format::detect(source) {
-        Format::PlainText => false,
+        Format::PlainText if in_raw => Found::Visible,
+        Format::PlainText => Found::Nowhere,
         format => {
-            let visible: String = format.units(source).iter().map(|u| u.ch).collect();
-            contains_at_word_edges(&normalize_text(&visible), span)
+            let visible: String = format.units_with(source, false).iter().map(|u| u.ch).collect();
+            if contains_at_word_edges(&normalize_text(&visible), span) {
+                Found::Visible
+            } else if in_raw || {
+                let all: String = format.units_with(source, true).iter().map(|u| u.ch).collect();
+                contains_at_word_edges(&normalize_text(&all), span)
+            } {
+                Found::HiddenOnly
+            } else {
+                Found::Nowhere
+            }
         }
     }
 }
