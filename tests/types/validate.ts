@@ -73,7 +73,7 @@ const config: ValidationConfig = {
 const wrapped: ValidationConfig = { validation_config: { strict: true } };
 
 /** The shapes of a report, checked key by key against the declarations. */
-function checkReport(report: ValidationReport, where: string): void {
+function checkReport(report: ValidationReport, where: string, text: string = source): void {
   shape(report, {
     ok: 'required', errors: 'required', warnings: 'required', generated: 'required', document_metadata: 'required',
     validation_summary: 'required', validated_claims: 'required', failed_claims: 'required',
@@ -92,7 +92,7 @@ function checkReport(report: ValidationReport, where: string): void {
       confidence_score: 'required', match_details: 'optional', alternative_matches: 'required',
     }, `${where}.validated_claims[${i}]`);
     const status: ValidationStatus = r.validation_status;
-    if (r.match_details) checkMatch(r.match_details, `${where}.validated_claims[${i}].match_details`);
+    if (r.match_details) checkMatch(r.match_details, `${where}.validated_claims[${i}].match_details`, text);
     r.alternative_matches.forEach((a: AlternativeMatch, j) => shape(a, {
       ...LOCATION, matched_text: 'required', confidence_score: 'required', position: 'required', match_type: 'required',
     }, `${where}.validated_claims[${i}].alternative_matches[${j}] (${status})`));
@@ -119,12 +119,12 @@ const LOCATION = {
   section: 'optional',
 } as const;
 
-function checkMatch(m: MatchDetails, where: string): void {
+function checkMatch(m: MatchDetails, where: string, text: string): void {
   shape(m, {
     ...LOCATION, match_type: 'required', matched_text: 'required', confidence_score: 'required', similarity_score: 'required',
     edit_distance: 'optional', context_score: 'optional', discrepancies: 'optional', edits: 'optional', semantic_method: 'optional',
   }, where);
-  check(source.slice(m.utf16_start, m.utf16_end) === m.matched_text, `${where}: utf16 span`);
+  check(text.slice(m.utf16_start, m.utf16_end) === m.matched_text, `${where}: utf16 span`);
   m.edits?.forEach((e, i) => checkEdit(e, `${where}.edits[${i}]`));
   m.discrepancies?.forEach((d, i) => shape(d, { kind: 'required', quote: 'required', source: 'required' }, `${where}.discrepancies[${i}]`));
 }
@@ -169,6 +169,20 @@ export async function testValidate(): Promise<void> {
   }, { document_processing: { include_hidden_text: true } });
   check(hidden.validated_claims[0]?.validation_status === 'VALIDATED', 'include_hidden_text finds hidden text');
   throwsCode(() => validateEvidence(source, [claim], { performance_limits: { max_memory_mb: 0.001 } }), 'VALIDATION_ERROR', 'max_memory_mb');
+
+  // the rarer parts of a report: alternative matches (AMBIGUOUS), a semantic match, a context score
+  const twice = '# A\n\nRepeat this sentence here please.\n\n# B\n\nRepeat this sentence here please.\n\n' +
+    'The company purchased three cars in March. Later the warehouse flooded.\n';
+  const rare = validateEvidence(twice, [
+    { id: 'EV001', task_id: 'P1.T001', quote: 'Repeat this sentence here please', evidence_type: 'direct_quote' },
+    { id: 'EV002', task_id: 'P1.T002', quote: 'the firm bought 3 automobiles', evidence_type: 'paraphrase' },
+    { id: 'EV003', task_id: 'P1.T003', quote: 'Repeat this sentence here please', evidence_type: 'direct_quote', context_hint: 'Repeat', expected_section: 'B' },
+  ], { semantic_matching: { chunk_size: 60, overlap_size: 20 } }, { embed: (texts) => texts.map((t) => [/cars|automobiles/.test(t) ? 1 : 0, 0.1]) });
+  checkReport(rare, 'rare parts', twice);
+  const [ambiguous, semantic, sectioned] = rare.validated_claims;
+  check(ambiguous?.validation_status === 'AMBIGUOUS' && ambiguous.alternative_matches.length > 0, 'alternative matches');
+  check(semantic?.match_details?.semantic_method === 'embedding', 'a semantic match');
+  check(sectioned?.match_details?.section === 'B', 'the expected section');
 }
 
 export async function testDocument(): Promise<void> {
