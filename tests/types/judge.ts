@@ -20,6 +20,7 @@ import {
 import type {
   BatchReport,
   ClaimToJudge,
+  FindingData,
   FindingFields,
   JudgeBallot,
   JudgeFunction,
@@ -193,16 +194,22 @@ export function testFindings(): void {
   check(offsets !== null && offsets[1] === 61, 'char_offsets');
   const at: string = hashed.extracted_at;
   check(at === '2025-01-31T12:00:00.000Z', 'extracted_at is a string');
-  const json: FindingFields = hashed.toJSON();
+  const json: FindingData = hashed.toJSON();
+  expectType<Equal<typeof json.extracted_at, string>>();
   shape(json, {
     category: 'required', title: 'required', content: 'required', source_url: 'required', extracted_at: 'required',
-    extraction_span: 'required', extraction_span_hash: 'required', char_offsets: 'optional', relevance_score: 'required',
+    extraction_span: 'required', extraction_span_hash: 'required', char_offsets: 'required', relevance_score: 'required',
     recency_score: 'required', trust_score: 'required',
   }, 'Finding.toJSON()');
   const numbers: number[] = [hashed.relevance_score, hashed.recency_score, hashed.trust_score];
   check(numbers.join() === '8,9,2', 'scores');
   const strings: string[] = [hashed.category, hashed.title, hashed.content, hashed.source_url, hashed.extraction_span];
   check(strings.every((s) => s.length > 0), 'string fields');
+  const fromJson: FindingFields = json;
+  check(new Finding(fromJson).extraction_span_hash === json.extraction_span_hash, 'toJSON() reads back');
+  const bare = Finding.createWithHash({ ...rest, char_offsets: undefined });
+  check(bare.toJSON().char_offsets === null, 'char_offsets is null when absent');
+  bare.free();
 
   const page = 'Reports say file organization tools on GitHub show 15-20% annual growth this year.';
   for (const r of [verifyFinding(hashed, page), verifyFinding(json, page)]) {

@@ -188,6 +188,11 @@ export async function testGenerator(): Promise<void> {
   checkOutcome(outcome, 'EvaluationGenerator.run');
   check(outcome.complete && asked.join('; ') === 'generate 1 initial 0; retry commendation 1', asked.join('; '));
 
+  // an outcome stands for its evaluation wherever an evaluation is taken
+  const again: EvaluationValidation = t.validateEvaluation(outcome, config);
+  check(again.passed_commendations === outcome.evaluation.commendations.length, 'validateEvaluation(outcome)');
+  const preview: BudgetPreview = t.previewBudget(outcome);
+  check(preview.items.every((x) => x.action === 'keep'), 'previewBudget(outcome)');
   const script: RenderedScript = renderScript(t, outcome, { names: ['Dana Whitfield'], replacement: 'the speaker' }, config);
   shape(script, { script: 'required', evaluation: 'required', redactions: 'required', omitted: 'required' }, 'renderScript');
   check(script.redactions === 1 && script.script.includes('the speaker'), 'redacted');
