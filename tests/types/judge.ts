@@ -87,6 +87,7 @@ function checkCitation(c: ReportCitation, where: string): void {
 export async function testJudge(): Promise<void> {
   const logs: JudgeLogEntry[] = [];
   const valid: JudgeFunction = async (prompt, context) => {
+    shape(context, { judge: 'required', system: 'required' }, 'JudgeCallContext');
     check(prompt.startsWith('SOURCE FILE: minutes.txt') && context.system === juryInstructions(), 'juror arguments');
     return `{"verdict": "VALID", "reason": "${context.judge} agrees"}`;
   };
@@ -166,7 +167,10 @@ export async function testReport(): Promise<void> {
   const viaMap = await verifyReport(markdown, byName, { judges: { local: async () => 'VALID' } });
   checkBatch(viaMap, 'verifyReport map');
   check(viaMap.summary.verified === 1 && viaMap.summary.invalid === 1 && viaMap.summary.verdicts.VALID === 1, 'summary');
-  const viaFunction = await verifyReport(markdown, async (c) => (c.file === 'minutes.txt' ? minutes : null));
+  const viaFunction = await verifyReport(markdown, async (c) => {
+    checkCitation(c, 'the citation given to a sources function');
+    return c.file === 'minutes.txt' ? minutes : null;
+  });
   checkBatch(viaFunction, 'verifyReport function');
   check(viaFunction.results[1]?.resolved_file === null, 'fees.txt is not found');
 }
