@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: native Rust (unit, integration, property, CLI, doc tests),
 # the Rust tests compiled to wasm and run in Node by wasm-bindgen-test, then
-# builds the npm package and runs the JS tests against it, the web UI in
+# builds the npm package, type-checks its TypeScript declarations (tsc) and
+# runs the typed and JS tests against it, the web UI in
 # Chromium and the edge function in workerd.
 # Run scripts/setup.sh once first.
 set -euo pipefail
@@ -27,6 +28,8 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 
 step "npm package build"
 npm run build
+step "TypeScript declarations checked by tsc"
+npm run test:types
 step "JS tests against the built package"
 npm run test:js
 step "web UI in Debian's Chromium (playwright-core; builds www/dist when stale)"

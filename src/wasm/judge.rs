@@ -279,6 +279,12 @@ export interface FindingFields {
   trust_score: number;
 }
 
+/** What `Finding.toJSON()` returns: the fields as stored, `extracted_at` an RFC 3339 string, `char_offsets` null when absent. */
+export interface FindingData extends FindingFields {
+  extracted_at: string;
+  char_offsets: [number, number] | null;
+}
+
 /** A Finding's fields without the hash (Finding.createWithHash computes it). */
 export type NewFindingFields = Omit<FindingFields, "extraction_span_hash">;
 
@@ -345,7 +351,7 @@ export class Finding {
   /** Throws a VALIDATION_ERROR with the spec's message (e.g. "extraction_span too short: 5 chars (min 20)") when invalid. */
   validate(): void;
   /** The fields as a plain object (what JSON.stringify gives). */
-  toJSON(): FindingFields;
+  toJSON(): FindingData;
   readonly category: string;
   readonly title: string;
   readonly content: string;

@@ -583,11 +583,11 @@ impl JsTranscript {
         to_js(&core::validate_item_within(&self.inner, &item, &config, &deadline).map_err(to_js_error)?)
     }
 
-    /// Validates every item of an evaluation.
+    /// Validates every item of an evaluation (or of an outcome's).
     #[wasm_bindgen(js_name = validateEvaluation, unchecked_return_type = "EvaluationValidation")]
     pub fn validate_evaluation(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
@@ -596,11 +596,11 @@ impl JsTranscript {
         to_js(&core::validate_evaluation_within(&self.inner, &e, &config, &config.deadline(&DateClock)))
     }
 
-    /// What the retry budget would do with this evaluation offline (no LLM asked).
+    /// What the retry budget would do with this evaluation (or an outcome's) offline (no LLM asked).
     #[wasm_bindgen(js_name = previewBudget, unchecked_return_type = "BudgetPreview")]
     pub fn preview_budget(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation")] evaluation: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TranscriptConfig | null")] config: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         init_panic_hook();
