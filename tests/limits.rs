@@ -125,11 +125,14 @@ fn find_of_one_letter_in_10_mb_is_capped_and_counted() {
     let found = validate::find(&doc, quote, &options, &SystemClock);
     let elapsed = started.elapsed().as_secs_f64();
     assert!(elapsed < 3.0, "took {elapsed:.1} s with a 1 s limit");
-    assert_eq!(found.matches.len(), options.max_results);
     assert_eq!(found.omitted, found.total - found.matches.len());
     if found.complete {
         // overlapping occurrences: one at every byte but the last 11
         assert_eq!(found.total, source.len() - quote.len() + 1);
+        assert_eq!(found.matches.len(), options.max_results);
+    } else {
+        // cut short by the limit (a slow or busy machine): fewer, and said so
+        assert!(found.matches.len() <= options.max_results);
     }
     for m in &found.matches {
         assert_eq!(&source[m.location.byte_start..m.location.byte_end], m.matched_text);

@@ -54,9 +54,15 @@ test('Document.find of one letter in 10 MB is capped, counted and bounded in tim
     const found = doc.find(quote, { maxProcessingTimeSeconds: 1 });
     const seconds = (performance.now() - started) / 1000;
     assert.ok(seconds < 3, `took ${seconds.toFixed(1)} s with a 1 s limit`);
-    assert.equal(found.matches.length, 1000);
-    assert.equal(found.omitted, found.total - 1000);
-    if (found.complete) assert.equal(found.total, source.length - quote.length + 1);
+    // complete: the first 1000 of every overlapping occurrence; cut short by
+    // the limit (a slow or busy machine): fewer, and said so
+    if (found.complete) {
+      assert.equal(found.matches.length, 1000);
+      assert.equal(found.total, source.length - quote.length + 1);
+    } else {
+      assert.ok(found.matches.length <= 1000);
+    }
+    assert.equal(found.omitted, found.total - found.matches.length);
     for (const m of found.matches.slice(0, 5)) assert.equal(source.slice(m.utf16_start, m.utf16_end), m.matched_text);
     const few = doc.find(quote, { maxResults: 2 });
     assert.deepEqual([few.matches.length, few.total, few.complete], [2, source.length - quote.length + 1, true]);
