@@ -69,6 +69,7 @@
 mod blocks;
 mod emphasis;
 mod inline;
+mod leaves;
 mod links;
 mod raw_html;
 mod render;
