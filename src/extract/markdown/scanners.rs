@@ -20,6 +20,15 @@ pub(super) fn indent(b: &[u8], from: usize, to: usize) -> usize {
     b[from..to].iter().map(|&c| if c == b'\t' { 4 } else { 1 }).sum()
 }
 
+/// The end of the run of `c`s at `from` (at most `le`).
+fn run_end(b: &[u8], from: usize, le: usize, c: u8) -> usize {
+    let mut r = from;
+    while r < le && b[r] == c {
+        r += 1;
+    }
+    r
+}
+
 /// `***`, `---`, `___` (3 or more, spaces allowed between) and nothing else.
 pub(super) fn thematic_break(b: &[u8], q: usize, le: usize) -> bool {
     let c = b[q];
@@ -43,10 +52,7 @@ pub(super) fn setext_underline(b: &[u8], q: usize, le: usize) -> Option<u8> {
     if c != b'=' && c != b'-' {
         return None;
     }
-    let mut r = q;
-    while r < le && b[r] == c {
-        r += 1;
-    }
+    let r = run_end(b, q, le, c);
     if skip_ws(b, r, le) != le {
         return None;
     }
@@ -59,10 +65,7 @@ pub(super) fn fence_open(b: &[u8], q: usize, le: usize) -> Option<(u8, usize)> {
     if c != b'`' && c != b'~' {
         return None;
     }
-    let mut r = q;
-    while r < le && b[r] == c {
-        r += 1;
-    }
+    let r = run_end(b, q, le, c);
     if r - q < 3 || (c == b'`' && b[r..le].contains(&b'`')) {
         return None;
     }
@@ -72,19 +75,13 @@ pub(super) fn fence_open(b: &[u8], q: usize, le: usize) -> Option<(u8, usize)> {
 /// A closing fence of `len` or more `ch`s (only spaces and tabs around it).
 pub(super) fn closing_fence(b: &[u8], p: usize, le: usize, ch: u8, len: usize) -> bool {
     let q = skip_ws(b, p, le);
-    let mut r = q;
-    while r < le && b[r] == ch {
-        r += 1;
-    }
+    let r = run_end(b, q, le, ch);
     r - q >= len && skip_ws(b, r, le) == le
 }
 
 /// An ATX heading at `q`: level, and the byte range of its content.
 pub(super) fn atx_heading(b: &[u8], q: usize, le: usize) -> Option<(u8, usize, usize)> {
-    let mut r = q;
-    while r < le && b[r] == b'#' {
-        r += 1;
-    }
+    let r = run_end(b, q, le, b'#');
     let level = r - q;
     if level == 0 || level > 6 || (r < le && !is_space_tab(b[r])) {
         return None;
