@@ -31,6 +31,7 @@
 //! `<details>` content (a reader can open it).
 
 use super::html::decode_char_ref;
+use super::scan::is_ws;
 use super::units::Unit;
 use std::collections::HashMap;
 
@@ -142,10 +143,6 @@ pub(crate) struct TagHiding {
     pub hides: Option<HiddenReason>,
     /// `visibility`: `Some(false)` for hidden/collapse, `Some(true)` for visible.
     pub visible: Option<bool>,
-}
-
-fn is_ws(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
 /// Reads the attributes of a start tag: `b[from..to]` is what follows the

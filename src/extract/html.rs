@@ -41,7 +41,8 @@
 //! Linear time, never panics. Offsets are `u32`: input beyond 4 GiB is ignored.
 
 use super::hidden::{tag_hiding, Hidden, HiddenReason, Tracker};
-use super::units::{Extracted, Heading, Unit};
+use super::scan::{addressable, find_byte, find_seq, is_ws};
+use super::units::{title_of, Extracted, Heading, Unit};
 
 /// Extracts the visible text of an HTML source as units, its headings, and
 /// apart from them its hidden text.
@@ -160,36 +161,6 @@ fn lookup_entity(name: &str) -> Option<char> {
     ENTITIES.binary_search_by(|(k, _)| k.cmp(&name)).ok().map(|i| ENTITIES[i].1)
 }
 
-/// The longest prefix of `src` whose offsets fit in a `u32`.
-fn addressable(src: &str) -> &str {
-    if u32::try_from(src.len()).is_ok() {
-        return src;
-    }
-    let mut end = u32::MAX as usize;
-    while !src.is_char_boundary(end) {
-        end -= 1;
-    }
-    src.get(..end).unwrap_or("")
-}
-
-/// The plain-text title of a heading: whitespace collapsed, trimmed.
-fn title_of(units: &[Unit]) -> String {
-    let mut title = String::new();
-    let mut space = false;
-    for u in units {
-        if u.ch.is_whitespace() {
-            space = !title.is_empty();
-        } else {
-            if space {
-                title.push(' ');
-                space = false;
-            }
-            title.push(u.ch);
-        }
-    }
-    title
-}
-
 /// How an element's tags and content are treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -267,18 +238,6 @@ fn closes_heading(name: &[u8]) -> bool {
         b"ul",
     ];
     NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
-}
-
-fn is_ws(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
-}
-
-fn find_byte(b: &[u8], from: usize, c: u8) -> Option<usize> {
-    b.get(from..)?.iter().position(|&x| x == c).map(|k| from + k)
-}
-
-fn find_seq(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|k| from + k)
 }
 
 /// A heading whose start tag has been seen.

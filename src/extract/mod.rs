@@ -9,3 +9,4 @@ pub use hidden::{Hidden, HiddenReason, HiddenRegion};
 pub use units::{Extracted, Heading, Unit};
 pub mod html;
 pub mod markdown;
+mod scan;

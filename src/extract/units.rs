@@ -47,3 +47,21 @@ impl Extracted {
         self.units.iter().map(|u| u.ch).collect()
     }
 }
+
+/// The plain-text title of a heading: whitespace collapsed, trimmed.
+pub(crate) fn title_of(units: &[Unit]) -> String {
+    let mut title = String::new();
+    let mut space = false;
+    for u in units {
+        if u.ch.is_whitespace() {
+            space = !title.is_empty();
+        } else {
+            if space {
+                title.push(' ');
+                space = false;
+            }
+            title.push(u.ch);
+        }
+    }
+    title
+}

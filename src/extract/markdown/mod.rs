@@ -1,0 +1,124 @@
+//! Markdown text extraction: the text a reader of rendered markdown sees (and
+//! an LLM quotes), as [`Unit`]s that point back into the markdown source, plus
+//! the document's ATX and setext headings.
+//!
+//! Every source char is one unit of the same char, except for markup, which
+//! produces no unit:
+//!
+//! * block markers at the start of a line: `>` blockquote markers, list bullets
+//!   (`-`, `*`, `+`) and ordered markers (`1.`, `1)`), each with the one space or
+//!   tab after it (indentation before a marker goes too; more spaces after it stay);
+//! * ATX headings' `#`s, the spaces after them and an optional closing `#`
+//!   sequence; setext underlines (`===`, `---`); thematic breaks (`***`, `---`,
+//!   `___`); fence lines of fenced code blocks (``` and ~~~) and link reference
+//!   definitions (`[id]: url "title"`): of these lines only the newline stays;
+//! * GFM tables: delimiter rows (`|---|:--:|`) keep only their newline; in the
+//!   other rows each unescaped `|` becomes a `' '` unit spanning the pipe, and
+//!   each cell is parsed for inline markup on its own;
+//! * inline markup, CommonMark's algorithm run per paragraph (so markup may
+//!   span lines): emphasis runs of `*` and `_` that open or close emphasis
+//!   under the flanking rules (with the rule of three), `~~` strikethrough
+//!   (cmark-gfm's flanking rules, runs of exactly two); backslashes of
+//!   backslash escapes and hard line breaks (the escaped char stays, literal);
+//!   code span backticks and one space of padding on each side (the code stays,
+//!   verbatim); links `[text](url "title")` and reference links `[text][id]`,
+//!   `[text][]`, `[text]` whose `id` is defined in the document: only `text`
+//!   stays; images `![alt](url)`: `alt` stays; autolinks `<https://x>` and
+//!   `<a@b.c>`: the angle brackets go; raw inline HTML tags go, except that the
+//!   tags of block elements (`<br>`, `<p>`, `<div>`, `<li>`, …) become one
+//!   `'\n'` unit spanning the tag; HTML comments go (also comments spanning
+//!   lines or blank lines; an unterminated `<!--` stays literal text);
+//! * entity and numeric character references (`&amp;`, `&#8220;`) become one
+//!   unit spanning the reference (CommonMark: the `;` is required; names are
+//!   those of [`super::html`]'s table);
+//! * text that raw HTML hides in the rendered page is not visible text (see
+//!   [`super::hidden`]): the raw HTML tags met by inline parsing are followed
+//!   across paragraphs, blank lines and other blocks (a `<div hidden>` hides
+//!   everything up to its `</div>`, headings, lists and code blocks in it
+//!   included; a heading left with no visible text is no heading), and after
+//!   a raw `<script>`, `<style>`, `<iframe>`, `<noembed>` or `<noframes>`
+//!   tag everything is hidden up to its end tag (its raw text may span blank
+//!   lines, as in a CommonMark HTML block). Hidden units go to
+//!   [`Extracted::hidden`] (or, with [`extract_markdown_parts`]`(src, true,
+//!   …)`, to the text as if visible). Tags inside code spans and code blocks
+//!   are code, not HTML, and hide nothing.
+//!
+//! Fenced code block content is kept verbatim (no inline processing, no
+//! headings). Blocks follow CommonMark closely enough for real documents:
+//! paragraphs with lazy continuation lines, list items with their content
+//! column (which decides whether a line is inside an item, and so whether it
+//! may interrupt a paragraph or close a fence in the item), the rules for what
+//! may interrupt a paragraph (an ordered list only from `1.`, no empty item,
+//! no link reference definition), setext headings only in the paragraph's own
+//! containers. Fences are recognised at any indentation. Headings, thematic
+//! breaks and setext underlines need at most 3 spaces of indentation.
+//!
+//! Not implemented: indented code blocks (their text is treated as paragraph
+//! text, so markup inside them is still stripped), HTML blocks other than
+//! comments (their tags go as inline HTML does, their text stays), multi-line
+//! link reference definitions, footnotes (kept as text); a GFM table may
+//! interrupt a paragraph (as in cmark-gfm).
+//!
+//! A heading's byte range is its whole line without the line ending (ATX), or
+//! from the start of its first text line to the end of its underline (setext).
+//!
+//! Linear time (scans for inline links, autolinks and raw HTML tags are capped
+//! at 1,024 chars, at most 32 list markers count per line), never panics.
+//! Offsets are `u32`: input beyond 4 GiB is ignored.
+
+mod blocks;
+mod emphasis;
+mod inline;
+mod leaves;
+mod links;
+mod raw_html;
+mod render;
+mod scanners;
+
+use super::hidden::Hidden;
+use super::scan::addressable;
+use super::units::{Extracted, Heading, Unit};
+use blocks::Blocks;
+
+/// Extracts the visible text of a markdown source as units, its headings,
+/// and apart from them its hidden text.
+pub fn extract_markdown(src: &str) -> Extracted {
+    let mut units = Vec::with_capacity(src.len());
+    let (headings, hidden) = extract_markdown_parts(src, false, |u| units.extend_from_slice(u));
+    Extracted { units, headings, hidden }
+}
+
+/// [`extract_markdown`] handing the visible units to `sink` a block at a
+/// time, in order, instead of collecting them (the units of a whole document
+/// take 12 bytes per char): returns the headings.
+pub fn extract_markdown_with(src: &str, sink: impl FnMut(&[Unit])) -> Vec<Heading> {
+    extract_markdown_parts(src, false, sink).0
+}
+
+/// [`extract_markdown_with`] that also returns the hidden text; with
+/// `include_hidden` the hidden text goes to `sink` as if visible (and the
+/// returned [`Hidden`] is empty).
+pub fn extract_markdown_parts(src: &str, include_hidden: bool, sink: impl FnMut(&[Unit])) -> (Vec<Heading>, Hidden) {
+    let src = addressable(src);
+    let mut blocks = Blocks::new(src);
+    blocks.run();
+    blocks.finish(include_hidden, sink)
+}
+
+/// Longest scan for an inline link's tail, an autolink or a raw HTML tag.
+const MAX_SCAN: usize = 1024;
+
+/// A source char that survived block parsing: a unit to be, unless inline
+/// parsing drops it. Its `ch` may differ from the source (table pipes).
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    ch: char,
+    start: u32,
+    end: u32,
+}
+
+impl Cand {
+    fn unit(self) -> Unit {
+        Unit { ch: self.ch, start: self.start, end: self.end }
+    }
+}

@@ -1,0 +1,177 @@
+//! The second phase: each segment inline-parsed in order, its units routed
+//! to the visible text or the hidden text as the raw HTML tags met so far
+//! say, and the headings' titles assembled from their segments' units.
+
+use super::blocks::{Blocks, PendingHeading};
+use super::inline::inline;
+use super::raw_html::TagEvent;
+use crate::extract::hidden::{Hidden, HiddenReason, Tracker};
+use crate::extract::units::{title_of, Heading, Unit};
+
+impl Blocks<'_> {
+    /// Hands the visible units to `sink` segment by segment, keeping only
+    /// the units of heading segments (for their titles), and returns the
+    /// headings and the hidden text. Raw HTML tags are followed across
+    /// segments (a `<div hidden>` hides the paragraphs up to its `</div>`).
+    pub(super) fn finish(mut self, include_hidden: bool, mut sink: impl FnMut(&[Unit])) -> (Vec<Heading>, Hidden) {
+        self.flush_para();
+        let mut units = Vec::new();
+        let mut visible = Vec::new();
+        let mut events: Vec<TagEvent> = Vec::new();
+        let mut seen = HiddenState::default();
+        let mut titles = Titles::new(&self.headings);
+        for (i, seg) in self.segs.iter().enumerate() {
+            units.clear();
+            events.clear();
+            let cands = &self.cands[seg.from..seg.to];
+            // a block starts (a paragraph, heading, table cell, code block,
+            // blank line): the block element markdown renders, or the end of
+            // the paragraph, closes a raw `<p>` left open before it
+            seen.close_p();
+            if seg.inline {
+                inline(cands, self.src, &self.defs, &mut units, &mut events);
+            } else {
+                units.extend(cands.iter().map(|c| c.unit()));
+            }
+            let hidden_before = seen.hidden.units.len();
+            // nothing hidden and no tag to follow: the units as they are
+            let routed = include_hidden || (events.is_empty() && seen.reason().is_none());
+            if routed {
+                // with include_hidden the tags are still followed (for headings)
+                for e in &events {
+                    seen.apply(e);
+                }
+            } else {
+                seen.route(&units, &events, &mut visible);
+            }
+            let visible: &[Unit] = if routed { &units } else { &visible };
+            titles.add(&self.headings, i, visible, seen.hidden.units.len() > hidden_before);
+            sink(visible);
+        }
+        (titles.headings(&self.headings), seen.hidden)
+    }
+}
+
+/// The titles of the pending headings, gathered segment by segment: each
+/// heading's visible units, and whether any of its text was hidden.
+struct Titles {
+    titles: Vec<(Vec<Unit>, bool)>,
+    /// The first heading whose segments are not all behind.
+    first_open: usize,
+}
+
+impl Titles {
+    fn new(headings: &[PendingHeading]) -> Titles {
+        // headings are pushed in order of their first segment
+        debug_assert!(headings.windows(2).all(|w| w[0].seg_from <= w[1].seg_from));
+        Titles { titles: vec![(Vec::new(), false); headings.len()], first_open: 0 }
+    }
+
+    /// Adds the visible units of segment `i` to the headings it belongs to.
+    fn add(&mut self, headings: &[PendingHeading], i: usize, visible: &[Unit], any_hidden: bool) {
+        while headings.get(self.first_open).is_some_and(|h| h.seg_to <= i) {
+            self.first_open += 1;
+        }
+        for (h, title) in headings.iter().zip(self.titles.iter_mut()).skip(self.first_open) {
+            if h.seg_from > i {
+                break;
+            }
+            if i < h.seg_to {
+                title.0.extend_from_slice(visible);
+                title.1 |= any_hidden;
+            }
+        }
+    }
+
+    fn headings(self, headings: &[PendingHeading]) -> Vec<Heading> {
+        headings
+            .iter()
+            .zip(self.titles)
+            // a heading whose text is all hidden is no heading
+            .filter(|(_, (title, any_hidden))| !(*any_hidden && title.iter().all(|u| u.ch.is_whitespace())))
+            .map(|(h, (title, _))| Heading {
+                level: h.level,
+                title: title_of(&title),
+                start: h.start as u32,
+                end: h.end as u32,
+            })
+            .collect()
+    }
+}
+
+/// Raw HTML elements whose content is raw text that is never shown.
+pub(super) fn raw_hidden_reason(name: &[u8]) -> Option<HiddenReason> {
+    match name {
+        b"script" => Some(HiddenReason::Script),
+        b"style" => Some(HiddenReason::Style),
+        b"iframe" | b"noembed" | b"noframes" => Some(HiddenReason::RawText),
+        _ => None,
+    }
+}
+
+/// What raw HTML has hidden so far, across segments.
+#[derive(Default)]
+pub(super) struct HiddenState {
+    pub(super) tracker: Tracker,
+    /// Inside a raw text element (`script`, `style`, …): its name, why, and
+    /// the episode of its text; only its end tag ends it.
+    pub(super) raw: Option<(Vec<u8>, HiddenReason, u32)>,
+    pub(super) hidden: Hidden,
+}
+
+impl HiddenState {
+    pub(super) fn apply(&mut self, e: &TagEvent) {
+        if let Some((name, _, _)) = &self.raw {
+            if e.end_tag && *name == e.name {
+                self.raw = None;
+            }
+            return;
+        }
+        if e.end_tag {
+            self.tracker.end(&e.name);
+        } else if let Some(reason) = raw_hidden_reason(&e.name) {
+            let episode = match self.tracker.reason() {
+                Some(_) => self.tracker.episode(),
+                None => self.tracker.new_episode(),
+            };
+            self.raw = Some((e.name.clone(), reason, episode));
+        } else {
+            self.tracker.close_implied(&e.name);
+            self.tracker.start(&e.name, e.hiding);
+        }
+    }
+
+    /// Follows a segment's tags through its units: the visible ones go to
+    /// `visible`, the hidden ones to the hidden text.
+    fn route(&mut self, units: &[Unit], events: &[TagEvent], visible: &mut Vec<Unit>) {
+        visible.clear();
+        let mut next_event = events.iter().peekable();
+        for (k, u) in units.iter().enumerate() {
+            while let Some(e) = next_event.next_if(|e| e.at <= k) {
+                self.apply(e);
+            }
+            match self.reason() {
+                Some((reason, episode)) => self.hidden.push(*u, reason, episode),
+                None => visible.push(*u),
+            }
+        }
+        for e in next_event {
+            self.apply(e);
+        }
+    }
+
+    /// A block rendered by markdown starts (outside raw text).
+    pub(super) fn close_p(&mut self) {
+        if self.raw.is_none() {
+            self.tracker.close_p();
+        }
+    }
+
+    /// Why text here is hidden, and its episode.
+    pub(super) fn reason(&self) -> Option<(HiddenReason, u32)> {
+        if let Some(r) = self.tracker.reason() {
+            return Some((r, self.tracker.episode()));
+        }
+        self.raw.as_ref().map(|(_, r, e)| (*r, *e))
+    }
+}
