@@ -355,11 +355,11 @@ struct Hits<'h> {
 impl Hits<'_> {
     /// Occurrences found but not held (past [`MAX_PLACES_PER_CLAIM`]).
     fn left_out(&self) -> usize {
-        (self.exact.total - self.exact.spans.len()) + self.fuzzy_total.saturating_sub(self.fuzzy.len())
+        self.total().saturating_sub(self.exact.spans.len() + self.fuzzy.len())
     }
 
     fn total(&self) -> usize {
-        self.exact.total + self.fuzzy_total.max(self.fuzzy.len())
+        self.exact.total + self.fuzzy_total
     }
 }
 
@@ -1465,8 +1465,8 @@ pub fn find(doc: &Document, quote: &str, options: &FindOptions, clock: &dyn crat
         });
     }
     result.complete = !deadline.expired();
-    result.total = result.total.max(result.matches.len());
-    result.omitted = result.total - result.matches.len();
+    // matches ⊆ places held ⊆ places counted
+    result.omitted = result.total.saturating_sub(result.matches.len());
     result
 }
 
