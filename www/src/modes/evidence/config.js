@@ -1,24 +1,28 @@
 // The thresholds panel: the spec 000 §1.3 settings a reader tunes while
 // looking at the highlights. Values go to the library as they are; it checks
 // ranges and answers a CONFIGURATION_ERROR naming the field, shown by the mode.
+// The initial values are the library's own defaults (`defaultConfig()`), so
+// no default or bound is written here.
 
+import { defaultConfig } from 'evidence-validator';
 import { h, uniqueId } from '../../dom.js';
+import { readNumber } from '../../widgets.js';
 
-/** The library's defaults (src/validate/config.rs), shown as the initial values. */
+/** The settings shown, in order; each starts at the library's default. */
 const FIELDS = [
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01, value: 0.85 },
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'max_edit_distance', label: 'Max edit distance', type: 'number', min: 0, max: 2000, step: 1, value: 3 },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'enabled', label: 'Enabled', type: 'checkbox' },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', step: 0.01 },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'max_edit_distance', label: 'Max edit distance', type: 'number', step: 1 },
   {
-    group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'algorithm', label: 'Algorithm', type: 'select', value: 'levenshtein',
+    group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'algorithm', label: 'Algorithm', type: 'select',
     options: [['levenshtein', 'Levenshtein (edit distance)'], ['sequence_matcher', 'SequenceMatcher (difflib ratio)']],
   },
-  { group: 'Exact matching', section: 'exact_matching', key: 'case_sensitive', label: 'Case sensitive', type: 'checkbox', value: false },
-  { group: 'Exact matching', section: 'exact_matching', key: 'normalize_whitespace', label: 'Normalize whitespace', type: 'checkbox', value: true },
-  { group: 'Semantic matching', section: 'semantic_matching', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
-  { group: 'Semantic matching', section: 'semantic_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01, value: 0.75 },
-  { group: 'Context validation', section: 'context_validation', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
-  { group: 'Context validation', section: 'context_validation', key: 'context_window', label: 'Context window (characters)', type: 'number', min: 0, max: 1000000, step: 10, value: 200 },
+  { group: 'Exact matching', section: 'exact_matching', key: 'case_sensitive', label: 'Case sensitive', type: 'checkbox' },
+  { group: 'Exact matching', section: 'exact_matching', key: 'normalize_whitespace', label: 'Normalize whitespace', type: 'checkbox' },
+  { group: 'Semantic matching', section: 'semantic_matching', key: 'enabled', label: 'Enabled', type: 'checkbox' },
+  { group: 'Semantic matching', section: 'semantic_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', step: 0.01 },
+  { group: 'Context validation', section: 'context_validation', key: 'enabled', label: 'Enabled', type: 'checkbox' },
+  { group: 'Context validation', section: 'context_validation', key: 'context_window', label: 'Context window (characters)', type: 'number', step: 10 },
 ];
 
 /**
@@ -26,6 +30,8 @@ const FIELDS = [
  * @returns {{ element: HTMLElement, read(): object, reset(): void }}
  */
 export function configPanel(onChange) {
+  const defaults = defaultConfig();
+  const defaultOf = (f) => defaults[f.section][f.key];
   const inputs = [];
   const groups = new Map();
   for (const f of FIELDS) {
@@ -35,7 +41,7 @@ export function configPanel(onChange) {
     if (f.type === 'select') {
       input = h('select', { id }, f.options.map(([v, label]) => h('option', { value: v }, label)));
     } else {
-      input = h('input', { id, type: f.type, min: f.min, max: f.max, step: f.step, inputmode: f.type === 'number' ? 'decimal' : null });
+      input = h('input', { id, type: f.type, step: f.step, inputmode: f.type === 'number' ? 'decimal' : null });
     }
     input.dataset.config = `${f.section}.${f.key}`;
     input.addEventListener('input', onChange);
@@ -48,8 +54,8 @@ export function configPanel(onChange) {
 
   function reset() {
     for (const { f, input } of inputs) {
-      if (f.type === 'checkbox') input.checked = f.value;
-      else input.value = String(f.value);
+      if (f.type === 'checkbox') input.checked = defaultOf(f);
+      else input.value = String(defaultOf(f));
       input.removeAttribute('aria-invalid');
     }
   }
@@ -61,13 +67,7 @@ export function configPanel(onChange) {
       let value;
       if (f.type === 'checkbox') value = input.checked;
       else if (f.type === 'select') value = input.value;
-      else {
-        value = input.value.trim() === '' ? NaN : Number(input.value);
-        const bad = !Number.isFinite(value);
-        if (bad) input.setAttribute('aria-invalid', 'true');
-        else input.removeAttribute('aria-invalid');
-        if (bad) continue;
-      }
+      else value = readNumber(input, defaultOf(f));
       (config[f.section] ??= {})[f.key] = value;
     }
     return config;

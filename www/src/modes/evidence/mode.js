@@ -16,10 +16,12 @@
 
 import { Document, version } from 'evidence-validator';
 import { debounce, download, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
+import { clip, extensionOf, field, fileInput, legendItem, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { renderClaimList } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
-import { collectSpans, failuresByClaim, segment, STATUS_LABEL } from './spans.js';
+import { collectSpans, segment } from './spans.js';
 import { attachTooltip, renderSource } from './view.js';
 
 const DEBOUNCE_MS = 150;
@@ -47,9 +49,7 @@ export function mount(panel, ctx) {
   let givenClaims = [];
 
   // ---- inputs ----
-  const sampleSelect = h('select', { id: ids.sample }, samples.map((s) => h('option', { value: s.id }, s.label)));
-  const loadSample = h('button', { type: 'button', onclick: () => applySample(sampleSelect.value) }, 'Load sample');
-
+  const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => schedule() },
     FORMATS.map(([v, label]) => h('option', { value: v }, label)));
   const sourceBox = h('textarea', {
@@ -63,8 +63,7 @@ export function mount(panel, ctx) {
   });
   const sourceFile = fileInput(ids.sourceFile, '.md,.markdown,.html,.htm,.txt,text/*', async (file) => {
     sourceBox.value = await file.text();
-    const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
-    formatSelect.value = FORMAT_BY_EXTENSION[ext] ?? 'auto';
+    formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
     run();
   });
   const claimsFile = fileInput(ids.claimsFile, '.json,.txt,application/json,text/plain', async (file) => {
@@ -97,22 +96,14 @@ export function mount(panel, ctx) {
 
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      h('div', { class: 'sample-bar' },
-        h('label', { for: ids.sample }, 'Sample'), sampleSelect, loadSample),
-      h('div', { class: 'field' },
-        h('div', { class: 'field-head' },
-          h('label', { for: ids.source, class: 'field-label' }, 'Source document'),
-          h('span', { class: 'field-tools' },
-            h('label', { for: ids.format }, 'Format'), formatSelect,
-            sourceFile.input, sourceFile.label)),
-        sourceBox),
-      h('div', { class: 'field' },
-        h('div', { class: 'field-head' },
-          h('label', { for: ids.claims, class: 'field-label' }, 'Claims'),
-          h('span', { class: 'field-tools' }, claimsFile.input, claimsFile.label)),
-        claimsBox,
-        h('p', { id: ids.claimsHelp, class: 'help' },
-          'JSON in the spec 000 shape, or one quote per line (each becomes a direct_quote claim EV001, EV002, … of task P1.T001).')),
+      sample.element,
+      field(ids.source, 'Source document', sourceBox,
+        { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, sourceFile.input, sourceFile.label] }),
+      field(ids.claims, 'Claims', claimsBox, {
+        tools: [claimsFile.input, claimsFile.label],
+        help: h('p', { id: ids.claimsHelp, class: 'help' },
+          'JSON in the spec 000 shape, or one quote per line (each becomes a direct_quote claim EV001, EV002, … of task P1.T001).'),
+      }),
       h('details', { class: 'config' },
         h('summary', {}, 'Matching thresholds'),
         config.element)),
@@ -227,8 +218,7 @@ export function mount(panel, ctx) {
     exportButton.disabled = true;
     spansByKey = new Map();
     marksBySpan = new Map();
-    replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', message.replace(/^[A-Z_]+: /, ''));
-    problem.hidden = false;
+    showProblem(problem, where, message, code);
     replaceChildren(sourceView, source);
     replaceChildren(claimList);
     warningList.hidden = true;
@@ -246,7 +236,7 @@ export function mount(panel, ctx) {
     viewer.scrollTop = scrollTop;
     if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
-    renderClaims(rep);
+    renderClaimList(claimList, warningList, rep, { quoteOf, focusSpan, setStatus: ctx.setStatus });
     const timing = `${format.replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
     if (rep) {
       const s = rep.validation_summary;
@@ -256,66 +246,6 @@ export function mount(panel, ctx) {
       summary.textContent = `No claims yet (${timing}).`;
     }
     finish('ok');
-  }
-
-  function renderClaims(rep) {
-    if (!rep) {
-      replaceChildren(claimList);
-      warningList.hidden = true;
-      return;
-    }
-    const failures = failuresByClaim(rep);
-    const warningsOf = (id) => rep.warnings.filter((w) => w.claim_id === id);
-    const items = rep.validated_claims.map((r, i) => {
-      const status = r.validation_status;
-      const cls = status.toLowerCase().replace('_', '-');
-      const m = r.match_details;
-      const key = `c${i}.m`;
-      const meta = m
-        ? [`${m.match_type}`, `confidence ${r.confidence_score.toFixed(2)}`,
-          typeof m.edit_distance === 'number' ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
-        : [`confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
-      const quote = quoteOf(i);
-      const button = h('button', {
-        type: 'button', class: 'claim-button', dataset: { span: key, claim: r.claim_id },
-        'aria-disabled': m ? null : 'true',
-        onclick: () => (m ? focusSpan(key) : ctx.setStatus(`${r.claim_id} has no span in the source`)),
-      },
-      h('span', { class: `badge badge-${cls}` }, STATUS_LABEL[status] ?? status),
-      h('span', { class: 'claim-id' }, r.claim_id),
-      h('span', { class: 'claim-quote' }, quote ? `“${quote}”` : ''),
-      h('span', { class: 'claim-meta' }, meta.filter(Boolean).join(' · ')));
-      const f = failures[i];
-      const details = [];
-      if (f) {
-        details.push(h('p', { class: 'failure-reason' }, h('strong', {}, 'Reason: '), f.failure_reason.toLowerCase().replaceAll('_', ' ')));
-        if (f.suggestions.length) details.push(h('ul', { class: 'suggestions' }, f.suggestions.map((s) => h('li', {}, s))));
-        if (f.attempted_matches.length) {
-          details.push(h('p', { class: 'candidates-title' }, 'Nearest candidates:'));
-          details.push(h('ul', { class: 'candidates' }, f.attempted_matches.map((a, j) => {
-            const own = m && a.utf16_start === m.utf16_start && a.utf16_end === m.utf16_end;
-            const ckey = own ? key : `c${i}.c${j}`;
-            return h('li', {},
-              h('button', { type: 'button', class: 'candidate-button', dataset: { span: ckey }, onclick: () => focusSpan(ckey) },
-                `line ${a.line_number} · ${a.confidence_score.toFixed(2)} · “${clip(a.candidate_text, 90)}”`),
-              h('span', { class: 'rejection' }, ` ${a.rejection_reason}`));
-          })));
-        }
-      }
-      if (r.alternative_matches.length) {
-        details.push(h('p', { class: 'candidates-title' }, 'Other places:'));
-        details.push(h('ul', { class: 'candidates' }, r.alternative_matches.map((a, j) =>
-          h('li', {}, h('button', { type: 'button', class: 'candidate-button', dataset: { span: `c${i}.a${j}` }, onclick: () => focusSpan(`c${i}.a${j}`) },
-            `line ${a.line_number} · ${a.confidence_score.toFixed(2)} · “${clip(a.matched_text, 90)}”`)))));
-      }
-      for (const w of warningsOf(r.claim_id)) details.push(h('p', { class: 'claim-warning' }, `${w.code}: ${w.message}`));
-      return h('li', { class: `claim claim-${cls}`, dataset: { claim: r.claim_id, index: String(i) } },
-        button, details.length ? h('div', { class: 'claim-details' }, details) : null);
-    });
-    replaceChildren(claimList, items);
-    const general = rep.warnings.filter((w) => !w.claim_id).concat(rep.errors.map((e) => ({ code: e.code, message: e.message })));
-    replaceChildren(warningList, general.map((w) => h('li', {}, `${w.code}: ${w.message}`)));
-    warningList.hidden = general.length === 0;
   }
 
   /** The quote of claim `i` as the user gave it. */
@@ -328,11 +258,8 @@ export function mount(panel, ctx) {
   function focusSpan(key) {
     const marks = marksBySpan.get(key);
     if (!marks?.length) return false;
-    for (const m of sourceView.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
-    for (const m of marks) m.classList.add('is-current');
+    showCurrent(sourceView, marks);
     currentKey = key;
-    marks[0].scrollIntoView({ block: 'center', inline: 'nearest' });
-    marks[0].focus({ preventScroll: true });
     return true;
   }
 
@@ -340,42 +267,11 @@ export function mount(panel, ctx) {
   function selectClaimOf(mark) {
     const key = (mark.dataset.spans ?? '').split(' ')[0];
     const span = spansByKey.get(key);
-    if (!span) return;
-    for (const li of claimList.querySelectorAll('li.claim.is-selected')) li.classList.remove('is-selected');
-    const li = claimList.querySelector(`li.claim[data-index="${span.claim}"]`);
-    if (li) {
-      li.classList.add('is-selected');
-      li.scrollIntoView({ block: 'nearest' });
-    }
+    if (span) selectIn(claimList, 'li.claim', claimList.querySelector(`li.claim[data-index="${span.claim}"]`));
   }
 
   function exportReport() {
     if (!report) return;
     download('evidence-report.json', `${JSON.stringify(report, null, 2)}\n`);
   }
-}
-
-function legendItem(classes, label) {
-  return h('li', {}, h('mark', { class: `hl ${classes} legend-swatch`, 'aria-hidden': 'true' }, 'Abc'), ` ${label}`);
-}
-
-/** A visually hidden file input with a button-like label (keyboard: the input itself is focusable). */
-function fileInput(id, accept, onFile) {
-  const input = h('input', {
-    id, type: 'file', accept, class: 'file-input',
-    onchange: async () => {
-      const file = input.files?.[0];
-      if (file) await onFile(file);
-      input.value = '';
-    },
-  });
-  const label = h('label', { for: id, class: 'file-label' }, 'Load file…');
-  // The input comes first in the DOM so that CSS can show its focus on the label.
-  return { input, label };
-}
-
-/** At most `n` code points (never half an emoji), whitespace collapsed. */
-function clip(text, n) {
-  const chars = [...text.replace(/\s+/g, ' ').trim()];
-  return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : chars.join('');
 }

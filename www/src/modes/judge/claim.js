@@ -12,12 +12,13 @@
 
 import { checkClaim, verifyClaim } from 'evidence-validator';
 import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
+import { fileInput } from '../../widgets.js';
 import { renderJury, renderLines, renderScore, stepChip, verdictBadge, VERDICT_HELP } from './render.js';
 import { claimSamples, minutes } from './samples.js';
 
 const DEBOUNCE_MS = 150;
 
-export function claimView(jury, ctx, { fileInput }) {
+export function claimView(jury, ctx) {
   const ids = {
     sample: uniqueId('jd-sample'), file: uniqueId('jd-file'), source: uniqueId('jd-source'), claim: uniqueId('jd-claim'),
     quote: uniqueId('jd-quote'), lines: uniqueId('jd-lines'), loadFile: uniqueId('jd-load'), linesHelp: uniqueId('jd-lines-help'),

@@ -15,9 +15,8 @@ import { reportView } from './report.js';
 
 export function mount(panel, ctx) {
   const jury = juryPanel(() => claim.refresh());
-  const helpers = { fileInput };
-  const claim = claimView(jury, ctx, helpers);
-  const report = reportView(jury, ctx, helpers);
+  const claim = claimView(jury, ctx);
+  const report = reportView(jury, ctx);
   const views = { claim, report };
 
   const switchId = uniqueId('jd-view');
@@ -49,20 +48,4 @@ export function mount(panel, ctx) {
   select('claim');
   ctx.setStatus(`evidence-validator ${version()}`);
   claim.loadSample(0);
-}
-
-/**
- * A visually hidden file input with a button-like label (the input stays in
- * the tab order). `onFile` gets a File, or a File[] with `multiple`.
- */
-function fileInput(id, accept, onFile, { multiple = false, label = 'Load file…' } = {}) {
-  const input = h('input', {
-    id, type: 'file', accept, class: 'file-input', multiple,
-    onchange: async () => {
-      const files = [...(input.files ?? [])];
-      if (files.length) await onFile(multiple ? files : files[0]);
-      input.value = '';
-    },
-  });
-  return { input, label: h('label', { for: id, class: 'file-label' }, label) };
 }

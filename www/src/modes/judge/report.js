@@ -12,10 +12,11 @@
 
 import { parseCitations, verifyReport } from 'evidence-validator';
 import { download, h, replaceChildren, uniqueId } from '../../dom.js';
+import { fileInput } from '../../widgets.js';
 import { renderJury, renderLines, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
 
-export function reportView(jury, ctx, { fileInput }) {
+export function reportView(jury, ctx) {
   const ids = { report: uniqueId('jd-report'), reportFile: uniqueId('jd-report-file'), sourcesFile: uniqueId('jd-sources-file') };
   let runs = 0;
   let runId = 0;

@@ -1,0 +1,94 @@
+// Widgets more than one mode builds: the file loader, the sample bar, a
+// labelled input field, legend entries, the "current highlight" outline and
+// the run-state attributes tests read. Each mode keeps only what is its own.
+
+import { h, replaceChildren } from './dom.js';
+
+/**
+ * A visually hidden file input with a button-like label (the input stays in
+ * the tab order, and comes first in the DOM so that CSS can show its focus on
+ * the label). `onFile` gets a File, or a File[] with `multiple`.
+ * @returns {{ input: HTMLInputElement, label: HTMLLabelElement }}
+ */
+export function fileInput(id, accept, onFile, { multiple = false, label = 'Load file…' } = {}) {
+  const input = h('input', {
+    id, type: 'file', accept, class: 'file-input', multiple,
+    onchange: async () => {
+      const files = [...(input.files ?? [])];
+      if (files.length) await onFile(multiple ? files : files[0]);
+      input.value = '';
+    },
+  });
+  return { input, label: h('label', { for: id, class: 'file-label' }, label) };
+}
+
+/** The file's extension, lower case ('' when it has none). */
+export function extensionOf(name) {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/**
+ * "Sample [select] [Load sample]": `onLoad(id)` with the chosen sample's id.
+ * @returns {{ element: HTMLElement, select: HTMLSelectElement }}
+ */
+export function sampleBar(id, samples, onLoad) {
+  const select = h('select', { id }, samples.map((s) => h('option', { value: s.id }, s.label)));
+  const load = h('button', { type: 'button', onclick: () => onLoad(select.value) }, 'Load sample');
+  return { element: h('div', { class: 'sample-bar' }, h('label', { for: id }, 'Sample'), select, load), select };
+}
+
+/** A labelled input with its tools (format selector, file loader, …) in the head and help below. */
+export function field(id, label, input, { tools = [], help = null } = {}) {
+  return h('div', { class: 'field' },
+    h('div', { class: 'field-head' },
+      h('label', { for: id, class: 'field-label' }, label),
+      tools.length ? h('span', { class: 'field-tools' }, tools) : null),
+    input,
+    help);
+}
+
+/** One legend entry: a sample highlight with `classes`, then its meaning. */
+export function legendItem(classes, label) {
+  return h('li', {}, h('mark', { class: `hl ${classes} legend-swatch`, 'aria-hidden': 'true' }, 'Abc'), ` ${label}`);
+}
+
+/** Outlines `marks` as the current highlight (removing it from any other mark in `view`), scrolls to and focuses the first. */
+export function showCurrent(view, marks) {
+  for (const m of view.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
+  for (const m of marks) m.classList.add('is-current');
+  marks[0].scrollIntoView({ block: 'center', inline: 'nearest' });
+  marks[0].focus({ preventScroll: true });
+}
+
+/** Marks `item` (if any) as the one selected among `list`'s `selector` elements. */
+export function selectIn(list, selector, item, scroll = true) {
+  for (const li of list.querySelectorAll(`${selector}.is-selected`)) li.classList.remove('is-selected');
+  if (!item) return;
+  item.classList.add('is-selected');
+  if (scroll) item.scrollIntoView({ block: 'nearest' });
+}
+
+/** "Where: CODE: message" in the problem box, which is shown. */
+export function showProblem(problem, where, message, code) {
+  replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', message.replace(/^[A-Z_]+: /, ''));
+  problem.hidden = false;
+}
+
+/**
+ * Reads a number input: its value, or `fallback` when it is empty or not a
+ * number (the input is then marked invalid).
+ */
+export function readNumber(input, fallback) {
+  const v = input.value.trim() === '' ? NaN : Number(input.value);
+  const bad = !Number.isFinite(v);
+  if (bad) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  return bad ? fallback : v;
+}
+
+/** At most `n` code points (never half an emoji), whitespace collapsed. */
+export function clip(text, n) {
+  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : chars.join('');
+}
