@@ -22,6 +22,21 @@ export function fileInput(id, accept, onFile, { multiple = false, label = 'Load 
   return { input, label: h('label', { for: id, class: 'file-label' }, label) };
 }
 
+/**
+ * A text box the user types or pastes into, with a file loader that fills
+ * it: `onInput()` after each keystroke, `onLoad(file)` after a file is read
+ * into the box.
+ * @returns {{ box: HTMLTextAreaElement, file: { input: HTMLInputElement, label: HTMLLabelElement } }}
+ */
+export function loadableText({ id, fileId, accept, onInput, onLoad, ...attrs }) {
+  const box = h('textarea', { id, spellcheck: 'false', ...attrs, oninput: onInput });
+  const file = fileInput(fileId, accept, async (f) => {
+    box.value = await f.text();
+    onLoad(f);
+  });
+  return { box, file };
+}
+
 /** The file's extension, lower case ('' when it has none). */
 export function extensionOf(name) {
   const dot = name.lastIndexOf('.');

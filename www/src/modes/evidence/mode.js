@@ -16,7 +16,7 @@
 
 import { Document, version } from 'evidence-validator';
 import { debounce, download, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { clip, extensionOf, field, fileInput, legendItem, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { renderClaimList } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
@@ -52,23 +52,17 @@ export function mount(panel, ctx) {
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => schedule() },
     FORMATS.map(([v, label]) => h('option', { value: v }, label)));
-  const sourceBox = h('textarea', {
-    id: ids.source, class: 'source-input', spellcheck: 'false', rows: 14, wrap: 'soft',
-    placeholder: 'Paste a source document: markdown, HTML or plain text.', oninput: () => schedule(),
+  const { box: sourceBox, file: sourceFile } = loadableText({
+    id: ids.source, fileId: ids.sourceFile, accept: '.md,.markdown,.html,.htm,.txt,text/*',
+    class: 'source-input', rows: 14, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
+    onInput: () => schedule(),
+    onLoad: (file) => { formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto'; run(); },
   });
-  const claimsBox = h('textarea', {
-    id: ids.claims, class: 'claims-input', spellcheck: 'false', rows: 10, 'aria-describedby': ids.claimsHelp,
+  const { box: claimsBox, file: claimsFile } = loadableText({
+    id: ids.claims, fileId: ids.claimsFile, accept: '.json,.txt,application/json,text/plain',
+    class: 'claims-input', rows: 10, 'aria-describedby': ids.claimsHelp,
     placeholder: 'One quote per line, or JSON: { "claims": [ { "id": "EV001", "task_id": "P1.T001", "evidence_type": "direct_quote", "quote": "…" } ] }',
-    oninput: () => schedule(),
-  });
-  const sourceFile = fileInput(ids.sourceFile, '.md,.markdown,.html,.htm,.txt,text/*', async (file) => {
-    sourceBox.value = await file.text();
-    formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
-    run();
-  });
-  const claimsFile = fileInput(ids.claimsFile, '.json,.txt,application/json,text/plain', async (file) => {
-    claimsBox.value = await file.text();
-    run();
+    onInput: () => schedule(), onLoad: () => run(),
   });
   const config = configPanel(() => schedule());
 

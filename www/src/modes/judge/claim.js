@@ -163,25 +163,23 @@ export function claimView(jury, ctx) {
     return h('h3', { class: 'step-title' }, h('span', { class: 'step-no' }, step), ` ${title} `, chip ?? null);
   }
 
-  function showEmpty() {
+  /** No result: `note` in the verdict box, the steps empty. */
+  function showNothing(note, state) {
     current = null;
+    replaceChildren(verdictBox, h('p', { class: 'muted' }, note));
+    for (const step of [step1, step2, step3]) replaceChildren(step);
+    setState(state, null);
+  }
+
+  function showEmpty() {
     problem.hidden = true;
-    replaceChildren(verdictBox, h('p', { class: 'muted' }, 'Paste a source file, a claim, its quote and the cited lines, or load a sample.'));
-    replaceChildren(step1);
-    replaceChildren(step2);
-    replaceChildren(step3);
-    setState('empty', null);
+    showNothing('Paste a source file, a claim, its quote and the cited lines, or load a sample.', 'empty');
   }
 
   function showProblem(e) {
-    current = null;
     replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
     problem.hidden = false;
-    replaceChildren(verdictBox, h('p', { class: 'muted' }, 'Not checked: fix the problem below.'));
-    replaceChildren(step1);
-    replaceChildren(step2);
-    replaceChildren(step3);
-    setState('error', null);
+    showNothing('Not checked: fix the problem below.', 'error');
   }
 
   function show(result, logs) {

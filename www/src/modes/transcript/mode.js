@@ -15,7 +15,7 @@
 
 import { Transcript, version } from 'evidence-validator';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { extensionOf, field, fileInput, legendItem, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { renderItemList } from './item-list.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights } from './layout.js';
@@ -51,24 +51,18 @@ export function mount(panel, ctx) {
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => run() }, FORMATS.map(([v, label]) => h('option', { value: v }, label)));
-  const transcriptBox = h('textarea', {
-    id: ids.transcript, class: 'transcript-input', spellcheck: 'false', rows: 12, wrap: 'off',
+  const { box: transcriptBox, file: transcriptFile } = loadableText({
+    id: ids.transcript, fileId: ids.transcriptFile, accept: '.json,.srt,.vtt,application/json,text/vtt,text/plain',
+    class: 'transcript-input', rows: 12, wrap: 'off',
     placeholder: 'Paste a transcript: Whisper verbose_json, WhisperX, whisper.cpp, Deepgram, Speechmatics, Amazon Transcribe or plain JSON, SRT, or WebVTT.',
-    oninput: () => schedule(),
+    onInput: () => schedule(),
+    onLoad: (file) => { formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto'; run(); },
   });
-  const itemsBox = h('textarea', {
-    id: ids.items, class: 'items-input', spellcheck: 'false', rows: 10, 'aria-describedby': ids.itemsHelp,
+  const { box: itemsBox, file: itemsFile } = loadableText({
+    id: ids.items, fileId: ids.itemsFile, accept: '.json,application/json',
+    class: 'items-input', rows: 10, 'aria-describedby': ids.itemsHelp,
     placeholder: '{ "commendations": [ { "text": "…", "evidence_quote": "…", "evidence_timestamp": 27 } ], "recommendations": [ … ] }',
-    oninput: () => schedule(),
-  });
-  const transcriptFile = fileInput(ids.transcriptFile, '.json,.srt,.vtt,application/json,text/vtt,text/plain', async (file) => {
-    transcriptBox.value = await file.text();
-    formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
-    run();
-  });
-  const itemsFile = fileInput(ids.itemsFile, '.json,application/json', async (file) => {
-    itemsBox.value = await file.text();
-    run();
+    onInput: () => schedule(), onLoad: () => run(),
   });
   const configInputs = CONFIG.map((c) => {
     const id = uniqueId(`tx-cfg-${c.key}`);
