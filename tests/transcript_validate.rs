@@ -3,6 +3,7 @@
 //! and are replayed here, in wasm (tests/transcript_wasm.rs) and in JS
 //! (tests/js/transcript.test.mjs).
 #![cfg(not(target_arch = "wasm32"))]
+mod common;
 
 use evidence_validator::transcript::{
     from_json, parse_transcript, validate_evaluation, CheckReason, CheckStatus, EvaluationItem, InputFormat,
@@ -18,51 +19,15 @@ fn fixture(name: &str) -> Transcript {
     parse_transcript(&text, InputFormat::from_file_name(name)).unwrap()
 }
 
-/// A dotted path (`matched.locality.basis`, `occurrences.0.chosen`).
-fn lookup<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.').try_fold(v, |v, step| match step.parse::<usize>() {
-        Ok(i) => v.get(i),
-        Err(_) => v.get(step),
-    })
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        _ => a == b,
-    }
-}
-
 #[test]
 fn replay_the_validation_cases() {
     let cases: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(format!("{DATA}/validate_cases.json")).unwrap()).unwrap();
     assert!(cases.len() >= 25);
-    let mut failures = Vec::new();
-    for case in &cases {
-        let name = case["name"].as_str().unwrap();
-        let t = fixture(case["transcript"].as_str().unwrap());
-        let config = TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
-        let item = EvaluationItem::from_json(&case["item"], &Default::default()).unwrap();
-        let result = serde_json::to_value(t.validate(&item, &config)).unwrap();
-        for e in case["expect"].as_array().unwrap() {
-            let path = e["path"].as_str().unwrap();
-            let got = lookup(&result, path);
-            if !got.is_some_and(|g| same(g, &e["equals"])) {
-                failures.push(format!(
-                    "[{name}] {path}: expected {}, got {}",
-                    e["equals"],
-                    got.map_or("nothing".into(), Value::to_string)
-                ));
-            }
-        }
-        // The matched span is the transcript's text at its offsets.
-        if let Some(m) = result.get("matched").filter(|m| !m.is_null()) {
-            let (s, e) =
-                (m["span"]["byte_start"].as_u64().unwrap() as usize, m["span"]["byte_end"].as_u64().unwrap() as usize);
-            assert_eq!(&t.text()[s..e], m["text"].as_str().unwrap(), "[{name}]");
-        }
-    }
+    let failures: Vec<String> = cases
+        .iter()
+        .flat_map(|case| common::replay_transcript_case(case, &fixture(case["transcript"].as_str().unwrap())))
+        .collect();
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -9,6 +9,7 @@
 //!   cargo test --target wasm32-unknown-unknown --no-default-features --test transcript_wasm
 //! ```
 #![cfg(target_arch = "wasm32")]
+mod common;
 
 use evidence_validator::transcript::*;
 use serde_json::Value;
@@ -26,36 +27,13 @@ fn fixture(name: &str) -> Transcript {
     parse_transcript(text, InputFormat::from_file_name(name)).unwrap()
 }
 
-fn lookup<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
-    path.split('.').try_fold(v, |v, step| match step.parse::<usize>() {
-        Ok(i) => v.get(i),
-        Err(_) => v.get(step),
-    })
-}
-
 #[wasm_bindgen_test]
 fn validation_cases_replay_in_wasm() {
     let cases: Vec<Value> = serde_json::from_str(include_str!("data/transcript/validate_cases.json")).unwrap();
-    let mut failures = Vec::new();
-    for case in &cases {
-        let name = case["name"].as_str().unwrap_or("?");
-        let t = fixture(case["transcript"].as_str().unwrap());
-        let config = TranscriptConfig::from_json(case.get("config").unwrap_or(&Value::Null)).unwrap();
-        let item = EvaluationItem::from_json(&case["item"], &Default::default()).unwrap();
-        let result = serde_json::to_value(t.validate(&item, &config)).unwrap();
-        for e in case["expect"].as_array().unwrap() {
-            let path = e["path"].as_str().unwrap();
-            let got = lookup(&result, path);
-            let same = match (got, &e["equals"]) {
-                (Some(Value::Number(a)), Value::Number(b)) => a.as_f64() == b.as_f64(),
-                (Some(g), w) => g == w,
-                (None, _) => false,
-            };
-            if !same {
-                failures.push(format!("[{name}] {path}: expected {}, got {got:?}", e["equals"]));
-            }
-        }
-    }
+    let failures: Vec<String> = cases
+        .iter()
+        .flat_map(|case| common::replay_transcript_case(case, &fixture(case["transcript"].as_str().unwrap())))
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -18,56 +18,11 @@ use evidence_validator::validate_evidence;
 use serde_json::Value;
 use wasm_bindgen_test::*;
 
-/// Every span of a report points at its text in bytes, code points and UTF-16.
-fn spans_hold(source: &str, report: &Value) -> Result<(), String> {
-    let mut matches: Vec<&Value> = Vec::new();
-    for r in report["validated_claims"].as_array().into_iter().flatten() {
-        matches.extend(r.get("match_details"));
-        matches.extend(r["alternative_matches"].as_array().into_iter().flatten());
-    }
-    for f in report["failed_claims"].as_array().into_iter().flatten() {
-        matches.extend(f["attempted_matches"].as_array().into_iter().flatten());
-    }
-    let utf16: Vec<u16> = source.encode_utf16().collect();
-    let chars: Vec<char> = source.chars().collect();
-    for m in matches {
-        let text = m.get("matched_text").or_else(|| m.get("candidate_text")).and_then(Value::as_str).unwrap_or("");
-        let n = |k: &str| m[k].as_u64().unwrap_or(u64::MAX) as usize;
-        let by_bytes = source.get(n("byte_start")..n("byte_end"));
-        let by_chars: Option<String> = chars.get(n("start_position")..n("end_position")).map(|c| c.iter().collect());
-        let by_utf16 = utf16.get(n("utf16_start")..n("utf16_end")).and_then(|u| String::from_utf16(u).ok());
-        if by_bytes != Some(text) || by_chars.as_deref() != Some(text) || by_utf16.as_deref() != Some(text) {
-            return Err(format!("span does not hold for {m}"));
-        }
-    }
-    Ok(())
-}
-
-/// The failures of one case, each prefixed with its name.
-fn replay(case: &Value) -> Vec<String> {
-    let name = case["name"].as_str().unwrap_or("?");
-    let source = case["source"].as_str().unwrap_or("");
-    let report = validate_evidence(source, &case["claims"], &case["config"], &FixedClock(0.0))
-        .map(|r| r.to_json())
-        .unwrap_or_else(|e| serde_json::json!({"error": e.to_string()}));
-    let mut failures: Vec<String> = case["expect"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|expect| common::check(&report, expect).err())
-        .collect();
-    failures.extend(spans_hold(source, &report).err());
-    failures.into_iter().map(|f| format!("[{name}] {f}")).collect()
-}
-
 #[wasm_bindgen_test]
 fn case_file_replays_in_wasm() {
     let cases = common::cases();
     assert!(cases.len() >= 4, "case file missing");
-    let mut failures = Vec::new();
-    for case in &cases {
-        failures.extend(replay(case));
-    }
+    let failures: Vec<String> = cases.iter().flat_map(common::replay).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
