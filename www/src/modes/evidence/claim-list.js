@@ -9,35 +9,88 @@
 
 import { h, replaceChildren } from '../../dom.js';
 import { clip } from '../../widgets.js';
-import { failuresByClaim, STATUS_LABEL } from './spans.js';
+import { STATUS_LABEL } from './spans.js';
 
 /**
- * Fills `claimList` and `warningList` from `rep` (null: empties them).
- * `quoteOf(i)` is claim i's quote as the user gave it; `focusSpan(key)`
- * shows a span; `setStatus(text)` says why a claim has none.
+ * The claim list of `claimList` and `warningList`. `render(view, pause)`
+ * fills them in order, keeping the element of every entry that did not
+ * change and building the others, with `pause()` (timeSlicer) between
+ * entries so that a thousand claims never block the page; when `pause` says
+ * stop, it stops (a newer render follows).
+ *
+ * `view` is null (empty them) or `{ entries, general }`: `entries[i]` is
+ * claim i's `{ result, failure, warnings, error, where, quote }` (`result` a
+ * ClaimResult or null; `error` the claim's input error, `where` where it is;
+ * neither: not checked yet), `general` the warnings and errors that name no
+ * claim. `focusSpan(key)` shows a span; `setStatus(text)` says why a claim
+ * has none.
+ * @returns {{ render(view: object|null, pause?: () => Promise<boolean>): Promise<boolean> }}
+ *   `render` resolves to whether it finished.
  */
-export function renderClaimList(claimList, warningList, rep, { quoteOf, focusSpan, setStatus }) {
-  if (!rep) {
-    replaceChildren(claimList);
-    warningList.hidden = true;
-    return;
+export function claimListRenderer(claimList, warningList, { focusSpan, setStatus }) {
+  /** signature → element, of the entries shown. */
+  let shown = new Map();
+
+  async function render(view, pause = async () => true) {
+    if (!view) {
+      shown = new Map();
+      replaceChildren(claimList);
+      warningList.hidden = true;
+      return true;
+    }
+    const next = new Map();
+    for (const [i, entry] of view.entries.entries()) {
+      const signature = `${i}\u0000${JSON.stringify(entry)}`;
+      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus });
+      next.set(signature, li);
+      // an element is only ever kept at its own index: replace in place
+      const at = claimList.children[i];
+      if (at !== li) {
+        if (at) at.replaceWith(li);
+        else claimList.append(li);
+      }
+      if (!(await pause())) {
+        shown = new Map([...shown, ...next]);
+        return false;
+      }
+    }
+    while (claimList.children.length > view.entries.length) claimList.lastElementChild.remove();
+    shown = next;
+    replaceChildren(warningList, view.general.map((w) => h('li', {}, `${w.code}: ${w.message}`)));
+    warningList.hidden = view.general.length === 0;
+    return true;
   }
-  const failures = failuresByClaim(rep);
-  const items = rep.validated_claims.map((r, i) => {
-    const cls = r.validation_status.toLowerCase().replace('_', '-');
-    const details = [
-      ...failureDetails(r, failures[i], i, focusSpan),
-      ...alternativeDetails(r, i, focusSpan),
-      ...rep.warnings.filter((w) => w.claim_id === r.claim_id).map((w) => h('p', { class: 'claim-warning' }, `${w.code}: ${w.message}`)),
-    ];
-    return h('li', { class: `claim claim-${cls}`, dataset: { claim: r.claim_id, index: String(i) } },
-      claimButton(r, i, cls, quoteOf(i), { focusSpan, setStatus }),
-      details.length ? h('div', { class: 'claim-details' }, details) : null);
-  });
-  replaceChildren(claimList, items);
-  const general = rep.warnings.filter((w) => !w.claim_id).concat(rep.errors.map((e) => ({ code: e.code, message: e.message })));
-  replaceChildren(warningList, general.map((w) => h('li', {}, `${w.code}: ${w.message}`)));
-  warningList.hidden = general.length === 0;
+  return { render };
+}
+
+/** One entry of the list: a result, an input error in place, or "not checked". */
+function claimItem(entry, i, { focusSpan, setStatus }) {
+  const r = entry.result;
+  if (!r) {
+    const id = typeof entry.claimId === 'string' ? entry.claimId : `claim ${i + 1}`;
+    const kind = entry.error ? 'invalid' : 'unchecked';
+    return h('li', { class: `claim claim-${kind}`, dataset: { claim: id, index: String(i) } },
+      h('button', {
+        type: 'button', class: 'claim-button', 'aria-disabled': 'true',
+        onclick: () => setStatus(entry.error ? `${id}: fix it in the claims box (${entry.where})` : `${id} was not checked`),
+      },
+      h('span', { class: `badge badge-${kind}` }, entry.error ? 'not valid' : 'not checked'),
+      h('span', { class: 'claim-id' }, id),
+      h('span', { class: 'claim-quote' }, entry.quote ? `“${entry.quote}”` : ''),
+      h('span', { class: 'claim-meta' }, entry.where ?? '')),
+      entry.error ? h('div', { class: 'claim-details' },
+        h('p', { class: 'claim-error' }, h('strong', {}, `${entry.where}: `), entry.error,
+          '. Fix this claim in the claims box; the others keep their results.')) : null);
+  }
+  const cls = r.validation_status.toLowerCase().replace('_', '-');
+  const details = [
+    ...failureDetails(r, entry.failure, i, focusSpan),
+    ...alternativeDetails(r, i, focusSpan),
+    ...entry.warnings.map((w) => h('p', { class: 'claim-warning' }, `${w.code}: ${w.message}`)),
+  ];
+  return h('li', { class: `claim claim-${cls}`, dataset: { claim: r.claim_id, index: String(i) } },
+    claimButton(r, i, cls, entry.quote, { focusSpan, setStatus }),
+    details.length ? h('div', { class: 'claim-details' }, details) : null);
 }
 
 /** The claim's own line: badge, id, quote, match type, confidence, edit distance, line. */
@@ -46,9 +99,9 @@ function claimButton(r, i, cls, quote, { focusSpan, setStatus }) {
   const m = r.match_details;
   const key = `c${i}.m`;
   const meta = m
-    ? [`${m.match_type}`, `confidence ${r.confidence_score.toFixed(2)}`,
+    ? [r.evidence_type.replaceAll('_', ' '), `${m.match_type} match`, `confidence ${r.confidence_score.toFixed(2)}`,
       typeof m.edit_distance === 'number' ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
-    : [`confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
+    : [r.evidence_type.replaceAll('_', ' '), `confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
   return h('button', {
     type: 'button', class: 'claim-button', dataset: { span: key, claim: r.claim_id },
     'aria-disabled': m ? null : 'true',
@@ -79,13 +132,18 @@ function failureDetails(r, f, i, focusSpan) {
   return out;
 }
 
-/** An ambiguous claim's other places. */
+/** An ambiguous claim's other places listed (all are highlighted in the source; the scrollbar marks them). */
+const PLACES_LISTED = 50;
+
+/** An ambiguous claim's other places: the first PLACES_LISTED, then how many more. */
 function alternativeDetails(r, i, focusSpan) {
   if (!r.alternative_matches.length) return [];
+  const more = r.alternative_matches.length - PLACES_LISTED;
   return [
     h('p', { class: 'candidates-title' }, 'Other places:'),
-    h('ul', { class: 'candidates' }, r.alternative_matches.map((a, j) =>
+    h('ul', { class: 'candidates' }, r.alternative_matches.slice(0, PLACES_LISTED).map((a, j) =>
       h('li', {}, spanButton(`c${i}.a${j}`, `line ${a.line_number} · ${a.confidence_score.toFixed(2)} · “${clip(a.matched_text, 90)}”`, focusSpan)))),
+    more > 0 ? h('p', { class: 'help' }, `… and ${more} more, highlighted in the source.`) : null,
   ];
 }
 

@@ -2,30 +2,42 @@
 // from it; every matched span highlighted in place, re-validated as the user
 // types.
 //
-// One `Document` (the parsed, indexed source) is kept while the source text
-// and the format stay the same: editing the claims or the thresholds only
-// re-runs `doc.validate`. A changed source or format builds a new one and
-// frees the old one's wasm memory.
+// The library runs in a Web Worker (worker.js) that holds the parsed, indexed
+// `Document` while the source text and the format stay the same, and keeps
+// each claim's outcome while the configuration does too: editing one claim
+// revalidates that claim only. The page only renders; a long run shows its
+// progress and a Cancel button, and ends at the configured time limit.
+//
+// A claim the library refuses (VALIDATION_ERROR) or a JSON line that cannot
+// be read is marked in place with its error; the other claims keep their
+// results. Claims that are not valid JSON at all leave the last results on
+// screen, marked as out of date, with the problem above them.
 //
 // Format: the selector, or with "Auto-detect" the claims' own
-// `source_metadata.format` when they give one, else the library's detection.
+// `source_metadata.format` when they give one, else the library's detection
+// (shown in the selector's Auto-detect option).
 //
 // For tests and curious readers, the mode's root element carries
 // data-validations (runs finished), data-doc-builds (Documents built) and
-// data-state (`empty`, `ok` or `error`).
+// data-state (`empty`, `ok`, `error`, `cancelled`, `timeout`), data-checked
+// (claims the library checked in the last run: the others' outcomes were
+// kept), and data-running while a run is in flight.
 
-import { Document, version } from 'evidence-validator';
-import { debounce, download, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
-import { renderClaimList } from './claim-list.js';
+import { version } from 'evidence-validator';
+import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { savedWork } from '../../storage.js';
+import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { claimListRenderer } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
 import { collectSpans, segment } from './spans.js';
-import { attachTooltip, renderSource } from './view.js';
+import { attachTooltip, sourceRenderer } from './view.js';
+import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
+const CLAIMS_EXTENSIONS = ['json', 'jsonl', 'ndjson'];
 const FORMAT_BY_EXTENSION = { md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'plain_text' };
 
 export function mount(panel, ctx) {
@@ -36,17 +48,16 @@ export function mount(panel, ctx) {
   };
 
   // ---- state ----
-  /** @type {Document|null} */
-  let doc = null;
-  let docKey = null;
+  const worker = evidenceWorker();
   let docBuilds = 0;
   let validations = 0;
-  let report = null;
+  /** Bumped by each result shown: an older one still drawing stops. */
+  let shownGeneration = 0;
+  /** What the last finished run showed: { source, parsed, entries, config } (null: nothing). */
+  let shown = null;
   let spansByKey = new Map();
   let marksBySpan = new Map();
   let currentKey = null;
-  /** The claims as the user gave them (the report does not repeat the quotes). */
-  let givenClaims = [];
 
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
@@ -56,15 +67,15 @@ export function mount(panel, ctx) {
     id: ids.source, fileId: ids.sourceFile, accept: '.md,.markdown,.html,.htm,.txt,text/*',
     class: 'source-input', rows: 14, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
     onInput: () => schedule(),
-    onLoad: (file) => { formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto'; run(); },
+    onLoad: (file) => sourceLoaded(file),
   });
   const { box: claimsBox, file: claimsFile } = loadableText({
-    id: ids.claims, fileId: ids.claimsFile, accept: '.json,.txt,application/json,text/plain',
+    id: ids.claims, fileId: ids.claimsFile, accept: '.json,.jsonl,.ndjson,.txt,application/json,text/plain',
     class: 'claims-input', rows: 10, 'aria-describedby': ids.claimsHelp,
     placeholder: 'One quote per line, or JSON: { "claims": [ { "id": "EV001", "task_id": "P1.T001", "evidence_type": "direct_quote", "quote": "…" } ] }',
     onInput: () => schedule(), onLoad: () => run(),
   });
-  const config = configPanel(() => schedule());
+  const thresholds = configPanel(() => schedule());
 
   // ---- results ----
   const summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite' });
@@ -75,6 +86,10 @@ export function mount(panel, ctx) {
   const viewer = h('div', { class: 'viewer' }, sourceView);
   const claimList = h('ol', { class: 'claim-list', 'aria-label': 'Claims' });
   const warningList = h('ul', { class: 'warning-list', hidden: true });
+  const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Claims checked' });
+  const progressText = h('span', { class: 'progress-text' });
+  const progressRow = h('div', { class: 'progress-row', hidden: true }, progress, progressText,
+    h('button', { type: 'button', class: 'secondary cancel-button', onclick: () => cancel() }, 'Cancel'));
 
   const legend = h('ul', { class: 'legend', 'aria-label': 'Legend' },
     legendItem('hl-validated', 'Validated'),
@@ -88,9 +103,12 @@ export function mount(panel, ctx) {
     h('li', {}, h('mark', { class: 'hl hl-validated legend-swatch', 'aria-hidden': 'true' },
       h('span', { class: 'edit-typo' }, 'receive')), ' Typo in the quote (still validated)'));
 
+  const clearButton = h('button', { type: 'button', class: 'secondary clear-button', onclick: () => clearWork() }, 'Clear');
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      sample.element,
+      h('div', { class: 'input-bar' }, sample.element, clearButton),
+      h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
+        'Your documents, claims and settings are kept in this browser until you press Clear.'),
       field(ids.source, 'Source document', sourceBox,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, sourceFile.input, sourceFile.label] }),
       field(ids.claims, 'Claims', claimsBox, {
@@ -100,11 +118,12 @@ export function mount(panel, ctx) {
       }),
       h('details', { class: 'config' },
         h('summary', {}, 'Matching thresholds'),
-        config.element)),
+        thresholds.element)),
     h('div', { class: 'results' },
       h('div', { class: 'results-head' },
         h('h2', { id: ids.viewTitle }, 'Highlighted source'),
         exportButton),
+      progressRow,
       summary,
       problem,
       legend,
@@ -118,12 +137,66 @@ export function mount(panel, ctx) {
   const tip = attachTooltip(viewer, tooltip, (mark) =>
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
   onMarkActivate(viewer, selectClaimOf);
+  const view = sourceRenderer(sourceView, ids.tooltip);
+  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus });
 
   const schedule = debounce(run, DEBOUNCE_MS);
+  const saved = savedWork('evidence-validator:evidence', (message) => ctx.setStatus(message));
+  acceptDrops(root, dropFiles);
   ctx.setStatus(`evidence-validator ${version()}`);
   renderEmpty();
+  restore();
 
   // ---- behaviour ----
+
+  /** The last session's work, if this browser kept one. */
+  async function restore() {
+    const work = await saved.load();
+    if (sourceBox.value !== '' || claimsBox.value !== '') return; // the user started meanwhile
+    if (!work || typeof work.source !== 'string' || typeof work.claims !== 'string') return;
+    sourceBox.value = work.source;
+    claimsBox.value = work.claims;
+    formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
+    thresholds.load(work.config);
+    ctx.setStatus('Restored your last work from this browser (Clear forgets it).');
+    run();
+  }
+
+  /** What a reload brings back. */
+  function remember() {
+    saved.save(() => ({ source: sourceBox.value, claims: claimsBox.value, format: formatSelect.value, config: thresholds.read() }));
+  }
+
+  /** Empties the boxes, resets the settings and forgets the saved work. */
+  function clearWork() {
+    saved.clear();
+    worker.cancel();
+    setRunning(null);
+    sourceBox.value = '';
+    claimsBox.value = '';
+    formatSelect.value = 'auto';
+    showFormat(null);
+    thresholds.reset();
+    renderEmpty();
+    ctx.setStatus('Cleared: nothing of this mode is kept in this browser now.');
+  }
+
+  /** A source file was read into the source box: its extension sets the format. */
+  function sourceLoaded(file) {
+    formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
+    run();
+  }
+
+  /** Files dropped on the mode: claims (.json, .jsonl, .ndjson) into the claims box, anything else into the source box. */
+  async function dropFiles(files) {
+    for (const file of files) {
+      const claims = CLAIMS_EXTENSIONS.includes(extensionOf(file.name));
+      (claims ? claimsBox : sourceBox).value = await file.text();
+      if (!claims) formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
+    }
+    ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
+    run();
+  }
 
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
@@ -133,56 +206,68 @@ export function mount(panel, ctx) {
     run();
   }
 
-  /** The Document for this source and format: the current one, or a new one (the old one freed). */
-  function documentFor(source, format) {
-    const key = `${format ?? 'auto'}\u0000${source}`;
-    if (doc !== null && docKey === key) return doc;
-    if (doc !== null) doc.free();
-    doc = null;
-    docKey = null;
-    const built = new Document(source, format ? { format } : null);
-    doc = built;
-    docKey = key;
-    docBuilds++;
-    return built;
+  /** The format the library is asked for: the selector's, else the claims' own, else null (detect). */
+  function formatFor(parsed) {
+    const chosen = formatSelect.value;
+    if (chosen !== 'auto') return chosen;
+    return FORMATS.some(([v]) => v === parsed.format) ? parsed.format : null;
   }
 
-  function run() {
+  async function run() {
     schedule.cancel();
+    remember();
     const source = sourceBox.value;
-    const claimsText = claimsBox.value;
     tip.hide();
     let parsed;
     try {
-      parsed = parseClaims(claimsText);
+      parsed = parseClaims(claimsBox.value);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      return fail(source, 'Claims', e.message + (e.where ? ` (${e.where})` : ''));
+      worker.cancel();
+      setRunning(null);
+      return unreadable(`${e.message}${e.where ? ` (${e.where})` : ''}`);
     }
-    givenClaims = Array.isArray(parsed.claims) ? parsed.claims : Array.isArray(parsed.claims?.claims) ? parsed.claims.claims : [];
-    const chosen = formatSelect.value;
-    const format = chosen !== 'auto' ? chosen : (FORMATS.some(([v]) => v === parsed.format) ? parsed.format : null);
-    if (source === '' && parsed.count === 0) return renderEmpty();
+    if (source === '' && parsed.count === 0) {
+      worker.cancel();
+      setRunning(null);
+      return renderEmpty();
+    }
+    const config = thresholds.read();
+    const claims = parsed.entries.map((e) => (e.error ? null : e.claim));
+    const partial = new Array(claims.length).fill(null);
     const started = performance.now();
-    let rebuilt;
-    try {
-      const before = docBuilds;
-      const d = documentFor(source, format);
-      rebuilt = docBuilds !== before;
-      if (parsed.count === 0) {
-        report = null;
-        showResult(source, null, { ms: performance.now() - started, rebuilt, format: d.format });
-        return;
-      }
-      report = d.validate(parsed.claims, config.read());
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      const where = e.code === 'CONFIGURATION_ERROR' ? 'Thresholds'
-        : e.code === 'DOCUMENT_PARSING_ERROR' || e.details?.constraint === 'max_document_size_mb' ? 'Source' : 'Claims';
-      // The library's message names the JSON path already ("… at $.claims[0].id").
-      return fail(source, where, e.message, e.code);
+    setRunning({ done: 0, total: claims.length });
+    const answer = await worker.run({ source, format: formatFor(parsed), claims, config }, (p) => {
+      for (const [i, outcome] of p.outcomes) partial[i] = outcome;
+      setRunning({ done: p.done, total: p.total });
+    });
+    if (answer.type === 'superseded') return;
+    setRunning(null);
+    if (answer.type === 'failed') return fail(source, answer.where, answer.message, answer.code);
+    if (answer.docBuilt) docBuilds++;
+    const outcomes = answer.type === 'done' ? answer.outcomes : partial;
+    const ms = performance.now() - started;
+    await showResult({ source, parsed, outcomes, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
+      ms, rebuilt: answer.docBuilt ?? true, state: answer.type === 'cancelled' ? 'cancelled' : answer.timedOut ? 'timeout' : 'ok',
+    });
+  }
+
+  function cancel() {
+    if (worker.cancel()) ctx.setStatus('Cancelled: the checks in progress stopped.');
+  }
+
+  /** The progress row: `{ done, total }` while a run is in flight, null when none is. */
+  function setRunning(p) {
+    if (p === null) {
+      delete root.dataset.running;
+      progressRow.hidden = true;
+      return;
     }
-    showResult(source, report, { ms: performance.now() - started, rebuilt, format: doc.format });
+    root.dataset.running = 'true';
+    progress.max = Math.max(1, p.total);
+    progress.value = p.done;
+    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source…';
+    progressRow.hidden = false;
   }
 
   function finish(state) {
@@ -193,59 +278,116 @@ export function mount(panel, ctx) {
   }
 
   function renderEmpty() {
-    report = null;
+    shownGeneration++;
+    shown = null;
     exportButton.disabled = true;
     problem.hidden = true;
+    root.classList.remove('is-stale');
     spansByKey = new Map();
     marksBySpan = new Map();
     replaceChildren(sourceView, h('span', { class: 'placeholder' },
       'Paste a source document and claims, or load a sample, to see the quoted spans highlighted here.'));
-    replaceChildren(claimList);
-    warningList.hidden = true;
+    view.reset();
+    list.render(null);
     summary.textContent = 'No claims yet.';
     root.dataset.state = 'empty';
   }
 
-  /** Shows an input problem: the source stays visible, unhighlighted. */
-  function fail(source, where, message, code) {
-    report = null;
+  /** Claims that cannot be read at all: the last results stay, marked out of date. */
+  function unreadable(message) {
+    showProblem(problem, 'Claims', `${message}. Fix the claims box; the results below are from the last claims that could be read.`);
+    root.classList.toggle('is-stale', shown !== null);
     exportButton.disabled = true;
+    summary.textContent = shown ? 'Out of date: the claims box cannot be read.' : 'Not validated: fix the problem below.';
+    finish('error');
+  }
+
+  /** A problem with the whole run (the source, the thresholds, a limit): the source stays visible, unhighlighted. */
+  function fail(source, where, message, code) {
+    shownGeneration++;
+    shown = null;
+    exportButton.disabled = true;
+    root.classList.remove('is-stale');
     spansByKey = new Map();
     marksBySpan = new Map();
-    showProblem(problem, where, message, code);
+    showProblem(problem, where, `${message}${HINTS[where] ? `. ${HINTS[where]}` : ''}`, code);
+    view.reset();
     replaceChildren(sourceView, source);
-    replaceChildren(claimList);
-    warningList.hidden = true;
+    list.render(null);
     summary.textContent = 'Not validated: fix the problem below.';
     finish('error');
   }
 
-  function showResult(source, rep, { ms, rebuilt, format }) {
-    problem.hidden = true;
-    exportButton.disabled = rep === null;
-    const spans = rep ? collectSpans(rep) : [];
-    spansByKey = new Map(spans.map((s) => [s.key, s]));
+  /** One list entry per claim: its outcome, or its input error in place, or "not checked". */
+  async function entriesOf(parsed, outcomes, pause) {
+    const entries = [];
+    for (const [i, e] of parsed.entries.entries()) {
+      if (!(await pause())) return null;
+      const quote = typeof e.claim?.quote === 'string' ? clip(e.claim.quote, 140) : '';
+      const claimId = typeof e.claim?.id === 'string' ? e.claim.id : null;
+      const o = outcomes[i];
+      if (e.error) entries.push({ result: null, claimId, quote, error: e.error, where: whereOf(parsed, e, i, null) });
+      else if (!o) entries.push({ result: null, claimId, quote, error: null, where: null });
+      else if (o.error) {
+        entries.push({
+          result: null, claimId, quote, where: whereOf(parsed, e, i, o.error.path),
+          error: o.error.message.replace(/^[A-Z_]+: /, '').replace(/ at \$\S*$/, ''),
+        });
+      } else entries.push({ result: o.result, failure: o.failure, warnings: o.warnings, quote });
+    }
+    return entries;
+  }
+
+  /**
+   * Shows a run's outcome, a slice at a time (no task of it blocks the page
+   * for long); a newer result on its way stops it.
+   */
+  async function showResult(run, { ms, rebuilt, state }) {
+    const mine = ++shownGeneration;
+    const pause = timeSlicer(() => mine === shownGeneration);
+    const { source, outcomes } = run;
+    const entries = await entriesOf(run.parsed, outcomes, pause);
+    if (!entries) return;
+    shown = { ...run, entries };
+    root.classList.remove('is-stale');
+    const invalid = entries.filter((e) => e.error);
+    if (invalid.length) {
+      showProblem(problem, 'Claims', `${invalid.length === 1 ? '1 claim is' : `${invalid.length} claims are`} not valid, ` +
+        `marked in the list (the first at ${invalid[0].where}: ${invalid[0].error}). Fix ${invalid.length === 1 ? 'it' : 'them'} in the claims box; the other claims keep their results.`);
+    } else {
+      problem.hidden = true;
+    }
+    exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
+    const merged = {
+      validated_claims: entries.map((e) => e.result ?? null),
+      failed_claims: entries.map((e) => e.failure).filter(Boolean),
+    };
+    const spans = collectSpans(merged);
+    spansByKey = new Map(spans.map((sp) => [sp.key, sp]));
+    if (!(await pause())) return;
+    const segments = segment(source.length, spans);
+    if (!(await pause())) return;
     const scrollTop = viewer.scrollTop;
-    marksBySpan = renderSource(sourceView, source, segment(source.length, spans), ids.tooltip);
+    const marks = await view.render(source, segments, pause);
+    if (!marks) return;
+    marksBySpan = marks;
     viewer.scrollTop = scrollTop;
     if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
-    renderClaimList(claimList, warningList, rep, { quoteOf, focusSpan, setStatus: ctx.setStatus });
-    const timing = `${format.replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
-    if (rep) {
-      const s = rep.validation_summary;
-      summary.textContent = `${s.total_claims} claims: ${s.validated_claims} validated, ${s.low_confidence_claims} low confidence, ` +
-        `${s.ambiguous_claims} ambiguous, ${s.total_claims - s.validated_claims - s.low_confidence_claims - s.ambiguous_claims} failed (${timing}).`;
-    } else {
-      summary.textContent = `No claims yet (${timing}).`;
-    }
-    finish('ok');
+    const general = outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])]);
+    if (!(await list.render({ entries, general }, pause))) return;
+    showFormat(run.format);
+    const timing = `${(run.format ?? 'no source').replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
+    summary.textContent = entries.length ? `${countsText(entries)} (${timing}).${STATE_NOTES[state](entries, run.config)}` : `No claims yet (${timing}).`;
+    root.dataset.checked = String(run.checked);
+    finish(invalid.length && state === 'ok' ? 'error' : state);
   }
 
-  /** The quote of claim `i` as the user gave it. */
-  function quoteOf(i) {
-    const q = givenClaims[i]?.quote;
-    return typeof q === 'string' ? clip(q, 140) : '';
+  /** The Auto-detect option names the format the library detected (or the claims gave). */
+  function showFormat(format) {
+    const auto = formatSelect.querySelector('option[value="auto"]');
+    const name = FORMATS.find(([v]) => v === format)?.[1];
+    auto.textContent = name ? `Auto-detect (${name})` : 'Auto-detect';
   }
 
   /** Scrolls the span into view, focuses its first mark and outlines all its marks. */
@@ -264,8 +406,57 @@ export function mount(panel, ctx) {
     if (span) selectIn(claimList, 'li.claim', claimList.querySelector(`li.claim[data-index="${span.claim}"]`));
   }
 
-  function exportReport() {
-    if (!report) return;
-    download('evidence-report.json', `${JSON.stringify(report, null, 2)}\n`);
+  /** The library's own report for the claims shown, in one call (the export). */
+  async function exportReport() {
+    if (!shown) return;
+    exportButton.disabled = true;
+    const answer = await worker.report(shown.parsed.claims, shown.config);
+    exportButton.disabled = false;
+    if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
+    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code);
   }
+}
+
+/** What to do about a problem, by where it is. */
+const HINTS = {
+  Source: 'Check the source document and its format',
+  Thresholds: 'Change the highlighted setting under Matching thresholds, or reset them to the defaults',
+  Limits: 'Raise the limit under Matching thresholds, or check fewer claims at once',
+  Claims: 'Fix the claims box',
+};
+
+/** What the summary adds after the counts, by how the run ended. */
+const STATE_NOTES = {
+  ok: () => '',
+  cancelled: (entries) => ` Cancelled: ${entries.filter((e) => !e.result && !e.error).length} claims not checked; edit anything to run again.`,
+  timeout: (entries, config) => ` Stopped at the time limit (${config.performance_limits?.max_processing_time_seconds} s): ` +
+    `${entries.filter((e) => !e.result && !e.error).length} claims not checked. To check them, raise "Time limit" under Matching thresholds.`,
+};
+
+/** "10 claims: 6 validated, 2 low confidence, …" from the entries. */
+function countsText(entries) {
+  const counts = { VALIDATED: 0, LOW_CONFIDENCE: 0, AMBIGUOUS: 0, FAILED: 0 };
+  let invalid = 0;
+  let unchecked = 0;
+  for (const e of entries) {
+    if (e.result) counts[e.result.validation_status]++;
+    else if (e.error) invalid++;
+    else unchecked++;
+  }
+  const parts = [`${counts.VALIDATED} validated`, `${counts.LOW_CONFIDENCE} low confidence`, `${counts.AMBIGUOUS} ambiguous`, `${counts.FAILED} failed`];
+  if (invalid) parts.push(`${invalid} not valid`);
+  if (unchecked) parts.push(`${unchecked} not checked`);
+  return `${entries.length} claims: ${parts.join(', ')}`;
+}
+
+/**
+ * Where claim `i`'s problem is, in the claims box's own terms: its JSON path
+ * (`$.claims[3].quote`), or its line (one quote or one JSON claim per line).
+ * `path` is the library's path in a one-claim input (`['claims', 0, …]`).
+ */
+function whereOf(parsed, entry, i, path) {
+  const tail = (path ?? []).slice(2).map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+  if (parsed.kind === 'json') return `${Array.isArray(parsed.claims) ? '$' : '$.claims'}[${i}]${tail}`;
+  if (parsed.kind === 'jsonl') return `line ${entry.line}${tail ? ` at $${tail}` : ''}`;
+  return `line ${entry.line}`;
 }
