@@ -43,6 +43,10 @@ export function parseClaims(text) {
       if (lines) return lines;
       throw new InputError(`claims are not valid JSON: ${e.message}`, jsonErrorWhere(text, e));
     }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !('claims' in value) && 'quote' in value) {
+      // one claim on its own (a JSON Lines file of one line)
+      return { kind: 'jsonl', claims: { claims: [value] }, count: 1, format: null, entries: [{ claim: value, line: 1, error: null }] };
+    }
     const list = Array.isArray(value) ? value : value?.claims;
     if (!Array.isArray(list)) {
       throw new InputError('claims must be a list of claims, or an object with a "claims" list', Array.isArray(value) ? '$' : '$.claims');
