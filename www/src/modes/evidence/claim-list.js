@@ -56,11 +56,58 @@ export function claimListRenderer(claimList, warningList, { focusSpan, setStatus
     }
     while (claimList.children.length > view.entries.length) claimList.lastElementChild.remove();
     shown = next;
+    keepOneTabStop(claimList);
     replaceChildren(warningList, view.general.map((w) => h('li', {}, `${w.code}: ${w.message}`)));
     warningList.hidden = view.general.length === 0;
     return true;
   }
   return { render };
+}
+
+/**
+ * Roving focus (WAI-ARIA): the list is one tab stop, its last focused claim
+ * (or the first one shown). Up and Down (Home, End) move between the claims
+ * shown; Right and Left between a claim and its candidates' buttons.
+ */
+export function rovingFocus(claimList) {
+  claimList.addEventListener('focusin', (e) => {
+    if (!(e.target instanceof HTMLButtonElement)) return;
+    for (const b of claimList.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
+    e.target.tabIndex = 0;
+  });
+  claimList.addEventListener('keydown', (e) => {
+    if (!(e.target instanceof HTMLButtonElement)) return;
+    const li = e.target.closest('li.claim');
+    const claims = shownClaims(claimList);
+    const at = claims.indexOf(li);
+    const inItem = [...li.querySelectorAll('button')];
+    const k = inItem.indexOf(e.target);
+    const to = {
+      ArrowDown: () => claims[at + 1]?.querySelector('.claim-button'),
+      ArrowUp: () => claims[at - 1]?.querySelector('.claim-button'),
+      Home: () => claims[0]?.querySelector('.claim-button'),
+      End: () => claims.at(-1)?.querySelector('.claim-button'),
+      ArrowRight: () => inItem[k + 1],
+      ArrowLeft: () => inItem[k - 1],
+    }[e.key]?.();
+    if (e.key in { ArrowDown: 1, ArrowUp: 1, Home: 1, End: 1, ArrowRight: 1, ArrowLeft: 1 }) e.preventDefault();
+    if (to) to.focus();
+  });
+}
+
+/** The claims the filter (`claimList.dataset.filter`: a status class such as `failed`) shows, in order. */
+export function shownClaims(claimList) {
+  const only = claimList.dataset.filter;
+  return [...claimList.children].filter((li) => li.matches('li.claim') && (!only || li.classList.contains(`claim-${only}`)));
+}
+
+/** Exactly one button of the list in the tab order: the current one if still shown, else the first claim's. */
+export function keepOneTabStop(claimList) {
+  const current = claimList.querySelector('button[tabindex="0"]');
+  if (current && current.closest('li.claim') && shownClaims(claimList).includes(current.closest('li.claim'))) return;
+  if (current) current.tabIndex = -1;
+  const first = shownClaims(claimList)[0]?.querySelector('.claim-button');
+  if (first) first.tabIndex = 0;
 }
 
 /** One entry of the list: a result, an input error in place, or "not checked". */
@@ -71,7 +118,7 @@ function claimItem(entry, i, { focusSpan, setStatus }) {
     const kind = entry.error ? 'invalid' : 'unchecked';
     return h('li', { class: `claim claim-${kind}`, dataset: { claim: id, index: String(i) } },
       h('button', {
-        type: 'button', class: 'claim-button', 'aria-disabled': 'true',
+        type: 'button', class: 'claim-button', tabindex: '-1', 'aria-disabled': 'true',
         onclick: () => setStatus(entry.error ? `${id}: fix it in the claims box (${entry.where})` : `${id} was not checked`),
       },
       h('span', { class: `badge badge-${kind}` }, entry.error ? 'not valid' : 'not checked'),
@@ -84,6 +131,7 @@ function claimItem(entry, i, { focusSpan, setStatus }) {
   }
   const cls = r.validation_status.toLowerCase().replace('_', '-');
   const details = [
+    ...editDetails(r),
     ...failureDetails(r, entry.failure, i, focusSpan),
     ...alternativeDetails(r, i, focusSpan),
     ...entry.warnings.map((w) => h('p', { class: 'claim-warning' }, `${w.code}: ${w.message}`)),
@@ -103,7 +151,7 @@ function claimButton(r, i, cls, quote, { focusSpan, setStatus }) {
       typeof m.edit_distance === 'number' ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
     : [r.evidence_type.replaceAll('_', ' '), `confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
   return h('button', {
-    type: 'button', class: 'claim-button', dataset: { span: key, claim: r.claim_id },
+    type: 'button', class: 'claim-button', tabindex: '-1', dataset: { span: key, claim: r.claim_id },
     'aria-disabled': m ? null : 'true',
     onclick: () => (m ? focusSpan(key) : setStatus(`${r.claim_id} has no span in the source`)),
   },
@@ -111,6 +159,23 @@ function claimButton(r, i, cls, quote, { focusSpan, setStatus }) {
   h('span', { class: 'claim-id' }, r.claim_id),
   h('span', { class: 'claim-quote' }, quote ? `“${quote}”` : ''),
   h('span', { class: 'claim-meta' }, meta.filter(Boolean).join(' · ')));
+}
+
+/**
+ * A near miss's word-level differences (the meaning guard's
+ * `match_details.edits`, cosmetic ones left out): what the quote says
+ * against what the source says, and why it matters.
+ */
+function editDetails(r) {
+  const edits = (r.match_details?.edits ?? []).filter((e) => e.kind !== 'cosmetic');
+  if (!edits.length) return [];
+  return [
+    h('p', { class: 'candidates-title' }, 'What the quote changed:'),
+    h('ul', { class: 'edit-list' }, edits.map((e) => h('li', { class: `edit-${e.kind}` },
+      h('span', { class: 'edit-side' }, 'quote '), h('ins', { class: 'edit-word' }, e.quote || '(nothing)'),
+      h('span', { class: 'edit-side' }, ' · source '), h('del', { class: 'edit-word' }, e.source || '(nothing)'),
+      h('span', { class: 'edit-why' }, ` · ${e.kind === 'typo' ? 'typo' : `${e.change ?? 'word'} changed`}${e.reason && e.kind !== 'typo' ? `: ${e.reason}` : ''}, line ${e.line_number}`)))),
+  ];
 }
 
 /** A failed claim's reason, suggestions and nearest candidates (one of them may be its own match). */
@@ -148,5 +213,5 @@ function alternativeDetails(r, i, focusSpan) {
 }
 
 function spanButton(key, text, focusSpan) {
-  return h('button', { type: 'button', class: 'candidate-button', dataset: { span: key }, onclick: () => focusSpan(key) }, text);
+  return h('button', { type: 'button', class: 'candidate-button', tabindex: '-1', dataset: { span: key }, onclick: () => focusSpan(key) }, text);
 }

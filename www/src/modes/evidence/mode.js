@@ -27,7 +27,7 @@ import { version } from 'evidence-validator';
 import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { savedWork } from '../../storage.js';
 import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
-import { claimListRenderer } from './claim-list.js';
+import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
@@ -86,6 +86,15 @@ export function mount(panel, ctx) {
   const viewer = h('div', { class: 'viewer' }, sourceView);
   const claimList = h('ol', { class: 'claim-list', 'aria-label': 'Claims' });
   const warningList = h('ul', { class: 'warning-list', hidden: true });
+  const filterBar = h('div', { class: 'filter-bar', role: 'group', 'aria-label': 'Show only' });
+  const nextButton = h('button', { type: 'button', class: 'secondary', title: 'The next claim shown (j; k: the previous)', onclick: () => stepClaim(1) }, 'Next ↓');
+  const scrollMarkers = h('div', { class: 'scroll-markers', 'aria-hidden': 'true' });
+  const helpPanel = h('section', { class: 'help-panel', hidden: true, 'aria-label': 'Keyboard shortcuts' },
+    h('h3', {}, 'Keyboard shortcuts'),
+    h('dl', {}, SHORTCUTS.map(([keys, what]) => [h('dt', {}, h('kbd', {}, keys)), h('dd', {}, what)])),
+    h('p', { class: 'help' }, 'In the claim list: Up and Down move between claims, Right and Left to their candidates, Enter shows the span. ' +
+      'Shortcuts work when the focus is not in a text box.'));
+  const helpButton = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', onclick: () => toggleHelp() }, 'Shortcuts (?)');
   const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Claims checked' });
   const progressText = h('span', { class: 'progress-text' });
   const progressRow = h('div', { class: 'progress-row', hidden: true }, progress, progressText,
@@ -122,13 +131,14 @@ export function mount(panel, ctx) {
     h('div', { class: 'results' },
       h('div', { class: 'results-head' },
         h('h2', { id: ids.viewTitle }, 'Highlighted source'),
-        exportButton),
+        h('span', { class: 'results-tools' }, helpButton, exportButton)),
+      helpPanel,
       progressRow,
       summary,
       problem,
       legend,
-      viewer,
-      h('h2', {}, 'Claims'),
+      h('div', { class: 'viewer-wrap' }, viewer, scrollMarkers),
+      h('div', { class: 'claims-head' }, h('h2', {}, 'Claims'), filterBar, nextButton),
       claimList,
       warningList),
     tooltip);
@@ -139,6 +149,14 @@ export function mount(panel, ctx) {
   onMarkActivate(viewer, selectClaimOf);
   const view = sourceRenderer(sourceView, ids.tooltip);
   const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus });
+  rovingFocus(claimList);
+  scrollMarkers.addEventListener('click', (e) => {
+    const key = e.target instanceof HTMLElement ? e.target.dataset.span : undefined;
+    if (key) focusSpan(key);
+  });
+  // on the document, so that a shortcut still works when the focus is on nothing
+  // (the body); only while this mode's panel is shown
+  document.addEventListener('keydown', (e) => { if (!panel.hidden) shortcut(e); });
 
   const schedule = debounce(run, DEBOUNCE_MS);
   const saved = savedWork('evidence-validator:evidence', (message) => ctx.setStatus(message));
@@ -289,6 +307,8 @@ export function mount(panel, ctx) {
       'Paste a source document and claims, or load a sample, to see the quoted spans highlighted here.'));
     view.reset();
     list.render(null);
+    filterBar.replaceChildren();
+    scrollMarkers.replaceChildren();
     summary.textContent = 'No claims yet.';
     root.dataset.state = 'empty';
   }
@@ -314,6 +334,8 @@ export function mount(panel, ctx) {
     view.reset();
     replaceChildren(sourceView, source);
     list.render(null);
+    filterBar.replaceChildren();
+    scrollMarkers.replaceChildren();
     summary.textContent = 'Not validated: fix the problem below.';
     finish('error');
   }
@@ -372,15 +394,85 @@ export function mount(panel, ctx) {
     if (!marks) return;
     marksBySpan = marks;
     viewer.scrollTop = scrollTop;
+    drawMarkers(scrollMarkers, spans, source.length);
     if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
     const general = outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])]);
     if (!(await list.render({ entries, general }, pause))) return;
+    drawFilters(entries);
     showFormat(run.format);
     const timing = `${(run.format ?? 'no source').replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
     summary.textContent = entries.length ? `${countsText(entries)} (${timing}).${STATE_NOTES[state](entries, run.config)}` : `No claims yet (${timing}).`;
     root.dataset.checked = String(run.checked);
     finish(invalid.length && state === 'ok' ? 'error' : state);
+  }
+
+  /** The status buttons: how many claims of each, pressed = only those shown. */
+  function drawFilters(entries) {
+    const counts = new Map(FILTERS.map(([f]) => [f, 0]));
+    for (const e of entries) {
+      const f = e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
+      counts.set(f, counts.get(f) + 1);
+    }
+    counts.set('', entries.length);
+    if (claimList.dataset.filter && !counts.get(claimList.dataset.filter)) delete claimList.dataset.filter;
+    const on = claimList.dataset.filter ?? '';
+    filterBar.replaceChildren(...FILTERS.filter(([f]) => f === '' || counts.get(f) > 0).map(([f, label]) =>
+      h('button', { type: 'button', class: `filter filter-${f || 'all'}`, 'aria-pressed': String(f === on), dataset: { filter: f }, onclick: () => setFilter(f) },
+        `${label} `, h('span', { class: 'count' }, String(counts.get(f))))));
+    keepOneTabStop(claimList);
+  }
+
+  /** Shows only the claims of one status ('' all of them). */
+  function setFilter(f) {
+    if (f) claimList.dataset.filter = f;
+    else delete claimList.dataset.filter;
+    for (const b of filterBar.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.filter === f));
+    keepOneTabStop(claimList);
+    const shownNow = shownClaims(claimList);
+    const focused = document.activeElement?.closest?.('li.claim');
+    if (focused && claimList.contains(focused) && !shownNow.includes(focused)) shownNow[0]?.querySelector('.claim-button').focus();
+    const n = shownNow.length;
+    ctx.setStatus(f ? `Showing ${n} ${FILTERS.find(([x]) => x === f)[1].toLowerCase()} claim${n === 1 ? '' : 's'}` : 'Showing every claim');
+  }
+
+  /** Moves to the next (or previous) claim shown: selects and focuses it, outlines its span in the source. */
+  function stepClaim(direction) {
+    const claims = shownClaims(claimList);
+    if (!claims.length) return;
+    const at = claims.indexOf(claimList.querySelector('li.claim.is-selected'));
+    const next = claims[at < 0 ? (direction > 0 ? 0 : claims.length - 1) : (at + direction + claims.length) % claims.length];
+    selectIn(claimList, 'li.claim', next);
+    next.querySelector('.claim-button').focus({ preventScroll: true });
+    const marks = marksBySpan.get(`c${next.dataset.index}.m`);
+    if (marks?.length) {
+      for (const m of sourceView.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
+      for (const m of marks) m.classList.add('is-current');
+      currentKey = `c${next.dataset.index}.m`;
+      const v = viewer.getBoundingClientRect();
+      const r = marks[0].getBoundingClientRect();
+      viewer.scrollTop += r.top - v.top - v.height / 2;
+    }
+  }
+
+  function toggleHelp(show = helpPanel.hidden) {
+    helpPanel.hidden = !show;
+    helpButton.setAttribute('aria-expanded', String(show));
+  }
+
+  /** The mode's keyboard shortcuts (SHORTCUTS), outside text boxes. */
+  function shortcut(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target instanceof HTMLElement && e.target.closest('textarea, input, select')) return;
+    const filter = /^[0-6]$/.test(e.key) ? FILTERS[Number(e.key)] : null;
+    if (filter && (filter[0] === '' || filterBar.querySelector(`[data-filter="${filter[0]}"]`))) setFilter(filter[0]);
+    else if (e.key === 'j') stepClaim(1);
+    else if (e.key === 'k') stepClaim(-1);
+    else if (e.key === '?') toggleHelp();
+    else if (e.key === '/') claimsBox.focus();
+    else if (e.key === 'Escape' && !helpPanel.hidden) toggleHelp(false);
+    else return;
+    e.preventDefault();
   }
 
   /** The Auto-detect option names the format the library detected (or the claims gave). */
@@ -415,6 +507,45 @@ export function mount(panel, ctx) {
     if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
     else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code);
   }
+}
+
+/** The status filters: a claim's class suffix, and its label ('' is every claim). Keys 0–6 pick them. */
+const FILTERS = [['', 'All'], ['validated', 'Validated'], ['low-confidence', 'Low confidence'], ['ambiguous', 'Ambiguous'],
+  ['failed', 'Failed'], ['invalid', 'Not valid'], ['unchecked', 'Not checked']];
+
+const SHORTCUTS = [
+  ['j / k', 'Next / previous claim shown (its span outlined in the source)'],
+  ['0–6', 'Show all claims, or only: validated, low confidence, ambiguous, failed, not valid, not checked'],
+  ['/', 'Edit the claims'],
+  ['?', 'Show or hide this panel'],
+  ['Esc', 'Hide the tooltip or this panel'],
+];
+
+/** The most markers beside the viewer's scrollbar: spans closer than 1/MARKER_SLOTS of the source share one. */
+const MARKER_SLOTS = 200;
+const MARKER_RANK = { FAILED: 0, LOW_CONFIDENCE: 1, AMBIGUOUS: 2, VALIDATED: 3 };
+
+/**
+ * A marker beside the viewer's scrollbar for every highlighted span, placed
+ * by its offset in the source (chunks off screen are not laid out, so their
+ * pixel positions are unknown; text is roughly even), one per slot, the
+ * slot's worst status shown. Clicking one shows its span.
+ */
+function drawMarkers(strip, spans, length) {
+  const slots = new Map();
+  for (const s of spans) {
+    if (s.role === 'candidate') continue;
+    const slot = Math.min(MARKER_SLOTS - 1, Math.floor((s.start / Math.max(1, length)) * MARKER_SLOTS));
+    const had = slots.get(slot);
+    if (!had || MARKER_RANK[s.status] < MARKER_RANK[had.status]) slots.set(slot, s);
+  }
+  strip.replaceChildren(...[...slots].map(([slot, s]) => {
+    const marker = h('span', {
+      class: `scroll-marker marker-${s.status.toLowerCase().replace('_', '-')}`, title: `${s.claimId} · line ${s.line ?? '?'}`, dataset: { span: s.key },
+    });
+    marker.style.top = `${((slot / MARKER_SLOTS) * 100).toFixed(2)}%`; // CSSOM: the CSP allows no style attribute
+    return marker;
+  }));
 }
 
 /** What to do about a problem, by where it is. */
