@@ -8,7 +8,9 @@
 //   - a marker beside the viewer's scrollbar for every highlighted place,
 //     clicking one shows its span;
 //   - the claim list is one tab stop (roving focus: arrows move inside it);
-//   - "?" opens the shortcuts panel, Escape closes it.
+//   - "?" opens the shortcuts panel, Escape closes it;
+//   - point 4: a claim's result copied as text; the report exported as
+//     Markdown (one table row per claim, as the report's).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -23,6 +25,7 @@ const read = (rel) => fs.readFileSync(path.join(root, rel), 'utf8');
 const SOURCE = read('samples/incident-review.md');
 const CLAIMS = JSON.parse(read('samples/claims.json'));
 const REPORT = lib.validateEvidence(SOURCE, CLAIMS, null);
+const LABEL = { VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' };
 
 let app;
 let page;
@@ -129,6 +132,27 @@ test('"?" opens the shortcuts panel; Escape closes it', async () => {
   assert.match(await page.textContent('.help-panel'), /j \/ k.*Next \/ previous claim/s);
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('.help-panel'), true);
+});
+
+test('share: copy a claim\'s result; export the report as Markdown', async () => {
+  await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.server.url.replace(/\/$/, '') });
+  const near = REPORT.validated_claims.findIndex((r) => (r.match_details?.edits ?? []).some((e) => e.kind === 'substitution'));
+  const r = REPORT.validated_claims[near];
+  await page.click(`li.claim[data-index="${near}"] .copy-button`);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, new RegExp(`^${r.claim_id}: ${LABEL[r.validation_status]} \\(confidence ${r.confidence_score.toFixed(2)}`));
+  assert.ok(copied.includes(`Source: “${r.match_details.matched_text}”`), copied);
+  for (const e of r.match_details.edits.filter((x) => x.kind === 'substitution')) {
+    assert.ok(copied.includes(`quote '${e.quote}', source '${e.source}'`), copied);
+  }
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:text-is("Export Markdown")')]);
+  assert.equal(download.suggestedFilename(), 'evidence-report.md');
+  const md = fs.readFileSync(await download.path(), 'utf8');
+  const rows = md.split('\n').filter((l) => /^\| EV\d+ \|/.test(l));
+  assert.deepEqual(rows.map((l) => l.split(' | ').slice(0, 2).join(' | ')),
+    REPORT.validated_claims.map((x) => `| ${x.claim_id} | ${LABEL[x.validation_status]}`));
+  assert.match(md, new RegExp(`### ${r.claim_id}: ${LABEL[r.validation_status]}`));
 });
 
 test('clean: no request left 127.0.0.1, no page errors', () => {

@@ -23,11 +23,11 @@ import { STATUS_LABEL } from './spans.js';
  * ClaimResult or null; `error` the claim's input error, `where` where it is;
  * neither: not checked yet), `general` the warnings and errors that name no
  * claim. `focusSpan(key)` shows a span; `setStatus(text)` says why a claim
- * has none.
+ * has none; `copy(entry, i)` copies a claim's result (its Copy button).
  * @returns {{ render(view: object|null, pause?: () => Promise<boolean>): Promise<boolean> }}
  *   `render` resolves to whether it finished.
  */
-export function claimListRenderer(claimList, warningList, { focusSpan, setStatus }) {
+export function claimListRenderer(claimList, warningList, { focusSpan, setStatus, copy }) {
   /** signature → element, of the entries shown. */
   let shown = new Map();
 
@@ -41,7 +41,7 @@ export function claimListRenderer(claimList, warningList, { focusSpan, setStatus
     const next = new Map();
     for (const [i, entry] of view.entries.entries()) {
       const signature = `${i}\u0000${JSON.stringify(entry)}`;
-      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus });
+      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus, copy });
       next.set(signature, li);
       // an element is only ever kept at its own index: replace in place
       const at = claimList.children[i];
@@ -111,8 +111,12 @@ export function keepOneTabStop(claimList) {
 }
 
 /** One entry of the list: a result, an input error in place, or "not checked". */
-function claimItem(entry, i, { focusSpan, setStatus }) {
+function claimItem(entry, i, { focusSpan, setStatus, copy }) {
   const r = entry.result;
+  const copyButton = h('button', {
+    type: 'button', class: 'secondary copy-button', tabindex: '-1', onclick: () => copy(entry, i),
+    'aria-label': `Copy the result of ${r?.claim_id ?? entry.claimId ?? `claim ${i + 1}`}`,
+  }, 'Copy');
   if (!r) {
     const id = typeof entry.claimId === 'string' ? entry.claimId : `claim ${i + 1}`;
     const kind = entry.error ? 'invalid' : 'unchecked';
@@ -125,9 +129,9 @@ function claimItem(entry, i, { focusSpan, setStatus }) {
       h('span', { class: 'claim-id' }, id),
       h('span', { class: 'claim-quote' }, entry.quote ? `“${entry.quote}”` : ''),
       h('span', { class: 'claim-meta' }, entry.where ?? '')),
-      entry.error ? h('div', { class: 'claim-details' },
-        h('p', { class: 'claim-error' }, h('strong', {}, `${entry.where}: `), entry.error,
-          '. Fix this claim in the claims box; the others keep their results.')) : null);
+      h('div', { class: 'claim-details' }, copyButton, entry.error
+        ? h('p', { class: 'claim-error' }, h('strong', {}, `${entry.where}: `), entry.error,
+          '. Fix this claim in the claims box; the others keep their results.') : null));
   }
   const cls = r.validation_status.toLowerCase().replace('_', '-');
   const details = [
@@ -138,7 +142,7 @@ function claimItem(entry, i, { focusSpan, setStatus }) {
   ];
   return h('li', { class: `claim claim-${cls}`, dataset: { claim: r.claim_id, index: String(i) } },
     claimButton(r, i, cls, entry.quote, { focusSpan, setStatus }),
-    details.length ? h('div', { class: 'claim-details' }, details) : null);
+    h('div', { class: 'claim-details' }, copyButton, details));
 }
 
 /** The claim's own line: badge, id, quote, match type, confidence, edit distance, line. */

@@ -31,6 +31,7 @@ import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './c
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
+import { claimText, reportMarkdown } from './share.js';
 import { collectSpans, segment } from './spans.js';
 import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
@@ -81,6 +82,7 @@ export function mount(panel, ctx) {
   const summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite' });
   const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
   const exportButton = h('button', { type: 'button', disabled: true, onclick: exportReport }, 'Export report JSON');
+  const markdownButton = h('button', { type: 'button', class: 'secondary', disabled: true, onclick: exportMarkdown }, 'Export Markdown');
   const tooltip = h('div', { id: ids.tooltip, class: 'tooltip', role: 'tooltip', hidden: true });
   const sourceView = h('pre', { class: 'source-view', 'aria-labelledby': ids.viewTitle });
   const viewer = h('div', { class: 'viewer' }, sourceView);
@@ -131,7 +133,7 @@ export function mount(panel, ctx) {
     h('div', { class: 'results' },
       h('div', { class: 'results-head' },
         h('h2', { id: ids.viewTitle }, 'Highlighted source'),
-        h('span', { class: 'results-tools' }, helpButton, exportButton)),
+        h('span', { class: 'results-tools' }, helpButton, markdownButton, exportButton)),
       helpPanel,
       progressRow,
       summary,
@@ -148,7 +150,7 @@ export function mount(panel, ctx) {
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
   onMarkActivate(viewer, selectClaimOf);
   const view = sourceRenderer(sourceView, ids.tooltip);
-  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus });
+  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim });
   rovingFocus(claimList);
   scrollMarkers.addEventListener('click', (e) => {
     const key = e.target instanceof HTMLElement ? e.target.dataset.span : undefined;
@@ -299,6 +301,7 @@ export function mount(panel, ctx) {
     shownGeneration++;
     shown = null;
     exportButton.disabled = true;
+    markdownButton.disabled = true;
     problem.hidden = true;
     root.classList.remove('is-stale');
     spansByKey = new Map();
@@ -327,6 +330,7 @@ export function mount(panel, ctx) {
     shownGeneration++;
     shown = null;
     exportButton.disabled = true;
+    markdownButton.disabled = true;
     root.classList.remove('is-stale');
     spansByKey = new Map();
     marksBySpan = new Map();
@@ -380,6 +384,7 @@ export function mount(panel, ctx) {
       problem.hidden = true;
     }
     exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
+    markdownButton.disabled = entries.length === 0;
     const merged = {
       validated_claims: entries.map((e) => e.result ?? null),
       failed_claims: entries.map((e) => e.failure).filter(Boolean),
@@ -496,6 +501,23 @@ export function mount(panel, ctx) {
     const key = (mark.dataset.spans ?? '').split(' ')[0];
     const span = spansByKey.get(key);
     if (span) selectIn(claimList, 'li.claim', claimList.querySelector(`li.claim[data-index="${span.claim}"]`));
+  }
+
+  /** One claim's result as text, to the clipboard. */
+  async function copyClaim(entry, i) {
+    const id = entry.result?.claim_id ?? entry.claimId ?? `claim ${i + 1}`;
+    try {
+      await navigator.clipboard.writeText(claimText(entry, i));
+      ctx.setStatus(`Copied the result of ${id}.`);
+    } catch {
+      ctx.setStatus('The browser did not let the page copy: select the claim\'s text and copy it instead.');
+    }
+  }
+
+  /** The results shown, as Markdown (the counts, a table of claims, the details of near misses and failures). */
+  function exportMarkdown() {
+    if (!shown) return;
+    download('evidence-report.md', reportMarkdown(shown.entries, { summary: summary.textContent, generated: `evidence-validator ${version()}` }), 'text/markdown');
   }
 
   /** The library's own report for the claims shown, in one call (the export). */
