@@ -213,7 +213,17 @@ export function attachTooltip(container, tooltip, spansOf) {
     tooltip.style.left = `${Math.round(left)}px`;
   }
 
-  container.addEventListener('mouseover', (e) => { const m = markOf(e); if (m && m !== owner) show(m); });
+  // Where the pointer last really moved: a mark scrolled under a pointer that
+  // did not move (a claim's span brought into view) does not take the tooltip
+  // from the focused mark.
+  let pointer = null;
+  document.addEventListener('mousemove', (e) => { pointer = `${e.clientX},${e.clientY}`; }, { passive: true });
+  container.addEventListener('mouseover', (e) => {
+    const m = markOf(e);
+    if (!m || m === owner) return;
+    if (owner && document.activeElement === owner && pointer === `${e.clientX},${e.clientY}`) return;
+    show(m);
+  });
   container.addEventListener('mouseout', (e) => {
     const m = markOf(e);
     if (m && m === owner && !m.contains(e.relatedTarget) && document.activeElement !== m) hide();
