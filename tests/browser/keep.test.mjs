@@ -12,31 +12,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from './build.mjs';
-import { openApp } from './app.mjs';
+import { CLAIMS_BOX, evidenceApp, SOURCE_BOX, testClean } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 const read = (rel) => fs.readFileSync(path.join(root, rel), 'utf8');
 const SOURCE = read('www/samples/travel-notes.md');
 const CLAIMS = JSON.parse(read('www/samples/travel-claims.json')).claims;
 
-let app;
 let page;
+const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
 
-before(async () => {
-  app = await openApp('');
-  page = app.page;
-  await page.waitForSelector('.evidence-mode[data-state]');
-});
-
-after(async () => {
-  await app?.close();
-});
-
-const SOURCE_BOX = 'textarea[id^="ev-source"]';
-const CLAIMS_BOX = 'textarea[id^="ev-claims"]';
 const validations = () => page.$eval('.evidence-mode', (el) => Number(el.dataset.validations));
 const afterRun = (n) => page.waitForFunction((v) => Number(document.querySelector('.evidence-mode').dataset.validations) > v, n);
 const LABEL = { VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' };
@@ -142,7 +130,4 @@ test('dropped files fill the source (format from the extension) and the claims; 
   await page.waitForFunction(() => /Auto-detect \(HTML\)/.test(document.querySelector('select[id^="ev-format"] option[value="auto"]').textContent));
 });
 
-test('clean: no request left 127.0.0.1, no page errors', () => {
-  assert.deepEqual(app.foreignRequests, []);
-  assert.deepEqual(app.pageErrors, []);
-});
+testClean(app);

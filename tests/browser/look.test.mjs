@@ -6,21 +6,11 @@
 //   - an error says what to do, and names its code once.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openApp } from './app.mjs';
+import { test } from 'node:test';
+import { evidenceApp, testClean } from './app.mjs';
 
-let app;
 let page;
-
-before(async () => {
-  app = await openApp('');
-  page = app.page;
-  await page.waitForSelector('.evidence-mode[data-state]');
-});
-
-after(async () => {
-  await app?.close();
-});
+const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
 
 test('at 390 px no mode is wider than the screen', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -86,7 +76,4 @@ test('an error says what to do and names its code once', async () => {
   await page.click('button:text-is("Reset to defaults")');
 });
 
-test('clean: no request left 127.0.0.1, no page errors', () => {
-  assert.deepEqual(app.foreignRequests, []);
-  assert.deepEqual(app.pageErrors, []);
-});
+testClean(app);

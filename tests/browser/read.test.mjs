@@ -15,10 +15,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from './build.mjs';
-import { openApp } from './app.mjs';
+import { evidenceApp, testClean } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 const read = (rel) => fs.readFileSync(path.join(root, rel), 'utf8');
@@ -27,22 +27,8 @@ const CLAIMS = JSON.parse(read('samples/claims.json'));
 const REPORT = lib.validateEvidence(SOURCE, CLAIMS, null);
 const LABEL = { VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' };
 
-let app;
 let page;
-
-before(async () => {
-  app = await openApp('');
-  page = app.page;
-  await page.waitForSelector('.evidence-mode[data-state]');
-  const n = await page.$eval('.evidence-mode', (el) => Number(el.dataset.validations));
-  await page.selectOption('select[id^="ev-sample"]', 'incident');
-  await page.click('button:text-is("Load sample")');
-  await page.waitForFunction((v) => Number(document.querySelector('.evidence-mode').dataset.validations) > v, n);
-});
-
-after(async () => {
-  await app?.close();
-});
+const app = evidenceApp({ sample: 'incident', onOpen: (a) => { page = a.page; } });
 
 const visibleClaims = () => page.$$eval('.claim-list > li.claim', (lis) => lis.filter((li) => getComputedStyle(li).display !== 'none').map((li) => li.dataset.claim));
 
@@ -155,7 +141,4 @@ test('share: copy a claim\'s result; export the report as Markdown', async () =>
   assert.match(md, new RegExp(`### ${r.claim_id}: ${LABEL[r.validation_status]}`));
 });
 
-test('clean: no request left 127.0.0.1, no page errors', () => {
-  assert.deepEqual(app.foreignRequests, []);
-  assert.deepEqual(app.pageErrors, []);
-});
+testClean(app);

@@ -15,10 +15,10 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from './build.mjs';
-import { openApp } from './app.mjs';
+import { CLAIMS_BOX, evidenceApp, SOURCE_BOX, testClean } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
@@ -34,21 +34,9 @@ const LONG_TASK_MS = 50;
  */
 const FIRST_RESULT_TASK_MS = 100;
 
-let app;
 let page;
+const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
 
-before(async () => {
-  app = await openApp('');
-  page = app.page;
-  await page.waitForSelector('.evidence-mode[data-state]');
-});
-
-after(async () => {
-  await app?.close();
-});
-
-const SOURCE_BOX = 'textarea[id^="ev-source"]';
-const CLAIMS_BOX = 'textarea[id^="ev-claims"]';
 
 async function state() {
   return page.$eval('.evidence-mode', (el) => ({
@@ -205,7 +193,4 @@ test('the configured time limit ends a long run with a clear message', async () 
   await page.click('button:text-is("Reset to defaults")');
 });
 
-test('clean: no request left 127.0.0.1, no page errors', () => {
-  assert.deepEqual(app.foreignRequests, []);
-  assert.deepEqual(app.pageErrors, []);
-});
+testClean(app);
