@@ -3,9 +3,11 @@
 // to our server is recorded and refused; page errors and console errors are
 // recorded; each test file asserts both lists empty at its end.
 
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { chromiumPath, distDir, ensureWwwBuilt, outDir } from './build.mjs';
 import { serveStatic } from './static-server.mjs';
@@ -55,3 +57,45 @@ export async function openApp(hash = '') {
     throw e;
   }
 }
+
+/** Loads one of the evidence mode's samples and waits for its run. */
+export async function loadEvidenceSample(page, id) {
+  const before = await page.$eval('.evidence-mode', (el) => Number(el.dataset.validations));
+  await page.selectOption('select[id^="ev-sample"]', id);
+  await page.click('#panel-evidence button:text-is("Load sample")');
+  await page.waitForFunction((n) => Number(document.querySelector('.evidence-mode').dataset.validations) > n, before);
+}
+
+/**
+ * For a test file of the evidence mode: opens the app before its tests (the
+ * mode ready, `sample` loaded when given, then `onOpen(app)`) and closes it
+ * after them; the returned object gets openApp's fields (page, server, …)
+ * once open (node:test may start a file's other `before` hooks meanwhile:
+ * take the page in `onOpen`). Call
+ * `testClean(app)` last: no request left 127.0.0.1, no page error.
+ */
+export function evidenceApp({ sample = null, onOpen = () => {} } = {}) {
+  const app = {};
+  before(async () => {
+    Object.assign(app, await openApp(''));
+    await app.page.waitForSelector('.evidence-mode[data-state]');
+    if (sample) await loadEvidenceSample(app.page, sample);
+    onOpen(app);
+  });
+  after(async () => {
+    await app.close?.();
+  });
+  return app;
+}
+
+/** The last test of a file: nothing was asked of another origin, and the page logged no error. */
+export function testClean(app) {
+  test('clean: no request left 127.0.0.1, no page errors', () => {
+    assert.deepEqual(app.foreignRequests, []);
+    assert.deepEqual(app.pageErrors, []);
+  });
+}
+
+/** The evidence mode's two text boxes. */
+export const SOURCE_BOX = 'textarea[id^="ev-source"]';
+export const CLAIMS_BOX = 'textarea[id^="ev-claims"]';

@@ -78,3 +78,31 @@ export function download(filename, text, type = 'application/json') {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Cooperative time slicing for long work on the main thread: the returned
+ * `pause()` resolves to whether the work should go on (`isCurrent()`), after
+ * giving the page a turn (a new task) when `ms` have passed since the last
+ * one, so that no task of the caller's runs much longer than `ms`.
+ * @returns {() => Promise<boolean>}
+ */
+export function timeSlicer(isCurrent = () => true, ms = 12) {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since >= ms) {
+      await nextTask();
+      since = performance.now();
+    }
+    return isCurrent();
+  };
+}
+
+/** Resolves in a new task (a MessageChannel message: no timer clamping), after the page had its turn. */
+function nextTask() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}

@@ -107,3 +107,27 @@ export function clip(text, n) {
   const chars = [...text.replace(/\s+/g, ' ').trim()];
   return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : chars.join('');
 }
+
+/**
+ * Files dropped anywhere on `target` go to `onFiles(files)`; while files are
+ * dragged over it, `target` has the class `is-dropping`.
+ */
+export function acceptDrops(target, onFiles) {
+  const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  target.addEventListener('dragover', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    target.classList.add('is-dropping');
+  });
+  target.addEventListener('dragleave', (e) => {
+    if (!target.contains(e.relatedTarget)) target.classList.remove('is-dropping');
+  });
+  target.addEventListener('drop', async (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    target.classList.remove('is-dropping');
+    const files = [...e.dataTransfer.files];
+    if (files.length) await onFiles(files);
+  });
+}

@@ -16,36 +16,72 @@ export const claimId = (n) => `EV${String(n).padStart(3, '0')}`;
 /**
  * Parses the claims box.
  * - Text starting with `{` or `[` is JSON: `{ source_metadata?, claims: [...] }`
- *   or a bare array of claims, passed to the library as is (it checks the
- *   schema and names the JSON path of what is wrong).
+ *   or a bare array of claims. Each claim goes to the library as it is (it
+ *   checks the schema and names the JSON path of what is wrong, claim by
+ *   claim: one bad claim does not stop the others).
+ * - JSON Lines: text that is not one JSON value but whose every non-blank
+ *   line starts with `{`, one claim object per line; a line that is not JSON
+ *   is an entry with its own error, the others are read.
  * - Anything else: one quote per non-blank line, each a `direct_quote` claim
  *   with ids EV001, EV002, … and task P1.T001.
- * @returns {{ kind: 'json'|'lines', claims: object, count: number, format: string|null }}
+ * @returns {{ kind: 'json'|'jsonl'|'lines', claims: object, count: number, format: string|null,
+ *   entries: Array<{ claim: object|null, line: number|null, error: string|null }> }}
+ *   `claims` is the input as the library takes it (for the whole report);
+ *   `entries` one per claim, in order, with its 1-based line in the box when
+ *   it has one of its own, and `error` when the line could not be read;
  *   `format` is `source_metadata.format` when the JSON gives one.
  */
 export function parseClaims(text) {
   const trimmed = text.trim();
-  if (trimmed === '') return { kind: 'lines', claims: { claims: [] }, count: 0, format: null };
+  if (trimmed === '') return { kind: 'lines', claims: { claims: [] }, count: 0, format: null, entries: [] };
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let value;
     try {
       value = JSON.parse(text);
     } catch (e) {
+      const lines = jsonLines(text);
+      if (lines) return lines;
       throw new InputError(`claims are not valid JSON: ${e.message}`, jsonErrorWhere(text, e));
     }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !('claims' in value) && 'quote' in value) {
+      // one claim on its own (a JSON Lines file of one line)
+      return { kind: 'jsonl', claims: { claims: [value] }, count: 1, format: null, entries: [{ claim: value, line: 1, error: null }] };
+    }
     const list = Array.isArray(value) ? value : value?.claims;
+    if (!Array.isArray(list)) {
+      throw new InputError('claims must be a list of claims, or an object with a "claims" list', Array.isArray(value) ? '$' : '$.claims');
+    }
     const format = !Array.isArray(value) && typeof value?.source_metadata?.format === 'string'
       ? value.source_metadata.format : null;
-    return { kind: 'json', claims: value, count: Array.isArray(list) ? list.length : 0, format };
+    return { kind: 'json', claims: value, count: list.length, format, entries: list.map((claim) => ({ claim, line: null, error: null })) };
   }
-  const quotes = text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
-  const claims = quotes.map((quote, i) => ({
-    id: claimId(i + 1),
-    task_id: 'P1.T001',
-    evidence_type: 'direct_quote',
-    quote,
-  }));
-  return { kind: 'lines', claims: { claims }, count: claims.length, format: null };
+  const entries = [];
+  text.split(/\r\n|\r|\n/).forEach((l, n) => {
+    const quote = l.trim();
+    if (quote === '') return;
+    entries.push({
+      claim: { id: claimId(entries.length + 1), task_id: 'P1.T001', evidence_type: 'direct_quote', quote },
+      line: n + 1,
+      error: null,
+    });
+  });
+  const claims = entries.map((e) => e.claim);
+  return { kind: 'lines', claims: { claims }, count: claims.length, format: null, entries };
+}
+
+/** JSON Lines (see parseClaims), or null when some non-blank line does not start with `{` or there is only one. */
+function jsonLines(text) {
+  const lines = text.split(/\r\n|\r|\n/).map((l, n) => [l.trim(), n + 1]).filter(([l]) => l !== '');
+  if (lines.length < 2 || !lines.every(([l]) => l.startsWith('{'))) return null;
+  const entries = lines.map(([l, line]) => {
+    try {
+      return { claim: JSON.parse(l), line, error: null };
+    } catch (e) {
+      return { claim: null, line, error: `not valid JSON: ${e.message}` };
+    }
+  });
+  const claims = entries.filter((e) => e.error === null).map((e) => e.claim);
+  return { kind: 'jsonl', claims: { claims }, count: entries.length, format: null, entries };
 }
 
 /**

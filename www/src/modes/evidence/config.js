@@ -23,11 +23,14 @@ const FIELDS = [
   { group: 'Semantic matching', section: 'semantic_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', step: 0.01 },
   { group: 'Context validation', section: 'context_validation', key: 'enabled', label: 'Enabled', type: 'checkbox' },
   { group: 'Context validation', section: 'context_validation', key: 'context_window', label: 'Context window (characters)', type: 'number', step: 10 },
+  // the whole run's limit in the web UI (each claim gets the time left)
+  { group: 'Limits', section: 'performance_limits', key: 'max_processing_time_seconds', label: 'Time limit (seconds)', type: 'number', step: 1 },
 ];
 
 /**
  * Builds the panel. `onChange` runs on every edit.
- * @returns {{ element: HTMLElement, read(): object, reset(): void }}
+ * @returns {{ element: HTMLElement, read(): object, reset(): void, load(values: object): void }}
+ *   `load` sets the fields a saved `read()` gives (others keep their value).
  */
 export function configPanel(onChange) {
   const defaults = defaultConfig();
@@ -73,8 +76,16 @@ export function configPanel(onChange) {
     return config;
   }
 
+  function load(values) {
+    for (const { f, input } of inputs) {
+      const v = values?.[f.section]?.[f.key];
+      if (f.type === 'checkbox' && typeof v === 'boolean') input.checked = v;
+      else if (f.type !== 'checkbox' && (typeof v === 'number' || typeof v === 'string')) input.value = String(v);
+    }
+  }
+
   const resetButton = h('button', { type: 'button', class: 'secondary', onclick: () => { reset(); onChange(); } }, 'Reset to defaults');
   const element = h('div', { class: 'config-panel' }, [...groups.values()], h('div', { class: 'config-actions' }, resetButton));
   reset();
-  return { element, read, reset };
+  return { element, read, reset, load };
 }

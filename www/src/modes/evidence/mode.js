@@ -2,30 +2,43 @@
 // from it; every matched span highlighted in place, re-validated as the user
 // types.
 //
-// One `Document` (the parsed, indexed source) is kept while the source text
-// and the format stay the same: editing the claims or the thresholds only
-// re-runs `doc.validate`. A changed source or format builds a new one and
-// frees the old one's wasm memory.
+// The library runs in a Web Worker (worker.js) that holds the parsed, indexed
+// `Document` while the source text and the format stay the same, and keeps
+// each claim's outcome while the configuration does too: editing one claim
+// revalidates that claim only. The page only renders; a long run shows its
+// progress and a Cancel button, and ends at the configured time limit.
+//
+// A claim the library refuses (VALIDATION_ERROR) or a JSON line that cannot
+// be read is marked in place with its error; the other claims keep their
+// results. Claims that are not valid JSON at all leave the last results on
+// screen, marked as out of date, with the problem above them.
 //
 // Format: the selector, or with "Auto-detect" the claims' own
-// `source_metadata.format` when they give one, else the library's detection.
+// `source_metadata.format` when they give one, else the library's detection
+// (shown in the selector's Auto-detect option).
 //
 // For tests and curious readers, the mode's root element carries
 // data-validations (runs finished), data-doc-builds (Documents built) and
-// data-state (`empty`, `ok` or `error`).
+// data-state (`empty`, `ok`, `error`, `cancelled`, `timeout`), data-checked
+// (claims the library checked in the last run: the others' outcomes were
+// kept), and data-running while a run is in flight.
 
-import { Document, version } from 'evidence-validator';
-import { debounce, download, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
-import { renderClaimList } from './claim-list.js';
+import { version } from 'evidence-validator';
+import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { savedWork } from '../../storage.js';
+import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { samples } from './samples.js';
+import { claimText, reportMarkdown } from './share.js';
 import { collectSpans, segment } from './spans.js';
-import { attachTooltip, renderSource } from './view.js';
+import { attachTooltip, sourceRenderer } from './view.js';
+import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
+const CLAIMS_EXTENSIONS = ['json', 'jsonl', 'ndjson'];
 const FORMAT_BY_EXTENSION = { md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'plain_text' };
 
 export function mount(panel, ctx) {
@@ -36,17 +49,16 @@ export function mount(panel, ctx) {
   };
 
   // ---- state ----
-  /** @type {Document|null} */
-  let doc = null;
-  let docKey = null;
+  const worker = evidenceWorker();
   let docBuilds = 0;
   let validations = 0;
-  let report = null;
+  /** Bumped by each result shown: an older one still drawing stops. */
+  let shownGeneration = 0;
+  /** What the last finished run showed: { source, parsed, entries, config } (null: nothing). */
+  let shown = null;
   let spansByKey = new Map();
   let marksBySpan = new Map();
   let currentKey = null;
-  /** The claims as the user gave them (the report does not repeat the quotes). */
-  let givenClaims = [];
 
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
@@ -56,25 +68,39 @@ export function mount(panel, ctx) {
     id: ids.source, fileId: ids.sourceFile, accept: '.md,.markdown,.html,.htm,.txt,text/*',
     class: 'source-input', rows: 14, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
     onInput: () => schedule(),
-    onLoad: (file) => { formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto'; run(); },
+    onLoad: (file) => sourceLoaded(file),
   });
   const { box: claimsBox, file: claimsFile } = loadableText({
-    id: ids.claims, fileId: ids.claimsFile, accept: '.json,.txt,application/json,text/plain',
+    id: ids.claims, fileId: ids.claimsFile, accept: '.json,.jsonl,.ndjson,.txt,application/json,text/plain',
     class: 'claims-input', rows: 10, 'aria-describedby': ids.claimsHelp,
     placeholder: 'One quote per line, or JSON: { "claims": [ { "id": "EV001", "task_id": "P1.T001", "evidence_type": "direct_quote", "quote": "…" } ] }',
     onInput: () => schedule(), onLoad: () => run(),
   });
-  const config = configPanel(() => schedule());
+  const thresholds = configPanel(() => schedule());
 
   // ---- results ----
   const summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite' });
   const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
   const exportButton = h('button', { type: 'button', disabled: true, onclick: exportReport }, 'Export report JSON');
+  const markdownButton = h('button', { type: 'button', class: 'secondary', disabled: true, onclick: exportMarkdown }, 'Export Markdown');
   const tooltip = h('div', { id: ids.tooltip, class: 'tooltip', role: 'tooltip', hidden: true });
   const sourceView = h('pre', { class: 'source-view', 'aria-labelledby': ids.viewTitle });
   const viewer = h('div', { class: 'viewer' }, sourceView);
   const claimList = h('ol', { class: 'claim-list', 'aria-label': 'Claims' });
   const warningList = h('ul', { class: 'warning-list', hidden: true });
+  const filterBar = h('div', { class: 'filter-bar', role: 'group', 'aria-label': 'Show only' });
+  const nextButton = h('button', { type: 'button', class: 'secondary', title: 'The next claim shown (j; k: the previous)', onclick: () => stepClaim(1) }, 'Next ↓');
+  const scrollMarkers = h('div', { class: 'scroll-markers', 'aria-hidden': 'true' });
+  const helpPanel = h('section', { class: 'help-panel', hidden: true, 'aria-label': 'Keyboard shortcuts' },
+    h('h3', {}, 'Keyboard shortcuts'),
+    h('dl', {}, SHORTCUTS.map(([keys, what]) => [h('dt', {}, h('kbd', {}, keys)), h('dd', {}, what)])),
+    h('p', { class: 'help' }, 'In the claim list: Up and Down move between claims, Right and Left to their candidates, Enter shows the span. ' +
+      'Shortcuts work when the focus is not in a text box.'));
+  const helpButton = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', onclick: () => toggleHelp() }, 'Shortcuts (?)');
+  const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Claims checked' });
+  const progressText = h('span', { class: 'progress-text' });
+  const progressRow = h('div', { class: 'progress-row', hidden: true }, progress, progressText,
+    h('button', { type: 'button', class: 'secondary cancel-button', onclick: () => cancel() }, 'Cancel'));
 
   const legend = h('ul', { class: 'legend', 'aria-label': 'Legend' },
     legendItem('hl-validated', 'Validated'),
@@ -88,9 +114,12 @@ export function mount(panel, ctx) {
     h('li', {}, h('mark', { class: 'hl hl-validated legend-swatch', 'aria-hidden': 'true' },
       h('span', { class: 'edit-typo' }, 'receive')), ' Typo in the quote (still validated)'));
 
+  const clearButton = h('button', { type: 'button', class: 'secondary clear-button', onclick: () => clearWork() }, 'Clear');
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      sample.element,
+      h('div', { class: 'input-bar' }, sample.element, clearButton),
+      h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
+        'Your documents, claims and settings are kept in this browser until you press Clear.'),
       field(ids.source, 'Source document', sourceBox,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, sourceFile.input, sourceFile.label] }),
       field(ids.claims, 'Claims', claimsBox, {
@@ -100,16 +129,18 @@ export function mount(panel, ctx) {
       }),
       h('details', { class: 'config' },
         h('summary', {}, 'Matching thresholds'),
-        config.element)),
+        thresholds.element)),
     h('div', { class: 'results' },
       h('div', { class: 'results-head' },
         h('h2', { id: ids.viewTitle }, 'Highlighted source'),
-        exportButton),
+        h('span', { class: 'results-tools' }, helpButton, markdownButton, exportButton)),
+      helpPanel,
+      progressRow,
       summary,
       problem,
       legend,
-      viewer,
-      h('h2', {}, 'Claims'),
+      h('div', { class: 'viewer-wrap' }, viewer, scrollMarkers),
+      h('div', { class: 'claims-head' }, h('h2', {}, 'Claims'), filterBar, nextButton),
       claimList,
       warningList),
     tooltip);
@@ -118,12 +149,74 @@ export function mount(panel, ctx) {
   const tip = attachTooltip(viewer, tooltip, (mark) =>
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
   onMarkActivate(viewer, selectClaimOf);
+  const view = sourceRenderer(sourceView, ids.tooltip);
+  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim });
+  rovingFocus(claimList);
+  scrollMarkers.addEventListener('click', (e) => {
+    const key = e.target instanceof HTMLElement ? e.target.dataset.span : undefined;
+    if (key) focusSpan(key);
+  });
+  // on the document, so that a shortcut still works when the focus is on nothing
+  // (the body); only while this mode's panel is shown
+  document.addEventListener('keydown', (e) => { if (!panel.hidden) shortcut(e); });
 
   const schedule = debounce(run, DEBOUNCE_MS);
+  const saved = savedWork('evidence-validator:evidence', (message) => ctx.setStatus(message));
+  acceptDrops(root, dropFiles);
   ctx.setStatus(`evidence-validator ${version()}`);
   renderEmpty();
+  restore();
 
   // ---- behaviour ----
+
+  /** The last session's work, if this browser kept one. */
+  async function restore() {
+    const work = await saved.load();
+    if (sourceBox.value !== '' || claimsBox.value !== '') return; // the user started meanwhile
+    if (!work || typeof work.source !== 'string' || typeof work.claims !== 'string') return;
+    sourceBox.value = work.source;
+    claimsBox.value = work.claims;
+    formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
+    thresholds.load(work.config);
+    ctx.setStatus('Restored your last work from this browser (Clear forgets it).');
+    run();
+  }
+
+  /** What a reload brings back. */
+  function remember() {
+    saved.save(() => ({ source: sourceBox.value, claims: claimsBox.value, format: formatSelect.value, config: thresholds.read() }));
+  }
+
+  /** Empties the boxes, resets the settings and forgets the saved work. */
+  function clearWork() {
+    saved.clear();
+    worker.cancel();
+    setRunning(null);
+    sourceBox.value = '';
+    claimsBox.value = '';
+    formatSelect.value = 'auto';
+    showFormat(null);
+    thresholds.reset();
+    renderEmpty();
+    ctx.setStatus('Cleared: nothing of this mode is kept in this browser now.');
+  }
+
+  /** A source file was read into the source box: its extension sets the format. */
+  function sourceLoaded(file) {
+    formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
+    run();
+  }
+
+  /** Files dropped on the mode: claims (.json, .jsonl, .ndjson) into the claims box, anything else into the source box. */
+  async function dropFiles(files) {
+    for (const file of files) {
+      const claims = CLAIMS_EXTENSIONS.includes(extensionOf(file.name));
+      (claims ? claimsBox : sourceBox).value = await file.text();
+      if (!claims) formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
+    }
+    ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
+    run();
+  }
 
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
@@ -133,56 +226,68 @@ export function mount(panel, ctx) {
     run();
   }
 
-  /** The Document for this source and format: the current one, or a new one (the old one freed). */
-  function documentFor(source, format) {
-    const key = `${format ?? 'auto'}\u0000${source}`;
-    if (doc !== null && docKey === key) return doc;
-    if (doc !== null) doc.free();
-    doc = null;
-    docKey = null;
-    const built = new Document(source, format ? { format } : null);
-    doc = built;
-    docKey = key;
-    docBuilds++;
-    return built;
+  /** The format the library is asked for: the selector's, else the claims' own, else null (detect). */
+  function formatFor(parsed) {
+    const chosen = formatSelect.value;
+    if (chosen !== 'auto') return chosen;
+    return FORMATS.some(([v]) => v === parsed.format) ? parsed.format : null;
   }
 
-  function run() {
+  async function run() {
     schedule.cancel();
+    remember();
     const source = sourceBox.value;
-    const claimsText = claimsBox.value;
     tip.hide();
     let parsed;
     try {
-      parsed = parseClaims(claimsText);
+      parsed = parseClaims(claimsBox.value);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      return fail(source, 'Claims', e.message + (e.where ? ` (${e.where})` : ''));
+      worker.cancel();
+      setRunning(null);
+      return unreadable(`${e.message}${e.where ? ` (${e.where})` : ''}`);
     }
-    givenClaims = Array.isArray(parsed.claims) ? parsed.claims : Array.isArray(parsed.claims?.claims) ? parsed.claims.claims : [];
-    const chosen = formatSelect.value;
-    const format = chosen !== 'auto' ? chosen : (FORMATS.some(([v]) => v === parsed.format) ? parsed.format : null);
-    if (source === '' && parsed.count === 0) return renderEmpty();
+    if (source === '' && parsed.count === 0) {
+      worker.cancel();
+      setRunning(null);
+      return renderEmpty();
+    }
+    const config = thresholds.read();
+    const claims = parsed.entries.map((e) => (e.error ? null : e.claim));
+    const partial = new Array(claims.length).fill(null);
     const started = performance.now();
-    let rebuilt;
-    try {
-      const before = docBuilds;
-      const d = documentFor(source, format);
-      rebuilt = docBuilds !== before;
-      if (parsed.count === 0) {
-        report = null;
-        showResult(source, null, { ms: performance.now() - started, rebuilt, format: d.format });
-        return;
-      }
-      report = d.validate(parsed.claims, config.read());
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      const where = e.code === 'CONFIGURATION_ERROR' ? 'Thresholds'
-        : e.code === 'DOCUMENT_PARSING_ERROR' || e.details?.constraint === 'max_document_size_mb' ? 'Source' : 'Claims';
-      // The library's message names the JSON path already ("… at $.claims[0].id").
-      return fail(source, where, e.message, e.code);
+    setRunning({ done: 0, total: claims.length });
+    const answer = await worker.run({ source, format: formatFor(parsed), claims, config }, (p) => {
+      for (const [i, outcome] of p.outcomes) partial[i] = outcome;
+      setRunning({ done: p.done, total: p.total });
+    });
+    if (answer.type === 'superseded') return;
+    setRunning(null);
+    if (answer.type === 'failed') return fail(source, answer.where, answer.message, answer.code);
+    if (answer.docBuilt) docBuilds++;
+    const outcomes = answer.type === 'done' ? answer.outcomes : partial;
+    const ms = performance.now() - started;
+    await showResult({ source, parsed, outcomes, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
+      ms, rebuilt: answer.docBuilt ?? true, state: answer.type === 'cancelled' ? 'cancelled' : answer.timedOut ? 'timeout' : 'ok',
+    });
+  }
+
+  function cancel() {
+    if (worker.cancel()) ctx.setStatus('Cancelled: the checks in progress stopped.');
+  }
+
+  /** The progress row: `{ done, total }` while a run is in flight, null when none is. */
+  function setRunning(p) {
+    if (p === null) {
+      delete root.dataset.running;
+      progressRow.hidden = true;
+      return;
     }
-    showResult(source, report, { ms: performance.now() - started, rebuilt, format: doc.format });
+    root.dataset.running = 'true';
+    progress.max = Math.max(1, p.total);
+    progress.value = p.done;
+    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source…';
+    progressRow.hidden = false;
   }
 
   function finish(state) {
@@ -193,59 +298,193 @@ export function mount(panel, ctx) {
   }
 
   function renderEmpty() {
-    report = null;
+    shownGeneration++;
+    shown = null;
     exportButton.disabled = true;
+    markdownButton.disabled = true;
     problem.hidden = true;
+    root.classList.remove('is-stale');
     spansByKey = new Map();
     marksBySpan = new Map();
     replaceChildren(sourceView, h('span', { class: 'placeholder' },
       'Paste a source document and claims, or load a sample, to see the quoted spans highlighted here.'));
-    replaceChildren(claimList);
-    warningList.hidden = true;
+    view.reset();
+    list.render(null);
+    filterBar.replaceChildren();
+    scrollMarkers.replaceChildren();
     summary.textContent = 'No claims yet.';
     root.dataset.state = 'empty';
   }
 
-  /** Shows an input problem: the source stays visible, unhighlighted. */
-  function fail(source, where, message, code) {
-    report = null;
+  /** Claims that cannot be read at all: the last results stay, marked out of date. */
+  function unreadable(message) {
+    showProblem(problem, 'Claims', `${message}. Fix the claims box; the results below are from the last claims that could be read.`);
+    root.classList.toggle('is-stale', shown !== null);
     exportButton.disabled = true;
+    summary.textContent = shown ? 'Out of date: the claims box cannot be read.' : 'Not validated: fix the problem below.';
+    finish('error');
+  }
+
+  /** A problem with the whole run (the source, the thresholds, a limit): the source stays visible, unhighlighted. */
+  function fail(source, where, message, code) {
+    shownGeneration++;
+    shown = null;
+    exportButton.disabled = true;
+    markdownButton.disabled = true;
+    root.classList.remove('is-stale');
     spansByKey = new Map();
     marksBySpan = new Map();
-    showProblem(problem, where, message, code);
+    showProblem(problem, where, `${message}${HINTS[where] ? `. ${HINTS[where]}` : ''}`, code);
+    view.reset();
     replaceChildren(sourceView, source);
-    replaceChildren(claimList);
-    warningList.hidden = true;
+    list.render(null);
+    filterBar.replaceChildren();
+    scrollMarkers.replaceChildren();
     summary.textContent = 'Not validated: fix the problem below.';
     finish('error');
   }
 
-  function showResult(source, rep, { ms, rebuilt, format }) {
-    problem.hidden = true;
-    exportButton.disabled = rep === null;
-    const spans = rep ? collectSpans(rep) : [];
-    spansByKey = new Map(spans.map((s) => [s.key, s]));
-    const scrollTop = viewer.scrollTop;
-    marksBySpan = renderSource(sourceView, source, segment(source.length, spans), ids.tooltip);
-    viewer.scrollTop = scrollTop;
-    if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
-    else currentKey = null;
-    renderClaimList(claimList, warningList, rep, { quoteOf, focusSpan, setStatus: ctx.setStatus });
-    const timing = `${format.replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
-    if (rep) {
-      const s = rep.validation_summary;
-      summary.textContent = `${s.total_claims} claims: ${s.validated_claims} validated, ${s.low_confidence_claims} low confidence, ` +
-        `${s.ambiguous_claims} ambiguous, ${s.total_claims - s.validated_claims - s.low_confidence_claims - s.ambiguous_claims} failed (${timing}).`;
-    } else {
-      summary.textContent = `No claims yet (${timing}).`;
+  /** One list entry per claim: its outcome, or its input error in place, or "not checked". */
+  async function entriesOf(parsed, outcomes, pause) {
+    const entries = [];
+    for (const [i, e] of parsed.entries.entries()) {
+      if (!(await pause())) return null;
+      const quote = typeof e.claim?.quote === 'string' ? clip(e.claim.quote, 140) : '';
+      const claimId = typeof e.claim?.id === 'string' ? e.claim.id : null;
+      const o = outcomes[i];
+      if (e.error) entries.push({ result: null, claimId, quote, error: e.error, where: whereOf(parsed, e, i, null) });
+      else if (!o) entries.push({ result: null, claimId, quote, error: null, where: null });
+      else if (o.error) {
+        entries.push({
+          result: null, claimId, quote, where: whereOf(parsed, e, i, o.error.path),
+          error: o.error.message.replace(/^[A-Z_]+: /, '').replace(/ at \$\S*$/, ''),
+        });
+      } else entries.push({ result: o.result, failure: o.failure, warnings: o.warnings, quote });
     }
-    finish('ok');
+    return entries;
   }
 
-  /** The quote of claim `i` as the user gave it. */
-  function quoteOf(i) {
-    const q = givenClaims[i]?.quote;
-    return typeof q === 'string' ? clip(q, 140) : '';
+  /**
+   * Shows a run's outcome, a slice at a time (no task of it blocks the page
+   * for long); a newer result on its way stops it.
+   */
+  async function showResult(run, { ms, rebuilt, state }) {
+    const mine = ++shownGeneration;
+    const pause = timeSlicer(() => mine === shownGeneration);
+    const { source, outcomes } = run;
+    const entries = await entriesOf(run.parsed, outcomes, pause);
+    if (!entries) return;
+    shown = { ...run, entries };
+    root.classList.remove('is-stale');
+    const invalid = entries.filter((e) => e.error);
+    if (invalid.length) {
+      showProblem(problem, 'Claims', `${invalid.length === 1 ? '1 claim is' : `${invalid.length} claims are`} not valid, ` +
+        `marked in the list (the first at ${invalid[0].where}: ${invalid[0].error}). Fix ${invalid.length === 1 ? 'it' : 'them'} in the claims box; the other claims keep their results.`);
+    } else {
+      problem.hidden = true;
+    }
+    exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
+    markdownButton.disabled = entries.length === 0;
+    const merged = {
+      validated_claims: entries.map((e) => e.result ?? null),
+      failed_claims: entries.map((e) => e.failure).filter(Boolean),
+    };
+    const spans = collectSpans(merged);
+    spansByKey = new Map(spans.map((sp) => [sp.key, sp]));
+    if (!(await pause())) return;
+    const segments = segment(source.length, spans);
+    if (!(await pause())) return;
+    const scrollTop = viewer.scrollTop;
+    const marks = await view.render(source, segments, pause);
+    if (!marks) return;
+    marksBySpan = marks;
+    viewer.scrollTop = scrollTop;
+    drawMarkers(scrollMarkers, spans, source.length);
+    if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
+    else currentKey = null;
+    const general = outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])]);
+    if (!(await list.render({ entries, general }, pause))) return;
+    drawFilters(entries);
+    showFormat(run.format);
+    const timing = `${(run.format ?? 'no source').replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
+    summary.textContent = entries.length ? `${countsText(entries)} (${timing}).${STATE_NOTES[state](entries, run.config)}` : `No claims yet (${timing}).`;
+    root.dataset.checked = String(run.checked);
+    finish(invalid.length && state === 'ok' ? 'error' : state);
+  }
+
+  /** The status buttons: how many claims of each, pressed = only those shown. */
+  function drawFilters(entries) {
+    const counts = new Map(FILTERS.map(([f]) => [f, 0]));
+    for (const e of entries) {
+      const f = e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
+      counts.set(f, counts.get(f) + 1);
+    }
+    counts.set('', entries.length);
+    if (claimList.dataset.filter && !counts.get(claimList.dataset.filter)) delete claimList.dataset.filter;
+    const on = claimList.dataset.filter ?? '';
+    filterBar.replaceChildren(...FILTERS.filter(([f]) => f === '' || counts.get(f) > 0).map(([f, label]) =>
+      h('button', { type: 'button', class: `filter filter-${f || 'all'}`, 'aria-pressed': String(f === on), dataset: { filter: f }, onclick: () => setFilter(f) },
+        `${label} `, h('span', { class: 'count' }, String(counts.get(f))))));
+    keepOneTabStop(claimList);
+  }
+
+  /** Shows only the claims of one status ('' all of them). */
+  function setFilter(f) {
+    if (f) claimList.dataset.filter = f;
+    else delete claimList.dataset.filter;
+    for (const b of filterBar.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.filter === f));
+    keepOneTabStop(claimList);
+    const shownNow = shownClaims(claimList);
+    const focused = document.activeElement?.closest?.('li.claim');
+    if (focused && claimList.contains(focused) && !shownNow.includes(focused)) shownNow[0]?.querySelector('.claim-button').focus();
+    const n = shownNow.length;
+    ctx.setStatus(f ? `Showing ${n} ${FILTERS.find(([x]) => x === f)[1].toLowerCase()} claim${n === 1 ? '' : 's'}` : 'Showing every claim');
+  }
+
+  /** Moves to the next (or previous) claim shown: selects and focuses it, outlines its span in the source. */
+  function stepClaim(direction) {
+    const claims = shownClaims(claimList);
+    if (!claims.length) return;
+    const at = claims.indexOf(claimList.querySelector('li.claim.is-selected'));
+    const next = claims[at < 0 ? (direction > 0 ? 0 : claims.length - 1) : (at + direction + claims.length) % claims.length];
+    selectIn(claimList, 'li.claim', next);
+    next.querySelector('.claim-button').focus({ preventScroll: true });
+    const marks = marksBySpan.get(`c${next.dataset.index}.m`);
+    if (marks?.length) {
+      for (const m of sourceView.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
+      for (const m of marks) m.classList.add('is-current');
+      currentKey = `c${next.dataset.index}.m`;
+      const v = viewer.getBoundingClientRect();
+      const r = marks[0].getBoundingClientRect();
+      viewer.scrollTop += r.top - v.top - v.height / 2;
+    }
+  }
+
+  function toggleHelp(show = helpPanel.hidden) {
+    helpPanel.hidden = !show;
+    helpButton.setAttribute('aria-expanded', String(show));
+  }
+
+  /** The mode's keyboard shortcuts (SHORTCUTS), outside text boxes. */
+  function shortcut(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target instanceof HTMLElement && e.target.closest('textarea, input, select')) return;
+    const filter = /^[0-6]$/.test(e.key) ? FILTERS[Number(e.key)] : null;
+    if (filter && (filter[0] === '' || filterBar.querySelector(`[data-filter="${filter[0]}"]`))) setFilter(filter[0]);
+    else if (e.key === 'j') stepClaim(1);
+    else if (e.key === 'k') stepClaim(-1);
+    else if (e.key === '?') toggleHelp();
+    else if (e.key === '/') claimsBox.focus();
+    else if (e.key === 'Escape' && !helpPanel.hidden) toggleHelp(false);
+    else return;
+    e.preventDefault();
+  }
+
+  /** The Auto-detect option names the format the library detected (or the claims gave). */
+  function showFormat(format) {
+    const auto = formatSelect.querySelector('option[value="auto"]');
+    const name = FORMATS.find(([v]) => v === format)?.[1];
+    auto.textContent = name ? `Auto-detect (${name})` : 'Auto-detect';
   }
 
   /** Scrolls the span into view, focuses its first mark and outlines all its marks. */
@@ -264,8 +503,113 @@ export function mount(panel, ctx) {
     if (span) selectIn(claimList, 'li.claim', claimList.querySelector(`li.claim[data-index="${span.claim}"]`));
   }
 
-  function exportReport() {
-    if (!report) return;
-    download('evidence-report.json', `${JSON.stringify(report, null, 2)}\n`);
+  /** One claim's result as text, to the clipboard. */
+  async function copyClaim(entry, i) {
+    const id = entry.result?.claim_id ?? entry.claimId ?? `claim ${i + 1}`;
+    try {
+      await navigator.clipboard.writeText(claimText(entry, i));
+      ctx.setStatus(`Copied the result of ${id}.`);
+    } catch {
+      ctx.setStatus('The browser did not let the page copy: select the claim\'s text and copy it instead.');
+    }
   }
+
+  /** The results shown, as Markdown (the counts, a table of claims, the details of near misses and failures). */
+  function exportMarkdown() {
+    if (!shown) return;
+    download('evidence-report.md', reportMarkdown(shown.entries, { summary: summary.textContent, generated: `evidence-validator ${version()}` }), 'text/markdown');
+  }
+
+  /** The library's own report for the claims shown, in one call (the export). */
+  async function exportReport() {
+    if (!shown) return;
+    exportButton.disabled = true;
+    const answer = await worker.report(shown.parsed.claims, shown.config);
+    exportButton.disabled = false;
+    if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
+    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code);
+  }
+}
+
+/** The status filters: a claim's class suffix, and its label ('' is every claim). Keys 0–6 pick them. */
+const FILTERS = [['', 'All'], ['validated', 'Validated'], ['low-confidence', 'Low confidence'], ['ambiguous', 'Ambiguous'],
+  ['failed', 'Failed'], ['invalid', 'Not valid'], ['unchecked', 'Not checked']];
+
+const SHORTCUTS = [
+  ['j / k', 'Next / previous claim shown (its span outlined in the source)'],
+  ['0–6', 'Show all claims, or only: validated, low confidence, ambiguous, failed, not valid, not checked'],
+  ['/', 'Edit the claims'],
+  ['?', 'Show or hide this panel'],
+  ['Esc', 'Hide the tooltip or this panel'],
+];
+
+/** The most markers beside the viewer's scrollbar: spans closer than 1/MARKER_SLOTS of the source share one. */
+const MARKER_SLOTS = 200;
+const MARKER_RANK = { FAILED: 0, LOW_CONFIDENCE: 1, AMBIGUOUS: 2, VALIDATED: 3 };
+
+/**
+ * A marker beside the viewer's scrollbar for every highlighted span, placed
+ * by its offset in the source (chunks off screen are not laid out, so their
+ * pixel positions are unknown; text is roughly even), one per slot, the
+ * slot's worst status shown. Clicking one shows its span.
+ */
+function drawMarkers(strip, spans, length) {
+  const slots = new Map();
+  for (const s of spans) {
+    if (s.role === 'candidate') continue;
+    const slot = Math.min(MARKER_SLOTS - 1, Math.floor((s.start / Math.max(1, length)) * MARKER_SLOTS));
+    const had = slots.get(slot);
+    if (!had || MARKER_RANK[s.status] < MARKER_RANK[had.status]) slots.set(slot, s);
+  }
+  strip.replaceChildren(...[...slots].map(([slot, s]) => {
+    const marker = h('span', {
+      class: `scroll-marker marker-${s.status.toLowerCase().replace('_', '-')}`, title: `${s.claimId} · line ${s.line ?? '?'}`, dataset: { span: s.key },
+    });
+    marker.style.top = `${((slot / MARKER_SLOTS) * 100).toFixed(2)}%`; // CSSOM: the CSP allows no style attribute
+    return marker;
+  }));
+}
+
+/** What to do about a problem, by where it is. */
+const HINTS = {
+  Source: 'Check the source document and its format',
+  Thresholds: 'Change the highlighted setting under Matching thresholds, or reset them to the defaults',
+  Limits: 'Raise the limit under Matching thresholds, or check fewer claims at once',
+  Claims: 'Fix the claims box',
+};
+
+/** What the summary adds after the counts, by how the run ended. */
+const STATE_NOTES = {
+  ok: () => '',
+  cancelled: (entries) => ` Cancelled: ${entries.filter((e) => !e.result && !e.error).length} claims not checked; edit anything to run again.`,
+  timeout: (entries, config) => ` Stopped at the time limit (${config.performance_limits?.max_processing_time_seconds} s): ` +
+    `${entries.filter((e) => !e.result && !e.error).length} claims not checked. To check them, raise "Time limit" under Matching thresholds.`,
+};
+
+/** "10 claims: 6 validated, 2 low confidence, …" from the entries. */
+function countsText(entries) {
+  const counts = { VALIDATED: 0, LOW_CONFIDENCE: 0, AMBIGUOUS: 0, FAILED: 0 };
+  let invalid = 0;
+  let unchecked = 0;
+  for (const e of entries) {
+    if (e.result) counts[e.result.validation_status]++;
+    else if (e.error) invalid++;
+    else unchecked++;
+  }
+  const parts = [`${counts.VALIDATED} validated`, `${counts.LOW_CONFIDENCE} low confidence`, `${counts.AMBIGUOUS} ambiguous`, `${counts.FAILED} failed`];
+  if (invalid) parts.push(`${invalid} not valid`);
+  if (unchecked) parts.push(`${unchecked} not checked`);
+  return `${entries.length} claims: ${parts.join(', ')}`;
+}
+
+/**
+ * Where claim `i`'s problem is, in the claims box's own terms: its JSON path
+ * (`$.claims[3].quote`), or its line (one quote or one JSON claim per line).
+ * `path` is the library's path in a one-claim input (`['claims', 0, …]`).
+ */
+function whereOf(parsed, entry, i, path) {
+  const tail = (path ?? []).slice(2).map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+  if (parsed.kind === 'json') return `${Array.isArray(parsed.claims) ? '$' : '$.claims'}[${i}]${tail}`;
+  if (parsed.kind === 'jsonl') return `line ${entry.line}${tail ? ` at $${tail}` : ''}`;
+  return `line ${entry.line}`;
 }

@@ -42,7 +42,9 @@ const ROLE_RANK = { match: 0, alternative: 1, candidate: 2 };
 /**
  * The failed_claims entry of each claim, by index in validated_claims. Claim
  * ids may repeat (the library warns DUPLICATE_CLAIM_ID), so the n-th failed
- * entry of an id goes with the n-th non-VALIDATED result of that id.
+ * entry of an id goes with the n-th non-VALIDATED result of that id. A null
+ * entry of validated_claims (a claim with an input error, or not checked, in
+ * the web UI's merged report) has none.
  * @returns {Array<object|undefined>}
  */
 export function failuresByClaim(report) {
@@ -52,15 +54,16 @@ export function failuresByClaim(report) {
     queues.get(f.claim_id).push(f);
   }
   return (report.validated_claims ?? []).map((r) =>
-    r.validation_status === 'VALIDATED' ? undefined : queues.get(r.claim_id)?.shift());
+    !r || r.validation_status === 'VALIDATED' ? undefined : queues.get(r.claim_id)?.shift());
 }
 
-/** Every span of a report (see the file comment), in report order. */
+/** Every span of a report (see the file comment), in report order; null claims have none. */
 export function collectSpans(report) {
   /** @type {Span[]} */
   const spans = [];
   const failures = failuresByClaim(report);
   (report.validated_claims ?? []).forEach((r, claim) => {
+    if (!r) return;
     const base = { claim, claimId: r.claim_id, status: r.validation_status };
     const m = r.match_details;
     if (m) {

@@ -9,17 +9,110 @@
 import { h, markOf } from '../../dom.js';
 import { describeEdit, describeSpan, primarySpan } from './spans.js';
 
+/** A chunk of the source view holds about this many UTF-16 units (cut after a line end when one is near). */
+export const CHUNK_UNITS = 8192;
+
 /**
- * Fills `pre` with the source and its marks.
- * @returns {Map<string, HTMLElement[]>} the marks of each span key, in order
+ * Where the source view's chunks end: after the first line end at or past
+ * each CHUNK_UNITS, or, on a line longer than twice that, after a space (or
+ * anywhere not inside a surrogate pair). Chunks are blocks the browser lays
+ * out only when they are near the screen (`content-visibility: auto`), so a
+ * megabyte of source costs the page what one screen of it costs.
+ * @returns {number[]} increasing ends, the last one `source.length`
  */
-export function renderSource(pre, source, segments, tooltipId) {
+export function chunkEnds(source) {
+  const ends = [];
+  let at = 0;
+  while (source.length - at > CHUNK_UNITS) {
+    let end = source.indexOf('\n', at + CHUNK_UNITS) + 1;
+    if (end === 0 || end - at > 2 * CHUNK_UNITS) {
+      end = at + 2 * CHUNK_UNITS;
+      const space = source.lastIndexOf(' ', end - 1);
+      if (space > at + CHUNK_UNITS) end = space + 1;
+      else if (/[\uDC00-\uDFFF]/.test(source[end] ?? '')) end -= 1;
+    }
+    ends.push(end);
+    at = end;
+  }
+  ends.push(source.length);
+  return ends;
+}
+
+/**
+ * The highlighted source view of `pre`: `render(source, segments, pause)`
+ * fills it with the source and its marks, rebuilding only the chunks whose
+ * marks changed when the source is the same as last time, a chunk at a time
+ * (`pause()` from timeSlicer between chunks; when it says stop, the render
+ * stops and resolves to null).
+ * @returns {{ render(source: string, segments: object[], pause: () => Promise<boolean>): Promise<Map<string, HTMLElement[]>|null>, reset(): void }}
+ *   `render` resolves to the marks of each span key, in order.
+ */
+export function sourceRenderer(pre, tooltipId) {
+  let last = { source: null, chunks: [] };
+
+  async function render(source, segments, pause) {
+    const ends = chunkEnds(source);
+    const sameSource = last.source === source;
+    if (!sameSource) pre.replaceChildren();
+    const chunks = [];
+    let seg = 0;
+    let start = 0;
+    for (const [n, end] of ends.entries()) {
+      const pieces = [];
+      while (seg < segments.length && segments[seg].start < end) {
+        const s = segments[seg];
+        pieces.push({ start: Math.max(s.start, start), end: Math.min(s.end, end), spans: s.spans });
+        if (s.end <= end) seg++;
+        else break;
+      }
+      const signature = pieces.map(signatureOf).join('|');
+      const old = sameSource ? last.chunks[n] : undefined;
+      let chunk = old;
+      if (!old || old.signature !== signature) {
+        chunk = { signature, ...buildChunk(source, pieces, tooltipId) };
+        if (old) old.element.replaceWith(chunk.element);
+        else pre.append(chunk.element);
+      }
+      chunks.push(chunk);
+      start = end;
+      if (!(await pause())) {
+        last = { source: null, chunks: [] }; // half drawn: the next render starts afresh
+        return null;
+      }
+    }
+    for (const c of last.chunks.slice(chunks.length)) if (sameSource) c.element.remove();
+    last = { source, chunks };
+    const marks = new Map();
+    for (const c of chunks) {
+      for (const [key, list] of c.marks) {
+        if (!marks.has(key)) marks.set(key, []);
+        marks.get(key).push(...list);
+      }
+    }
+    return marks;
+  }
+
+  /** Forgets what was rendered (the caller replaced `pre`'s children). */
+  function reset() {
+    last = { source: null, chunks: [] };
+  }
+  return { render, reset };
+}
+
+/** What a segment's marks depend on: its bounds, and its spans' keys, status, role and edits. */
+function signatureOf(p) {
+  return `${p.start}-${p.end}:${p.spans.map((s) => `${s.key}/${s.status}/${s.role}/${s.edits?.length ? JSON.stringify(s.edits) : ''}`).join(',')}`;
+}
+
+/** One chunk: a block holding its slice of the source, marks where spans are. */
+function buildChunk(source, pieces, tooltipId) {
   const marks = new Map();
-  const frag = document.createDocumentFragment();
-  for (const seg of segments) {
+  const element = document.createElement('span');
+  element.className = 'src-chunk';
+  for (const seg of pieces) {
     const text = source.slice(seg.start, seg.end);
     if (seg.spans.length === 0) {
-      frag.append(document.createTextNode(text));
+      element.append(document.createTextNode(text));
       continue;
     }
     const top = primarySpan(seg.spans);
@@ -39,10 +132,9 @@ export function renderSource(pre, source, segments, tooltipId) {
       if (!marks.has(s.key)) marks.set(s.key, []);
       marks.get(s.key).push(mark);
     }
-    frag.append(mark);
+    element.append(mark);
   }
-  pre.replaceChildren(frag);
-  return marks;
+  return { element, marks };
 }
 
 /**
@@ -121,7 +213,17 @@ export function attachTooltip(container, tooltip, spansOf) {
     tooltip.style.left = `${Math.round(left)}px`;
   }
 
-  container.addEventListener('mouseover', (e) => { const m = markOf(e); if (m && m !== owner) show(m); });
+  // Where the pointer last really moved: a mark scrolled under a pointer that
+  // did not move (a claim's span brought into view) does not take the tooltip
+  // from the focused mark.
+  let pointer = null;
+  document.addEventListener('mousemove', (e) => { pointer = `${e.clientX},${e.clientY}`; }, { passive: true });
+  container.addEventListener('mouseover', (e) => {
+    const m = markOf(e);
+    if (!m || m === owner) return;
+    if (owner && document.activeElement === owner && pointer === `${e.clientX},${e.clientY}`) return;
+    show(m);
+  });
   container.addEventListener('mouseout', (e) => {
     const m = markOf(e);
     if (m && m === owner && !m.contains(e.relatedTarget) && document.activeElement !== m) hide();

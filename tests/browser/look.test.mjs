@@ -1,0 +1,79 @@
+// Issue 19, point 5: the UI looks right everywhere, in Chromium against
+// www/dist/:
+//   - at 390 px, no mode (with its sample loaded) is wider than the screen;
+//   - the theme follows the system setting (prefers-color-scheme);
+//   - a favicon, and no request for /favicon.ico;
+//   - an error says what to do, and names its code once.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { evidenceApp, testClean } from './app.mjs';
+
+let page;
+const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
+
+test('at 390 px no mode is wider than the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const mode of ['evidence', 'transcript', 'judge']) {
+    await page.goto(`${app.server.url}index.html#${mode}`);
+    await page.click(`#panel-${mode} button:text-is("Load sample") >> nth=0`);
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    const wide = await page.evaluate(() => {
+      const over = [...document.querySelectorAll('body *')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.right > document.documentElement.clientWidth + 1 && !el.closest('[hidden]');
+      });
+      return { scrollWidth: document.documentElement.scrollWidth, over: over.slice(0, 5).map((el) => `${el.tagName}.${el.className}`) };
+    });
+    assert.ok(wide.scrollWidth <= 390, `${mode}: ${wide.scrollWidth} px wide (${wide.over.join(', ')})`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('the theme follows the system setting', async () => {
+  const colours = async () => page.evaluate(() => {
+    const s = getComputedStyle(document.body);
+    return { bg: s.backgroundColor, text: s.color };
+  });
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await colours();
+  assert.equal(light.bg, 'rgb(255, 255, 255)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await colours();
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.match(/\d+/g).map(Number).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  assert.ok(luminance(dark.bg) < 0.05, `dark background ${dark.bg}`);
+  const contrast = (luminance(dark.text) + 0.05) / (luminance(dark.bg) + 0.05);
+  assert.ok(contrast >= 7, `text contrast ${contrast.toFixed(1)}:1`);
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('a favicon, and nothing asked for /favicon.ico', async () => {
+  const href = await page.$eval('link[rel="icon"]', (l) => l.getAttribute('href'));
+  assert.match(href, /^data:image\/svg\+xml,/);
+  assert.ok(!app.server.requests.some((r) => r.includes('favicon')), app.server.requests.join('\n'));
+});
+
+test('an error says what to do and names its code once', async () => {
+  await page.goto(`${app.server.url}index.html#evidence`);
+  await page.waitForSelector('.evidence-mode[data-state]');
+  await page.click('#panel-evidence button:text-is("Load sample")');
+  await page.waitForFunction(() => document.querySelector('.evidence-mode').dataset.state === 'ok');
+  await page.click('details.config summary');
+  await page.fill('input[data-config="fuzzy_matching.similarity_threshold"]', '5');
+  await page.waitForFunction(() => document.querySelector('.evidence-mode').dataset.state === 'error');
+  const text = await page.textContent('.problem');
+  assert.match(text, /^Thresholds: /);
+  assert.match(text, /similarity_threshold/);
+  assert.match(text, /Change the highlighted setting under Matching thresholds, or reset them to the defaults/);
+  assert.equal(text.split('CONFIGURATION_ERROR').length - 1, 1, text);
+  await page.click('button:text-is("Reset to defaults")');
+});
+
+testClean(app);

@@ -1,0 +1,75 @@
+// The main thread's side of the evidence worker (worker.js): one run at a
+// time; a new run supersedes the one in flight, and Cancel stops at once.
+// Both terminate the busy worker (a wasm call cannot be interrupted any other
+// way) and start a fresh one, which builds its Document again on its next run.
+
+/**
+ * @returns {{
+ *   run(payload: object, onProgress: (msg: object) => void): Promise<object>,
+ *   report(claims: object, config: object): Promise<object>,
+ *   cancel(): boolean,
+ *   readonly busy: boolean,
+ * }}
+ *   `run` resolves with the worker's `done` or `failed` message, or
+ *   `{ type: 'cancelled' }` / `{ type: 'superseded' }`; `cancel()` says
+ *   whether a run was stopped.
+ */
+export function evidenceWorker() {
+  let worker = null;
+  let nextId = 0;
+  /** The run or report in flight: { runId, resolve, onProgress }. */
+  let inFlight = null;
+
+  function start() {
+    worker = new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator' });
+    worker.onmessage = ({ data }) => {
+      if (!inFlight || data.runId !== inFlight.runId) return;
+      if (data.type === 'progress') {
+        inFlight.onProgress(data);
+        return;
+      }
+      const { resolve } = inFlight;
+      inFlight = null;
+      resolve(data);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      const pending = inFlight;
+      inFlight = null;
+      restart();
+      pending?.resolve({ type: 'failed', where: 'Page', code: 'INTERNAL', message: e.message || 'the validation worker stopped', path: null });
+    };
+  }
+
+  function restart() {
+    worker?.terminate();
+    start();
+  }
+
+  /** Stops what is in flight (resolving it with `type`), restarting the worker. */
+  function stop(type) {
+    if (!inFlight) return false;
+    const { resolve } = inFlight;
+    inFlight = null;
+    restart();
+    resolve({ type });
+    return true;
+  }
+
+  function send(message, onProgress = () => {}) {
+    stop('superseded');
+    const runId = ++nextId;
+    return new Promise((resolve) => {
+      inFlight = { runId, resolve, onProgress };
+      worker.postMessage({ ...message, runId });
+    });
+  }
+
+  start();
+  return {
+    run: (payload, onProgress) => send({ type: 'run', ...payload }, onProgress),
+    report: (claims, config) => send({ type: 'report', claims, config }),
+    cancel: () => stop('cancelled'),
+    get busy() { return inFlight !== null; },
+  };
+}
