@@ -273,7 +273,7 @@ export function mount(panel, ctx) {
       const key = `c${i}.m`;
       const meta = m
         ? [`${m.match_type}`, `confidence ${r.confidence_score.toFixed(2)}`,
-          typeof m.edit_distance === 'number' ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
+          typeof m.edit_distance === 'number' && m.edit_distance >= 0 ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
         : [`confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
       const quote = quoteOf(i);
       const button = h('button', {
