@@ -183,7 +183,7 @@ export interface JudgeResult {
   /** `L<start>-L<end>`. */
   cited_lines: string;
   threshold: number;
-  context: { cited_text: string; context_before: string; context_after: string; line_count: number } | null;
+  context: { cited_text: string; context_before: string; context_after: string; line_count: number; past_end?: string } | null;
   jury: JuryReport;
 }
 
