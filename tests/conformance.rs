@@ -143,3 +143,54 @@ fn a_quote_across_segments_needs_every_segment_near_the_timestamp() {
     let later = validate_item(&t, &EvaluationItem::new("eight nine ten eleven twelve thirteen", 20.0), &config);
     assert!(later.passed, "{:?}", later.timestamp_locality);
 }
+
+/// Spec 001 "Implementation Checkpoints": `EvaluationGenerator.generate()`,
+/// `.validate()` (the exact algorithm) and `.renderScript()` (redaction
+/// after validation), by the spec's names.
+#[test]
+fn the_evaluation_generator_has_the_spec_methods() {
+    use evidence_validator::transcript::{
+        parse_transcript, EvaluationGenerator, EvaluationHost, EvaluationItem, GenerateRequest, HostFailure,
+        InputFormat, RedactionOptions, RetryRequest, StructuredEvaluation, TranscriptConfig,
+    };
+    let srt = "1\n00:00:00,000 --> 00:00:09,000\nMy name is Dana Whitfield and today I want to talk about water.\n\n\
+               2\n00:00:09,500 --> 00:00:18,000\nWhen I was nine my grandmother showed me the river behind our house.\n";
+    let t = parse_transcript(srt, InputFormat::Srt).unwrap();
+    let good = |q: &str, ts: f64, text: &str| EvaluationItem::new(q, ts).with_text(text);
+    let evaluation = StructuredEvaluation {
+        commendations: vec![
+            good("My name is Dana Whitfield and today", 0.0, "Dana Whitfield opens clearly."),
+            good("my grandmother showed me the river behind", 10.0, "A vivid memory."),
+        ],
+        recommendations: vec![
+            good("I want to talk about water", 0.0, "Say why it matters."),
+            good("water is the new oil of our century", 5.0, "x"),
+        ],
+        ..Default::default()
+    };
+    let g = EvaluationGenerator::new(t, TranscriptConfig::default());
+    let v = g.validate(&evaluation);
+    assert_eq!(v.commendations.iter().map(|c| c.passed).collect::<Vec<_>>(), [true, true]);
+    assert_eq!(v.recommendations.iter().map(|c| c.passed).collect::<Vec<_>>(), [true, false]);
+    let options = RedactionOptions { names: vec!["Dana Whitfield".into()], ..Default::default() };
+    let script = g.render_script(&evaluation, &options);
+    // validated first (the fabricated recommendation is left out), then redacted
+    assert_eq!(script.omitted.len(), 1);
+    assert_eq!(script.redactions, 2);
+    assert!(!script.script.contains("Dana") && !script.script.contains("oil"), "{}", script.script);
+
+    struct Once(Option<StructuredEvaluation>);
+    impl EvaluationHost for Once {
+        fn generate(&mut self, _: &GenerateRequest) -> Result<StructuredEvaluation, HostFailure> {
+            self.0.take().ok_or_else(|| HostFailure::callback("asked twice"))
+        }
+        fn retry_item(&mut self, r: &RetryRequest) -> Result<EvaluationItem, HostFailure> {
+            Ok(EvaluationItem::new("the river behind our house", r.item.evidence_timestamp))
+        }
+    }
+    let outcome = g.generate(&mut Once(Some(evaluation)));
+    // the failing recommendation was retried (its fix has 5 tokens, too few) and dropped
+    assert!(outcome.complete);
+    assert_eq!(outcome.evaluation.recommendations.len(), 1);
+    assert_eq!(outcome.dropped.len(), 1);
+}

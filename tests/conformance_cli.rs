@@ -239,3 +239,64 @@ fn the_source_is_read_in_its_declared_encoding() {
         "{stderr}"
     );
 }
+
+/// A 127.0.0.1 port nothing listens on: bound, read, released.
+fn dead_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// Spec 002 step 3: the jury starts with the local LLM (LM Studio or
+/// Ollama). With no `--judge`, both usual local addresses are the jury;
+/// unreachable, each is that juror's logged error, and with every juror
+/// failed the verdict is LLM_ERROR. No network: the jurors are pointed at
+/// 127.0.0.1 ports nothing listens on.
+#[test]
+fn the_default_jury_is_the_local_llm() {
+    let dir = TempDir::new("jury");
+    std::fs::create_dir_all(dir.0.join("data/canonical")).unwrap();
+    dir.write(
+        "data/canonical/minutes.txt",
+        "City council minutes.\nThe committee approved the budget with a narrow majority\nof five votes to four.\n",
+    );
+    let cli = |args: &[&str], envs: &[(&str, String)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence-validator"));
+        cmd.current_dir(&dir.0).args(args);
+        for var in ["LOCAL_LLM_BASE_URL", "OLLAMA_HOST", "GOOGLE_API_KEY", "OPENAI_API_KEY"] {
+            cmd.env_remove(var);
+        }
+        cmd.envs(envs.iter().map(|(k, v)| (k, v)));
+        cmd.output().unwrap()
+    };
+    let claim =
+        ["judge", "The budget passed narrowly.", "approved the budget with a narrow majority", "minutes.txt", "2", "3"];
+    // the plan: LM Studio's and Ollama's usual addresses, nothing remote
+    let mut dry = claim.to_vec();
+    dry.push("--dry-run");
+    let plan: Value = serde_json::from_slice(&cli(&dry, &[]).stdout).unwrap();
+    let urls: Vec<&str> = plan["jurors"].as_array().unwrap().iter().map(|j| j["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, ["http://localhost:1234/v1/chat/completions", "http://localhost:11434/v1/chat/completions"]);
+    assert_eq!(plan["leaves_machine"], false);
+    // OLLAMA_HOST moves the Ollama juror, as it moves Ollama
+    let moved: Value = serde_json::from_slice(&cli(&dry, &[("OLLAMA_HOST", "127.0.0.1:7000".into())]).stdout).unwrap();
+    assert_eq!(moved["jurors"][1]["url"], "http://127.0.0.1:7000/v1/chat/completions");
+
+    // both unreachable: each juror's error is logged, and the verdict is LLM_ERROR
+    let (a, b) = (dead_port(), dead_port());
+    let mut run_args = claim.to_vec();
+    run_args.extend(["--judge", "local", "--judge", "ollama", "--timeout", "5"]);
+    let envs = [("LOCAL_LLM_BASE_URL", format!("http://127.0.0.1:{a}/v1")), ("OLLAMA_HOST", format!("127.0.0.1:{b}"))];
+    let started = std::time::Instant::now();
+    let out = cli(&run_args, &envs);
+    assert!(started.elapsed().as_secs() < 30, "an unreachable juror fails fast");
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["step_2_quote_match"], true, "{r}");
+    assert_eq!(r["verdict"], "LLM_ERROR", "{r}");
+    assert_eq!(r["jury"]["failed"], 2);
+    assert!(r["step_3_semantic"]["reason"].as_str().unwrap().starts_with("All 2 jurors failed"), "{r}");
+    let logs = dir.0.join("debug_output/llm_logs/judge");
+    for juror in ["local_0001.txt", "ollama_0001.txt"] {
+        let text = std::fs::read_to_string(logs.join(juror)).unwrap();
+        assert!(text.contains("=== RESPONSE ===\nERROR: "), "{juror}: {text}");
+    }
+}

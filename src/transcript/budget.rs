@@ -507,6 +507,33 @@ impl EvaluationGenerator {
         }
     }
 
+    /// Spec 001's `EvaluationGenerator.generate()`: the whole budget with a
+    /// native host ([`EvaluationGenerator::run`] by the spec's name).
+    pub fn generate<H: EvaluationHost + ?Sized>(self, host: &mut H) -> EvaluationOutcome {
+        self.run(host)
+    }
+
+    /// Spec 001's `EvaluationGenerator.validate()`: "the exact algorithm"
+    /// on every item of `evaluation` against the raw transcript
+    /// ([`super::validate_evaluation`] with this generator's transcript and
+    /// configuration).
+    pub fn validate(&self, evaluation: &StructuredEvaluation) -> super::EvaluationValidation {
+        super::validate_evaluation(&self.transcript, evaluation, &self.config)
+    }
+
+    /// Spec 001's `EvaluationGenerator.renderScript()`: validates
+    /// `evaluation` against the raw transcript first, then renders only the
+    /// items that passed with names redacted ([`super::render_script`]):
+    /// "validate first, redact second".
+    pub fn render_script(
+        &self,
+        evaluation: &StructuredEvaluation,
+        options: &super::RedactionOptions,
+    ) -> super::RenderedScript {
+        let validated = super::ValidatedEvaluation::new(&self.transcript, evaluation, &self.config);
+        super::render_script(&validated, options)
+    }
+
     /// Drives the machine with a native host until it finishes.
     pub fn run<H: EvaluationHost + ?Sized>(mut self, host: &mut H) -> EvaluationOutcome {
         loop {
