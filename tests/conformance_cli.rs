@@ -3,40 +3,12 @@
 //! binary in a temporary directory, as a user runs it.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cli_common;
+
+use cli_common::{path, run, TempDir};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("ev-conformance-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evidence-validator")).args(args).output().unwrap()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 /// Spec 000 §5.1's document and claim.
 const SOURCE: &str = "\n    # Project Requirements\n    \n    The system must implement user authentication with OAuth 2.0 protocol.\n    All API endpoints should return JSON responses with appropriate status codes.\n    The database schema must support user roles and permissions.\n    ";
