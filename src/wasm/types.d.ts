@@ -135,7 +135,7 @@ export interface MatchDetails extends Location {
   confidence_score: number;
   similarity_score: number;
   /** Character edit distance of the quote and the match; -1 where none applies (semantic and contextual matches, spec 000 §3.5). */
-  edit_distance?: number;
+  edit_distance: number;
   context_score?: number;
   discrepancies?: Discrepancy[];
   /** Word-level differences (non-exact matches, and exact ones cut inside a word). */
