@@ -2,40 +2,11 @@
 //! directory.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cli_common;
+
+use cli_common::{path, run, TempDir};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("ev-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evidence-validator")).args(args).output().unwrap()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 const CLAIM_OK: &str = r#"{"claims": [{"id": "EV001", "task_id": "P1.T001", "quote": "implement user authentication", "evidence_type": "direct_quote"}]}"#;
 const SOURCE: &str = "# Requirements\nThe system must implement user authentication with OAuth 2.0.\n";

@@ -156,7 +156,7 @@ const QUOTE: &str = "the committee approved the budget with a narrow majority of
 fn cli(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_evidence-validator"));
     cmd.current_dir(dir).args(args);
-    for var in ["LOCAL_LLM_BASE_URL", "GOOGLE_API_KEY", "OPENAI_API_KEY"] {
+    for var in ["LOCAL_LLM_BASE_URL", "OLLAMA_HOST", "GOOGLE_API_KEY", "OPENAI_API_KEY"] {
         cmd.env_remove(var);
     }
     for (k, v) in envs {
@@ -279,8 +279,13 @@ fn judge_without_jurors_runs_steps_one_and_two() {
     );
     let missing = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "nope.txt", "1", "2", "--no-jury"], &[]));
     assert_eq!(missing["verdict"], "FILE_NOT_FOUND");
-    let outside = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12", "--no-jury"], &[]));
+    let outside = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "12", "14", "--no-jury"], &[]));
     assert_eq!(outside["verdict"], "LINES_OUT_OF_RANGE");
+    // a range ending past the file cites the lines that exist and names the rest (issue 15)
+    let partly = stdout_json(&cli(&tmp.0, &["judge", CLAIM, QUOTE, "minutes.txt", "9", "12", "--no-jury"], &[]));
+    assert_eq!(partly["step_1_existence"], true);
+    assert_eq!(partly["context"]["past_end"], "L11-L12");
+    assert!(partly["error"].as_str().unwrap().contains("L11-L12 are past the end of the file (10 lines)"), "{partly}");
     let escape = cli(&tmp.0, &["judge", CLAIM, QUOTE, "../data/canonical/minutes.txt", "1", "1", "--no-jury"], &[]);
     assert_eq!(escape.status.code(), Some(2), "paths leaving the canonical directory are refused");
     assert!(String::from_utf8_lossy(&escape.stderr).contains("VALIDATION_ERROR"));
@@ -330,10 +335,15 @@ fn remote_jurors_are_opt_in() {
     std::fs::write(tmp.0.join("data/canonical/minutes.txt"), MINUTES).unwrap();
     let keys = [("OPENAI_API_KEY", "sk-test-not-real"), ("GOOGLE_API_KEY", "google-test-not-real")];
     let local = |url: &str| vec![("local".to_string(), url.to_string(), false)];
+    // no --judge and no LOCAL_LLM_BASE_URL: LM Studio's and Ollama's usual addresses (spec 002, issue 15)
+    let both = vec![
+        ("local".to_string(), "http://localhost:1234/v1/chat/completions".to_string(), false),
+        ("ollama".to_string(), "http://localhost:11434/v1/chat/completions".to_string(), false),
+    ];
 
-    // API keys in the environment, no --judge: the local juror alone, nothing leaves the machine
-    assert_eq!(plan(&tmp.0, &[], &keys), (local("http://localhost:1234/v1/chat/completions"), false));
-    assert_eq!(plan(&tmp.0, &[], &[]), (local("http://localhost:1234/v1/chat/completions"), false));
+    // API keys in the environment, no --judge: the local jurors alone, nothing leaves the machine
+    assert_eq!(plan(&tmp.0, &[], &keys), (both.clone(), false));
+    assert_eq!(plan(&tmp.0, &[], &[]), (both, false));
     let with_base = [keys[0], keys[1], ("LOCAL_LLM_BASE_URL", "http://127.0.0.1:8080/v1")];
     assert_eq!(plan(&tmp.0, &[], &with_base), (local("http://127.0.0.1:8080/v1/chat/completions"), false));
     assert_eq!(plan(&tmp.0, &["--no-jury"], &keys), (vec![], false));

@@ -166,11 +166,12 @@ def area(doc, start, end, ctx):
         return None
     body = doc[:-1] if doc.endswith('\n') else doc
     lines = [l[:-1] if l.endswith('\r') else l for l in body.split('\n')]
-    if end > len(lines):
+    if start > len(lines):
         return None
     tagged = lambda r: '\n'.join('[L%d] %s' % (n, lines[n - 1]) for n in r)
     before = tagged(range(max(1, start - ctx), start))
-    cited = tagged(range(start, end + 1))
+    # lines[start - 1:end], as the spec's Python slices: a range ending past the file cites what exists
+    cited = tagged(range(start, min(end, len(lines)) + 1))
     return before + '\n' + cited if before else cited
 with open(sys.argv[1], encoding='utf-8') as f:
     cases = json.load(f)

@@ -70,7 +70,16 @@ fn step_one_context_and_errors() {
     assert!(!missing.step_1_existence && !missing.verified);
     assert!(missing.error.as_deref().unwrap().contains("No such file"));
 
-    for (s, e) in [(14, 15), (0, 3), (9, 8), (100, 100)] {
+    // ending past the file (14 lines): the lines that exist are cited, the rest named (issue 15)
+    let partly = check_without_jury(request("fourteen", 14, 15), Ok(DOC), &config).unwrap();
+    assert!(partly.step_1_existence);
+    assert_eq!(partly.context.as_ref().unwrap().cited_text, "fourteen");
+    assert_eq!(partly.context.as_ref().unwrap().past_end.as_deref(), Some("L15-L15"));
+    assert_eq!(
+        partly.error.as_deref(),
+        Some("cited lines L15-L15 are past the end of the file (14 lines); the lines that exist were cited")
+    );
+    for (s, e) in [(15, 16), (0, 3), (9, 8), (100, 100)] {
         let r = check_without_jury(request("x", s, e), Ok(DOC), &config).unwrap();
         assert_eq!(r.verdict, Verdict::LinesOutOfRange, "L{s}-L{e}");
         assert!(r.context.is_none() && r.text_found.is_empty());

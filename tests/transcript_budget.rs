@@ -187,20 +187,42 @@ fn a_host_that_throws() {
 }
 
 #[test]
-fn regeneration_comes_as_soon_as_the_minimum_is_out_of_reach() {
-    // One commendation only: no retry can make two, so regenerate at once.
+fn regeneration_comes_after_the_retries_as_the_spec_orders_them() {
+    // One commendation only: no retry can make two, yet the failing
+    // recommendation is re-prompted first (spec 001: retry, drop, then
+    // regenerate when what is left is too few; issue 15).
     let mut host = Scripted::new(
         vec![
             Ok(evaluation(vec![good_c1()], vec![bad_r()])),
             Ok(evaluation(vec![good_c1(), good_c2()], vec![good_r()])),
         ],
-        Box::new(|_| panic!("no retry expected")),
+        Box::new(|_| Ok(good_r())),
     );
     let o = run(&mut host, TranscriptConfig::default());
-    assert_eq!(host.calls, ["generate 1 (Initial)", "generate 2 (TooFewValidItems)"]);
+    assert_eq!(
+        host.calls,
+        ["generate 1 (Initial)", "retry Recommendation 0 of generation 1 (retry 1)", "generate 2 (TooFewValidItems)"]
+    );
     assert!(o.complete);
     assert_eq!(o.generation, Some(2));
-    assert_eq!(o.regenerations[0].retries_not_made, [ItemRef { kind: ItemKind::Recommendation, index: 0 }]);
+    assert!(o.regenerations[0].retries_not_made.is_empty());
+}
+
+#[test]
+fn the_retries_of_a_regenerated_evaluation_count_for_the_best_effort() {
+    // Generation 1 is short whatever its retries give; its recommendation is
+    // fixed by the retry, and generation 2 fails: the best effort is
+    // generation 1 with the fixed recommendation (skipping the retry, as
+    // before issue 15, returned the commendation alone).
+    let mut host = Scripted::new(
+        vec![Ok(evaluation(vec![good_c1()], vec![bad_r()])), Err(HostFailure::callback("LLM endpoint timed out"))],
+        Box::new(|_| Ok(good_r())),
+    );
+    let o = run(&mut host, TranscriptConfig::default());
+    assert!(!o.complete);
+    assert_eq!(o.generation, Some(1));
+    assert_eq!(o.evaluation, evaluation(vec![good_c1()], vec![good_r()]));
+    assert_eq!(o.warnings[0].code, "BEST_EFFORT");
 }
 
 #[test]

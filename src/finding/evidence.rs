@@ -60,7 +60,8 @@ pub struct Finding {
     /// Full URL of the source.
     #[serde(default, deserialize_with = "string_or_null")]
     pub source_url: String,
-    /// When it was extracted: an RFC 3339 timestamp (`2025-01-31T12:00:00Z`).
+    /// When it was extracted: an RFC 3339 timestamp (`2025-01-31T12:00:00Z`),
+    /// or a naive one read as UTC (`2025-01-31T12:00:00`).
     #[serde(default, deserialize_with = "string_or_null")]
     pub extracted_at: String,
     /// The quote from the source the finding rests on (required, ≥ 20 chars).
@@ -122,7 +123,7 @@ pub enum FindingError {
     MissingSourceUrl,
     /// `extracted_at` is empty.
     MissingExtractedAt,
-    /// `extracted_at` is not an RFC 3339 timestamp (the spec's type is a
+    /// `extracted_at` is not an ISO 8601 date and time (the spec's type is a
     /// `datetime`, which cannot be malformed; a string can).
     InvalidExtractedAt(String),
     /// `extraction_span` is empty (or only whitespace).
@@ -214,10 +215,11 @@ impl Finding {
     /// `extraction_span` present and at least 20 characters, the hash, the
     /// three score ranges. The first failure is returned.
     ///
-    /// Stricter than the spec's Python where a string can cheat: an
-    /// all-whitespace `source_url` or span counts as missing, and the span's
-    /// length is counted after whitespace normalization (the text the hash
-    /// covers), so padding a 5-character span with spaces does not pass.
+    /// The span's length is the spec's `len(self.extraction_span)`: code
+    /// points of the span as given, whitespace included (issue 15). Stricter
+    /// than the spec's Python where a string can cheat: an all-whitespace
+    /// `source_url` or span counts as missing (Python's `not "   "` is
+    /// false, and a span of spaces hashes to the hash of nothing).
     pub fn validate(&self) -> Result<(), FindingError> {
         if self.source_url.trim().is_empty() {
             return Err(FindingError::MissingSourceUrl);
@@ -228,11 +230,10 @@ impl Finding {
         if !is_rfc3339(self.extracted_at.trim()) {
             return Err(FindingError::InvalidExtractedAt(self.extracted_at.clone()));
         }
-        let span = collapse_whitespace(&self.extraction_span);
-        if span.is_empty() {
+        if collapse_whitespace(&self.extraction_span).is_empty() {
             return Err(FindingError::MissingExtractionSpan);
         }
-        let len = span.chars().count();
+        let len = self.extraction_span.chars().count();
         if len < MIN_SPAN_CHARS {
             return Err(FindingError::ShortExtractionSpan(len));
         }
@@ -264,8 +265,10 @@ impl NewFinding {
     }
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` with real dates (`T` may be
-/// `t` or a space, `Z` may be `z`).
+/// `YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM]` with real dates (`T` may be
+/// `t` or a space, `Z` may be `z`). Without an offset the time is a naive
+/// `datetime`, as Python's `datetime.now()` gives (spec 003 calls the field
+/// a UTC timestamp; a naive one is read as UTC).
 pub fn is_rfc3339(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| -> Option<u32> {
@@ -306,7 +309,7 @@ pub fn is_rfc3339(s: &str) -> bool {
         i += 1 + n;
     }
     match b.get(i..) {
-        Some(b"Z") | Some(b"z") => true,
+        Some(b"") | Some(b"Z") | Some(b"z") => true,
         Some(rest) if rest.len() == 6 && matches!(rest[0], b'+' | b'-') && rest[3] == b':' => {
             matches!((num(i + 1, 2), num(i + 4, 2)), (Some(oh), Some(om)) if oh <= 23 && om <= 59)
         }
@@ -336,6 +339,9 @@ mod tests {
             "2024-02-29T00:00:00.123456+05:30",
             "2025-01-31 12:00:00z",
             "2025-12-31T23:59:60-00:00",
+            // naive, as `datetime.now().isoformat()` writes it (issue 15)
+            "2025-01-31T12:00:00",
+            "2025-01-31T12:00:00.123456",
         ] {
             assert!(is_rfc3339(ok), "{ok}");
         }
@@ -345,8 +351,9 @@ mod tests {
             "2025-02-29T00:00:00Z",
             "2025-13-01T00:00:00Z",
             "2025-01-31T24:00:00Z",
-            "2025-01-31T12:00:00",
             "2025-01-31T12:00:00.Z",
+            "2025-01-31T12:00:00 ",
+            "2025-01-31T12:00",
             "2025-01-31T12:00:00+5:30",
             "２０２５-01-31T12:00:00Z",
         ] {

@@ -1,7 +1,7 @@
 //! `FindingVerifier` (spec 003 §2.2, `models/validators.py`): is a finding
 //! really supported by its source? The defence against citation laundering.
 
-use super::evidence::{collapse_whitespace, Finding, VerificationResult};
+use super::evidence::{collapse_whitespace, compute_hash, Finding, FindingError, VerificationResult};
 use super::numbers::quantities;
 use crate::document::Format;
 
@@ -35,33 +35,39 @@ impl FindingVerifier {
     }
 
     /// Verifies `finding` against `source_content` (the raw text or HTML of
-    /// its source). Checks, stopping at the first failure:
+    /// its source). The spec's checks in the spec's order, stopping at the
+    /// first failure, each with confidence 1.0 but the numeric one (0.9):
     ///
-    /// 0. `finding.validate()` (not in the spec's verifier, whose checks an
-    ///    empty span passes: `"" in content` is true in Python). Its hash
-    ///    check is the spec's check 2, done with `Finding`'s own hash
-    ///    function: the spec's verifier hashes the *lowercased* span, while
-    ///    `Finding.create_with_hash` hashes it with case kept, so the spec's
-    ///    own test `test_valid_finding_passes` (span "File organization ...")
-    ///    could never pass with the code as written. The tests win (see
-    ///    `../shared/seeds/README.md`): one hash function, case kept.
     /// 1. The span, normalized (trimmed, whitespace collapsed, lowercased),
     ///    is contained in the normalized source; for a markdown or HTML
     ///    source, also in its visible text (so a span copied from a rendered
     ///    page is found in the page's markup). Else `extraction_span not
-    ///    found in source content`, confidence 1.0.
-    /// 2. For `market_intelligence` and `competitive_analysis`: when the
+    ///    found in source content`. An empty span is refused here with
+    ///    `validate()`'s message: `"" in content` is true in Python, so the
+    ///    spec's check would pass it.
+    /// 2. The hash, with `Finding`'s own hash function: the spec's verifier
+    ///    hashes the *lowercased* span, while `Finding.create_with_hash`
+    ///    hashes it with case kept, so the spec's own test
+    ///    `test_valid_finding_passes` (span "File organization ...") could
+    ///    never pass with the code as written. The tests win (see
+    ///    `../shared/seeds/README.md`): one hash function, case kept. Else
+    ///    `extraction_span_hash mismatch (possible tampering)`.
+    /// 3. For `market_intelligence` and `competitive_analysis`: when the
     ///    content has numbers, at least one of them must agree by value with
     ///    a number of the span ([`super::numbers`]: `$500M` = `$500
     ///    million`, `15%` ≠ `5%`, `15-20%` a range). Else `numeric claim does
     ///    not match extraction_span`, confidence 0.9.
+    /// 4. Not in the spec's verifier: the rest of `finding.validate()` (span
+    ///    length, scores, `source_url`, `extracted_at`), so that a finding
+    ///    the spec's `validate()` refuses is never verified.
     ///
     /// Then `All checks passed`, confidence 1.0.
     pub fn verify_finding(&self, finding: &Finding, source_content: &str) -> VerificationResult {
-        if let Err(e) = finding.validate() {
-            return VerificationResult { valid: false, reason: e.to_string(), confidence: 1.0 };
-        }
+        let refused = |reason: String, confidence: f64| VerificationResult { valid: false, reason, confidence };
         let span = normalize_text(&finding.extraction_span);
+        if span.is_empty() {
+            return refused(FindingError::MissingExtractionSpan.to_string(), 1.0);
+        }
         match span_in_source(&span, source_content) {
             Found::Visible => {}
             Found::HiddenOnly => {
@@ -71,8 +77,14 @@ impl FindingVerifier {
                 return VerificationResult { valid: false, reason: SPAN_NOT_FOUND.to_string(), confidence: 1.0 };
             }
         }
+        if finding.extraction_span_hash != compute_hash(&finding.extraction_span) {
+            return refused(FindingError::HashMismatch.to_string(), 1.0);
+        }
         if NUMERIC_CATEGORIES.contains(&finding.category.as_str()) && !numbers_agree(&finding.content, &span) {
-            return VerificationResult { valid: false, reason: NUMERIC_MISMATCH.to_string(), confidence: 0.9 };
+            return refused(NUMERIC_MISMATCH.to_string(), 0.9);
+        }
+        if let Err(e) = finding.validate() {
+            return refused(e.to_string(), 1.0);
         }
         VerificationResult { valid: true, reason: ALL_CHECKS_PASSED.to_string(), confidence: 1.0 }
     }

@@ -8,11 +8,11 @@
 //!   ...`), the jury counts it apart (`abstained`, also within `failed`),
 //!   and the reason names it.
 //! - All ballots agree: that verdict (`Consensus (n/n)`).
-//! - Otherwise the verdict with the most ballots wins when no other verdict
-//!   has as many (`Majority (k/n)`; with four jurors voting 2-1-1 the two
-//!   win). The spec says "if majority agrees → majority wins" and "if tie →
-//!   HUNG_JURY"; it is silent on pluralities, and a plurality is not a tie.
-//! - A tie at the top (1 VALID vs 1 INSUFFICIENT; 1-1-1) is `HUNG_JURY`.
+//! - Otherwise a verdict with more than half of the ballots wins
+//!   (`Majority (k/n)`): the spec's "if majority agrees → majority wins".
+//! - Anything else is `HUNG_JURY`: a tie (1 VALID vs 1 INSUFFICIENT; 1-1-1),
+//!   and a plurality short of a majority (2-1-1 of four ballots: two of
+//!   four is no majority, issue 15).
 //! - No ballot at all (every juror failed) is `LLM_ERROR`.
 //!
 //! The three booleans of the outcome are what most of the winning ballots
@@ -250,7 +250,7 @@ fn decide(
                 ),
             },
         },
-        [winner] => {
+        [winner] if 2 * top > n => {
             let winning: Vec<&&Ballot> = ballots.iter().filter(|b| b.verdict == *winner).collect();
             let (s, c, p) = winner.implied_flags();
             let label = if top == n { "Consensus" } else { "Majority" };

@@ -46,7 +46,8 @@ pub enum CitationError {
         /// Bytes of the cited lines and the context before them.
         bytes: usize,
     },
-    /// The range goes past the end of the file.
+    /// The range starts past the end of the file (a range that only ends
+    /// past it cites the lines that exist: [`Passage::past_end`]).
     OutOfRange {
         /// The cited range.
         range: LineRange,
@@ -154,6 +155,12 @@ pub struct Passage {
     pub after: Vec<Line>,
     /// How many lines the file has.
     pub line_count: usize,
+    /// The part of the cited range past the end of the file, when the range
+    /// ends there: the lines that exist are cited (as Python's
+    /// `lines[start - 1:end]` takes them, spec 002 step 1) and the rest is
+    /// reported here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub past_end: Option<LineRange>,
 }
 
 impl Passage {
@@ -246,9 +253,12 @@ impl LineIndex {
         if range.start == 0 || range.start > range.end {
             return Err(CitationError::InvalidRange { message: format!("{range} is not a valid range") });
         }
-        if range.end > line_count {
+        if range.start > line_count {
             return Err(CitationError::OutOfRange { range, line_count });
         }
+        // a range ending past the file cites what exists and reports the rest
+        let past_end = (range.end > line_count).then(|| LineRange { start: line_count + 1, end: range.end });
+        let end = range.end.min(line_count);
         let take = |from: usize, to: usize| -> Vec<Line> {
             // from..=to, 1-based, already clamped to the file
             (from..=to).filter_map(|n| self.line(source, n).map(|t| Line { number: n, text: t.to_string() })).collect()
@@ -256,21 +266,22 @@ impl LineIndex {
         let before_from = range.start.saturating_sub(context_lines).max(1);
         // bytes from the first context line to the end of the cited lines, known from the index
         let first = self.starts.get(before_from - 1).copied().unwrap_or(0);
-        let last = self.starts.get(range.end).map_or(self.body_len, |&next| next);
+        let last = self.starts.get(end).map_or(self.body_len, |&next| next);
         let bytes = last.saturating_sub(first);
         if bytes > MAX_SEARCH_AREA_BYTES {
             return Err(CitationError::TooLarge { range, bytes });
         }
         let before = if range.start > 1 { take(before_from, range.start - 1) } else { Vec::new() };
-        let after_to = range.end.saturating_add(context_lines).min(line_count);
-        let after = if range.end < line_count { take(range.end + 1, after_to) } else { Vec::new() };
-        Ok(Passage { range, before, cited: take(range.start, range.end), after, line_count })
+        let after_to = end.saturating_add(context_lines).min(line_count);
+        let after = if end < line_count { take(end + 1, after_to) } else { Vec::new() };
+        Ok(Passage { range, before, cited: take(range.start, end), after, line_count, past_end })
     }
 }
 
 /// Step 1: the lines `range` of `source` with `context_lines` lines of
 /// context on each side (fewer at the start and end of the file). An error
-/// when the range goes past the end of the file.
+/// when the range starts past the end of the file; one that only ends past
+/// it cites the lines that exist ([`Passage::past_end`] names the rest).
 pub fn locate(source: &str, range: LineRange, context_lines: usize) -> Result<Passage, CitationError> {
     LineIndex::new(source).locate(source, range, context_lines)
 }
@@ -332,9 +343,17 @@ mod tests {
         let p = locate(src, LineRange::new(13, 13).unwrap(), 5).unwrap();
         assert!(p.after.is_empty());
         assert_eq!(p.search_area(), "[L8] 8\n[L9] 9\n[L10] 10\n[L11] 11\n[L12] 12\n[L13] 13");
+        // ending past the file: the lines that exist are cited, the rest named (issue 15)
+        let p = locate(src, LineRange::new(12, 20).unwrap(), 5).unwrap();
+        assert_eq!(p.cited_text(), "12\n13");
+        assert_eq!(p.context_before(), "7\n8\n9\n10\n11");
+        assert!(p.after.is_empty());
+        assert_eq!(p.past_end, Some(LineRange { start: 14, end: 20 }));
+        assert_eq!(locate(src, LineRange::new(7, 8).unwrap(), 5).unwrap().past_end, None);
+        // starting past it: nothing to cite
         assert_eq!(
-            locate(src, LineRange::new(13, 14).unwrap(), 5),
-            Err(CitationError::OutOfRange { range: LineRange { start: 13, end: 14 }, line_count: 13 })
+            locate(src, LineRange::new(14, 15).unwrap(), 5),
+            Err(CitationError::OutOfRange { range: LineRange { start: 14, end: 15 }, line_count: 13 })
         );
         assert!(locate("", LineRange::new(1, 1).unwrap(), 5).is_err());
         assert_eq!(locate("\n", LineRange::new(1, 1).unwrap(), 5).unwrap().cited_text(), "");

@@ -1,5 +1,8 @@
 //! Prompt and response logs (spec 002 "Logging"): every request to a juror
-//! and its raw answer, numbered per juror.
+//! and its raw answer, numbered by case as the spec's listing numbers them
+//! (`gemini_0001.txt`, `local_0001.txt`, `gemini_0002.txt`,
+//! `local_0002.txt`: every juror's exchange about one claim has the
+//! claim's number).
 //!
 //! The core formats the entries and numbers them; the surface stores them
 //! (the CLI in `debug_output/llm_logs/<report>/<judge>_NNNN.txt`, wasm
@@ -21,14 +24,15 @@
 
 use super::jury::JurorFailure;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 /// One logged exchange with a juror.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogEntry {
     /// The juror's name.
     pub judge: String,
-    /// Per-juror call number, from 1.
+    /// The case (claim) number, from 1: the same for every juror asked
+    /// about one claim.
     pub number: u32,
     /// `<judge>_NNNN.txt` (the name made safe for file systems).
     pub file_name: String,
@@ -56,26 +60,45 @@ pub fn safe_file_stem(name: &str) -> String {
     }
 }
 
-/// Numbers log entries per juror (1, 2, … for each name).
+/// Numbers log entries by case. A case is one claim put to the jury: its
+/// entries come one per juror, so an entry for a juror that already has
+/// one in the current case starts the next case. Cases in which no juror
+/// was asked (a citation whose file is missing) take no number.
 #[derive(Debug, Clone, Default)]
 pub struct LogBook {
-    next: BTreeMap<String, u32>,
+    /// The current case's number (0 before the first entry).
+    case: u32,
+    /// The jurors with an entry in the current case.
+    in_case: BTreeSet<String>,
 }
 
 impl LogBook {
-    /// A book where every juror starts at 1.
+    /// A book whose first case is 1.
     pub fn new() -> LogBook {
         LogBook::default()
     }
 
-    /// Continue `judge`'s numbering after `last` (e.g. after the files a
-    /// previous run left in the log directory).
+    /// Continue the numbering after case `last` (e.g. after the files a
+    /// previous run left in the log directory, by any juror: `judge` is
+    /// kept for callers that resume juror by juror).
     pub fn resume_after(&mut self, judge: &str, last: u32) {
-        let n = self.next.entry(judge.to_string()).or_insert(1);
-        *n = (*n).max(last.saturating_add(1));
+        let _ = judge;
+        if last >= self.case {
+            self.case = last;
+            self.in_case.clear();
+            // the next entry, whoever it is for, starts a new case
+            self.in_case.insert(String::new());
+        }
     }
 
-    /// The entry for one exchange, with the juror's next number.
+    /// Starts the next case now (for a host that knows where a claim
+    /// starts; the book also notices it by itself, see [`LogBook`]).
+    pub fn next_case(&mut self) {
+        self.case = self.case.saturating_add(1);
+        self.in_case.clear();
+    }
+
+    /// The entry for one exchange, numbered with its case.
     pub fn entry(
         &mut self,
         judge: &str,
@@ -83,9 +106,11 @@ impl LogBook {
         prompt: &str,
         outcome: &Result<String, JurorFailure>,
     ) -> LogEntry {
-        let counter = self.next.entry(judge.to_string()).or_insert(1);
-        let number = *counter;
-        *counter = counter.saturating_add(1);
+        if self.case == 0 || self.in_case.contains(judge) || self.in_case.contains("") {
+            self.next_case();
+        }
+        self.in_case.insert(judge.to_string());
+        let number = self.case;
         let (response, error) = match outcome {
             Ok(r) => (Some(r.clone()), None),
             Err(e) => (None, Some(e.to_string())),
@@ -114,18 +139,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_per_judge() {
+    fn numbers_the_case_as_the_spec_lists_them() {
         let mut book = LogBook::new();
-        let a1 = book.entry("gemini", "s", "p", &Ok("r".into()));
-        let b1 = book.entry("local", "s", "p", &Err(JurorFailure::Timeout { after_ms: 5 }));
-        let a2 = book.entry("gemini", "s", "p", &Ok("r".into()));
-        assert_eq!(
-            (a1.file_name.as_str(), b1.file_name.as_str(), a2.file_name.as_str()),
-            ("gemini_0001.txt", "local_0001.txt", "gemini_0002.txt")
-        );
-        assert!(b1.text.ends_with("=== RESPONSE ===\nERROR: timed out after 5 ms\n"));
+        let names: Vec<String> = [("gemini", Ok("r".into())), ("local", Err(JurorFailure::Timeout { after_ms: 5 }))]
+            .iter()
+            .cycle()
+            .take(4)
+            .map(|(j, outcome)| book.entry(j, "s", "p", outcome).file_name)
+            .collect();
+        // the spec's listing, in its order
+        assert_eq!(names, ["gemini_0001.txt", "local_0001.txt", "gemini_0002.txt", "local_0002.txt"]);
+        let b = book.entry("local", "s", "p", &Err(JurorFailure::Timeout { after_ms: 5 }));
+        assert_eq!(b.number, 3);
+        assert!(b.text.ends_with("=== RESPONSE ===\nERROR: timed out after 5 ms\n"));
+        // a juror asked alone still gets the case's number, not its own count
+        assert_eq!(book.entry("gemini", "", "", &Ok(String::new())).number, 3);
+        assert_eq!(book.entry("gemini", "", "", &Ok(String::new())).number, 4);
+        book.next_case();
+        assert_eq!(book.entry("local", "", "", &Ok(String::new())).number, 5);
+        // resuming after files a previous run left: the next case follows the last
         book.resume_after("local", 41);
+        assert_eq!(book.entry("gemini", "", "", &Ok(String::new())).number, 42);
         assert_eq!(book.entry("local", "", "", &Ok(String::new())).number, 42);
+        book.resume_after("gemini", 7);
+        assert_eq!(book.entry("gemini", "", "", &Ok(String::new())).number, 43);
         assert_eq!(safe_file_stem("../x y"), ".._x_y");
         assert_eq!(safe_file_stem(".."), "_..");
         assert_eq!(safe_file_stem(""), "_");

@@ -242,6 +242,10 @@ pub struct FoundContext {
     pub context_after: String,
     /// How many lines the file has.
     pub line_count: usize,
+    /// The cited lines past the end of the file (`L12-L14`), when the range
+    /// ends there: the lines that exist were cited, these were not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_end: Option<String>,
 }
 
 /// Who sat on the jury and how they voted.
@@ -524,7 +528,15 @@ impl Verification {
             verdict,
             verified: verdict == Verdict::Valid,
             text_found: passage.as_ref().map_or(String::new(), |p| tagged(&p.cited)),
-            error: passage.as_ref().err().map(|e| e.to_string()),
+            error: match &passage {
+                Err(e) => Some(e.to_string()),
+                Ok(p) => p.past_end.map(|rest| {
+                    format!(
+                        "cited lines {rest} are past the end of the file ({} lines); the lines that exist were cited",
+                        p.line_count
+                    )
+                }),
+            },
             claim: request.claim,
             quote: request.quote,
             filename: request.filename,
@@ -535,6 +547,7 @@ impl Verification {
                 context_before: p.context_before(),
                 context_after: p.context_after(),
                 line_count: p.line_count,
+                past_end: p.past_end.map(|r| r.to_string()),
             }),
             jury,
         }

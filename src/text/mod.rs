@@ -1,6 +1,7 @@
 //! Text primitives: normalization with an offset map, positions in every unit
 //! system, and word tokens.
 
+pub mod encoding;
 pub mod lexicon;
 pub mod normalize;
 pub mod position;

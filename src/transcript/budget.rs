@@ -12,13 +12,15 @@
 //!    (commendations, then recommendations), at most `max_retries_per_item`
 //!    (1) times. A retried item that passes replaces the original; one that
 //!    still fails, or whose callback fails, is dropped.
-//! 3. As soon as the evaluation can no longer hold `min_commendations` (2)
-//!    validated commendations and `min_recommendations` (1) recommendations
-//!    (counting items still waiting for their retry as if they will pass),
-//!    the whole evaluation is regenerated, up to `max_generations` (2)
-//!    generations in all. Retries still pending are then not made: the
-//!    generation is discarded anyway. A generation whose callback fails or
-//!    answers garbage also counts as one.
+//! 3. When every failing item has had its retries (in the spec's order:
+//!    retry, drop, then regenerate) and what is left holds fewer than
+//!    `min_commendations` (2) validated commendations or
+//!    `min_recommendations` (1) recommendations, the whole evaluation is
+//!    regenerated, up to `max_generations` (2) generations in all. Retries
+//!    are made even when regeneration is already certain: a retried item
+//!    that passes counts toward this generation's best effort (issue 15).
+//!    A generation whose callback fails or answers garbage also counts as
+//!    one.
 //! 4. When the budget is spent, the result is the best effort: the
 //!    generation with the most required items validated (then the most
 //!    validated items, then the latest), holding **only validated items**,
@@ -258,7 +260,9 @@ pub struct Regeneration {
     pub after_generation: u32,
     /// Why.
     pub reason: String,
-    /// Items of that generation still waiting for a retry, not made.
+    /// Items of that generation still waiting for a retry, not made:
+    /// always empty since every retry is made before regeneration is
+    /// decided (spec 001's order, issue 15); kept so the output keeps its shape.
     pub retries_not_made: Vec<ItemRef>,
 }
 
@@ -501,6 +505,33 @@ impl EvaluationGenerator {
                 State::Working => self.step(),
             }
         }
+    }
+
+    /// Spec 001's `EvaluationGenerator.generate()`: the whole budget with a
+    /// native host ([`EvaluationGenerator::run`] by the spec's name).
+    pub fn generate<H: EvaluationHost + ?Sized>(self, host: &mut H) -> EvaluationOutcome {
+        self.run(host)
+    }
+
+    /// Spec 001's `EvaluationGenerator.validate()`: "the exact algorithm"
+    /// on every item of `evaluation` against the raw transcript
+    /// ([`super::validate_evaluation`] with this generator's transcript and
+    /// configuration).
+    pub fn validate(&self, evaluation: &StructuredEvaluation) -> super::EvaluationValidation {
+        super::validate_evaluation(&self.transcript, evaluation, &self.config)
+    }
+
+    /// Spec 001's `EvaluationGenerator.renderScript()`: validates
+    /// `evaluation` against the raw transcript first, then renders only the
+    /// items that passed with names redacted ([`super::render_script`]):
+    /// "validate first, redact second".
+    pub fn render_script(
+        &self,
+        evaluation: &StructuredEvaluation,
+        options: &super::RedactionOptions,
+    ) -> super::RenderedScript {
+        let validated = super::ValidatedEvaluation::new(&self.transcript, evaluation, &self.config);
+        super::render_script(&validated, options)
     }
 
     /// Drives the machine with a native host until it finishes.
@@ -760,18 +791,13 @@ impl EvaluationGenerator {
         let possible_c = working.possible(ItemKind::Commendation);
         let possible_r = working.possible(ItemKind::Recommendation);
         let short = possible_c < min_c || possible_r < min_r;
-        if short && working.generation < self.config.max_generations {
+        // the spec's order: every retry is made before the drops decide on regeneration
+        if short && pending.is_none() && working.generation < self.config.max_generations {
             let reason = format!(
                 "at most {possible_c} commendation{} and {possible_r} recommendation{} can be validated; {min_c} and {min_r} are required",
                 plural(possible_c),
                 plural(possible_r)
             );
-            let retries_not_made: Vec<ItemRef> = working
-                .slots
-                .iter()
-                .filter(|s| matches!(s.state, SlotState::Pending { .. }))
-                .map(|s| ItemRef { kind: s.kind, index: s.index })
-                .collect();
             let mut feedback = vec![format!("generation {}: {reason}", working.generation)];
             for s in working.slots.iter().filter(|s| s.state != SlotState::Passed) {
                 feedback.push(format!(
@@ -782,7 +808,11 @@ impl EvaluationGenerator {
                     s.validation.failure_summary().join("; ")
                 ));
             }
-            self.regenerations.push(Regeneration { after_generation: working.generation, reason, retries_not_made });
+            self.regenerations.push(Regeneration {
+                after_generation: working.generation,
+                reason,
+                retries_not_made: Vec::new(),
+            });
             self.retire();
             self.feedback = feedback;
             self.next_reason = GenerateReason::TooFewValidItems;

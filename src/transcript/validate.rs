@@ -19,10 +19,12 @@
 //!   in its segment, or between its timed neighbours; locality then holds when
 //!   that interval overlaps [t − 20, t + 20], and the result says which basis
 //!   was used.
-//! - **Locality, segment level**: the segment holding the first matched token
-//!   must overlap [t − 20, t + 20]. A quote may run on into the next segment
-//!   (subtitle cues are short); the timestamp refers to its first word, so its
-//!   first segment is the one judged.
+//! - **Locality, segment level**: "the matched tokens must appear within a
+//!   segment whose time range overlaps [t − 20, t + 20]": every segment that
+//!   holds a matched token must overlap it. A quote may run on into the next
+//!   segment (subtitle cues are short) when that segment overlaps the window
+//!   too; one running into a segment outside it fails (issue 15: only the
+//!   first segment was judged before).
 //! - Comparisons allow 1 µs of floating-point noise (ASR times like
 //!   `0.79999995`).
 //! - **Several occurrences**: the one that satisfies locality is chosen (the
@@ -323,6 +325,34 @@ fn locality(t: &Transcript, token: usize, ts: f64, window: f64) -> Option<Locali
     })
 }
 
+/// [`locality`] of the occurrence `start..end` (tokens): at segment
+/// resolution every segment holding one of its tokens must overlap the
+/// window (spec 001); the reference range is then those segments' union and
+/// the distance the largest of theirs.
+fn span_locality(t: &Transcript, start: usize, end: usize, ts: f64, window: f64) -> Option<Locality> {
+    let mut l = locality(t, start, ts, window)?;
+    if t.timing() != TimingLevel::Segment || l.basis != LocalityBasis::Segment {
+        return Some(l);
+    }
+    let tokens = t.tokens();
+    let seg_of = |i: usize| tokens.get(i).and_then(|tok| tok.segment);
+    let (Some(first), Some(last)) = (seg_of(start), seg_of(end.saturating_sub(1))) else { return Some(l) };
+    for seg in t.segments().get(first..=last).into_iter().flatten() {
+        let d = if ts < seg.start {
+            seg.start - ts
+        } else if ts > seg.end {
+            ts - seg.end
+        } else {
+            0.0
+        };
+        l.distance_seconds = l.distance_seconds.max(d);
+        l.reference_start = l.reference_start.min(seg.start);
+        l.reference_end = l.reference_end.max(seg.end);
+    }
+    l.within_window = l.within_window && l.distance_seconds <= window + EPSILON;
+    Some(l)
+}
+
 /// Validates one item against a transcript.
 ///
 /// ```
@@ -429,7 +459,7 @@ pub fn validate_item_within(
                 &format!("validating the item (locating occurrence {} of {})", localities.len(), starts.len()),
             ));
         }
-        localities.push(locality(transcript, i, ts, window));
+        localities.push(span_locality(transcript, i, i + n, ts, window));
     }
     let key = |k: usize| {
         let l = localities[k].as_ref();
@@ -587,8 +617,13 @@ pub fn validate_item_within(
                     let what = match l.basis {
                         LocalityBasis::WordStart => format!("the first matched word starts at {}, {} from the evidence timestamp {}", secs(l.reference_start), secs(l.distance_seconds), secs(ts)),
                         LocalityBasis::Segment => format!(
-                            "the match starts in segment {} ({}){}, {} from the evidence timestamp {}",
-                            m.segment_start.unwrap_or(0),
+                            "the match {} ({}){}, {} from the evidence timestamp {}",
+                            match (m.segment_start, m.segment_end) {
+                                (Some(a), Some(b)) if b > a + 1 && transcript.timing() == TimingLevel::Segment => {
+                                    format!("runs over segments {a}–{}", b - 1)
+                                }
+                                (a, _) => format!("starts in segment {}", a.unwrap_or(0)),
+                            },
                             lo_hi(l),
                             if transcript.timing() == TimingLevel::Word { " (its first word has no timestamp)" } else { "" },
                             secs(l.distance_seconds),

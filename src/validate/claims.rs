@@ -4,6 +4,7 @@
 
 use crate::document::Format;
 use crate::error::{Error, JsonPath, Result};
+use crate::text::encoding::SourceEncoding;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -71,6 +72,10 @@ pub struct ClaimSet {
     pub claims: Vec<Claim>,
     /// `source_metadata.format`.
     pub format: Option<Format>,
+    /// `source_metadata.encoding` (default UTF-8): how source *bytes* are
+    /// decoded ([`crate::text::encoding::decode`]); a source given as text
+    /// is already decoded.
+    pub encoding: Option<SourceEncoding>,
     /// JSON paths of fields the schema does not know (`$.claims[2].expected_sectoin`):
     /// a warning in the report, an error with the `strict` option.
     pub unknown_fields: Vec<String>,
@@ -143,7 +148,11 @@ impl ClaimSet {
                 parse_claim(c, &path)
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(ClaimSet { claims, format, unknown_fields })
+        let encoding = match value.get("source_metadata").and_then(|m| m.get("encoding")) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(SourceEncoding::from_json(v, &JsonPath::root().key("source_metadata").key("encoding"))?),
+        };
+        Ok(ClaimSet { claims, format, encoding, unknown_fields })
     }
 }
 

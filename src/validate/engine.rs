@@ -693,8 +693,7 @@ impl<'a> ClaimContext<'a> {
             let tokens = self.index.tokens();
             let q = token::TokenQuery::new(&self.p.quote, tokens);
             for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
-                let dist = self.distance_to(m.start, m.end);
-                out.extend(self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
+                out.extend(self.token_passage(m.start, m.end, m.score, rejected));
             }
         }
         let s = &self.config.semantic_matching;
@@ -740,6 +739,43 @@ impl<'a> ClaimContext<'a> {
             out.extend(self.section_candidates());
         }
         out
+    }
+
+    /// A token-matcher passage (spec 000 §3.4/§3.5): a `fuzzy` match when it
+    /// is within both of `fuzzy_matching`'s limits (`max_edit_distance` and
+    /// `similarity_threshold`), scored as the fuzzy matcher scores; looser,
+    /// a `semantic` match (method `tokens`, edit distance −1) when its share
+    /// of the quote's content words reaches `semantic_matching`'s
+    /// `similarity_threshold` and semantic matching is on; else only an
+    /// attempt with its reason. Either way the meaning guard compares it
+    /// with the quote word by word ([`Self::check`]).
+    fn token_passage(
+        &self,
+        start: usize,
+        end: usize,
+        score: f64,
+        rejected: &mut Vec<(Candidate, String)>,
+    ) -> Option<Candidate> {
+        let f = &self.config.fuzzy_matching;
+        let s = &self.config.semantic_matching;
+        if let Some(d) = self.distance_to(start, end).filter(|&d| d <= f.max_edit_distance) {
+            let similarity = self.similarity(start, end, d);
+            if similarity >= f.similarity_threshold {
+                return self.candidate_at(MatchType::Fuzzy, start, end, similarity, similarity, Some(d));
+            }
+        }
+        let mut c = self.candidate_at(MatchType::Semantic, start, end, score, score, None)?;
+        c.method = Some(SemanticMethod::Tokens);
+        if s.enabled && score >= s.similarity_threshold {
+            return Some(c);
+        }
+        let reason = format!(
+            "holds {:.0}% of the quote's content words, below semantic_matching.similarity_threshold {}, and is not within fuzzy_matching's limits",
+            score * 100.0,
+            s.similarity_threshold
+        );
+        rejected.push((c, reason));
+        None
     }
 
     /// 1 when the matched words lie within [`SEMANTIC_SPREAD`] times the
@@ -901,7 +937,9 @@ impl<'a> ClaimContext<'a> {
             meaning::Side { normalized: self.index.normalized(), original: self.doc.source(), start: s, end: e };
         let words = self.source_words;
         let forms = self.p.claim.evidence_type.is_loose();
-        match c.kind {
+        // a token passage reported as semantic is still compared word by word
+        let guard = if c.method == Some(SemanticMethod::Tokens) { MatchType::Fuzzy } else { c.kind };
+        match guard {
             MatchType::Exact => {
                 let edits = meaning::exact_edges(&quote, &source, words, forms);
                 if !edits.is_empty() {

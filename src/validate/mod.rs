@@ -42,6 +42,22 @@ pub fn validate_evidence(source: &str, claims: &Value, config: &Value, clock: &d
     validate_evidence_with(source, claims, config, clock, None)
 }
 
+/// [`validate_evidence`] for a source given as bytes: decoded as the claims'
+/// `source_metadata.encoding` says (spec 000 §2.1, default `utf-8`;
+/// windows-1252 / latin-1 and UTF-16 with or without a byte order mark,
+/// see [`crate::text::encoding`]), then validated as text, so every offset
+/// is into the decoded text. Bytes that are not text in that encoding are
+/// a DOCUMENT_PARSING_ERROR naming the byte offset.
+pub fn validate_evidence_bytes(source: &[u8], claims: &Value, config: &Value, clock: &dyn Clock) -> Result<Report> {
+    let text = decode_source(source, ClaimSet::from_json(claims)?.encoding)?;
+    validate_evidence(&text, claims, config, clock)
+}
+
+/// Source bytes as text in `encoding` (UTF-8 when `None`).
+pub fn decode_source(bytes: &[u8], encoding: Option<crate::text::encoding::SourceEncoding>) -> Result<String> {
+    crate::text::encoding::decode(bytes, encoding.unwrap_or(crate::text::encoding::SourceEncoding::Utf8))
+}
+
 /// [`validate_evidence`] with the host's embedding model for semantic
 /// matching (see [`validate_document_with`]).
 pub fn validate_evidence_with(

@@ -120,8 +120,9 @@ pub struct MatchDetails {
     /// The matcher's similarity.
     pub similarity_score: f64,
     /// Character edit distance between the normalized quote and the match,
-    /// where it applies.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// where it applies; serialized as −1 where it does not (semantic and
+    /// contextual matches), as spec 000 §3.5 writes it.
+    #[serde(serialize_with = "distance_or_minus_one")]
     pub edit_distance: Option<usize>,
     /// Share of the context hint's words found near the match.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -139,6 +140,14 @@ pub struct MatchDetails {
     pub semantic_method: Option<SemanticMethod>,
 }
 
+/// Spec 000 §3.5: `"edit_distance": -1  # Not applicable for semantic matching`.
+fn distance_or_minus_one<S: serde::Serializer>(d: &Option<usize>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_u64(*d as u64),
+        None => s.serialize_i64(-1),
+    }
+}
+
 /// How a semantic match was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -147,6 +156,9 @@ pub enum SemanticMethod {
     Embedding,
     /// Content-word overlap, weighted by word order (no model).
     Lexical,
+    /// A passage holding most of the quote's content words (the token
+    /// matcher) but too far from it, in edits, to be a fuzzy match.
+    Tokens,
 }
 
 /// One difference between the quote and the matched text (`match_details.edits[]`).

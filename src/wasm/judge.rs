@@ -54,7 +54,7 @@ export interface JudgeLogEntry {
   /** The log name (JudgeOptions.reportName, or the report's for verifyReport). */
   report: string;
   judge: string;
-  /** Per-juror call number, from 1 (counted per verifyClaim/verifyReport call). */
+  /** The case (claim) number, from 1, the same for every juror asked about one claim (counted per verifyClaim/verifyReport call). */
   number: number;
   /** `<judge>_NNNN.txt`, the CLI's file name for this entry. */
   file_name: string;
@@ -183,7 +183,7 @@ export interface JudgeResult {
   /** `L<start>-L<end>`. */
   cited_lines: string;
   threshold: number;
-  context: { cited_text: string; context_before: string; context_after: string; line_count: number } | null;
+  context: { cited_text: string; context_before: string; context_after: string; line_count: number; past_end?: string } | null;
   jury: JuryReport;
 }
 

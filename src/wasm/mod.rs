@@ -2,6 +2,7 @@
 //! converts its JS input, makes one core call, and converts the output.
 //! Errors reach JS as `Error` objects with `code` and `details`.
 
+mod bytes;
 mod judge;
 mod transcript;
 
@@ -265,8 +266,9 @@ pub fn validate_evidence(
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
+    let source = bytes::SourceArg::read(&source)?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
+    let source = source.text(&claims)?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let embedder = embed_option(options)?.map(JsEmbedder);
     let report = validate::validate_evidence_with(
@@ -289,8 +291,9 @@ pub async fn validate_evidence_async(
     options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
+    let source = bytes::SourceArg::read(&source)?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
+    let source = source.text(&claims)?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
     let config = Config::from_json(&config).map_err(to_js_error)?;
     let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;

@@ -134,13 +134,14 @@ export interface MatchDetails extends Location {
   matched_text: string;
   confidence_score: number;
   similarity_score: number;
-  edit_distance?: number;
+  /** Character edit distance of the quote and the match; -1 where none applies (semantic and contextual matches, spec 000 §3.5). */
+  edit_distance: number;
   context_score?: number;
   discrepancies?: Discrepancy[];
   /** Word-level differences (non-exact matches, and exact ones cut inside a word). */
   edits?: MatchEdit[];
-  /** For semantic matches: the host's embeddings, or the lexical fallback. */
-  semantic_method?: "embedding" | "lexical";
+  /** For semantic matches: the host's embeddings, the lexical fallback, or a token passage beyond the fuzzy limits. */
+  semantic_method?: "embedding" | "lexical" | "tokens";
 }
 
 export interface AlternativeMatch extends Location {
@@ -282,9 +283,12 @@ export interface EvidenceValidatorError extends Error {
 /**
  * Validates evidence claims against a source document (spec 000
  * `validate_evidence`). Throws an {@link EvidenceValidatorError} on bad input.
+ * `source` is text, or bytes decoded as `claims.source_metadata.encoding`
+ * says (default `utf-8`; `windows-1252`/`latin1`/`iso-8859-1`, `utf-16`,
+ * `utf-16le`, `utf-16be`; a byte order mark decides over the label).
  */
 export function validateEvidence(
-  source: string,
+  source: string | Uint8Array,
   claims: EvidenceClaims | Claim[],
   config?: ValidationConfig | null,
   options?: ValidateOptions | null,
@@ -292,7 +296,7 @@ export function validateEvidence(
 
 /** {@link validateEvidence} for an `embed` that returns a Promise (rejects with an {@link EvidenceValidatorError}). */
 export function validateEvidenceAsync(
-  source: string,
+  source: string | Uint8Array,
   claims: EvidenceClaims | Claim[],
   config?: ValidationConfig | null,
   options?: ValidateOptions | null,

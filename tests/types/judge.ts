@@ -60,7 +60,7 @@ function checkResult(r: JudgeResult, where: string): void {
     }, `${where}.step_3_semantic`);
   }
   if (r.context) {
-    shape(r.context, { cited_text: 'required', context_before: 'required', context_after: 'required', line_count: 'required' }, `${where}.context`);
+    shape(r.context, { cited_text: 'required', context_before: 'required', context_after: 'required', line_count: 'required', past_end: 'optional' }, `${where}.context`);
   }
   shape(r.jury, {
     convened: 'required', jurors: 'required', votes: 'required', tally: 'required', answered: 'required', failed: 'required', abstained: 'required',

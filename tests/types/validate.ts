@@ -122,7 +122,7 @@ const LOCATION = {
 function checkMatch(m: MatchDetails, where: string, text: string): void {
   shape(m, {
     ...LOCATION, match_type: 'required', matched_text: 'required', confidence_score: 'required', similarity_score: 'required',
-    edit_distance: 'optional', context_score: 'optional', discrepancies: 'optional', edits: 'optional', semantic_method: 'optional',
+    edit_distance: 'required', context_score: 'optional', discrepancies: 'optional', edits: 'optional', semantic_method: 'optional',
   }, where);
   check(text.slice(m.utf16_start, m.utf16_end) === m.matched_text, `${where}: utf16 span`);
   m.edits?.forEach((e, i) => checkEdit(e, `${where}.edits[${i}]`));

@@ -11,9 +11,12 @@
 //! ```
 //!
 //! The jury (issue 13: nothing leaves the machine unless asked): the
-//! `--judge` values if any; else the local juror alone (`local`, at
-//! `LOCAL_LLM_BASE_URL`, default `http://localhost:1234/v1`, LM Studio's
-//! address); none with `--no-jury`. **An API key in the environment never
+//! `--judge` values if any; else the local jurors (spec 002: "Local LLM (LM
+//! Studio/Ollama)"): `local` at `LOCAL_LLM_BASE_URL` when it is set, else
+//! both usual local addresses, `local` (LM Studio, `http://localhost:1234/v1`)
+//! and `ollama` (`OLLAMA_HOST`, default `http://localhost:11434`, + `/v1`);
+//! an unreachable one is that juror's logged error, and when every juror
+//! fails the verdict is `LLM_ERROR`; none with `--no-jury`. **An API key in the environment never
 //! adds a juror**: `GOOGLE_API_KEY` and `OPENAI_API_KEY` are only read when
 //! `--judge gemini` (gemma-3-27b-it on Google's OpenAI-compatible endpoint)
 //! or `--judge openai` (gpt-4o-mini) names that juror. Every juror is an
@@ -208,6 +211,24 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// The model asked of the default `ollama` juror (`--judge ollama,model=M`
+/// for another; Ollama answers 404 for a model it has not pulled, which is
+/// that juror's logged error).
+const OLLAMA_MODEL: &str = "llama3.2";
+
+/// Ollama's OpenAI-compatible base URL: `OLLAMA_HOST` (Ollama's own
+/// variable: `host:port` or a URL) + `/v1`, default `http://localhost:11434/v1`.
+fn ollama_base_url() -> String {
+    let host = env("OLLAMA_HOST").unwrap_or_else(|| "localhost:11434".into());
+    let host = host.trim().trim_end_matches('/');
+    let with_scheme = if host.starts_with("http://") || host.starts_with("https://") {
+        host.to_string()
+    } else {
+        format!("http://{host}")
+    };
+    format!("{with_scheme}/v1")
+}
+
 /// (url, model, key env) of a preset juror name.
 fn preset(name: &str) -> Option<(String, &'static str, Option<&'static str>)> {
     match name {
@@ -220,6 +241,7 @@ fn preset(name: &str) -> Option<(String, &'static str, Option<&'static str>)> {
             Some("GOOGLE_API_KEY"),
         )),
         "openai" => Some(("https://api.openai.com/v1".into(), "gpt-4o-mini", Some("OPENAI_API_KEY"))),
+        "ollama" => Some((ollama_base_url(), OLLAMA_MODEL, None)),
         _ => None,
     }
 }
@@ -302,7 +324,8 @@ fn is_remote(url: &str) -> bool {
 }
 
 /// The jury (see the module documentation): the `--judge` values, else the
-/// local juror alone, none with `--no-jury`. The environment's API keys are
+/// local jurors (the one at `LOCAL_LLM_BASE_URL`, or LM Studio and Ollama
+/// at their usual addresses), none with `--no-jury`. The environment's API keys are
 /// read only for the presets named with `--judge`.
 fn jurors(args: &JuryArgs) -> Result<Vec<HttpJuror>, Failure> {
     let default_timeout = Duration::from_secs_f64(args.timeout.clamp(0.001, 86_400.0));
@@ -312,8 +335,11 @@ fn jurors(args: &JuryArgs) -> Result<Vec<HttpJuror>, Failure> {
         }
         return Ok(Vec::new());
     }
-    let out: Vec<HttpJuror> = if args.judges.is_empty() {
+    let out: Vec<HttpJuror> = if args.judges.is_empty() && env("LOCAL_LLM_BASE_URL").is_some() {
         vec![parse_juror("local", default_timeout)?]
+    } else if args.judges.is_empty() {
+        // LM Studio's and Ollama's usual addresses: whichever runs answers
+        vec![parse_juror("local", default_timeout)?, parse_juror("ollama", default_timeout)?]
     } else {
         args.judges.iter().map(|s| parse_juror(s, default_timeout)).collect::<Result<_, _>>()?
     };

@@ -3,13 +3,17 @@
 //! ```text
 //! evidence-validator validate --source FILE --evidence FILE [--output FILE]
 //!                             [--config FILE] [--format F] [--verbose] [--strict]
+//! evidence-validator --source FILE --evidence FILE [--output FILE] …   # spec 000 §1.2: the same as validate
 //! evidence-validator validate            # the bundled sample
 //! evidence-validator find --source FILE QUOTE [--max-edit-distance N]
+//! evidence-validator finding validate|verify|hash …   # spec 003 (finding.rs)
 //! ```
 //!
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
 //! VALIDATED; 2 bad input (one line on stderr naming the error code and
-//! where); 3 the report could not be written.
+//! where; with `--output`, `validate` also writes a report there with
+//! `ok: false` and the error in `errors[]`); 3 the report could not be
+//! written.
 //!
 //! Untrusted files: every file is read through [`read_text_limited`], at
 //! most its limit plus one byte (a source: the configuration's
@@ -20,7 +24,10 @@
 //! (and [`write_output`]): a closed stdout (`| head -c1`) ends the writing
 //! quietly, with no panic and the command's own exit code.
 
+mod error_report;
+mod finding;
 mod judge;
+mod spec_form;
 mod transcript;
 
 use clap::{Parser, Subcommand};
@@ -104,13 +111,19 @@ enum Command {
     VerifyReport(judge::VerifyReportArgs),
     /// Check a speech evaluation's evidence against the speaker's transcript (spec 001).
     Transcript(transcript::TranscriptArgs),
+    /// Validate, verify or hash a research finding (spec 003).
+    Finding(finding::FindingArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(spec_form::with_subcommand(std::env::args_os()));
+    let error_report_to = error_report::destination(&cli.command);
     match run(cli.command) {
         Ok(code) => code,
         Err(Failure::Input(e)) => {
+            if let Some(path) = &error_report_to {
+                error_report::write(path, &e);
+            }
             note(&one_line(&e.to_string()));
             ExitCode::from(2)
         }
@@ -155,19 +168,31 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 None => Value::Null,
             };
             let config = Config::from_json(&config_json)?;
-            let (source_text, claims_text, claims_name) = match (source, evidence) {
+            let (source_bytes, source_name, claims_text, claims_name) = match (source, evidence) {
                 (Some(s), Some(e)) => (
-                    read_source(&s, config.performance_limits.max_document_size_mb)?,
+                    read_source_bytes(&s, config.performance_limits.max_document_size_mb)?,
+                    s.display().to_string(),
                     read_text(&e, ErrorKind::Validation)?,
                     e.display().to_string(),
                 ),
                 _ => {
                     note("no --source/--evidence given; validating the bundled sample (samples/incident-review.md, samples/claims.json)");
-                    (SAMPLE_SOURCE.to_string(), SAMPLE_CLAIMS.to_string(), "samples/claims.json".to_string())
+                    let sample = SAMPLE_SOURCE.as_bytes().to_vec();
+                    (
+                        sample,
+                        "samples/incident-review.md".into(),
+                        SAMPLE_CLAIMS.to_string(),
+                        "samples/claims.json".into(),
+                    )
                 }
             };
             let claims_json = parse_json(&claims_text, &claims_name, ErrorKind::Validation)?;
             let mut claims = ClaimSet::from_json(&claims_json)?;
+            // the source's bytes as its source_metadata.encoding says (default UTF-8)
+            let source_text = validate::decode_source(&source_bytes, claims.encoding).map_err(|e| {
+                let named = Error::new(e.kind(), format!("{source_name}: {}", e.message()));
+                e.details().iter().fold(named, |n, (k, v)| n.with_detail(k, v.clone()))
+            })?;
             if let Some(f) = format {
                 claims.format = Some(parse_format(&f)?);
             }
@@ -217,6 +242,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
         Command::Transcript(args) => transcript::run(args),
+        Command::Finding(args) => finding::run(args),
     }
 }
 
@@ -240,6 +266,12 @@ pub(crate) fn read_source(path: &Path, max_document_size_mb: f64) -> Result<Stri
     read_text_limited(path, ErrorKind::DocumentParsing, max_document_size_mb, "max_document_size_mb")
 }
 
+/// A source document's bytes, to be decoded as its declared encoding: at
+/// most `max_document_size_mb`.
+fn read_source_bytes(path: &Path, max_document_size_mb: f64) -> Result<Vec<u8>, Error> {
+    read_bytes_limited(path, ErrorKind::DocumentParsing, max_document_size_mb, "max_document_size_mb")
+}
+
 /// The one way the CLI reads a file: at most `limit_mb` MiB plus one byte
 /// (never the whole of `/dev/zero` or a runaway file); longer is a
 /// `DOCUMENT_PARSING_ERROR` naming the file and the limit (`limit_name`).
@@ -251,6 +283,16 @@ pub(crate) fn read_text_limited(
     limit_mb: f64,
     limit_name: &str,
 ) -> Result<String, Error> {
+    let bytes = read_bytes_limited(path, kind, limit_mb, limit_name)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Error::new(kind, format!("{} is not valid UTF-8 (invalid byte at offset {at})", path.display()))
+            .with_detail("byte_offset", Value::from(at))
+    })
+}
+
+/// [`read_text_limited`]'s reading, without the UTF-8 check.
+fn read_bytes_limited(path: &Path, kind: ErrorKind, limit_mb: f64, limit_name: &str) -> Result<Vec<u8>, Error> {
     let limit = if limit_mb.is_finite() && limit_mb > 0.0 { (limit_mb * 1024.0 * 1024.0) as u64 } else { 0 };
     let cannot = |e: std::io::Error| Error::new(kind, format!("cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(cannot)?;
@@ -270,11 +312,7 @@ pub(crate) fn read_text_limited(
         .with_detail("constraint", Value::from(limit_name))
         .with_detail("limit_bytes", Value::from(limit)));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        Error::new(kind, format!("{} is not valid UTF-8 (invalid byte at offset {at})", path.display()))
-            .with_detail("byte_offset", Value::from(at))
-    })
+    Ok(bytes)
 }
 
 /// JSON text of a file named `name`: strict (a duplicate key is an error

@@ -152,7 +152,7 @@ function claimButton(r, i, cls, quote, { focusSpan, setStatus }) {
   const key = `c${i}.m`;
   const meta = m
     ? [r.evidence_type.replaceAll('_', ' '), `${m.match_type} match`, `confidence ${r.confidence_score.toFixed(2)}`,
-      typeof m.edit_distance === 'number' ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
+      typeof m.edit_distance === 'number' && m.edit_distance >= 0 ? `edit distance ${m.edit_distance}` : null, `line ${m.line_number}`]
     : [r.evidence_type.replaceAll('_', ' '), `confidence ${r.confidence_score.toFixed(2)}`, 'not found in the source'];
   return h('button', {
     type: 'button', class: 'claim-button', tabindex: '-1', dataset: { span: key, claim: r.claim_id },

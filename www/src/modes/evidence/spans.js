@@ -164,7 +164,7 @@ export function describeSpan(s) {
   const parts = [`${s.claimId}`, STATUS_LABEL[s.status] ?? s.status, `confidence ${s.confidence.toFixed(2)}`];
   if (s.role === 'match') {
     if (s.matchType) parts.push(`${s.matchType} match`);
-    if (typeof s.editDistance === 'number') parts.push(`edit distance ${s.editDistance}`);
+    if (typeof s.editDistance === 'number' && s.editDistance >= 0) parts.push(`edit distance ${s.editDistance}`);
     for (const e of s.edits ?? []) parts.push(describeEdit(e));
   } else if (s.role === 'alternative') {
     parts.push(`another place of this ambiguous quote${s.matchType ? ` (${s.matchType})` : ''}`);
