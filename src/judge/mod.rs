@@ -48,6 +48,7 @@ pub mod citations;
 pub mod jury;
 pub mod lines;
 pub mod log;
+mod options;
 pub mod prompt;
 pub mod quote;
 
@@ -60,33 +61,46 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use ballot::{parse_answer, Ballot, JurorVerdict};
+pub use options::{JudgeCall, JudgeOptions, JurorOptions};
 pub use prompt::{build_prompt, JURY_INSTRUCTIONS};
 
 /// Settings of the judge, with the spec's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct JudgeConfig {
-    /// Lines of context before and after the cited range (spec: 5).
+    /// Lines of context before and after the cited range
+    /// ([`DEFAULT_CONTEXT_LINES`]).
     pub context_lines: usize,
-    /// Step 2 passes when the score is at least this (spec: 0.8).
+    /// Step 2 passes when the score is at least this ([`DEFAULT_THRESHOLD`]).
     pub threshold: f64,
     /// CPython's `autojunk` heuristic in step 2 (default off; see [`quote`]).
     pub autojunk: bool,
-    /// How long each juror may take, in milliseconds (default 120 000: local
-    /// models on a laptop are slow). Used by the surfaces.
+    /// How long each juror may take, in milliseconds (default
+    /// [`DEFAULT_TIMEOUT_MS`]). Used by the surfaces.
     pub timeout_ms: u64,
 }
 
 impl Default for JudgeConfig {
     fn default() -> JudgeConfig {
-        JudgeConfig { context_lines: 5, threshold: 0.8, autojunk: false, timeout_ms: 120_000 }
+        JudgeConfig {
+            context_lines: DEFAULT_CONTEXT_LINES,
+            threshold: DEFAULT_THRESHOLD,
+            autojunk: false,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+        }
     }
 }
 
+/// Default `context_lines` (spec 002: 5 lines each side).
+pub const DEFAULT_CONTEXT_LINES: usize = 5;
+/// Default step-2 `threshold` (spec 002: 0.8).
+pub const DEFAULT_THRESHOLD: f64 = 0.8;
+/// Default juror `timeout_ms` (two minutes: local models on a laptop are slow).
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// Largest `context_lines` accepted.
 pub const MAX_CONTEXT_LINES: usize = 10_000;
-/// Largest `timeout_ms` accepted (one day).
-pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+/// Largest `timeout_ms` accepted (one day, the largest time limit of any call).
+pub const MAX_TIMEOUT_MS: u64 = crate::host::MAX_TIME_LIMIT_SECONDS as u64 * 1000;
 /// Longest quote judged, in chars: step 2's score costs quote length ×
 /// search area, so both are bounded (the area by
 /// [`lines::MAX_SEARCH_AREA_BYTES`]).

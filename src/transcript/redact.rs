@@ -95,9 +95,32 @@ pub struct RedactionOptions {
     pub replacement: String,
 }
 
+/// What replaces a redacted name unless the options say otherwise.
+pub const DEFAULT_REPLACEMENT: &str = "someone";
+
 impl Default for RedactionOptions {
     fn default() -> RedactionOptions {
-        RedactionOptions { names: Vec::new(), replacement: "someone".to_string() }
+        RedactionOptions { names: Vec::new(), replacement: DEFAULT_REPLACEMENT.to_string() }
+    }
+}
+
+impl RedactionOptions {
+    /// `{names?: string[], replacement?: string}` (`renderScript`'s
+    /// options); `null` means no names. Unknown keys and wrong types are
+    /// `CONFIGURATION_ERROR`s naming the JSON path.
+    pub fn from_json(value: &serde_json::Value) -> crate::Result<RedactionOptions> {
+        let mut o = RedactionOptions::default();
+        let Some(mut f) = crate::options::root_null_absent(value, "options")? else {
+            return Ok(o);
+        };
+        if let Some(names) = f.strings("names")? {
+            o.names = names;
+        }
+        if let Some((s, _)) = f.string("replacement")? {
+            o.replacement = s.to_string();
+        }
+        f.finish()?;
+        Ok(o)
     }
 }
 
