@@ -168,7 +168,8 @@ impl<'a> Fields<'a> {
     /// A whole number from `min` to `max` into `out`.
     pub(crate) fn count<T: TryFrom<u64>>(&mut self, key: &'static str, min: u64, max: u64, out: &mut T) -> Result<()> {
         if let Some((x, p)) = self.number(key)? {
-            let whole = if x.fract() == 0.0 && x >= min as f64 && x <= max as f64 { T::try_from(x as u64).ok() } else { None };
+            let whole =
+                if x.fract() == 0.0 && x >= min as f64 && x <= max as f64 { T::try_from(x as u64).ok() } else { None };
             match whole {
                 Some(n) => *out = n,
                 None => {

@@ -180,4 +180,3 @@ impl RunOptions {
         Ok(RunOptions { timeout_ms: Some(ms).filter(|ms| !ms.is_nan()) })
     }
 }
-

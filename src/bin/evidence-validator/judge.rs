@@ -48,7 +48,9 @@ use evidence_validator::judge::canonical::{self, SourceError};
 use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult};
 use evidence_validator::judge::lines::{parse_line_number, LineIndex};
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
-use evidence_validator::judge::{check_juror_names, ClaimRequest, JudgeCall, JudgeConfig, JudgeOptions, MAX_TIMEOUT_MS};
+use evidence_validator::judge::{
+    check_juror_names, ClaimRequest, JudgeCall, JudgeConfig, JudgeOptions, MAX_TIMEOUT_MS,
+};
 use evidence_validator::{Error, ErrorKind};
 use serde_json::json;
 use std::collections::HashMap;
