@@ -9,7 +9,9 @@ use super::{init_panic_hook, string_arg, to_js, to_js_arg, to_js_error, to_json,
 use crate::error::{Error, ErrorKind};
 use crate::finding::{self, Finding, FindingVerifier, NewFinding};
 use crate::host::{rfc3339, Clock};
-use crate::judge::citations::{parse_citations, parse_report, BatchReport, Citation, CitationResult};
+use crate::judge::citations::{
+    parse_citations, parse_report, BatchReport, Citation, CitationResult, CitedFiles, Lookup,
+};
 use crate::judge::jury::JurorFailure;
 use crate::judge::lines::{parse_line_number, LineIndex};
 use crate::judge::log::LogBook;
@@ -17,10 +19,8 @@ use crate::judge::{self, quote, ClaimRequest, JudgeCall, JudgeOptions, JudgeResu
 use js_sys::{Array, Function, Object, Reflect};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
 use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -704,27 +704,20 @@ pub fn parse_citations_js(markdown: JsValue) -> Result<JsValue, JsValue> {
     to_js(&parse_citations(&string_arg(&markdown, ErrorKind::Validation, "markdown")?))
 }
 
-/// The text for a citation from the host's sources, and the name it was found under.
-async fn resolve_source(sources: &JsValue, c: &Citation) -> Result<(Option<String>, Result<String, String>), JsValue> {
-    if let Some(f) = sources.dyn_ref::<Function>() {
-        let arg = to_js_arg(c)?;
-        return Ok(match host::call(f, &JsValue::NULL, &Array::of1(&arg), None).await {
-            Ok(v) => match v.as_string() {
-                Some(text) => (Some(c.file.clone()), Ok(text)),
-                None => (None, Err(format!("the host has no text for {:?}", c.file))),
-            },
-            Err(HostFailure::Threw(m) | HostFailure::Rejected(m)) => {
-                (None, Err(format!("the host's sources function failed: {m}")))
-            }
-            Err(HostFailure::TimedOut) => (None, Err("the host's sources function timed out".into())),
-        });
-    }
-    for name in c.candidate_names() {
-        if let Some(text) = Reflect::get(sources, &name.as_str().into()).ok().and_then(|v| v.as_string()) {
-            return Ok((Some(name), Ok(text)));
+/// The text a host's sources function gives for a citation, and the name
+/// it was found under (not cached: the function may answer differently).
+async fn fetch_source(f: &Function, c: &Citation) -> Result<(Option<String>, Result<String, String>), JsValue> {
+    let arg = to_js_arg(c)?;
+    Ok(match host::call(f, &JsValue::NULL, &Array::of1(&arg), None).await {
+        Ok(v) => match v.as_string() {
+            Some(text) => (Some(c.file.clone()), Ok(text)),
+            None => (None, Err(format!("the host has no text for {:?}", c.file))),
+        },
+        Err(HostFailure::Threw(m) | HostFailure::Rejected(m)) => {
+            (None, Err(format!("the host's sources function failed: {m}")))
         }
-    }
-    Ok((None, Err(format!("no source named {}", c.candidate_names().join(" or ")))))
+        Err(HostFailure::TimedOut) => (None, Err("the host's sources function timed out".into())),
+    })
 }
 
 /// Judges every citation of a markdown report (spec 002 batch
@@ -742,27 +735,28 @@ pub fn verify_report(markdown: JsValue, sources: JsValue, options: Option<JsValu
         let mut book = LogBook::new();
         let mut results = Vec::new();
         let parsed = parse_report(&markdown);
-        // a source named in the map is indexed once, however many citations name it
-        let mut indexed: HashMap<String, Rc<(String, LineIndex)>> = HashMap::new();
+        // a source named in the map is looked up and indexed once, however many citations name it
+        let mut files = CitedFiles::new();
         for c in parsed.citations {
-            let (resolved, source) = resolve_source(&sources, &c).await?;
-            let entry = match (&resolved, source) {
-                (Some(n), Ok(text)) if !sources.is_function() => Ok(indexed
-                    .entry(n.clone())
-                    .or_insert_with(|| {
+            let fetched;
+            let (resolved, source) = match sources.dyn_ref::<Function>() {
+                Some(f) => {
+                    let (resolved, text) = fetch_source(f, &c).await?;
+                    fetched = text.map(|text| {
                         let index = LineIndex::new(&text);
-                        Rc::new((text, index))
-                    })
-                    .clone()),
-                (_, Ok(text)) => {
-                    let index = LineIndex::new(&text);
-                    Ok(Rc::new((text, index)))
+                        (text, index)
+                    });
+                    (resolved, fetched.as_ref().map(|(text, index)| (text.as_str(), index)).map_err(Clone::clone))
                 }
-                (_, Err(e)) => Err(e),
-            };
-            let source = match &entry {
-                Ok(e) => Ok((e.0.as_str(), &e.1)),
-                Err(e) => Err(e.clone()),
+                None => {
+                    let missing = format!("no source named {}", c.candidate_names().join(" or "));
+                    files.resolve(&c, |name| {
+                        match Reflect::get(&sources, &name.into()).ok().and_then(|v| v.as_string()) {
+                            Some(text) => Lookup::Found(text),
+                            None => Lookup::Missing(missing.clone()),
+                        }
+                    })
+                }
             };
             let result = verify_one(c.request(), source, &options, &mut book, &name).await?;
             results.push(CitationResult { citation: c, resolved_file: resolved, result });

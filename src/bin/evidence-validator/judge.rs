@@ -45,15 +45,14 @@ use clap::Args;
 use evidence_validator::host::{rfc3339, Clock, SystemClock};
 use evidence_validator::judge::blocking::{self, Juror};
 use evidence_validator::judge::canonical::{self, SourceError};
-use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult};
-use evidence_validator::judge::lines::{parse_line_number, LineIndex};
+use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult, CitedFiles, Lookup};
+use evidence_validator::judge::lines::parse_line_number;
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
 use evidence_validator::judge::{
     check_juror_names, ClaimRequest, JudgeCall, JudgeConfig, JudgeOptions, MAX_TIMEOUT_MS,
 };
 use evidence_validator::{Error, ErrorKind};
 use serde_json::json;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -504,34 +503,14 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
         eprintln!("  invalid citation {} (report line {}): {}", c.markdown, c.report_line, c.problem);
     }
     // each file read once, however many citations name it
-    let mut files: HashMap<String, Result<(String, LineIndex), SourceError>> = HashMap::new();
+    let mut files = CitedFiles::new();
     let mut results = Vec::with_capacity(parsed.citations.len());
     for c in parsed.citations {
-        let mut resolved = None;
-        let mut last_error = String::from("no file name");
-        for candidate in c.candidate_names() {
-            let read = files.entry(candidate.clone()).or_insert_with(|| {
-                read_canonical(&args.jury.canonical_dir, &candidate).map(|text| {
-                    let index = LineIndex::new(&text);
-                    (text, index)
-                })
-            });
-            match read {
-                Ok(_) => {
-                    resolved = Some(candidate);
-                    break;
-                }
-                Err(e @ SourceError::Refused(_)) => {
-                    last_error = e.message();
-                    break; // refused: not looked for under another name
-                }
-                Err(e) => last_error = e.message(),
-            }
-        }
-        let source = match resolved.as_ref().and_then(|n| files.get(n)) {
-            Some(Ok((text, index))) => Ok((text.as_str(), index)),
-            _ => Err(last_error),
-        };
+        let (resolved, source) = files.resolve(&c, |name| match read_canonical(&args.jury.canonical_dir, name) {
+            Ok(text) => Lookup::Found(text),
+            Err(e @ SourceError::Refused(_)) => Lookup::Refused(e.message()),
+            Err(e) => Lookup::Missing(e.message()),
+        });
         let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
             logs.write(e)
         })?;
