@@ -102,6 +102,20 @@ impl JudgeOptions {
     }
 }
 
+impl JudgeOptions {
+    /// The settings under their JS names (`{threshold, contextLines,
+    /// autojunk, timeoutMs}`): what `defaultJudgeOptions()` gives hosts, so
+    /// that none copies a default.
+    pub fn settings_json(&self) -> Value {
+        serde_json::json!({
+            "threshold": self.config.threshold,
+            "contextLines": self.config.context_lines,
+            "autojunk": self.config.autojunk,
+            "timeoutMs": self.config.timeout_ms,
+        })
+    }
+}
+
 /// Milliseconds from 1 to [`MAX_TIMEOUT_MS`], rounded.
 fn timeout(f: &mut Fields, key: &'static str) -> Result<Option<u64>> {
     let mut ms = f64::NAN;

@@ -89,6 +89,17 @@ export interface JudgeOptions {
   reportName?: string;
 }
 
+/** The judge's defaults as the library applies them (`defaultJudgeOptions()`). */
+export interface DefaultJudgeOptions {
+  threshold: number;
+  contextLines: number;
+  autojunk: boolean;
+  timeoutMs: number;
+}
+
+/** The judge's default options (step-2 threshold, context lines, autojunk, juror timeout), so that hosts copy none. */
+export function defaultJudgeOptions(): DefaultJudgeOptions;
+
 /** Options of the synchronous steps-1-and-2 functions. */
 export interface JudgeStepOptions {
   threshold?: number;
@@ -892,6 +903,12 @@ pub fn verify_finding(finding: JsValue, source_content: JsValue) -> Result<JsVal
     let json = to_json(&finding, ErrorKind::Validation, "finding")?;
     let finding = Finding::from_json(&json).map_err(to_js_error)?;
     to_js(&FindingVerifier::new().verify_finding(&finding, source_content))
+}
+
+/// The judge's default options under their JS names.
+#[wasm_bindgen(js_name = defaultJudgeOptions, skip_typescript)]
+pub fn default_judge_options() -> Result<JsValue, JsValue> {
+    to_js(&JudgeOptions::default().settings_json())
 }
 
 /// The instructions sent to every juror as the system message.

@@ -677,6 +677,13 @@ pub fn render_script(
     to_js(&core::render_script(&validated, &redaction))
 }
 
+/// The transcript thresholds and budget as the library applies them (spec
+/// 001's defaults), so that hosts copy none.
+#[wasm_bindgen(js_name = defaultTranscriptConfig, unchecked_return_type = "Required<TranscriptConfig>")]
+pub fn default_transcript_config() -> Result<JsValue, JsValue> {
+    to_js(&TranscriptConfig::default())
+}
+
 /// Spec 001 normalization: lowercase, punctuation stripped (letters and
 /// digits of every script kept), whitespace collapsed and trimmed.
 #[wasm_bindgen(js_name = normalizeEvidenceText)]
