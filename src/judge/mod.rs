@@ -111,14 +111,19 @@ pub const MAX_CLAIM_CHARS: usize = 20_000;
 impl JudgeConfig {
     /// From JSON (`null` = defaults); unknown keys, wrong types and
     /// out-of-range values are a `CONFIGURATION_ERROR`.
+    /// The keys are the Rust names (`context_lines`, `timeout_ms`); the JS
+    /// API and the CLI use [`JudgeOptions`].
     pub fn from_json(value: &Value) -> Result<JudgeConfig, Error> {
-        let config: JudgeConfig = match value {
-            Value::Null => JudgeConfig::default(),
-            v => serde_json::from_value(v.clone())
-                .map_err(|e| Error::new(ErrorKind::Configuration, format!("judge configuration: {e}")))?,
-        };
-        config.check()?;
-        Ok(config)
+        let mut c = JudgeConfig::default();
+        if let Some(mut f) = crate::options::root(value, "the judge configuration")? {
+            f.count("context_lines", 0, MAX_CONTEXT_LINES as u64, &mut c.context_lines)?;
+            f.fraction("threshold", &mut c.threshold)?;
+            f.bool("autojunk", &mut c.autojunk)?;
+            f.count("timeout_ms", 1, MAX_TIMEOUT_MS, &mut c.timeout_ms)?;
+            f.finish()?;
+        }
+        c.check()?;
+        Ok(c)
     }
 
     /// Checks the ranges: threshold in 0–1, context lines up to

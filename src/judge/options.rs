@@ -122,3 +122,61 @@ fn timeout(f: &mut Fields, key: &'static str) -> Result<Option<u64>> {
     f.within(key, 1.0, MAX_TIMEOUT_MS as f64, &mut ms)?;
     Ok(Some(ms).filter(|ms| !ms.is_nan()).map(|ms| ms.round() as u64))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn path_of(value: Value, call: JudgeCall) -> String {
+        let e = JudgeOptions::from_json(&value, call).unwrap_err();
+        assert_eq!(e.code(), "CONFIGURATION_ERROR", "{e}");
+        e.details().get("json_path").and_then(Value::as_str).unwrap_or("").to_string()
+    }
+
+    #[test]
+    fn jurors_and_timeouts_are_read_and_bad_values_named_by_path() {
+        let o = JudgeOptions::from_json(
+            &json!({"timeoutMs": 1500.4, "reportName": "r", "log": true,
+                    "judges": [{"name": "a"}, {"name": "b", "timeoutMs": 20}]}),
+            JudgeCall::Jury,
+        )
+        .unwrap();
+        assert_eq!(o.config.timeout_ms, 1500);
+        assert_eq!(o.report_name.as_deref(), Some("r"));
+        assert_eq!(
+            o.jurors,
+            [
+                JurorOptions { name: "a".into(), timeout_ms: None },
+                JurorOptions { name: "b".into(), timeout_ms: Some(20) }
+            ]
+        );
+        // null is absent (the JS API's rule), and the defaults are the spec's
+        let o = JudgeOptions::from_json(&json!({"threshold": null, "judges": null}), JudgeCall::Jury).unwrap();
+        assert_eq!((o.config.threshold, o.config.context_lines, o.config.timeout_ms), (0.8, 5, 120_000));
+        assert_eq!(path_of(json!({"contextLines": 1.5}), JudgeCall::Steps), "$.contextLines");
+        assert_eq!(path_of(json!({"threshold": 2}), JudgeCall::Steps), "$.threshold");
+        assert_eq!(
+            path_of(json!({"judges": [{"name": "a", "timeoutMs": 0}]}), JudgeCall::Jury),
+            "$.judges[0].timeoutMs"
+        );
+        assert_eq!(path_of(json!({"judges": [{"name": "a", "colour": 1}]}), JudgeCall::Jury), "$.judges[0].colour");
+        assert_eq!(path_of(json!({"judges": [{}]}), JudgeCall::Jury), "$.judges[0].name");
+        // options of the jury are unknown to the steps-only calls
+        assert_eq!(path_of(json!({"reportName": "r"}), JudgeCall::Steps), "$.reportName");
+        assert_eq!(path_of(json!({"colour": "red"}), JudgeCall::Jury), "$.colour");
+        // two jurors of one name: refused (no path: it is about the list)
+        assert!(JudgeOptions::from_json(&json!({"judges": [{"name": "a"}, {"name": "a"}]}), JudgeCall::Jury).is_err());
+    }
+
+    #[test]
+    fn the_rust_config_and_the_js_options_agree_on_defaults_and_bounds() {
+        assert_eq!(JudgeConfig::from_json(&Value::Null).unwrap(), JudgeOptions::default().config);
+        let e = JudgeConfig::from_json(&json!({"context_lines": MAX_CONTEXT_LINES + 1})).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.context_lines");
+        assert!(JudgeOptions::from_json(&json!({ "contextLines": MAX_CONTEXT_LINES + 1 }), JudgeCall::Steps).is_err());
+        assert!(JudgeOptions::from_json(&json!({ "contextLines": MAX_CONTEXT_LINES }), JudgeCall::Steps).is_ok());
+        let s = JudgeOptions::default().settings_json();
+        assert_eq!(s, json!({"threshold": 0.8, "contextLines": 5, "autojunk": false, "timeoutMs": 120_000}));
+    }
+}

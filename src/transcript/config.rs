@@ -180,3 +180,57 @@ impl RunOptions {
         Ok(RunOptions { timeout_ms: Some(ms).filter(|ms| !ms.is_nan()) })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn import_options_take_a_format_or_a_file_name() {
+        let o = ImportOptions::from_json(&json!({"fileName": "talk.VTT", "maxProcessingTimeSeconds": 5})).unwrap();
+        assert_eq!((o.format, o.max_processing_time_seconds), (InputFormat::Vtt, 5.0));
+        // an explicit format wins over the file name; null is absent
+        let o = ImportOptions::from_json(&json!({"format": "srt", "fileName": "talk.vtt"})).unwrap();
+        assert_eq!(o.format, InputFormat::Srt);
+        let o = ImportOptions::from_json(&json!({"format": null, "fileName": null})).unwrap();
+        assert_eq!(o, ImportOptions::default());
+        assert_eq!(o.max_processing_time_seconds, 120.0);
+        for (bad, path) in [
+            (json!({"format": "docx"}), "$.format"),
+            (json!({"maxProcessingTimeSeconds": 0}), "$.maxProcessingTimeSeconds"),
+            (json!({"maxProcessingTimeSeconds": 86_401}), "$.maxProcessingTimeSeconds"),
+            (json!({"filename": "a.srt"}), "$.filename"),
+        ] {
+            let e = ImportOptions::from_json(&bad).unwrap_err();
+            assert_eq!((e.code(), e.details()["json_path"].as_str()), ("CONFIGURATION_ERROR", Some(path)), "{bad}");
+        }
+    }
+
+    #[test]
+    fn run_options_bound_the_wait_by_what_a_timer_can_express() {
+        assert_eq!(RunOptions::from_json(&Value::Null).unwrap().timeout_ms, None);
+        assert_eq!(RunOptions::from_json(&json!({"timeoutMs": null})).unwrap().timeout_ms, None);
+        assert_eq!(RunOptions::from_json(&json!({"timeoutMs": 30})).unwrap().timeout_ms, Some(30.0));
+        assert!(RunOptions::from_json(&json!({ "timeoutMs": MAX_CALLBACK_TIMEOUT_MS })).is_ok());
+        for bad in [json!(-1), json!(0), json!(2_147_483_648_u64), json!("30")] {
+            let e = RunOptions::from_json(&json!({ "timeoutMs": bad })).unwrap_err();
+            assert_eq!(e.details()["json_path"], "$.timeoutMs", "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_transcript_config_names_bad_values_by_path() {
+        for (bad, path) in [
+            (json!({"min_contiguous_tokens": 0}), "$.min_contiguous_tokens"),
+            (json!({"max_quote_tokens": 2.5}), "$.max_quote_tokens"),
+            (json!({"locality_seconds": -1}), "$.locality_seconds"),
+            (json!({"max_generations": 11}), "$.max_generations"),
+            (json!({"min_contiguous_tokens": 20}), "$.min_contiguous_tokens"),
+            (json!({"locality": 3}), "$.locality"),
+        ] {
+            let e = TranscriptConfig::from_json(&bad).unwrap_err();
+            assert_eq!(e.details()["json_path"].as_str(), Some(path), "{bad}");
+        }
+    }
+}

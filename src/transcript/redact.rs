@@ -364,3 +364,26 @@ fn match_name(text: &str, at: usize, name: &[&str]) -> Option<usize> {
     }
     Some(pos)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redaction_options_are_read_strictly() {
+        let o = RedactionOptions::from_json(&json!({"names": ["Dana Whitfield", "Dana"]})).unwrap();
+        assert_eq!((o.names.len(), o.replacement.as_str()), (2, "someone"));
+        let o = RedactionOptions::from_json(&json!({"names": null, "replacement": "the speaker"})).unwrap();
+        assert_eq!((o.names.len(), o.replacement.as_str()), (0, "the speaker"));
+        for (bad, path) in [
+            (json!({"names": ["a", 1]}), "$.names[1]"),
+            (json!({"names": "Dana"}), "$.names"),
+            (json!({"replacement": 3}), "$.replacement"),
+            (json!({"name": ["a"]}), "$.name"),
+        ] {
+            let e = RedactionOptions::from_json(&bad).unwrap_err();
+            assert_eq!((e.code(), e.details()["json_path"].as_str()), ("CONFIGURATION_ERROR", Some(path)), "{bad}");
+        }
+    }
+}

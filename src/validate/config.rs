@@ -448,6 +448,22 @@ mod tests {
     }
 
     #[test]
+    fn document_and_find_options_are_strict_with_paths() {
+        assert_eq!(DocumentOptions::from_json(&Value::Null).unwrap().format, None);
+        assert_eq!(DocumentOptions::from_json(&json!({"format": null})).unwrap().format, None);
+        assert_eq!(DocumentOptions::from_json(&json!({"format": "html"})).unwrap().format, Some(Format::Html));
+        for (bad, path) in [(json!({"format": "docx"}), "$.format"), (json!({"fromat": "html"}), "$.fromat")] {
+            let e = DocumentOptions::from_json(&bad).unwrap_err();
+            assert_eq!((e.code(), e.details()["json_path"].as_str()), ("CONFIGURATION_ERROR", Some(path)));
+        }
+        let o = FindOptions::from_json(&Value::Null).unwrap();
+        assert_eq!((o.max_edit_distance, o.max_results), (DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_RESULTS));
+        let e = FindOptions::from_json(&json!({ "maxEditDistance": MAX_EDIT_DISTANCE_BOUND + 1 })).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.maxEditDistance");
+        assert!(FindOptions::from_json(&json!({ "maxEditDistance": MAX_EDIT_DISTANCE_BOUND })).is_ok());
+    }
+
+    #[test]
     fn document_processing_is_strict() {
         assert!(!Config::default().document_processing.include_hidden_text);
         let c = Config::from_json(&json!({"document_processing": {"include_hidden_text": true}})).unwrap();
