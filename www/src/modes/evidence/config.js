@@ -2,28 +2,23 @@
 // looking at the highlights. Values go to the library as they are; it checks
 // ranges and answers a CONFIGURATION_ERROR naming the field, shown by the mode.
 
-import { defaultConfig } from 'evidence-validator';
 import { h, uniqueId } from '../../dom.js';
 
-/**
- * The settings shown. Their initial values are the library's own defaults
- * (`defaultConfig()`), and their ranges are the library's to check: a value
- * it refuses comes back as a CONFIGURATION_ERROR naming the field.
- */
+/** The library's defaults (src/validate/config.rs), shown as the initial values. */
 const FIELDS = [
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'enabled', label: 'Enabled', type: 'checkbox' },
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01 },
-  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'max_edit_distance', label: 'Max edit distance', type: 'number', min: 0, step: 1 },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01, value: 0.85 },
+  { group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'max_edit_distance', label: 'Max edit distance', type: 'number', min: 0, max: 2000, step: 1, value: 3 },
   {
-    group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'algorithm', label: 'Algorithm', type: 'select',
+    group: 'Fuzzy matching', section: 'fuzzy_matching', key: 'algorithm', label: 'Algorithm', type: 'select', value: 'levenshtein',
     options: [['levenshtein', 'Levenshtein (edit distance)'], ['sequence_matcher', 'SequenceMatcher (difflib ratio)']],
   },
-  { group: 'Exact matching', section: 'exact_matching', key: 'case_sensitive', label: 'Case sensitive', type: 'checkbox' },
-  { group: 'Exact matching', section: 'exact_matching', key: 'normalize_whitespace', label: 'Normalize whitespace', type: 'checkbox' },
-  { group: 'Semantic matching', section: 'semantic_matching', key: 'enabled', label: 'Enabled', type: 'checkbox' },
-  { group: 'Semantic matching', section: 'semantic_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01 },
-  { group: 'Context validation', section: 'context_validation', key: 'enabled', label: 'Enabled', type: 'checkbox' },
-  { group: 'Context validation', section: 'context_validation', key: 'context_window', label: 'Context window (characters)', type: 'number', min: 0, step: 10 },
+  { group: 'Exact matching', section: 'exact_matching', key: 'case_sensitive', label: 'Case sensitive', type: 'checkbox', value: false },
+  { group: 'Exact matching', section: 'exact_matching', key: 'normalize_whitespace', label: 'Normalize whitespace', type: 'checkbox', value: true },
+  { group: 'Semantic matching', section: 'semantic_matching', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
+  { group: 'Semantic matching', section: 'semantic_matching', key: 'similarity_threshold', label: 'Similarity threshold', type: 'number', min: 0, max: 1, step: 0.01, value: 0.75 },
+  { group: 'Context validation', section: 'context_validation', key: 'enabled', label: 'Enabled', type: 'checkbox', value: true },
+  { group: 'Context validation', section: 'context_validation', key: 'context_window', label: 'Context window (characters)', type: 'number', min: 0, max: 1000000, step: 10, value: 200 },
 ];
 
 /**
@@ -51,12 +46,10 @@ export function configPanel(onChange) {
       f.type === 'checkbox' ? [input, label] : [label, input]));
   }
 
-  const defaults = defaultConfig();
   function reset() {
     for (const { f, input } of inputs) {
-      const value = defaults[f.section][f.key];
-      if (f.type === 'checkbox') input.checked = value;
-      else input.value = String(value);
+      if (f.type === 'checkbox') input.checked = f.value;
+      else input.value = String(f.value);
       input.removeAttribute('aria-invalid');
     }
   }

@@ -13,7 +13,7 @@
 // The root carries data-runs (validations finished), data-transcript-builds
 // and data-state (`empty`, `ok`, `error`) for tests.
 
-import { Transcript, defaultTranscriptConfig, version } from 'evidence-validator';
+import { Transcript, version } from 'evidence-validator';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights, layoutRows, primaryHighlight } from './layout.js';
@@ -27,11 +27,10 @@ const CHECKS = [
   ['length', 'length'],
   ['timestamp_locality', 'locality'],
 ];
-/** The thresholds shown; their initial values are the library's defaults (read, not copied). */
 const CONFIG = [
-  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', min: 1, step: 1 },
-  { key: 'max_quote_tokens', label: 'Max. quote tokens', min: 1, step: 1 },
-  { key: 'locality_seconds', label: 'Locality window (s)', min: 0, step: 1 },
+  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', value: 6, min: 1, step: 1 },
+  { key: 'max_quote_tokens', label: 'Max. quote tokens', value: 15, min: 1, step: 1 },
+  { key: 'locality_seconds', label: 'Locality window (s)', value: 20, min: 0, step: 1 },
 ];
 
 export function mount(panel, ctx) {
@@ -75,11 +74,10 @@ export function mount(panel, ctx) {
     itemsBox.value = await file.text();
     run();
   });
-  const defaults = defaultTranscriptConfig();
   const configInputs = CONFIG.map((c) => {
     const id = uniqueId(`tx-cfg-${c.key}`);
     const input = h('input', { id, type: 'number', min: c.min, step: c.step, inputmode: 'decimal', dataset: { config: c.key }, oninput: () => schedule() });
-    input.value = String(defaults[c.key]);
+    input.value = String(c.value);
     return { c, input, field: h('div', { class: 'config-field' }, h('label', { for: id }, c.label), input) };
   });
 
@@ -153,7 +151,7 @@ export function mount(panel, ctx) {
       const bad = !Number.isFinite(v);
       if (bad) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
-      config[c.key] = bad ? defaults[c.key] : v;
+      config[c.key] = bad ? c.value : v;
     }
     return config;
   }
