@@ -13,7 +13,7 @@
 // The root carries data-runs (validations finished), data-transcript-builds
 // and data-state (`empty`, `ok`, `error`) for tests.
 
-import { Transcript, defaultTranscriptConfig, version } from 'evidence-validator';
+import { Transcript, version } from 'evidence-validator';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights, layoutRows, primaryHighlight } from './layout.js';
@@ -27,11 +27,10 @@ const CHECKS = [
   ['length', 'length'],
   ['timestamp_locality', 'locality'],
 ];
-const DEFAULTS = defaultTranscriptConfig(); // the library's, not copied
 const CONFIG = [
-  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', value: DEFAULTS.min_contiguous_tokens, min: 1, step: 1 },
-  { key: 'max_quote_tokens', label: 'Max. quote tokens', value: DEFAULTS.max_quote_tokens, min: 1, step: 1 },
-  { key: 'locality_seconds', label: 'Locality window (s)', value: DEFAULTS.locality_seconds, min: 0, step: 1 },
+  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', value: 6, min: 1, step: 1 },
+  { key: 'max_quote_tokens', label: 'Max. quote tokens', value: 15, min: 1, step: 1 },
+  { key: 'locality_seconds', label: 'Locality window (s)', value: 20, min: 0, step: 1 },
 ];
 
 export function mount(panel, ctx) {
