@@ -34,7 +34,7 @@
 
 import * as library from '../pkg/web/workerd.js';
 
-const { validateEvidence, version } = library;
+const { defaultConfig, parseJson, validateEvidence, version } = library;
 
 /**
  * Default for the largest request body accepted, in bytes (binding
@@ -46,18 +46,12 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /**
  * The server's bounds: one row per value whose cost grows with it. A request
  * value above `max` is lowered to it (and named in the Clamped header); a
- * missing value gets `max` when that is lower than the library's default.
- * `max` can be overridden by the env binding `env`. Values below a bound are
- * left to the library, which rejects out-of-range or mistyped ones with a
- * CONFIGURATION_ERROR: the worker only tightens.
- *
- * The library's defaults are read from the package's `defaultConfig()` when
- * it exports one. Until it does, a missing value is filled with the bound
- * where `fillUnknownDefault` is true (the resource limits: a lower one
- * changes no result short of the limit being reached) or where the bound was
- * set through its binding (the operator's value then holds for every
- * request), and left to the library otherwise (the matching options, whose
- * library defaults are below these default bounds; see edge/README.md).
+ * missing value gets `max` when that is lower than the library's default
+ * (`defaultConfig()`: the worker copies none of the library's defaults or
+ * bounds). `max` can be overridden by the env binding `env`. Values below a
+ * bound are left to the library, which parses the config and rejects
+ * out-of-range or mistyped values with a CONFIGURATION_ERROR naming the
+ * path: the worker only tightens.
  *
  * The fuzzy matcher's work grows steeply with max_edit_distance as it nears
  * the quote's length (measured in Node on 1 MB of text, 20 claims of 25
@@ -68,15 +62,15 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  */
 const BOUNDS = [
   { path: null, name: 'body_bytes', env: 'EV_MAX_BODY_BYTES', max: MAX_BODY_BYTES, integer: true, min: 1 },
-  { path: ['performance_limits', 'max_document_size_mb'], env: 'EV_MAX_DOCUMENT_SIZE_MB', max: 4, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
-  { path: ['performance_limits', 'max_claims'], env: 'EV_MAX_CLAIMS', max: 100, integer: true, min: 1, fillUnknownDefault: true },
-  { path: ['performance_limits', 'max_processing_time_seconds'], env: 'EV_MAX_PROCESSING_TIME_SECONDS', max: 10, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
+  { path: ['performance_limits', 'max_document_size_mb'], env: 'EV_MAX_DOCUMENT_SIZE_MB', max: 4, integer: false, min: Number.MIN_VALUE },
+  { path: ['performance_limits', 'max_claims'], env: 'EV_MAX_CLAIMS', max: 100, integer: true, min: 1 },
+  { path: ['performance_limits', 'max_processing_time_seconds'], env: 'EV_MAX_PROCESSING_TIME_SECONDS', max: 10, integer: false, min: Number.MIN_VALUE },
   // a Workers isolate has 128 MB: the library refuses a call whose estimated peak is over this
-  { path: ['performance_limits', 'max_memory_mb'], env: 'EV_MAX_MEMORY_MB', max: 64, integer: false, min: Number.MIN_VALUE, fillUnknownDefault: true },
-  { path: ['fuzzy_matching', 'max_edit_distance'], env: 'EV_MAX_EDIT_DISTANCE', max: 8, integer: true, min: 0, fillUnknownDefault: false },
-  { path: ['context_validation', 'context_window'], env: 'EV_MAX_CONTEXT_WINDOW', max: 1000, integer: true, min: 0, fillUnknownDefault: false },
-  { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1, fillUnknownDefault: false },
-  { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, fillUnknownDefault: false, atMostHalfOf: 'chunk_size' },
+  { path: ['performance_limits', 'max_memory_mb'], env: 'EV_MAX_MEMORY_MB', max: 64, integer: false, min: Number.MIN_VALUE },
+  { path: ['fuzzy_matching', 'max_edit_distance'], env: 'EV_MAX_EDIT_DISTANCE', max: 8, integer: true, min: 0 },
+  { path: ['context_validation', 'context_window'], env: 'EV_MAX_CONTEXT_WINDOW', max: 1000, integer: true, min: 0 },
+  { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1 },
+  { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, atMostHalfOf: 'chunk_size' },
 ];
 
 /** Seconds a browser may cache a preflight answer. */
@@ -87,11 +81,8 @@ const ALLOWED_METHODS = 'POST, OPTIONS';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
 
-/**
- * The library's default configuration (the §1.3 object) when the package
- * exports `defaultConfig()`, else null. Read once.
- */
-const LIBRARY_DEFAULTS = typeof library.defaultConfig === 'function' ? library.defaultConfig() : null;
+/** The library's default configuration (the §1.3 object), as it applies it. Read once. */
+const LIBRARY_DEFAULTS = defaultConfig();
 
 /** A binding that does not parse: a 500, the operator's to fix. */
 class ServerConfigurationError extends Error {
@@ -149,7 +140,7 @@ async function handle(request, server) {
   // JSON.parse would settle by keeping the last) is refused with its path
   let input;
   try {
-    input = library.parseJson(body);
+    input = parseJson(body);
   } catch (e) {
     if (e?.details?.constraint === 'uniqueKeys') {
       return errorResponse(400, 'VALIDATION_ERROR', e.message, { ...e.details, body_path: e.details.json_path });
@@ -204,7 +195,7 @@ function serverSettings(env) {
       const what = row.integer ? `a whole number of at least ${row.min}` : 'a number above 0';
       throw new ServerConfigurationError(row.env, raw, 'range', `the binding ${row.env} must be ${what}, got ${value}`);
     }
-    return { ...row, max: value, fromEnv: true };
+    return { ...row, max: value };
   });
   const body = bounds.find((b) => b.name === 'body_bytes');
   return {
@@ -259,9 +250,7 @@ function clampConfig(requestConfig, bounds, defaults) {
     }
     const value = inner[section]?.[key];
     if (value === undefined) {
-      const fallback = defaults?.[section]?.[key];
-      const fill = defaults ? typeof fallback === 'number' && max < fallback : row.fillUnknownDefault || row.fromEnv;
-      if (fill) {
+      if (max < defaults[section][key]) {
         inner[section] = { ...inner[section], [key]: max };
         filled = true;
       }
@@ -277,7 +266,7 @@ function clampConfig(requestConfig, bounds, defaults) {
 /** The value the library will use for section.key: the request's (as clamped so far), else its default. */
 function effective(inner, defaults, section, key) {
   const value = inner[section]?.[key];
-  return value !== undefined ? value : defaults?.[section]?.[key];
+  return value !== undefined ? value : defaults[section][key];
 }
 
 function isPlainObject(v) {

@@ -29,6 +29,7 @@ pub mod host;
 pub mod json;
 pub mod judge;
 pub mod matching;
+mod options;
 mod sort;
 #[cfg(test)]
 mod test_rng;

@@ -30,6 +30,14 @@ impl Clock for FixedClock {
     }
 }
 
+/// The time limit of a call when its options set none, in seconds (spec
+/// 000's `max_processing_time_seconds` default; every call with a time
+/// limit — validate, find, the transcript calls — starts from it).
+pub const DEFAULT_TIME_LIMIT_SECONDS: f64 = 120.0;
+
+/// The largest time limit any call accepts, in seconds (a day).
+pub const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
+
 /// How many [`Deadline::expired`] calls pass between two readings of the
 /// clock. In wasm the clock is a call into JS (`Date.now()`), so it is not
 /// read on every step of a hot loop; a step of any loop that asks is at most

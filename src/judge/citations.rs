@@ -18,6 +18,7 @@
 //!   ([`Citation::candidate_names`]).
 //! - Citations inside fenced code blocks are not citations.
 
+use super::lines::LineIndex;
 use super::{ClaimRequest, JudgeResult, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -692,6 +693,79 @@ impl BatchReport {
     }
 }
 
+/// What a host's lookup of one file name found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// The file's text.
+    Found(String),
+    /// Nothing under that name (why); the next candidate name is tried.
+    Missing(String),
+    /// The name is refused (why: it leaves the canonical directory); no
+    /// other name of the citation is tried.
+    Refused(String),
+}
+
+/// The cited files of one report (spec 002 batch verification), shared by
+/// the CLI's `verify-report` and JS `verifyReport`: a citation's source is
+/// the first of its [`Citation::candidate_names`] the host finds, and each
+/// name is looked up and line-indexed once however many citations name it.
+#[derive(Debug, Default)]
+pub struct CitedFiles {
+    files: std::collections::HashMap<String, Cited>,
+}
+
+/// One name looked up.
+#[derive(Debug)]
+enum Cited {
+    Read(String, LineIndex),
+    Missing(String),
+    Refused(String),
+}
+
+impl CitedFiles {
+    /// No file looked up yet.
+    pub fn new() -> CitedFiles {
+        CitedFiles::default()
+    }
+
+    /// The source of `citation` and the name it was found under, looking
+    /// names up with `read` (only those not looked up before); without
+    /// one, the last lookup's reason.
+    pub fn resolve(
+        &mut self,
+        citation: &Citation,
+        mut read: impl FnMut(&str) -> Lookup,
+    ) -> (Option<String>, Result<(&str, &LineIndex), String>) {
+        let mut reason = String::from("no file name");
+        let mut found = None;
+        for name in citation.candidate_names() {
+            let entry = self.files.entry(name.clone()).or_insert_with(|| match read(&name) {
+                Lookup::Found(text) => {
+                    let index = LineIndex::new(&text);
+                    Cited::Read(text, index)
+                }
+                Lookup::Missing(why) => Cited::Missing(why),
+                Lookup::Refused(why) => Cited::Refused(why),
+            });
+            match entry {
+                Cited::Read(..) => {
+                    found = Some(name);
+                    break;
+                }
+                Cited::Missing(why) => reason.clone_from(why),
+                Cited::Refused(why) => {
+                    reason.clone_from(why);
+                    break;
+                }
+            }
+        }
+        match found.as_ref().and_then(|name| self.files.get(name)) {
+            Some(Cited::Read(text, index)) => (found, Ok((text.as_str(), index))),
+            _ => (None, Err(reason)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -715,6 +789,32 @@ The council said it \"will not raise taxes this year\" [minutes.txt:L3-L5](minut
         assert_eq!(cs[2].candidate_names(), vec!["a.txt".to_string(), "x/a.txt".to_string()]);
         assert_eq!(cs[3].claim, "opens this paragraph.");
         assert_eq!(cs[3].report_line, 10);
+    }
+
+    #[test]
+    fn cited_files_are_looked_up_once_by_name_and_a_refusal_ends_the_search() {
+        let md = "One [a.txt:L1-L1](docs/b.txt). Two [a.txt:L2-L2](docs/b.txt). Three [c.txt:L1-L1](../c.txt).\n";
+        let citations = parse_citations(md);
+        assert_eq!(citations[0].candidate_names(), ["a.txt", "b.txt", "docs/b.txt"]);
+        let mut files = CitedFiles::new();
+        let mut asked = Vec::new();
+        let mut read = |name: &str| {
+            asked.push(name.to_string());
+            match name {
+                "b.txt" => Lookup::Found("line one\nline two\n".into()),
+                "c.txt" => Lookup::Refused("refused: outside".into()),
+                _ => Lookup::Missing(format!("no {name}")),
+            }
+        };
+        for c in &citations[..2] {
+            let (name, source) = files.resolve(c, &mut read);
+            assert_eq!(name.as_deref(), Some("b.txt"));
+            assert_eq!(source.map(|(text, _)| text), Ok("line one\nline two\n"));
+        }
+        let (name, source) = files.resolve(&citations[2], &mut read);
+        assert_eq!((name, source.map(|_| ())), (None, Err("refused: outside".to_string())));
+        // a.txt and b.txt once for both citations; ../c.txt never asked after the refusal of c.txt
+        assert_eq!(asked, ["a.txt", "b.txt", "c.txt"]);
     }
 
     #[test]

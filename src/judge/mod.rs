@@ -48,6 +48,7 @@ pub mod citations;
 pub mod jury;
 pub mod lines;
 pub mod log;
+mod options;
 pub mod prompt;
 pub mod quote;
 
@@ -60,33 +61,46 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use ballot::{parse_answer, Ballot, JurorVerdict};
+pub use options::{JudgeCall, JudgeOptions, JurorOptions};
 pub use prompt::{build_prompt, JURY_INSTRUCTIONS};
 
 /// Settings of the judge, with the spec's defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct JudgeConfig {
-    /// Lines of context before and after the cited range (spec: 5).
+    /// Lines of context before and after the cited range
+    /// ([`DEFAULT_CONTEXT_LINES`]).
     pub context_lines: usize,
-    /// Step 2 passes when the score is at least this (spec: 0.8).
+    /// Step 2 passes when the score is at least this ([`DEFAULT_THRESHOLD`]).
     pub threshold: f64,
     /// CPython's `autojunk` heuristic in step 2 (default off; see [`quote`]).
     pub autojunk: bool,
-    /// How long each juror may take, in milliseconds (default 120 000: local
-    /// models on a laptop are slow). Used by the surfaces.
+    /// How long each juror may take, in milliseconds (default
+    /// [`DEFAULT_TIMEOUT_MS`]). Used by the surfaces.
     pub timeout_ms: u64,
 }
 
 impl Default for JudgeConfig {
     fn default() -> JudgeConfig {
-        JudgeConfig { context_lines: 5, threshold: 0.8, autojunk: false, timeout_ms: 120_000 }
+        JudgeConfig {
+            context_lines: DEFAULT_CONTEXT_LINES,
+            threshold: DEFAULT_THRESHOLD,
+            autojunk: false,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+        }
     }
 }
 
+/// Default `context_lines` (spec 002: 5 lines each side).
+pub const DEFAULT_CONTEXT_LINES: usize = 5;
+/// Default step-2 `threshold` (spec 002: 0.8).
+pub const DEFAULT_THRESHOLD: f64 = 0.8;
+/// Default juror `timeout_ms` (two minutes: local models on a laptop are slow).
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// Largest `context_lines` accepted.
 pub const MAX_CONTEXT_LINES: usize = 10_000;
-/// Largest `timeout_ms` accepted (one day).
-pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+/// Largest `timeout_ms` accepted (one day, the largest time limit of any call).
+pub const MAX_TIMEOUT_MS: u64 = crate::host::MAX_TIME_LIMIT_SECONDS as u64 * 1000;
 /// Longest quote judged, in chars: step 2's score costs quote length ×
 /// search area, so both are bounded (the area by
 /// [`lines::MAX_SEARCH_AREA_BYTES`]).
@@ -97,14 +111,19 @@ pub const MAX_CLAIM_CHARS: usize = 20_000;
 impl JudgeConfig {
     /// From JSON (`null` = defaults); unknown keys, wrong types and
     /// out-of-range values are a `CONFIGURATION_ERROR`.
+    /// The keys are the Rust names (`context_lines`, `timeout_ms`); the JS
+    /// API and the CLI use [`JudgeOptions`].
     pub fn from_json(value: &Value) -> Result<JudgeConfig, Error> {
-        let config: JudgeConfig = match value {
-            Value::Null => JudgeConfig::default(),
-            v => serde_json::from_value(v.clone())
-                .map_err(|e| Error::new(ErrorKind::Configuration, format!("judge configuration: {e}")))?,
-        };
-        config.check()?;
-        Ok(config)
+        let mut c = JudgeConfig::default();
+        if let Some(mut f) = crate::options::root(value, "the judge configuration")? {
+            f.count("context_lines", 0, MAX_CONTEXT_LINES as u64, &mut c.context_lines)?;
+            f.fraction("threshold", &mut c.threshold)?;
+            f.bool("autojunk", &mut c.autojunk)?;
+            f.count("timeout_ms", 1, MAX_TIMEOUT_MS, &mut c.timeout_ms)?;
+            f.finish()?;
+        }
+        c.check()?;
+        Ok(c)
     }
 
     /// Checks the ranges: threshold in 0–1, context lines up to

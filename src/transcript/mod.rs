@@ -53,7 +53,10 @@ pub use budget::{
     HostFailure, HostFailureKind, ItemRef, OutcomeValidations, OutcomeWarning, PreviewAction, PreviewItem,
     Regeneration, Requirements, RetryRequest,
 };
-pub use config::{TranscriptConfig, DEFAULT_MAX_PROCESSING_TIME_SECONDS, MAX_PROCESSING_TIME_SECONDS};
+pub use config::{
+    ImportOptions, RunOptions, TranscriptConfig, DEFAULT_MAX_PROCESSING_TIME_SECONDS, MAX_CALLBACK_TIMEOUT_MS,
+    MAX_PROCESSING_TIME_SECONDS,
+};
 pub use evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
 pub use import::{
     from_json, from_json_within, parse_srt, parse_transcript, parse_transcript_within, parse_vtt, InputFormat,

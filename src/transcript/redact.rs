@@ -95,9 +95,32 @@ pub struct RedactionOptions {
     pub replacement: String,
 }
 
+/// What replaces a redacted name unless the options say otherwise.
+pub const DEFAULT_REPLACEMENT: &str = "someone";
+
 impl Default for RedactionOptions {
     fn default() -> RedactionOptions {
-        RedactionOptions { names: Vec::new(), replacement: "someone".to_string() }
+        RedactionOptions { names: Vec::new(), replacement: DEFAULT_REPLACEMENT.to_string() }
+    }
+}
+
+impl RedactionOptions {
+    /// `{names?: string[], replacement?: string}` (`renderScript`'s
+    /// options); `null` means no names. Unknown keys and wrong types are
+    /// `CONFIGURATION_ERROR`s naming the JSON path.
+    pub fn from_json(value: &serde_json::Value) -> crate::Result<RedactionOptions> {
+        let mut o = RedactionOptions::default();
+        let Some(mut f) = crate::options::root_null_absent(value, "options")? else {
+            return Ok(o);
+        };
+        if let Some(names) = f.strings("names")? {
+            o.names = names;
+        }
+        if let Some((s, _)) = f.string("replacement")? {
+            o.replacement = s.to_string();
+        }
+        f.finish()?;
+        Ok(o)
     }
 }
 
@@ -340,4 +363,27 @@ fn match_name(text: &str, at: usize, name: &[&str]) -> Option<usize> {
         return None;
     }
     Some(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redaction_options_are_read_strictly() {
+        let o = RedactionOptions::from_json(&json!({"names": ["Dana Whitfield", "Dana"]})).unwrap();
+        assert_eq!((o.names.len(), o.replacement.as_str()), (2, "someone"));
+        let o = RedactionOptions::from_json(&json!({"names": null, "replacement": "the speaker"})).unwrap();
+        assert_eq!((o.names.len(), o.replacement.as_str()), (0, "the speaker"));
+        for (bad, path) in [
+            (json!({"names": ["a", 1]}), "$.names[1]"),
+            (json!({"names": "Dana"}), "$.names"),
+            (json!({"replacement": 3}), "$.replacement"),
+            (json!({"name": ["a"]}), "$.name"),
+        ] {
+            let e = RedactionOptions::from_json(&bad).unwrap_err();
+            assert_eq!((e.code(), e.details()["json_path"].as_str()), ("CONFIGURATION_ERROR", Some(path)), "{bad}");
+        }
+    }
 }

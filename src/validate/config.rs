@@ -1,11 +1,16 @@
-//! The validation configuration of spec 000 §1.3, with its defaults. Parsed
-//! strictly: an unknown key, a wrong type or an out-of-range value is a
-//! `CONFIGURATION_ERROR` naming the JSON path.
+//! The validation configuration of spec 000 §1.3 and `find`'s options, each
+//! default and bound a `const` here. Parsed strictly by the
+//! crate's one options reader: an unknown key, a wrong type or an out-of-range value
+//! is a `CONFIGURATION_ERROR` naming the JSON path.
 
+use super::claims::MAX_CLAIMS;
+use crate::document::Format;
 use crate::error::{Error, JsonPath, Result};
+use crate::host::{DEFAULT_TIME_LIMIT_SECONDS, MAX_TIME_LIMIT_SECONDS};
+use crate::options::{self, Fields};
 use crate::text::Profile;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// How fuzzy similarity is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -132,29 +137,66 @@ impl Default for Config {
         Config {
             fuzzy_matching: FuzzyConfig {
                 enabled: true,
-                similarity_threshold: 0.85,
-                max_edit_distance: 3,
+                similarity_threshold: DEFAULT_FUZZY_SIMILARITY,
+                max_edit_distance: DEFAULT_MAX_EDIT_DISTANCE,
                 algorithm: FuzzyAlgorithm::Levenshtein,
             },
             exact_matching: ExactConfig { enabled: true, case_sensitive: false, normalize_whitespace: true },
             semantic_matching: SemanticConfig {
                 enabled: true,
-                chunk_size: 500,
-                overlap_size: 100,
-                similarity_threshold: 0.75,
+                chunk_size: DEFAULT_CHUNK_SIZE,
+                overlap_size: DEFAULT_OVERLAP_SIZE,
+                similarity_threshold: DEFAULT_SEMANTIC_SIMILARITY,
             },
-            context_validation: ContextConfig { enabled: true, context_window: 200, section_awareness: true },
+            context_validation: ContextConfig {
+                enabled: true,
+                context_window: DEFAULT_CONTEXT_WINDOW,
+                section_awareness: true,
+            },
             performance_limits: LimitsConfig {
-                max_document_size_mb: 50.0,
-                max_claims: 1000,
-                max_processing_time_seconds: 120.0,
-                max_memory_mb: 100.0,
+                max_document_size_mb: DEFAULT_MAX_DOCUMENT_SIZE_MB,
+                max_claims: MAX_CLAIMS,
+                max_processing_time_seconds: DEFAULT_TIME_LIMIT_SECONDS,
+                max_memory_mb: DEFAULT_MAX_MEMORY_MB,
             },
             strict: false,
             document_processing: DocumentProcessingConfig { include_hidden_text: false },
         }
     }
 }
+
+/// Default `fuzzy_matching.similarity_threshold` (spec 000 §1.3).
+pub const DEFAULT_FUZZY_SIMILARITY: f64 = 0.85;
+/// Default `fuzzy_matching.max_edit_distance` (spec 000 §1.3), also
+/// `find`'s `maxEditDistance`.
+pub const DEFAULT_MAX_EDIT_DISTANCE: usize = 3;
+/// Largest `max_edit_distance` accepted (validate and find, every surface).
+pub const MAX_EDIT_DISTANCE_BOUND: usize = 2000;
+/// Default `semantic_matching.chunk_size`, in characters (spec 000 §1.3).
+pub const DEFAULT_CHUNK_SIZE: usize = 500;
+/// Smallest `semantic_matching.chunk_size` accepted.
+pub const MIN_CHUNK_SIZE: usize = 10;
+/// Default `semantic_matching.overlap_size`, in characters (spec 000 §1.3);
+/// it must also stay below the chunk size.
+pub const DEFAULT_OVERLAP_SIZE: usize = 100;
+/// Largest `chunk_size`, `overlap_size` and `context_window` accepted, in
+/// characters.
+pub const MAX_WINDOW_BOUND: usize = 1_000_000;
+/// Default `semantic_matching.similarity_threshold` (spec 000 §1.3).
+pub const DEFAULT_SEMANTIC_SIMILARITY: f64 = 0.75;
+/// Default `context_validation.context_window`, in characters (spec 000 §1.3).
+pub const DEFAULT_CONTEXT_WINDOW: usize = 200;
+/// Default `performance_limits.max_document_size_mb` (spec 000 §1.3).
+pub const DEFAULT_MAX_DOCUMENT_SIZE_MB: f64 = 50.0;
+/// Largest `max_document_size_mb` accepted (4 GiB).
+pub const MAX_DOCUMENT_SIZE_MB_BOUND: f64 = 4096.0;
+/// Default `performance_limits.max_memory_mb`.
+pub const DEFAULT_MAX_MEMORY_MB: f64 = 100.0;
+/// Largest `max_memory_mb` accepted (64 GiB).
+pub const MAX_MEMORY_MB_BOUND: f64 = 65_536.0;
+/// Largest `max_processing_time_seconds` accepted (a day); the default is
+/// [`DEFAULT_TIME_LIMIT_SECONDS`].
+pub const MAX_PROCESSING_SECONDS_BOUND: f64 = MAX_TIME_LIMIT_SECONDS;
 
 impl Config {
     /// The deadline of a call starting now on `clock`:
@@ -173,30 +215,29 @@ impl Config {
 
     /// Parses overrides (either the §1.3 object with its `validation_config`
     /// wrapper or the inner object) on top of the defaults. `null` means
-    /// defaults.
+    /// defaults. Unknown keys, wrong types and out-of-range values are
+    /// `CONFIGURATION_ERROR`s naming the JSON path.
     pub fn from_json(value: &Value) -> Result<Config> {
         let root = JsonPath::root();
-        let (obj, path) = match value {
-            Value::Null => return Ok(Config::default()),
+        let mut top = match value {
             Value::Object(o) if o.len() == 1 && o.contains_key("validation_config") => {
-                let path = root.key("validation_config");
-                match o.get("validation_config") {
-                    Some(Value::Object(inner)) => (inner, path),
-                    Some(Value::Null) => return Ok(Config::default()),
-                    _ => return Err(Error::invalid_config(&path, "type", "validation_config must be an object")),
+                let mut wrapper = Fields::new(o, &root);
+                match wrapper.object("validation_config")? {
+                    Some(inner) => inner,
+                    None => return Ok(Config::default()),
                 }
             }
-            Value::Object(o) => (o, root),
-            _ => return Err(Error::invalid_config(&root, "type", "configuration must be a JSON object")),
+            other => match options::root(other, "configuration")? {
+                Some(top) => top,
+                None => return Ok(Config::default()),
+            },
         };
         let mut c = Config::default();
-        let mut top = Fields::new(obj, &path);
-        if let Some((o, p)) = top.object("fuzzy_matching")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("fuzzy_matching")? {
             let d = &mut c.fuzzy_matching;
             f.bool("enabled", &mut d.enabled)?;
             f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
-            f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND, &mut d.max_edit_distance)?;
+            f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND as u64, &mut d.max_edit_distance)?;
             if let Some((s, p)) = f.string("algorithm")? {
                 d.algorithm = match s {
                     "levenshtein" => FuzzyAlgorithm::Levenshtein,
@@ -212,43 +253,40 @@ impl Config {
             }
             f.finish()?;
         }
-        if let Some((o, p)) = top.object("exact_matching")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("exact_matching")? {
             let d = &mut c.exact_matching;
             f.bool("enabled", &mut d.enabled)?;
             f.bool("case_sensitive", &mut d.case_sensitive)?;
             f.bool("normalize_whitespace", &mut d.normalize_whitespace)?;
             f.finish()?;
         }
-        if let Some((o, p)) = top.object("semantic_matching")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("semantic_matching")? {
             let d = &mut c.semantic_matching;
+            let at = f.path().key("overlap_size");
             f.bool("enabled", &mut d.enabled)?;
-            f.count("chunk_size", 10, 1_000_000, &mut d.chunk_size)?;
-            f.count("overlap_size", 0, 1_000_000, &mut d.overlap_size)?;
+            f.count("chunk_size", MIN_CHUNK_SIZE as u64, MAX_WINDOW_BOUND as u64, &mut d.chunk_size)?;
+            f.count("overlap_size", 0, MAX_WINDOW_BOUND as u64, &mut d.overlap_size)?;
             f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
             f.finish()?;
             if d.overlap_size >= d.chunk_size {
                 return Err(Error::invalid_config(
-                    &p.key("overlap_size"),
+                    &at,
                     "maximum",
                     format!("overlap_size ({}) must be smaller than chunk_size ({})", d.overlap_size, d.chunk_size),
                 ));
             }
         }
-        if let Some((o, p)) = top.object("context_validation")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("context_validation")? {
             let d = &mut c.context_validation;
             f.bool("enabled", &mut d.enabled)?;
-            f.count("context_window", 0, 1_000_000, &mut d.context_window)?;
+            f.count("context_window", 0, MAX_WINDOW_BOUND as u64, &mut d.context_window)?;
             f.bool("section_awareness", &mut d.section_awareness)?;
             f.finish()?;
         }
-        if let Some((o, p)) = top.object("performance_limits")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("performance_limits")? {
             let d = &mut c.performance_limits;
-            f.positive("max_document_size_mb", 4096.0, &mut d.max_document_size_mb)?;
-            f.count("max_claims", 1, super::claims::MAX_CLAIMS, &mut d.max_claims)?;
+            f.positive("max_document_size_mb", MAX_DOCUMENT_SIZE_MB_BOUND, &mut d.max_document_size_mb)?;
+            f.count("max_claims", 1, MAX_CLAIMS as u64, &mut d.max_claims)?;
             f.positive(
                 "max_processing_time_seconds",
                 MAX_PROCESSING_SECONDS_BOUND,
@@ -258,8 +296,7 @@ impl Config {
             f.finish()?;
         }
         top.bool("strict", &mut c.strict)?;
-        if let Some((o, p)) = top.object("document_processing")? {
-            let mut f = Fields::new(o, &p);
+        if let Some(mut f) = top.object("document_processing")? {
             f.bool("include_hidden_text", &mut c.document_processing.include_hidden_text)?;
             f.finish()?;
         }
@@ -267,9 +304,6 @@ impl Config {
         Ok(c)
     }
 }
-
-/// Largest `max_edit_distance` accepted (validate and find).
-pub const MAX_EDIT_DISTANCE_BOUND: usize = 2000;
 
 /// Most matches `find` returns by default.
 pub const DEFAULT_MAX_RESULTS: usize = 1000;
@@ -288,7 +322,7 @@ pub const MAX_RESULT_BYTES: usize = 16 << 20;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FindOptions {
     /// Fuzzy matches within this many edits when there is no exact one
-    /// (default 3, at most [`MAX_EDIT_DISTANCE_BOUND`]).
+    /// (default [`DEFAULT_MAX_EDIT_DISTANCE`], at most [`MAX_EDIT_DISTANCE_BOUND`]).
     pub max_edit_distance: usize,
     /// Compare case (default false).
     pub case_sensitive: bool,
@@ -320,18 +354,14 @@ impl FindOptions {
     /// means defaults. Unknown keys and bad values are CONFIGURATION_ERRORs
     /// naming the JSON path.
     pub fn from_json(value: &Value) -> Result<FindOptions> {
-        let root = JsonPath::root();
         let mut o = FindOptions::default();
-        let obj = match value {
-            Value::Null => return Ok(o),
-            Value::Object(obj) => obj,
-            _ => return Err(Error::invalid_config(&root, "type", "find options must be an object")),
+        let Some(mut f) = options::root(value, "find options")? else {
+            return Ok(o);
         };
-        let mut f = Fields::new(obj, &root);
-        f.count("maxEditDistance", 0, MAX_EDIT_DISTANCE_BOUND, &mut o.max_edit_distance)?;
+        f.count("maxEditDistance", 0, MAX_EDIT_DISTANCE_BOUND as u64, &mut o.max_edit_distance)?;
         f.bool("caseSensitive", &mut o.case_sensitive)?;
         f.bool("normalizeWhitespace", &mut o.normalize_whitespace)?;
-        f.count("maxResults", 1, MAX_RESULTS_BOUND, &mut o.max_results)?;
+        f.count("maxResults", 1, MAX_RESULTS_BOUND as u64, &mut o.max_results)?;
         f.positive("maxProcessingTimeSeconds", MAX_PROCESSING_SECONDS_BOUND, &mut o.max_processing_time_seconds)?;
         f.finish()?;
         Ok(o)
@@ -343,116 +373,34 @@ impl FindOptions {
     }
 }
 
-/// Largest `max_memory_mb` accepted (64 GiB).
-pub const MAX_MEMORY_MB_BOUND: f64 = 65_536.0;
-
-/// Largest `max_processing_time_seconds` accepted (a day).
-pub const MAX_PROCESSING_SECONDS_BOUND: f64 = 86_400.0;
-
-/// Reads known keys of one config object and rejects the rest.
-struct Fields<'a> {
-    obj: &'a Map<String, Value>,
-    path: JsonPath,
-    used: Vec<&'static str>,
+/// Options of building a `Document` (`new Document(source, options)` in
+/// JS): `format` overrides detection (`markdown`, `html`, `plain_text`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DocumentOptions {
+    /// The source format; `None`, the default: detected from the text.
+    pub format: Option<Format>,
 }
 
-impl<'a> Fields<'a> {
-    fn new(obj: &'a Map<String, Value>, path: &JsonPath) -> Self {
-        Fields { obj, path: path.clone(), used: Vec::new() }
-    }
-
-    fn take(&mut self, key: &'static str) -> Option<(&'a Value, JsonPath)> {
-        self.used.push(key);
-        self.obj.get(key).map(|v| (v, self.path.key(key)))
-    }
-
-    fn object(&mut self, key: &'static str) -> Result<Option<(&'a Map<String, Value>, JsonPath)>> {
-        match self.take(key) {
-            None | Some((Value::Null, _)) => Ok(None),
-            Some((Value::Object(o), p)) => Ok(Some((o, p))),
-            Some((_, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be an object"))),
-        }
-    }
-
-    fn bool(&mut self, key: &'static str, out: &mut bool) -> Result<()> {
-        match self.take(key) {
-            None => Ok(()),
-            Some((Value::Bool(b), _)) => {
-                *out = *b;
-                Ok(())
-            }
-            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be true or false, got {v}"))),
-        }
-    }
-
-    fn string(&mut self, key: &'static str) -> Result<Option<(&'a str, JsonPath)>> {
-        match self.take(key) {
-            None => Ok(None),
-            Some((Value::String(s), p)) => Ok(Some((s.as_str(), p))),
-            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a string, got {v}"))),
-        }
-    }
-
-    fn number(&mut self, key: &'static str) -> Result<Option<(f64, JsonPath)>> {
-        match self.take(key) {
-            None => Ok(None),
-            Some((Value::Number(n), p)) => match n.as_f64() {
-                Some(x) if x.is_finite() => Ok(Some((x, p))),
-                _ => Err(Error::invalid_config(&p, "type", format!("{key} must be a finite number"))),
-            },
-            Some((v, p)) => Err(Error::invalid_config(&p, "type", format!("{key} must be a number, got {v}"))),
-        }
-    }
-
-    fn fraction(&mut self, key: &'static str, out: &mut f64) -> Result<()> {
-        if let Some((x, p)) = self.number(key)? {
-            if !(0.0..=1.0).contains(&x) {
-                return Err(Error::invalid_config(&p, "range", format!("{key} must be between 0 and 1, got {x}")));
-            }
-            *out = x;
-        }
-        Ok(())
-    }
-
-    fn positive(&mut self, key: &'static str, max: f64, out: &mut f64) -> Result<()> {
-        if let Some((x, p)) = self.number(key)? {
-            if !(x > 0.0 && x <= max) {
-                return Err(Error::invalid_config(
+impl DocumentOptions {
+    /// `{format?}`; `null` (and a `null` format) means detection. Unknown
+    /// keys and an unknown format are `CONFIGURATION_ERROR`s naming the
+    /// JSON path.
+    pub fn from_json(value: &Value) -> Result<DocumentOptions> {
+        let mut o = DocumentOptions::default();
+        let Some(mut f) = options::root_null_absent(value, "document options")? else {
+            return Ok(o);
+        };
+        if let Some((name, p)) = f.string("format")? {
+            o.format = Some(Format::from_name(name).ok_or_else(|| {
+                Error::invalid_config(
                     &p,
-                    "range",
-                    format!("{key} must be above 0 and at most {max}, got {x}"),
-                ));
-            }
-            *out = x;
+                    "enum",
+                    format!("unknown format {name:?}; expected \"markdown\", \"html\" or \"plain_text\""),
+                )
+            })?);
         }
-        Ok(())
-    }
-
-    fn count(&mut self, key: &'static str, min: usize, max: usize, out: &mut usize) -> Result<()> {
-        if let Some((x, p)) = self.number(key)? {
-            if x.fract() != 0.0 || x < min as f64 || x > max as f64 {
-                return Err(Error::invalid_config(
-                    &p,
-                    "range",
-                    format!("{key} must be a whole number from {min} to {max}, got {x}"),
-                ));
-            }
-            *out = x as usize;
-        }
-        Ok(())
-    }
-
-    fn finish(self) -> Result<()> {
-        let mut unknown: Vec<&String> = self.obj.keys().filter(|k| !self.used.contains(&k.as_str())).collect();
-        crate::sort::sort(&mut unknown);
-        match unknown.first() {
-            None => Ok(()),
-            Some(k) => Err(Error::invalid_config(
-                &self.path.key(k),
-                "additionalProperties",
-                format!("unknown configuration key {k:?}; known keys here: {}", self.used.join(", ")),
-            )),
-        }
+        f.finish()?;
+        Ok(o)
     }
 }
 
@@ -497,6 +445,22 @@ mod tests {
         assert!(Config::from_json(&json!([1])).is_err());
         let e = Config::from_json(&json!({"extra": 1})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.extra");
+    }
+
+    #[test]
+    fn document_and_find_options_are_strict_with_paths() {
+        assert_eq!(DocumentOptions::from_json(&Value::Null).unwrap().format, None);
+        assert_eq!(DocumentOptions::from_json(&json!({"format": null})).unwrap().format, None);
+        assert_eq!(DocumentOptions::from_json(&json!({"format": "html"})).unwrap().format, Some(Format::Html));
+        for (bad, path) in [(json!({"format": "docx"}), "$.format"), (json!({"fromat": "html"}), "$.fromat")] {
+            let e = DocumentOptions::from_json(&bad).unwrap_err();
+            assert_eq!((e.code(), e.details()["json_path"].as_str()), ("CONFIGURATION_ERROR", Some(path)));
+        }
+        let o = FindOptions::from_json(&Value::Null).unwrap();
+        assert_eq!((o.max_edit_distance, o.max_results), (DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_RESULTS));
+        let e = FindOptions::from_json(&json!({ "maxEditDistance": MAX_EDIT_DISTANCE_BOUND + 1 })).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.maxEditDistance");
+        assert!(FindOptions::from_json(&json!({ "maxEditDistance": MAX_EDIT_DISTANCE_BOUND })).is_ok());
     }
 
     #[test]

@@ -19,8 +19,9 @@ pub use claims::{
     Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
 };
 pub use config::{
-    Config, ContextConfig, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm, FuzzyConfig,
-    LimitsConfig, SemanticConfig, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND, MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
+    Config, ContextConfig, DocumentOptions, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm,
+    FuzzyConfig, LimitsConfig, SemanticConfig, DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND,
+    MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
 };
 pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
 pub use report::{

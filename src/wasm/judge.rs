@@ -1,26 +1,29 @@
 //! The JS API of the judge (spec 002) and of findings (spec 003). Each
 //! function converts its JS input, runs the core, converts the output; the
-//! only thing done here beyond that is calling the host's judge functions
-//! (all at once, each raced against its timeout) and its log callback.
+//! options are the core's [`JudgeOptions`]; the only thing done here beyond
+//! that is calling the host's judge functions (all at once, each through
+//! [`host::call`] with its timeout) and its log callback.
 
-use super::{init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock};
+use super::host::{self, HostFailure};
+use super::{init_panic_hook, string_arg, to_js, to_js_arg, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
 use crate::finding::{self, Finding, FindingVerifier, NewFinding};
 use crate::host::{rfc3339, Clock};
-use crate::judge::citations::{parse_citations, parse_report, BatchReport, Citation, CitationResult};
+use crate::judge::citations::{
+    parse_citations, parse_report, BatchReport, Citation, CitationResult, CitedFiles, Lookup,
+};
 use crate::judge::jury::JurorFailure;
 use crate::judge::lines::{parse_line_number, LineIndex};
 use crate::judge::log::LogBook;
-use crate::judge::{self, quote, ClaimRequest, JudgeConfig, JudgeResult, Verification, JURY_INSTRUCTIONS};
-use js_sys::{Array, Function, Object, Promise, Reflect};
-use serde::Deserialize;
-use std::collections::HashMap;
+use crate::judge::{self, quote, ClaimRequest, JudgeCall, JudgeOptions, JudgeResult, Verification, JURY_INSTRUCTIONS};
+use js_sys::{Array, Function, Object, Reflect};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
 use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(typescript_custom_section)]
 const JUDGE_TYPES: &'static str = r#"
@@ -85,6 +88,17 @@ export interface JudgeOptions {
   /** Name used in log entries (default "judge"; verifyReport: "report"). */
   reportName?: string;
 }
+
+/** The judge's defaults as the library applies them (`defaultJudgeOptions()`). */
+export interface DefaultJudgeOptions {
+  threshold: number;
+  contextLines: number;
+  autojunk: boolean;
+  timeoutMs: number;
+}
+
+/** The judge's default options (step-2 threshold, context lines, autojunk, juror timeout), so that hosts copy none. */
+export function defaultJudgeOptions(): DefaultJudgeOptions;
 
 /** Options of the synchronous steps-1-and-2 functions. */
 export interface JudgeStepOptions {
@@ -383,108 +397,86 @@ fn is_absent(v: &JsValue) -> bool {
     v.is_undefined() || v.is_null()
 }
 
-/// The options, read (and checked: unknown keys and wrong types throw).
+/// The options, read by the core ([`JudgeOptions`]); here only what JSON
+/// cannot hold: the jurors' functions (in the order of `options.jurors`)
+/// and the log callback.
 struct Options {
-    config: JudgeConfig,
-    jurors: Vec<(String, Function, Option<u64>)>,
+    options: JudgeOptions,
+    asks: Vec<Function>,
     log: Option<Function>,
-    report_name: Option<String>,
 }
 
-fn read_ms(v: &JsValue, what: &str) -> Result<Option<u64>, JsValue> {
-    if is_absent(v) {
-        return Ok(None);
+/// Splits the JS options into their data (parsed by the core) and their
+/// functions: `judges` (a name → function object, or `[{name, ask,
+/// timeoutMs?}]`) becomes `[{name, timeoutMs?}]` and the `ask`s; `log` is
+/// checked to be a function.
+fn read_options(options: &JsValue, call: JudgeCall) -> Result<Options, JsValue> {
+    let mut asks = Vec::new();
+    let mut log = None;
+    let mut data = serde_json::Map::new();
+    if !is_absent(options) {
+        if !options.is_object() {
+            return Err(config_error("options must be an object".into()));
+        }
+        for entry in Object::entries(&Object::from(options.clone())).iter() {
+            let pair = Array::from(&entry);
+            let key = pair.get(0).as_string().unwrap_or_default();
+            let value = pair.get(1);
+            let json = match key.as_str() {
+                "judges" if call == JudgeCall::Jury && !is_absent(&value) => jurors(&value, &mut asks)?,
+                "log" if call == JudgeCall::Jury && !is_absent(&value) => {
+                    log = Some(
+                        value
+                            .dyn_into::<Function>()
+                            .map_err(|_| config_error("options.log must be a function".into()))?,
+                    );
+                    Value::Bool(true)
+                }
+                _ => to_json(&value, ErrorKind::Configuration, "options")?,
+            };
+            data.insert(key, json);
+        }
     }
-    match v.as_f64() {
-        Some(ms) if ms.is_finite() && ms >= 1.0 && ms <= judge::MAX_TIMEOUT_MS as f64 => Ok(Some(ms.round() as u64)),
-        _ => Err(config_error(format!("{what} must be a number of milliseconds from 1 to {}", judge::MAX_TIMEOUT_MS))),
-    }
+    let options = JudgeOptions::from_json(&Value::Object(data), call).map_err(to_js_error)?;
+    Ok(Options { options, asks, log })
 }
 
-fn read_options(options: &JsValue, allow_jury: bool) -> Result<Options, JsValue> {
-    let mut out = Options { config: JudgeConfig::default(), jurors: Vec::new(), log: None, report_name: None };
-    if is_absent(options) {
-        return Ok(out);
-    }
-    if !options.is_object() {
-        return Err(config_error("options must be an object".into()));
-    }
-    let allowed: &[&str] = if allow_jury {
-        &["judges", "timeoutMs", "log", "threshold", "contextLines", "autojunk", "reportName"]
-    } else {
-        &["threshold", "contextLines", "autojunk"]
-    };
-    for key in Object::keys(&Object::from(options.clone())).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !allowed.contains(&key.as_str()) {
-            return Err(config_error(format!("unknown option {key:?}; expected one of {}", allowed.join(", "))));
-        }
-    }
-    let threshold = get(options, "threshold");
-    if !is_absent(&threshold) {
-        out.config.threshold =
-            threshold.as_f64().ok_or_else(|| config_error("options.threshold must be a number".into()))?;
-    }
-    let context = get(options, "contextLines");
-    if !is_absent(&context) {
-        match context.as_f64() {
-            Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= judge::MAX_CONTEXT_LINES as f64 => {
-                out.config.context_lines = n as usize
-            }
-            _ => {
-                return Err(config_error(format!(
-                    "options.contextLines must be a whole number from 0 to {}",
-                    judge::MAX_CONTEXT_LINES
-                )))
-            }
-        }
-    }
-    let autojunk = get(options, "autojunk");
-    if !is_absent(&autojunk) {
-        out.config.autojunk =
-            autojunk.as_bool().ok_or_else(|| config_error("options.autojunk must be a boolean".into()))?;
-    }
-    if let Some(ms) = read_ms(&get(options, "timeoutMs"), "options.timeoutMs")? {
-        out.config.timeout_ms = ms;
-    }
-    out.config.check().map_err(to_js_error)?;
-    let log = get(options, "log");
-    if !is_absent(&log) {
-        out.log = Some(log.dyn_into::<Function>().map_err(|_| config_error("options.log must be a function".into()))?);
-    }
-    let name = get(options, "reportName");
-    if !is_absent(&name) {
-        out.report_name =
-            Some(name.as_string().ok_or_else(|| config_error("options.reportName must be a string".into()))?);
-    }
-    let judges = get(options, "judges");
-    if Array::is_array(&judges) {
-        for (i, spec) in Array::from(&judges).iter().enumerate() {
-            let name = get(&spec, "name")
-                .as_string()
-                .ok_or_else(|| config_error(format!("options.judges[{i}].name must be a string")))?;
+/// `options.judges` as `[{name, timeoutMs?}]`, its functions into `asks`.
+fn jurors(judges: &JsValue, asks: &mut Vec<Function>) -> Result<Value, JsValue> {
+    let mut list = Vec::new();
+    if Array::is_array(judges) {
+        for (i, spec) in Array::from(judges).iter().enumerate() {
             let ask = get(&spec, "ask")
                 .dyn_into::<Function>()
                 .map_err(|_| config_error(format!("options.judges[{i}].ask must be a function")))?;
-            let timeout = read_ms(&get(&spec, "timeoutMs"), &format!("options.judges[{i}].timeoutMs"))?;
-            out.jurors.push((name, ask, timeout));
+            let mut juror = serde_json::Map::new();
+            if spec.is_object() {
+                for entry in Object::entries(&Object::from(spec.clone())).iter() {
+                    let pair = Array::from(&entry);
+                    let key = pair.get(0).as_string().unwrap_or_default();
+                    if key != "ask" {
+                        juror.insert(key, to_json(&pair.get(1), ErrorKind::Configuration, "options.judges")?);
+                    }
+                }
+            }
+            asks.push(ask);
+            list.push(Value::Object(juror));
         }
-    } else if judges.is_object() {
-        for entry in Object::entries(&Object::from(judges)).iter() {
+    } else if judges.is_object() && !judges.is_function() {
+        for entry in Object::entries(&Object::from(judges.clone())).iter() {
             let pair = Array::from(&entry);
             let name = pair.get(0).as_string().unwrap_or_default();
             let ask = pair
                 .get(1)
                 .dyn_into::<Function>()
                 .map_err(|_| config_error(format!("options.judges.{name} must be a function")))?;
-            out.jurors.push((name, ask, None));
+            asks.push(ask);
+            list.push(serde_json::json!({ "name": name }));
         }
-    } else if !is_absent(&judges) {
+    } else {
         return Err(config_error("options.judges must be an object of functions or an array of {name, ask}".into()));
     }
-    let names: Vec<String> = out.jurors.iter().map(|j| j.0.clone()).collect();
-    judge::check_juror_names(&names).map_err(to_js_error)?;
-    Ok(out)
+    Ok(Value::Array(list))
 }
 
 /// The request as JSON.
@@ -528,28 +520,6 @@ fn read_claim(request: &JsValue) -> Result<(ClaimRequest, Result<String, String>
     Ok((ClaimRequest::new(c.claim, c.quote, c.filename, start, end), source))
 }
 
-/// Races a future against a deadline, both polled in turn.
-struct Race<A, B> {
-    answer: A,
-    timer: Option<B>,
-}
-
-impl<A: Future + Unpin, B: Future + Unpin> Future for Race<A, B> {
-    type Output = Option<A::Output>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        if let Poll::Ready(v) = Pin::new(&mut self.answer).poll(cx) {
-            return Poll::Ready(Some(v));
-        }
-        if let Some(timer) = self.timer.as_mut() {
-            if Pin::new(timer).poll(cx).is_ready() {
-                return Poll::Ready(None);
-            }
-        }
-        Poll::Pending
-    }
-}
-
 /// Awaits every future, polling them all (they run concurrently).
 struct JoinAll<F: Future> {
     futures: Vec<Option<Pin<Box<F>>>>,
@@ -580,81 +550,34 @@ where
     }
 }
 
-/// A timer: a promise resolved after `ms`.
-struct Timer {
-    promise: Promise,
-    handle: JsValue,
-    resolve: Function,
-}
-
-impl Timer {
-    /// None where the runtime has no `setTimeout`.
-    fn start(ms: u64) -> Option<Timer> {
-        let global = js_sys::global();
-        let set_timeout = get(&global, "setTimeout").dyn_into::<Function>().ok()?;
-        let mut handle = JsValue::UNDEFINED;
-        let mut resolver: Option<Function> = None;
-        let promise = Promise::new(&mut |resolve, _reject| {
-            handle = set_timeout.call2(&global, &resolve, &JsValue::from_f64(ms as f64)).unwrap_or(JsValue::UNDEFINED);
-            resolver = Some(resolve);
-        });
-        Some(Timer { promise, handle, resolve: resolver? })
-    }
-
-    /// Cancels the timer and settles its promise now, so nothing waits on
-    /// it (a pending timer would keep Node running; an unsettled promise
-    /// would keep its Rust callbacks alive).
-    fn stop(&self) {
-        let global = js_sys::global();
-        if let Ok(clear) = get(&global, "clearTimeout").dyn_into::<Function>() {
-            let _ = clear.call1(&global, &self.handle);
-        }
-        let _ = self.resolve.call0(&JsValue::NULL);
-    }
-}
-
-/// What a thrown or rejected value says.
-fn describe(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        let name = err.name().as_string().unwrap_or_default();
-        let msg = err.message().as_string().unwrap_or_default();
-        return if name.is_empty() || name == "Error" { msg } else { format!("{name}: {msg}") };
-    }
-    e.as_string().unwrap_or_else(|| {
-        js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "unknown error".into())
-    })
+/// What a juror is told besides the prompt (`JudgeCallContext` in JS).
+#[derive(Serialize)]
+struct CallContext<'a> {
+    judge: &'a str,
+    system: &'a str,
 }
 
 /// Asks one juror, at most `timeout_ms`.
 async fn ask(
-    func: Function,
+    func: Option<Function>,
     name: String,
     system: String,
     prompt: String,
     timeout_ms: u64,
 ) -> (Result<String, JurorFailure>, f64) {
     let t0 = DateClock.now_ms();
-    let ctx = Object::new();
-    let _ = Reflect::set(&ctx, &"judge".into(), &name.into());
-    let _ = Reflect::set(&ctx, &"system".into(), &system.into());
-    let called = func.call2(&JsValue::NULL, &prompt.into(), &ctx);
-    let promise = match called {
-        Ok(v) => Promise::resolve(&v),
-        Err(e) => {
-            return (Err(JurorFailure::Error(format!("the judge threw: {}", describe(&e)))), DateClock.now_ms() - t0)
+    let answer = match (func, to_js_arg(&CallContext { judge: &name, system: &system })) {
+        (Some(func), Ok(ctx)) => {
+            host::call(&func, &JsValue::NULL, &Array::of2(&prompt.into(), &ctx), Some(timeout_ms as f64)).await
         }
+        (None, _) => Err(HostFailure::Threw("no function was given for this juror".into())),
+        (_, Err(e)) => Err(HostFailure::Threw(host::describe(&e))),
     };
-    let timer = Timer::start(timeout_ms);
-    let timer_future = timer.as_ref().map(|t| JsFuture::from(t.promise.clone()));
-    let raced = Race { answer: JsFuture::from(promise), timer: timer_future }.await;
-    if let Some(t) = &timer {
-        t.stop();
-    }
-    let elapsed = DateClock.now_ms() - t0;
-    let outcome = match raced {
-        None => Err(JurorFailure::Timeout { after_ms: timeout_ms }),
-        Some(Err(e)) => Err(JurorFailure::Error(format!("the judge rejected: {}", describe(&e)))),
-        Some(Ok(v)) => match v.as_string() {
+    let outcome = match answer {
+        Err(HostFailure::TimedOut) => Err(JurorFailure::Timeout { after_ms: timeout_ms }),
+        Err(HostFailure::Threw(m)) => Err(JurorFailure::Error(format!("the judge threw: {m}"))),
+        Err(HostFailure::Rejected(m)) => Err(JurorFailure::Error(format!("the judge rejected: {m}"))),
+        Ok(v) => match v.as_string() {
             Some(s) => Ok(s),
             None if is_absent(&v) => Err(JurorFailure::Error("the judge returned no text".into())),
             // an object: read it as the JSON it would print as
@@ -664,7 +587,7 @@ async fn ask(
                 .ok_or_else(|| JurorFailure::Error("the judge returned something that is not text".into())),
         },
     };
-    (outcome, elapsed)
+    (outcome, DateClock.now_ms() - t0)
 }
 
 /// One check: steps 1 and 2, then every juror at once; logs each exchange.
@@ -675,19 +598,20 @@ async fn verify_one(
     book: &mut LogBook,
     report: &str,
 ) -> Result<JudgeResult, JsValue> {
-    let names = options.jurors.iter().map(|j| j.0.clone()).collect();
-    let mut check = Verification::with_lines(request, source, &options.config, names).map_err(to_js_error)?;
+    let jury = &options.options;
+    let names = jury.jurors.iter().map(|j| j.name.clone()).collect();
+    let mut check = Verification::with_lines(request, source, &jury.config, names).map_err(to_js_error)?;
     let requests = check.requests();
     let futures = requests
         .iter()
         .map(|r| {
-            let (_, func, own) = &options.jurors[r.index];
+            let own = jury.jurors.get(r.index).and_then(|j| j.timeout_ms);
             Some(Box::pin(ask(
-                func.clone(),
+                options.asks.get(r.index).cloned(),
                 r.judge.clone(),
                 r.system.clone(),
                 r.prompt.clone(),
-                own.unwrap_or(options.config.timeout_ms),
+                own.unwrap_or(jury.config.timeout_ms),
             )))
         })
         .collect::<Vec<_>>();
@@ -696,7 +620,7 @@ async fn verify_one(
     for (r, (outcome, elapsed)) in requests.iter().zip(answers) {
         let entry = book.entry(&r.judge, &r.system, &r.prompt, &outcome);
         if let Some(log) = &options.log {
-            if let Ok(obj) = to_js(&entry) {
+            if let Ok(obj) = to_js_arg(&entry) {
                 let _ = Reflect::set(&obj, &"report".into(), &report.into());
                 // the host's log failing must not fail the check
                 let _ = log.call1(&JsValue::NULL, &obj);
@@ -718,10 +642,10 @@ pub fn verify_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValu
     // a promise built here (not an `async fn` export, whose raw ABI type
     // would be `any`); every error rejects it
     Ok(future_to_promise(async move {
-        let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
+        let options = read_options(&options.unwrap_or(JsValue::NULL), JudgeCall::Jury)?;
         let (request, source) = read_claim(&request)?;
         let mut book = LogBook::new();
-        let report = options.report_name.clone().unwrap_or_else(|| "judge".into());
+        let report = options.options.report_name.clone().unwrap_or_else(|| "judge".into());
         let result = match &source {
             Ok(text) => {
                 let index = LineIndex::new(text);
@@ -739,9 +663,9 @@ pub fn verify_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValu
 #[wasm_bindgen(js_name = checkClaim, skip_typescript)]
 pub fn check_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let options = read_options(&options.unwrap_or(JsValue::NULL), false)?;
+    let options = read_options(&options.unwrap_or(JsValue::NULL), JudgeCall::Steps)?;
     let (request, source) = read_claim(&request)?;
-    let result = judge::check_without_jury(request, source.as_deref().map_err(Clone::clone), &options.config)
+    let result = judge::check_without_jury(request, source.as_deref().map_err(Clone::clone), &options.options.config)
         .map_err(to_js_error)?;
     to_js(&result)
 }
@@ -750,10 +674,11 @@ pub fn check_claim(request: JsValue, options: Option<JsValue>) -> Result<JsValue
 #[wasm_bindgen(js_name = judgePrompt, skip_typescript)]
 pub fn judge_prompt(request: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let options = read_options(&options.unwrap_or(JsValue::NULL), false)?;
+    let options = read_options(&options.unwrap_or(JsValue::NULL), JudgeCall::Steps)?;
     let (request, source) = read_claim(&request)?;
-    let check = Verification::new(request, source.as_deref().map_err(Clone::clone), &options.config, Vec::new())
-        .map_err(to_js_error)?;
+    let check =
+        Verification::new(request, source.as_deref().map_err(Clone::clone), &options.options.config, Vec::new())
+            .map_err(to_js_error)?;
     to_js(&serde_json::json!({"system": JURY_INSTRUCTIONS, "prompt": check.prompt()}))
 }
 
@@ -790,28 +715,20 @@ pub fn parse_citations_js(markdown: JsValue) -> Result<JsValue, JsValue> {
     to_js(&parse_citations(&string_arg(&markdown, ErrorKind::Validation, "markdown")?))
 }
 
-/// The text for a citation from the host's sources, and the name it was found under.
-async fn resolve_source(sources: &JsValue, c: &Citation) -> Result<(Option<String>, Result<String, String>), JsValue> {
-    if let Some(f) = sources.dyn_ref::<Function>() {
-        let arg = to_js(c)?;
-        let value = match f.call1(&JsValue::NULL, &arg) {
-            Ok(v) => JsFuture::from(Promise::resolve(&v)).await,
-            Err(e) => Err(e),
-        };
-        return Ok(match value {
-            Ok(v) => match v.as_string() {
-                Some(text) => (Some(c.file.clone()), Ok(text)),
-                None => (None, Err(format!("the host has no text for {:?}", c.file))),
-            },
-            Err(e) => (None, Err(format!("the host's sources function failed: {}", describe(&e)))),
-        });
-    }
-    for name in c.candidate_names() {
-        if let Some(text) = Reflect::get(sources, &name.as_str().into()).ok().and_then(|v| v.as_string()) {
-            return Ok((Some(name), Ok(text)));
+/// The text a host's sources function gives for a citation, and the name
+/// it was found under (not cached: the function may answer differently).
+async fn fetch_source(f: &Function, c: &Citation) -> Result<(Option<String>, Result<String, String>), JsValue> {
+    let arg = to_js_arg(c)?;
+    Ok(match host::call(f, &JsValue::NULL, &Array::of1(&arg), None).await {
+        Ok(v) => match v.as_string() {
+            Some(text) => (Some(c.file.clone()), Ok(text)),
+            None => (None, Err(format!("the host has no text for {:?}", c.file))),
+        },
+        Err(HostFailure::Threw(m) | HostFailure::Rejected(m)) => {
+            (None, Err(format!("the host's sources function failed: {m}")))
         }
-    }
-    Ok((None, Err(format!("no source named {}", c.candidate_names().join(" or ")))))
+        Err(HostFailure::TimedOut) => (None, Err("the host's sources function timed out".into())),
+    })
 }
 
 /// Judges every citation of a markdown report (spec 002 batch
@@ -821,35 +738,36 @@ pub fn verify_report(markdown: JsValue, sources: JsValue, options: Option<JsValu
     let markdown = string_arg(&markdown, ErrorKind::Validation, "markdown")?;
     init_panic_hook();
     Ok(future_to_promise(async move {
-        let options = read_options(&options.unwrap_or(JsValue::NULL), true)?;
+        let options = read_options(&options.unwrap_or(JsValue::NULL), JudgeCall::Jury)?;
         if !(sources.is_object() || sources.is_function()) {
             return Err(config_error("sources must be an object (file name → text) or a function".into()));
         }
-        let name = options.report_name.clone().unwrap_or_else(|| "report".into());
+        let name = options.options.report_name.clone().unwrap_or_else(|| "report".into());
         let mut book = LogBook::new();
         let mut results = Vec::new();
         let parsed = parse_report(&markdown);
-        // a source named in the map is indexed once, however many citations name it
-        let mut indexed: HashMap<String, Rc<(String, LineIndex)>> = HashMap::new();
+        // a source named in the map is looked up and indexed once, however many citations name it
+        let mut files = CitedFiles::new();
         for c in parsed.citations {
-            let (resolved, source) = resolve_source(&sources, &c).await?;
-            let entry = match (&resolved, source) {
-                (Some(n), Ok(text)) if !sources.is_function() => Ok(indexed
-                    .entry(n.clone())
-                    .or_insert_with(|| {
+            let fetched;
+            let (resolved, source) = match sources.dyn_ref::<Function>() {
+                Some(f) => {
+                    let (resolved, text) = fetch_source(f, &c).await?;
+                    fetched = text.map(|text| {
                         let index = LineIndex::new(&text);
-                        Rc::new((text, index))
-                    })
-                    .clone()),
-                (_, Ok(text)) => {
-                    let index = LineIndex::new(&text);
-                    Ok(Rc::new((text, index)))
+                        (text, index)
+                    });
+                    (resolved, fetched.as_ref().map(|(text, index)| (text.as_str(), index)).map_err(Clone::clone))
                 }
-                (_, Err(e)) => Err(e),
-            };
-            let source = match &entry {
-                Ok(e) => Ok((e.0.as_str(), &e.1)),
-                Err(e) => Err(e.clone()),
+                None => {
+                    let missing = format!("no source named {}", c.candidate_names().join(" or "));
+                    files.resolve(&c, |name| {
+                        match Reflect::get(&sources, &name.into()).ok().and_then(|v| v.as_string()) {
+                            Some(text) => Lookup::Found(text),
+                            None => Lookup::Missing(missing.clone()),
+                        }
+                    })
+                }
             };
             let result = verify_one(c.request(), source, &options, &mut book, &name).await?;
             results.push(CitationResult { citation: c, resolved_file: resolved, result });
@@ -985,6 +903,12 @@ pub fn verify_finding(finding: JsValue, source_content: JsValue) -> Result<JsVal
     let json = to_json(&finding, ErrorKind::Validation, "finding")?;
     let finding = Finding::from_json(&json).map_err(to_js_error)?;
     to_js(&FindingVerifier::new().verify_finding(&finding, source_content))
+}
+
+/// The judge's default options under their JS names.
+#[wasm_bindgen(js_name = defaultJudgeOptions, skip_typescript)]
+pub fn default_judge_options() -> Result<JsValue, JsValue> {
+    to_js(&JudgeOptions::default().settings_json())
 }
 
 /// The instructions sent to every juror as the system message.

@@ -1,15 +1,19 @@
 //! The WebAssembly surface (wasm-bindgen), and nothing else: each function
 //! converts its JS input, makes one core call, and converts the output.
-//! Errors reach JS as `Error` objects with `code` and `details`.
+//! Options are parsed by the core (their `from_json`), never here. One error
+//! type crosses the boundary ([`to_js_error`]: an `Error` with `code` and
+//! `details`), one clock ([`DateClock`]) and one way of calling the host's
+//! functions ([`host`]).
 
 mod bytes;
+mod host;
 mod judge;
 mod transcript;
 
-use crate::document::{Document, Format};
+use crate::document::Document;
 use crate::error::{Error, ErrorKind, JsonPath};
 use crate::host::Clock;
-use crate::validate::{self, ClaimSet, Config};
+use crate::validate::{self, ClaimSet, Config, DocumentOptions, FindOptions};
 use js_sys::{Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
@@ -105,7 +109,7 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
     if let Ok(to_json) = Reflect::get(value, &"toJSON".into()) {
         if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
             let plain =
-                f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", describe(&e))))?;
+                f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", host::describe(&e))))?;
             if plain.dyn_ref::<js_sys::Function>().is_none() {
                 return js_to_json(&plain, path, depth + 1);
             }
@@ -159,20 +163,35 @@ fn string_arg(value: &JsValue, kind: ErrorKind, name: &str) -> Result<String, Js
     })
 }
 
-/// A serializable value as a plain JS object.
+/// An argument converted by the checked walk ([`to_json`]) and parsed by
+/// its core `from_json` (options, configurations, claims, items): every
+/// default, bound and error path is the core's.
+fn parse_arg<T>(
+    value: Option<JsValue>,
+    kind: ErrorKind,
+    what: &str,
+    parse: impl FnOnce(&Value) -> crate::Result<T>,
+) -> Result<T, JsValue> {
+    let json = to_json(&value.unwrap_or(JsValue::NULL), kind, what)?;
+    parse(&json).map_err(to_js_error)
+}
+
+/// A result as a plain JS object: one JSON text through `JSON.parse`, one
+/// crossing of the boundary however large the report (and NaN is `null`,
+/// as in the CLI's output).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value)
         .map_err(|e| to_js_error(Error::new(ErrorKind::Processing, format!("cannot serialize result: {e}"))))?;
     JSON::parse(&text)
 }
 
-fn parse_format(name: &str) -> Result<Format, JsValue> {
-    Format::from_name(name).ok_or_else(|| {
-        to_js_error(Error::new(
-            ErrorKind::Configuration,
-            format!("unknown format {name:?}; expected \"markdown\", \"html\" or \"plain_text\""),
-        ))
-    })
+/// A small value handed to a host function (a juror's context, a callback's
+/// request, a log entry), built in place by serde-wasm-bindgen (`null` for
+/// `None`, plain objects for maps, as JSON would have them).
+fn to_js_arg<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| to_js_error(Error::new(ErrorKind::Processing, format!("cannot convert a callback argument: {e}"))))
 }
 
 /// The host's `embed(texts) => number[][]` (semantic matching, issue 12).
@@ -181,7 +200,7 @@ struct JsEmbedder(js_sys::Function);
 impl validate::Embedder for JsEmbedder {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
         let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        let answer = self.0.call1(&JsValue::NULL, &list).map_err(|e| describe(&e))?;
+        let answer = self.0.call1(&JsValue::NULL, &list).map_err(|e| host::describe(&e))?;
         if answer.dyn_ref::<js_sys::Promise>().is_some() {
             return Err("embed returned a Promise: use validateEvidenceAsync or Document.validateAsync for an asynchronous embed".into());
         }
@@ -216,14 +235,6 @@ fn read_vectors(answer: &JsValue) -> Result<Vec<Vec<f32>>, String> {
                 .collect()
         })
         .collect()
-}
-
-/// A thrown JS value as a message.
-fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "the callback threw".into())
 }
 
 /// `options` of the validate calls: `{ embed?: (texts) => number[][] }`.
@@ -294,8 +305,7 @@ pub async fn validate_evidence_async(
     let source = bytes::SourceArg::read(&source)?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let source = source.text(&claims)?;
-    let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-    let config = Config::from_json(&config).map_err(to_js_error)?;
+    let config = parse_arg(config, ErrorKind::Configuration, "config", Config::from_json)?;
     let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
     validate::check_document(&source, &config).map_err(to_js_error)?;
     let doc = Document::new(source, claims.format).map_err(to_js_error)?;
@@ -318,15 +328,10 @@ async fn validate_async(
     let mut vectors = Ok(Vec::new());
     if !texts.is_empty() {
         let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        vectors = match embed.call1(&JsValue::NULL, &list) {
-            Err(e) => Err(describe(&e)),
-            Ok(answer) => match answer.dyn_into::<js_sys::Promise>() {
-                Ok(p) => wasm_bindgen_futures::JsFuture::from(p)
-                    .await
-                    .map_err(|e| describe(&e))
-                    .and_then(|v| read_vectors(&v)),
-                Err(answer) => read_vectors(&answer),
-            },
+        vectors = match host::call(&embed, &JsValue::NULL, &js_sys::Array::of1(&list), None).await {
+            Ok(answer) => read_vectors(&answer),
+            Err(host::HostFailure::Threw(m) | host::HostFailure::Rejected(m)) => Err(m),
+            Err(host::HostFailure::TimedOut) => Err("embed timed out".into()),
         };
     }
     let embedder: Box<dyn validate::Embedder> = match vectors {
@@ -352,19 +357,9 @@ impl JsDocument {
     pub fn new(source: JsValue, options: Option<JsValue>) -> Result<JsDocument, JsValue> {
         init_panic_hook();
         let source = string_arg(&source, ErrorKind::DocumentParsing, "source")?;
-        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-        let format = match options.get("format") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(parse_format(s)?),
-            Some(other) => {
-                return Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("options.format must be a string, got {other}"),
-                )))
-            }
-        };
+        let options = parse_arg(options, ErrorKind::Configuration, "options", DocumentOptions::from_json)?;
         validate::check_document(&source, &Config::default()).map_err(to_js_error)?;
-        let inner = Document::new(source, format).map_err(to_js_error)?;
+        let inner = Document::new(source, options.format).map_err(to_js_error)?;
         Ok(JsDocument { inner: std::rc::Rc::new(inner) })
     }
 
@@ -379,8 +374,7 @@ impl JsDocument {
         options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-        let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-        let config = Config::from_json(&config).map_err(to_js_error)?;
+        let config = parse_arg(config, ErrorKind::Configuration, "config", Config::from_json)?;
         let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
         let embedder = embed_option(options)?.map(JsEmbedder);
         let report = validate::validate_set_with(
@@ -405,8 +399,7 @@ impl JsDocument {
         let doc = std::rc::Rc::clone(&self.inner);
         wasm_bindgen_futures::future_to_promise(async move {
             let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-            let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-            let config = Config::from_json(&config).map_err(to_js_error)?;
+            let config = parse_arg(config, ErrorKind::Configuration, "config", Config::from_json)?;
             let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
             validate_async(&doc, &claims, &config, embed_option(options)?).await
         })
@@ -419,8 +412,7 @@ impl JsDocument {
     #[wasm_bindgen(skip_typescript)]
     pub fn find(&self, quote: JsValue, options: Option<JsValue>) -> Result<JsValue, JsValue> {
         let quote = string_arg(&quote, ErrorKind::Validation, "quote")?;
-        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-        let options = validate::FindOptions::from_json(&options).map_err(to_js_error)?;
+        let options = parse_arg(options, ErrorKind::Configuration, "options", FindOptions::from_json)?;
         to_js(&validate::find(&self.inner, &quote, &options, &DateClock))
     }
 

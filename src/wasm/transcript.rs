@@ -4,18 +4,18 @@
 //! and the normalization helpers. Each entry point converts its input, makes
 //! core calls, and converts the output; the TypeScript types are below.
 
-use super::{init_panic_hook, to_js, to_js_error, to_json, DateClock};
+use super::host::{self, HostFailure};
+use super::{init_panic_hook, parse_arg, to_js, to_js_arg, to_js_error, to_json, DateClock};
 use crate::error::{Error, ErrorKind};
 use crate::host::{Clock, Deadline};
 use crate::transcript::{
-    self as core, Action, EvaluationGenerator as Machine, EvaluationItem, InputFormat, RedactionOptions,
-    StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation, DEFAULT_MAX_PROCESSING_TIME_SECONDS,
-    MAX_PROCESSING_TIME_SECONDS,
+    self as core, Action, EvaluationGenerator as Machine, EvaluationItem, ImportOptions, RedactionOptions, RunOptions,
+    StructuredEvaluation, Transcript, TranscriptConfig, ValidatedEvaluation,
 };
-use js_sys::{Function, Promise, Reflect, JSON};
+use js_sys::{Function, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TRANSCRIPT_TYPES: &'static str = r#"
@@ -420,8 +420,7 @@ export interface RenderedScript {
 "#;
 
 fn config(value: Option<JsValue>) -> Result<TranscriptConfig, JsValue> {
-    let v = to_json(&value.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-    TranscriptConfig::from_json(&v).map_err(to_js_error)
+    parse_arg(value, ErrorKind::Configuration, "config", TranscriptConfig::from_json)
 }
 
 fn evaluation(value: &JsValue) -> Result<StructuredEvaluation, JsValue> {
@@ -453,52 +452,10 @@ impl JsTranscript {
         #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions | null")] options: Option<JsValue>,
     ) -> Result<JsTranscript, JsValue> {
         init_panic_hook();
-        let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-        let opt = |k: &str| -> Result<Option<String>, JsValue> {
-            match options.get(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(other) => Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("options.{k} must be a string, got {other}"),
-                ))),
-            }
-        };
-        let mut format = match opt("format")? {
-            None => InputFormat::Auto,
-            Some(name) => InputFormat::from_name(&name).ok_or_else(|| {
-                to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("unknown options.format {name:?}; expected \"auto\", \"json\", \"srt\" or \"vtt\""),
-                ))
-            })?,
-        };
-        if format == InputFormat::Auto {
-            if let Some(name) = opt("fileName")? {
-                format = InputFormat::from_file_name(&name);
-            }
-        }
-        let limit = match options.get("maxProcessingTimeSeconds") {
-            None | Some(Value::Null) => DEFAULT_MAX_PROCESSING_TIME_SECONDS,
-            Some(v) => match v.as_f64() {
-                Some(x) if x.is_finite() && x > 0.0 && x <= MAX_PROCESSING_TIME_SECONDS => x,
-                _ => {
-                    return Err(to_js_error(
-                        Error::new(
-                            ErrorKind::Configuration,
-                            format!(
-                                "options.maxProcessingTimeSeconds must be a number of seconds above 0 and at most \
-                                 {MAX_PROCESSING_TIME_SECONDS}, got {v}"
-                            ),
-                        )
-                        .with_detail("json_path", Value::from("$.maxProcessingTimeSeconds")),
-                    ))
-                }
-            },
-        };
-        let deadline = Deadline::after(&DateClock, limit * 1000.0);
+        let options = parse_arg(options, ErrorKind::Configuration, "options", ImportOptions::from_json)?;
+        let deadline = Deadline::after(&DateClock, options.max_processing_time_seconds * 1000.0);
         let inner = match input.as_string() {
-            Some(text) => core::parse_transcript_within(&text, format, &deadline),
+            Some(text) => core::parse_transcript_within(&text, options.format, &deadline),
             None => {
                 let value = to_json(&input, ErrorKind::DocumentParsing, "the transcript")?;
                 core::from_json_within(&value, &deadline)
@@ -622,58 +579,6 @@ pub struct JsEvaluationGenerator {
     config: TranscriptConfig,
 }
 
-/// What a thrown or rejected JS value says.
-fn describe_thrown(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        let name = String::from(err.name());
-        let message = String::from(err.message());
-        return if name.is_empty() { message } else { format!("{name}: {message}") };
-    }
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "a non-serializable value".to_string())
-}
-
-/// A `setTimeout` timer as a promise resolved with a sentinel object.
-struct Timer {
-    promise: Promise,
-    sentinel: JsValue,
-    handle: JsValue,
-    resolve: Option<Function>,
-}
-
-impl Timer {
-    /// `None` where the runtime has no `setTimeout`.
-    fn start(ms: f64) -> Option<Timer> {
-        let global = js_sys::global();
-        let set_timeout = Reflect::get(&global, &"setTimeout".into()).ok()?.dyn_into::<Function>().ok()?;
-        let sentinel: JsValue = js_sys::Object::new().into();
-        let mut handle = JsValue::UNDEFINED;
-        let mut resolver = None;
-        let promise = Promise::new(&mut |resolve: Function, _reject| {
-            let fire = resolve.bind1(&JsValue::NULL, &sentinel);
-            handle = set_timeout.call2(&global, &fire, &JsValue::from_f64(ms)).unwrap_or(JsValue::UNDEFINED);
-            resolver = Some(resolve);
-        });
-        Some(Timer { promise, sentinel, handle, resolve: resolver })
-    }
-
-    /// Cancels the timer and settles its promise (a pending timer would keep
-    /// Node running).
-    fn stop(&self) {
-        let global = js_sys::global();
-        if let Some(clear) =
-            Reflect::get(&global, &"clearTimeout".into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
-        {
-            let _ = clear.call1(&global, &self.handle);
-        }
-        if let Some(r) = &self.resolve {
-            let _ = r.call1(&JsValue::NULL, &JsValue::NULL);
-        }
-    }
-}
-
 /// Calls `f` on `this` with `request` and awaits the answer as JSON, at most
 /// `timeout_ms`; a throw, a rejection, a timeout or an unserializable answer
 /// is `Err`.
@@ -684,26 +589,16 @@ async fn call(
     name: &str,
     timeout_ms: Option<f64>,
 ) -> Result<Value, String> {
-    let returned = f.call1(this, &request).map_err(|e| format!("{name} threw {}", describe_thrown(&e)))?;
-    let answer = Promise::resolve(&returned);
-    let timer = timeout_ms.and_then(Timer::start);
-    let raced = match &timer {
-        Some(t) => Promise::race(&js_sys::Array::of2(&answer, &t.promise)),
-        None => answer,
-    };
-    let settled = JsFuture::from(raced).await;
-    if let Some(t) = &timer {
-        t.stop();
-        if settled.as_ref().is_ok_and(|v| js_sys::Object::is(v, &t.sentinel)) {
-            return Err(format!("{name} timed out after {} ms", timeout_ms.unwrap_or(0.0)));
-        }
-    }
-    let answer = settled.map_err(|e| format!("{name} rejected with {}", describe_thrown(&e)))?;
+    let answer = host::call(f, this, &js_sys::Array::of1(&request), timeout_ms).await.map_err(|e| match e {
+        HostFailure::Threw(m) => format!("{name} threw {m}"),
+        HostFailure::Rejected(m) => format!("{name} rejected with {m}"),
+        HostFailure::TimedOut => format!("{name} timed out after {} ms", timeout_ms.unwrap_or(0.0)),
+    })?;
     if answer.is_undefined() {
         return Err(format!("{name} returned undefined"));
     }
     let text = JSON::stringify(&answer)
-        .map_err(|e| format!("{name} returned a value that cannot be serialized: {}", describe_thrown(&e)))?
+        .map_err(|e| format!("{name} returned a value that cannot be serialized: {}", host::describe(&e)))?
         .as_string()
         .ok_or_else(|| format!("{name} returned a value that cannot be serialized"))?;
     serde_json::from_str(&text).map_err(|e| format!("{name} returned invalid JSON: {e}"))
@@ -742,30 +637,18 @@ impl JsEvaluationGenerator {
         let mut machine = Machine::new(self.transcript.clone(), self.config.clone()).with_clock(date_now);
         // A promise built here (a `Promise` return's raw ABI type would be `any`).
         Ok(future_to_promise(async move {
-            let options = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-            let timeout = match options.get("timeoutMs") {
-                None | Some(Value::Null) => None,
-                Some(v) => match v.as_f64() {
-                    Some(ms) if ms.is_finite() && ms > 0.0 && ms <= 2_147_483_647.0 => Some(ms),
-                    _ => {
-                        return Err(to_js_error(Error::new(
-                            ErrorKind::Configuration,
-                            format!("options.timeoutMs must be a number of milliseconds from 1 to 2147483647, got {v}"),
-                        )))
-                    }
-                },
-            };
+            let timeout = parse_arg(options, ErrorKind::Configuration, "options", RunOptions::from_json)?.timeout_ms;
             let generate = callback(&callbacks, "generate")?;
             let retry = callback(&callbacks, "retryItem")?;
             loop {
                 // Answers follow the request just polled, so the machine never refuses them.
                 let _ = match machine.poll() {
                     Action::Generate(r) => {
-                        let answer = call(&generate, &callbacks, to_js(&r)?, "generate", timeout).await;
+                        let answer = call(&generate, &callbacks, to_js_arg(&r)?, "generate", timeout).await;
                         machine.handle_generated_json(answer)
                     }
                     Action::RetryItem(r) => {
-                        let answer = call(&retry, &callbacks, to_js(&r)?, "retryItem", timeout).await;
+                        let answer = call(&retry, &callbacks, to_js_arg(&r)?, "retryItem", timeout).await;
                         machine.handle_retried_json(answer)
                     }
                     Action::Finished(outcome) => return to_js(&outcome),
@@ -789,42 +672,16 @@ pub fn render_script(
     init_panic_hook();
     let config = self::config(config)?;
     let e = self::evaluation(&evaluation)?;
-    let o = to_json(&options.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "options")?;
-    let mut redaction = RedactionOptions::default();
-    match o.get("names") {
-        None | Some(Value::Null) => {}
-        Some(Value::Array(names)) => {
-            for (i, n) in names.iter().enumerate() {
-                match n {
-                    Value::String(s) => redaction.names.push(s.clone()),
-                    other => {
-                        return Err(to_js_error(Error::new(
-                            ErrorKind::Configuration,
-                            format!("options.names[{i}] must be a string, got {other}"),
-                        )))
-                    }
-                }
-            }
-        }
-        Some(other) => {
-            return Err(to_js_error(Error::new(
-                ErrorKind::Configuration,
-                format!("options.names must be an array of strings, got {other}"),
-            )))
-        }
-    }
-    match o.get("replacement") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) => redaction.replacement = s.clone(),
-        Some(other) => {
-            return Err(to_js_error(Error::new(
-                ErrorKind::Configuration,
-                format!("options.replacement must be a string, got {other}"),
-            )))
-        }
-    }
+    let redaction = parse_arg(options, ErrorKind::Configuration, "options", RedactionOptions::from_json)?;
     let validated = ValidatedEvaluation::new_within(&transcript.inner, &e, &config, &config.deadline(&DateClock));
     to_js(&core::render_script(&validated, &redaction))
+}
+
+/// The transcript thresholds and budget as the library applies them (spec
+/// 001's defaults), so that hosts copy none.
+#[wasm_bindgen(js_name = defaultTranscriptConfig, unchecked_return_type = "Required<TranscriptConfig>")]
+pub fn default_transcript_config() -> Result<JsValue, JsValue> {
+    to_js(&TranscriptConfig::default())
 }
 
 /// Spec 001 normalization: lowercase, punctuation stripped (letters and

@@ -36,6 +36,8 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   renderScript: 'transcript.ts',
   normalizeEvidenceText: 'transcript.ts',
   evidenceTokens: 'transcript.ts',
+  defaultJudgeOptions: 'judge.ts',
+  defaultTranscriptConfig: 'transcript.ts',
 };
 
 // The web entry: the same API, plus `init` (default) and `initSync`.

@@ -7,6 +7,7 @@
 import {
   Finding,
   checkClaim,
+  defaultJudgeOptions,
   judgePrompt,
   juryInstructions,
   normalizeJudgeText,
@@ -20,6 +21,7 @@ import {
 import type {
   BatchReport,
   ClaimToJudge,
+  DefaultJudgeOptions,
   FindingData,
   FindingFields,
   JudgeBallot,
@@ -85,6 +87,10 @@ function checkCitation(c: ReportCitation, where: string): void {
 }
 
 export async function testJudge(): Promise<void> {
+  // spec 002's defaults (threshold 0.8, 5 lines of context), autojunk off, two minutes a juror
+  const defaults: DefaultJudgeOptions = defaultJudgeOptions();
+  shape(defaults, { threshold: 'required', contextLines: 'required', autojunk: 'required', timeoutMs: 'required' }, 'defaultJudgeOptions()');
+  check(defaults.threshold === 0.8 && defaults.contextLines === 5 && defaults.autojunk === false && defaults.timeoutMs === 120000, 'defaultJudgeOptions() values');
   const logs: JudgeLogEntry[] = [];
   const valid: JudgeFunction = async (prompt, context) => {
     shape(context, { judge: 'required', system: 'required' }, 'JudgeCallContext');

@@ -3,7 +3,7 @@
 // validateEvaluation, previewBudget), EvaluationGenerator.run with typed
 // callbacks, renderScript, normalizeEvidenceText and evidenceTokens.
 
-import { EvaluationGenerator, Transcript, evidenceTokens, normalizeEvidenceText, renderScript } from 'evidence-validator';
+import { EvaluationGenerator, Transcript, defaultTranscriptConfig, evidenceTokens, normalizeEvidenceText, renderScript } from 'evidence-validator';
 import type {
   BudgetPreview,
   EvaluationCallbacks,
@@ -111,6 +111,15 @@ function checkOutcome(o: EvaluationOutcome, where: string): void {
 }
 
 export function testTranscript(): void {
+  // spec 001's thresholds and budget, and spec 000's time limit
+  const defaults: Required<TranscriptConfig> = defaultTranscriptConfig();
+  shape(defaults, {
+    min_contiguous_tokens: 'required', max_quote_tokens: 'required', locality_seconds: 'required', max_generations: 'required',
+    max_retries_per_item: 'required', min_commendations: 'required', min_recommendations: 'required', max_processing_time_seconds: 'required',
+  }, 'defaultTranscriptConfig()');
+  check(defaults.min_contiguous_tokens === 6 && defaults.max_quote_tokens === 15 && defaults.locality_seconds === 20
+    && defaults.max_generations === 2 && defaults.max_retries_per_item === 1 && defaults.min_commendations === 2
+    && defaults.min_recommendations === 1 && defaults.max_processing_time_seconds === 120, 'defaultTranscriptConfig() values');
   for (const t of [new Transcript(json), new Transcript(JSON.stringify(json), { format: 'json' }), new Transcript(srt, { fileName: 'talk.srt', maxProcessingTimeSeconds: 10 })]) {
     const format: TranscriptFormat = t.format;
     const timing: TimingLevel = t.timing;

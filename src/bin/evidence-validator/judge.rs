@@ -48,13 +48,14 @@ use clap::Args;
 use evidence_validator::host::{rfc3339, Clock, SystemClock};
 use evidence_validator::judge::blocking::{self, Juror};
 use evidence_validator::judge::canonical::{self, SourceError};
-use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult};
-use evidence_validator::judge::lines::{parse_line_number, LineIndex};
+use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult, CitedFiles, Lookup};
+use evidence_validator::judge::lines::parse_line_number;
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
-use evidence_validator::judge::{check_juror_names, ClaimRequest, JudgeConfig};
+use evidence_validator::judge::{
+    check_juror_names, ClaimRequest, JudgeCall, JudgeConfig, JudgeOptions, MAX_TIMEOUT_MS,
+};
 use evidence_validator::{Error, ErrorKind};
 use serde_json::json;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -85,19 +86,20 @@ pub struct JuryArgs {
     /// remote) as JSON and exit: no file is read and no juror asked.
     #[arg(long)]
     dry_run: bool,
-    /// Step 2 passes at this score (0 to 1).
-    #[arg(long, default_value_t = 0.8)]
-    threshold: f64,
-    /// Lines of context before and after the cited lines.
-    #[arg(long, default_value_t = 5)]
-    context_lines: usize,
+    /// Step 2 passes at this score (0 to 1; default 0.8).
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Lines of context before and after the cited lines (default 5).
+    #[arg(long)]
+    context_lines: Option<u64>,
     /// Use CPython's autojunk heuristic in step 2 (off by default: it makes
     /// the score meaningless on areas of 200+ characters).
     #[arg(long)]
     autojunk: bool,
-    /// Seconds each juror may take (unless its own timeout= says otherwise).
-    #[arg(long, default_value_t = 120.0)]
-    timeout: f64,
+    /// Seconds each juror may take (unless its own timeout= says otherwise;
+    /// default 120).
+    #[arg(long)]
+    timeout: Option<f64>,
     /// Root of the prompt/response logs.
     #[arg(long, default_value = "debug_output/llm_logs")]
     log_dir: PathBuf,
@@ -278,10 +280,13 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
             "model" if !v.is_empty() => model = v.to_string(),
             "key_env" if !v.is_empty() => key_env = Some(v.to_string()),
             "timeout" => match v.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => timeout = Some(Duration::from_secs_f64(s)),
+                Ok(s) if s.is_finite() && s > 0.0 && s * 1000.0 <= MAX_TIMEOUT_MS as f64 => {
+                    timeout = Some(Duration::from_secs_f64(s))
+                }
                 _ => {
                     return Err(config_error(format!(
-                        "--judge {spec:?}: timeout must be seconds from 0 to 86400, got {v:?}"
+                        "--judge {spec:?}: timeout must be seconds above 0 and at most {}, got {v:?}",
+                        MAX_TIMEOUT_MS / 1000
                     )))
                 }
             },
@@ -327,8 +332,8 @@ fn is_remote(url: &str) -> bool {
 /// local jurors (the one at `LOCAL_LLM_BASE_URL`, or LM Studio and Ollama
 /// at their usual addresses), none with `--no-jury`. The environment's API keys are
 /// read only for the presets named with `--judge`.
-fn jurors(args: &JuryArgs) -> Result<Vec<HttpJuror>, Failure> {
-    let default_timeout = Duration::from_secs_f64(args.timeout.clamp(0.001, 86_400.0));
+fn jurors(args: &JuryArgs, config: &JudgeConfig) -> Result<Vec<HttpJuror>, Failure> {
+    let default_timeout = Duration::from_millis(config.timeout_ms);
     if args.no_jury {
         if !args.judges.is_empty() {
             return Err(config_error("--no-jury and --judge contradict each other".into()));
@@ -382,8 +387,8 @@ fn announce(jurors: &[HttpJuror]) {
 }
 
 /// Builds the jury; with `--dry-run`, prints it and says to stop.
-fn convene(args: &JuryArgs) -> Result<Option<Vec<Arc<dyn Juror>>>, Failure> {
-    let list = jurors(args)?;
+fn convene(args: &JuryArgs, config: &JudgeConfig) -> Result<Option<Vec<Arc<dyn Juror>>>, Failure> {
+    let list = jurors(args, config)?;
     if args.dry_run {
         let text = serde_json::to_string_pretty(&jury_plan(&list)).map_err(|e| Failure::Output(e.to_string()))?;
         super::write_output(None, &text)?;
@@ -393,18 +398,27 @@ fn convene(args: &JuryArgs) -> Result<Option<Vec<Arc<dyn Juror>>>, Failure> {
     Ok(Some(list.into_iter().map(|j| Arc::new(j) as Arc<dyn Juror>).collect()))
 }
 
+/// The flags through the one options parser (its defaults and bounds):
+/// `--timeout` in seconds is its `timeoutMs`.
 fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
-        return Err(config_error(format!("--timeout must be seconds from 0 to 86400, got {}", args.timeout)));
+    let mut flags = serde_json::Map::new();
+    if let Some(t) = args.threshold {
+        flags.insert("threshold".into(), json!(t));
     }
-    let config = JudgeConfig {
-        context_lines: args.context_lines,
-        threshold: args.threshold,
-        autojunk: args.autojunk,
-        timeout_ms: ((args.timeout * 1000.0).round() as u64).max(1),
-    };
-    config.check()?;
-    Ok(config)
+    if let Some(n) = args.context_lines {
+        flags.insert("contextLines".into(), json!(n));
+    }
+    if args.autojunk {
+        flags.insert("autojunk".into(), json!(true));
+    }
+    if let Some(seconds) = args.timeout {
+        if !seconds.is_finite() {
+            return Err(config_error(format!("--timeout must be a number of seconds, got {seconds}")));
+        }
+        flags.insert("timeoutMs".into(), json!(seconds * 1000.0));
+    }
+    let options = JudgeOptions::from_json(&serde_json::Value::Object(flags), JudgeCall::Jury)?;
+    Ok(options.config)
 }
 
 /// The text of `name` in the canonical directory, or why not
@@ -472,7 +486,7 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
     let config = judge_config(&args.jury)?;
     let start = line_arg(&args.start_line, "START_LINE")?;
     let end = line_arg(&args.end_line, "END_LINE")?;
-    let Some(jurors) = convene(&args.jury)? else {
+    let Some(jurors) = convene(&args.jury, &config)? else {
         return Ok(ExitCode::SUCCESS);
     };
     let source = match read_canonical(&args.jury.canonical_dir, &args.filename) {
@@ -499,7 +513,7 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
 pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
     let config = judge_config(&args.jury)?;
     let markdown = super::read_text(&args.report, ErrorKind::DocumentParsing)?;
-    let Some(jurors) = convene(&args.jury)? else {
+    let Some(jurors) = convene(&args.jury, &config)? else {
         return Ok(ExitCode::SUCCESS);
     };
     let name = args.report.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned());
@@ -515,34 +529,14 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
         eprintln!("  invalid citation {} (report line {}): {}", c.markdown, c.report_line, c.problem);
     }
     // each file read once, however many citations name it
-    let mut files: HashMap<String, Result<(String, LineIndex), SourceError>> = HashMap::new();
+    let mut files = CitedFiles::new();
     let mut results = Vec::with_capacity(parsed.citations.len());
     for c in parsed.citations {
-        let mut resolved = None;
-        let mut last_error = String::from("no file name");
-        for candidate in c.candidate_names() {
-            let read = files.entry(candidate.clone()).or_insert_with(|| {
-                read_canonical(&args.jury.canonical_dir, &candidate).map(|text| {
-                    let index = LineIndex::new(&text);
-                    (text, index)
-                })
-            });
-            match read {
-                Ok(_) => {
-                    resolved = Some(candidate);
-                    break;
-                }
-                Err(e @ SourceError::Refused(_)) => {
-                    last_error = e.message();
-                    break; // refused: not looked for under another name
-                }
-                Err(e) => last_error = e.message(),
-            }
-        }
-        let source = match resolved.as_ref().and_then(|n| files.get(n)) {
-            Some(Ok((text, index))) => Ok((text.as_str(), index)),
-            _ => Err(last_error),
-        };
+        let (resolved, source) = files.resolve(&c, |name| match read_canonical(&args.jury.canonical_dir, name) {
+            Ok(text) => Lookup::Found(text),
+            Err(e @ SourceError::Refused(_)) => Lookup::Refused(e.message()),
+            Err(e) => Lookup::Missing(e.message()),
+        });
         let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
             logs.write(e)
         })?;

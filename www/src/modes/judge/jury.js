@@ -2,12 +2,13 @@
 // (the page's demo jurors and the host's registered ones, each with a
 // checkbox), the step-2 threshold, the context size and the juror timeout.
 
-import { quoteScore } from 'evidence-validator';
+import { defaultJudgeOptions, quoteScore } from 'evidence-validator';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
 import { DEMO_JURORS, DEMO_LABEL, demoJury } from './demo.js';
 import { hostJudges, onJudgesChange } from './registry.js';
 
-const DEFAULTS = { threshold: 0.8, contextLines: 5, timeoutSeconds: 120 };
+/** The library's defaults (read, not copied). */
+const DEFAULTS = (({ threshold, contextLines, timeoutMs }) => ({ threshold, contextLines, timeoutSeconds: timeoutMs / 1000 }))(defaultJudgeOptions());
 
 /**
  * @param {() => void} onChange  called when the settings change (not when jurors are ticked)
