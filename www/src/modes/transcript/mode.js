@@ -13,7 +13,7 @@
 // The root carries data-runs (validations finished), data-transcript-builds
 // and data-state (`empty`, `ok`, `error`) for tests.
 
-import { Transcript, version } from 'evidence-validator';
+import { defaultTranscriptConfig, Transcript, version } from 'evidence-validator';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
 import { extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { renderItemList } from './item-list.js';
@@ -25,10 +25,11 @@ import { renderTranscript } from './view.js';
 const DEBOUNCE_MS = 150;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
 const FORMAT_BY_EXTENSION = { json: 'json', srt: 'srt', vtt: 'vtt' };
+/** The checks' settings shown; each starts at the library's default (`defaultTranscriptConfig()`). */
 const CONFIG = [
-  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', value: 6, min: 1, step: 1 },
-  { key: 'max_quote_tokens', label: 'Max. quote tokens', value: 15, min: 1, step: 1 },
-  { key: 'locality_seconds', label: 'Locality window (s)', value: 20, min: 0, step: 1 },
+  { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', step: 1 },
+  { key: 'max_quote_tokens', label: 'Max. quote tokens', step: 1 },
+  { key: 'locality_seconds', label: 'Locality window (s)', step: 1 },
 ];
 
 export function mount(panel, ctx) {
@@ -64,10 +65,11 @@ export function mount(panel, ctx) {
     placeholder: '{ "commendations": [ { "text": "…", "evidence_quote": "…", "evidence_timestamp": 27 } ], "recommendations": [ … ] }',
     onInput: () => schedule(), onLoad: () => run(),
   });
+  const defaults = defaultTranscriptConfig();
   const configInputs = CONFIG.map((c) => {
     const id = uniqueId(`tx-cfg-${c.key}`);
-    const input = h('input', { id, type: 'number', min: c.min, step: c.step, inputmode: 'decimal', dataset: { config: c.key }, oninput: () => schedule() });
-    input.value = String(c.value);
+    const input = h('input', { id, type: 'number', step: c.step, inputmode: 'decimal', dataset: { config: c.key }, oninput: () => schedule() });
+    input.value = String(defaults[c.key]);
     return { c, input, field: h('div', { class: 'config-field' }, h('label', { for: id }, c.label), input) };
   });
 
@@ -131,7 +133,7 @@ export function mount(panel, ctx) {
   /** The thresholds; an empty or bad number keeps the default (and is marked invalid). */
   function readConfig() {
     const config = {};
-    for (const { c, input } of configInputs) config[c.key] = readNumber(input, c.value);
+    for (const { c, input } of configInputs) config[c.key] = readNumber(input, defaults[c.key]);
     return config;
   }
 
