@@ -12,7 +12,9 @@
 //! - `citation_precision`/`recall`/`f1`: `precision_score`/`recall_score`/
 //!   `f1_score(average="micro")` over the claims' id sets binarized
 //!   (`MultiLabelBinarizer`): Σ|P∩G| / Σ|P|, Σ|P∩G| / Σ|G|; 0 when the
-//!   denominator is 0 (scikit-learn's `zero_division` result).
+//!   denominator is 0 (`zero_division=0`), but 1 for all three when no
+//!   claim has a predicted or a gold id (scikit-learn 1.2's answer: nothing
+//!   to cite, nothing cited).
 //!
 //! scikit-learn has no precision/recall at k for graded lists nor an ECE:
 //! - `precision_at_k` = relevant (relevance > 0) among the first k / the
@@ -186,6 +188,9 @@ pub fn citation_prf(predicted: &[Vec<String>], gold: &[Vec<String>]) -> (f64, f6
         tp += hits;
         fp += p.len() - hits;
         fn_ += g.len() - hits;
+    }
+    if tp + fp + fn_ == 0 {
+        return (1.0, 1.0, 1.0);
     }
     let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     (ratio(tp, tp + fp), ratio(tp, tp + fn_), ratio(2 * tp, 2 * tp + fp + fn_))
@@ -499,7 +504,8 @@ mod tests {
         let (p, r, f) = citation_prf(&ids(&[&["a", "b"], &[]]), &ids(&[&["a"], &["c"]]));
         // tp 1, fp 1, fn 1
         assert!(close(p, 0.5) && close(r, 0.5) && close(f, 0.5));
-        assert_eq!(citation_prf(&ids(&[&[]]), &ids(&[&[]])), (0.0, 0.0, 0.0));
+        assert_eq!(citation_prf(&ids(&[&[]]), &ids(&[&[]])), (1.0, 1.0, 1.0), "nothing to cite, nothing cited");
+        assert_eq!(citation_prf(&ids(&[&[]]), &ids(&[&["a"]])), (0.0, 0.0, 0.0));
     }
 
     #[test]
