@@ -17,8 +17,9 @@
 //! says which). With `enable_nei_verdict` off NEI reads as UNSUPPORTED.
 //!
 //! Strategies, behind [`Strategy`]: `keyword`, the share of the claim's
-//! distinct words (lowercase, the crate's tokenizer, so punctuation is not
-//! part of a word as in the spec's `split()`) found in the span; and
+//! distinct content words found in the span (the spec's `split()` overlap,
+//! with the crate's tokenizer, so punctuation is not part of a word, stop
+//! words left out and words stemmed: `revenues` = `revenue`); and
 //! `keyword_semantic_hybrid`, λ × keyword + (1 − λ) × the cosine similarity
 //! of the host's embeddings (below 0 counted as 0), λ = 0.8.
 //!
@@ -28,7 +29,6 @@ use crate::cite::config::{CiteConfig, CorrectionMethod};
 use crate::cite::evidence::EvidenceSpan;
 use crate::cite::Verdict;
 use crate::host::Deadline;
-use crate::text::tokens;
 use serde::Serialize;
 
 /// A correction action.
@@ -92,8 +92,8 @@ impl Keyword {
     /// Word sets of the claims and of the pool's spans.
     pub fn new(claims: &[&str], pool: &[EvidenceSpan]) -> Keyword {
         Keyword {
-            claims: claims.iter().map(|c| word_set(c)).collect(),
-            spans: pool.iter().map(|s| word_set(&s.quote)).collect(),
+            claims: claims.iter().map(|c| crate::cite::key_words(c)).collect(),
+            spans: pool.iter().map(|s| crate::cite::key_words(&s.quote)).collect(),
         }
     }
 }
@@ -129,14 +129,6 @@ impl Strategy for Hybrid {
         };
         self.lambda * k + (1.0 - self.lambda) * s
     }
-}
-
-/// Distinct lowercase words, sorted.
-fn word_set(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = tokens::tokenize(text).iter().map(|t| t.text(text).to_lowercase()).collect();
-    crate::sort::sort(&mut words);
-    words.dedup();
-    words
 }
 
 /// The method a run uses: the hybrid needs the host's vectors.
@@ -266,10 +258,10 @@ mod tests {
     #[test]
     fn keyword_score_is_the_share_of_claim_words() {
         let pool = pool();
-        let k = Keyword::new(&["Independence was declared in Paris"], &pool);
-        // claim words: independence, was, declared, in, paris (5)
-        assert_eq!(k.score(0, 0), 2.0 / 5.0, "in, paris");
-        assert_eq!(k.score(0, 1), 4.0 / 5.0, "independence, was, declared, in");
+        let k = Keyword::new(&["Independence was declared in Paris's treaty"], &pool);
+        // content words: independence, declared, paris, treaty (4)
+        assert_eq!(k.score(0, 0), 2.0 / 4.0, "paris, treaty");
+        assert_eq!(k.score(0, 1), 2.0 / 4.0, "independence, declared");
         assert_eq!(k.score(0, 2), 0.0);
     }
 
@@ -311,15 +303,15 @@ mod tests {
     #[test]
     fn the_hybrid_weighs_keyword_by_lambda() {
         let pool = pool();
-        let claims = ["Independence was declared in Paris"];
+        let claims = ["Independence was declared in Paris's treaty"];
         let h = Hybrid {
             keyword: Keyword::new(&claims, &pool),
             claim_vectors: vec![vec![1.0, 0.0]],
             span_vectors: vec![vec![0.0, 1.0], vec![1.0, 0.0], vec![-1.0, 0.0]],
             lambda: 0.8,
         };
-        assert!((h.score(0, 0) - 0.8 * 0.4).abs() < 1e-12);
-        assert!((h.score(0, 1) - (0.8 * 0.8 + 0.2)).abs() < 1e-12);
+        assert!((h.score(0, 0) - 0.8 * 0.5).abs() < 1e-12);
+        assert!((h.score(0, 1) - (0.8 * 0.5 + 0.2)).abs() < 1e-12);
         assert_eq!(h.score(0, 2), 0.0, "a negative cosine counts as 0");
     }
 }

@@ -1,8 +1,8 @@
 //! Stage 1 of spec 004, evidence pre-selection: every source is cut into
 //! sentences (UAX #29 sentence boundaries, `unicode-segmentation`), spans
 //! of `min_span_chars`–`max_span_chars` characters are kept, each is scored
-//! against the query (`keyword`: BM25 over all kept spans, divided by the
-//! best span's so that it is 0–1; `semantic`: the cosine similarity of the
+//! against the query (`keyword`: BM25 of the query's content words, stemmed,
+//! over all kept spans, divided by the best span's so that it is 0–1; `semantic`: the cosine similarity of the
 //! host's embeddings, below 0 counted as 0; `hybrid`: `hybrid_weight` ×
 //! keyword + the rest × semantic), a span holding a number gets
 //! `numeric_content_boost`, spans under `relevance_threshold` are dropped,
@@ -20,7 +20,7 @@ use crate::host::Deadline;
 use crate::matching::lexical;
 use crate::matching::semantic::{self, Embedder, MAX_EMBEDDED_CHUNKS};
 use crate::text::position::{PositionIndex, Span};
-use crate::text::tokens::{self, stem};
+use crate::text::tokens;
 use serde::Serialize;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -177,22 +177,10 @@ fn whole_source(source: &Source, max_chars: usize) -> EvidenceSpan {
     }
 }
 
-/// The query's words as BM25 terms: stemmed, lowercase, without stop
-/// words (unless it has only those), once each.
-fn terms(text: &str) -> Vec<String> {
-    let words: Vec<String> = tokens::tokenize(text).iter().map(|t| t.text(text).to_lowercase()).collect();
-    let content: Vec<&String> = words.iter().filter(|w| !tokens::is_stop_word(w)).collect();
-    let chosen: Vec<&String> = if content.is_empty() { words.iter().collect() } else { content };
-    let mut stems: Vec<String> = chosen.iter().map(|w| stem(w).to_string()).collect();
-    crate::sort::sort(&mut stems);
-    stems.dedup();
-    stems
-}
-
 /// BM25 of `query` in each text (the matching core's weights,
 /// [`lexical::term_score`]), divided by the best text's score.
 fn bm25(texts: &[&str], query: &str, deadline: &Deadline) -> Result<Vec<f64>> {
-    let query_terms = terms(query);
+    let query_terms = crate::cite::key_words(query);
     let mut tf: Vec<Vec<u32>> = Vec::with_capacity(texts.len());
     let mut lengths = Vec::with_capacity(texts.len());
     let mut df = vec![0u32; query_terms.len()];
@@ -204,8 +192,7 @@ fn bm25(texts: &[&str], query: &str, deadline: &Deadline) -> Result<Vec<f64>> {
                 return Err(timeout());
             }
             length += 1;
-            let w = t.text(text).to_lowercase();
-            if let Ok(k) = query_terms.binary_search_by(|q| q.as_str().cmp(stem(&w))) {
+            if let Ok(k) = query_terms.binary_search(&crate::cite::word_key(t.text(text))) {
                 counts[k] += 1;
             }
         }

@@ -33,6 +33,28 @@ use crate::matching::semantic::{self, Embedder, MAX_EMBEDDED_CHUNKS};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// A word as the keyword methods compare it (stages 1 and 5): lowercase,
+/// without a possessive `'s`, stemmed (`Acme's` = `acme`, `revenues` =
+/// `revenue`).
+pub(crate) fn word_key(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let bare = lower.strip_suffix("'s").or_else(|| lower.strip_suffix("\u{2019}s")).unwrap_or(&lower);
+    crate::text::tokens::stem(bare).to_string()
+}
+
+/// The distinct keys of `text`'s content words (all its words when it has
+/// only stop words), sorted.
+pub(crate) fn key_words(text: &str) -> Vec<String> {
+    let words: Vec<&str> = crate::text::tokens::tokenize(text).iter().map(|t| t.text(text)).collect();
+    let content: Vec<&str> =
+        words.iter().copied().filter(|w| !crate::text::tokens::is_stop_word(&w.to_lowercase())).collect();
+    let chosen = if content.is_empty() { &words } else { &content };
+    let mut keys: Vec<String> = chosen.iter().map(|w| word_key(w)).collect();
+    crate::sort::sort(&mut keys);
+    keys.dedup();
+    keys
+}
+
 /// The spec's five-tier verdict (Part III, stage 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]

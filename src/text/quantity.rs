@@ -658,6 +658,28 @@ mod tests {
     }
 
     #[test]
+    fn the_finance_reading_adds_decimal_commas_codes_and_german_scales() {
+        let read = |t: &str| quantities_read(t, Reading::FINANCE);
+        let one = |t: &str| {
+            let q = read(t);
+            assert_eq!(q.len(), 1, "{t}: {q:?}");
+            (q[0].value, q[0].unit, q[0].text.clone())
+        };
+        assert_eq!(one("3,2 Mrd."), (3.2e9, None, "3,2 Mrd".to_string()));
+        assert_eq!(one("12,75 Mio. EUR").0, 12.75e6);
+        assert_eq!(one("USD 3.2bn"), (3.2e9, Some("usd"), "USD 3.2bn".to_string()));
+        assert_eq!(one("₹500").1, Some("inr"));
+        // a comma before three digits stays a thousands separator
+        assert_eq!(one("1,500").0, 1500.0);
+        // the default reading (the meaning guard's) is unchanged
+        assert!(quantities("3,2").is_empty());
+        assert!(quantities("USD 5").first().is_some_and(|q| q.unit.is_none()));
+        assert_eq!(quantities("3,2 Mrd.").len(), 0);
+        assert_eq!(quantities("5 Mio").len(), 1);
+        assert_eq!(quantities("5 Mio")[0].value, 5.0);
+    }
+
+    #[test]
     fn identifiers_are_not_quantities() {
         for t in ["2.3.0", "i32", "r14", "%2F", "v1.2", "3d6"] {
             let q = quantities(t);

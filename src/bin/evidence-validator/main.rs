@@ -5,6 +5,7 @@
 //!                             [--config FILE] [--format F] [--verbose] [--strict]
 //! evidence-validator validate            # the bundled sample
 //! evidence-validator find --source FILE QUOTE [--max-edit-distance N]
+//! evidence-validator numeric | metrics | cite …   # spec 004, see cite.rs
 //! ```
 //!
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
@@ -20,6 +21,7 @@
 //! (and [`write_output`]): a closed stdout (`| head -c1`) ends the writing
 //! quietly, with no panic and the command's own exit code.
 
+mod cite;
 mod judge;
 mod transcript;
 
@@ -104,6 +106,12 @@ enum Command {
     VerifyReport(judge::VerifyReportArgs),
     /// Check a speech evaluation's evidence against the speaker's transcript (spec 001).
     Transcript(transcript::TranscriptArgs),
+    /// Compare a claim's number with the evidence's (spec 004 stage 6).
+    Numeric(cite::NumericArgs),
+    /// Evaluation metrics: ranking, AUROC, Brier, macro-F1, kappa, ECE, citations (spec 004 §7).
+    Metrics(cite::MetricsArgs),
+    /// The citation pipeline's deterministic stages 1, 3, 5, 6 (spec 004).
+    Cite(cite::CiteArgs),
 }
 
 fn main() -> ExitCode {
@@ -217,6 +225,9 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),
         Command::Transcript(args) => transcript::run(args),
+        Command::Numeric(args) => cite::run_numeric(args),
+        Command::Metrics(args) => cite::run_metrics(args),
+        Command::Cite(args) => cite::run_cite(args),
     }
 }
 
