@@ -425,3 +425,96 @@ pub fn verify_numeric(claim: &str, evidence: &str, config: &CiteConfig) -> Resul
     };
     r.ok_or_else(|| Error::invalid_input(&JsonPath::root().key("claim"), "numeric", "the claim holds no number to verify"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// tests/cases/cite_numeric.json, which the CLI's and the wasm
+    /// package's tests replay too; run natively and in wasm.
+    #[test]
+    fn numeric_case_file() {
+        let file: Value = serde_json::from_str(include_str!("../../tests/cases/cite_numeric.json")).unwrap();
+        let cases = file["cases"].as_array().unwrap();
+        assert!(cases.len() >= 8);
+        for c in cases {
+            let name = c["name"].as_str().unwrap();
+            let config = CiteConfig::from_json(c.get("config").unwrap_or(&Value::Null)).unwrap();
+            let r = verify_numeric(c["claim"].as_str().unwrap(), c["evidence"].as_str().unwrap(), &config).unwrap();
+            let r = serde_json::to_value(&r).unwrap();
+            assert_eq!(r["verdict"], c["verdict"], "{name}: {r}");
+            assert_eq!(r["match_score"].as_f64(), c["match_score"].as_f64(), "{name}: {r}");
+            if let Some(m) = c.get("mismatch") {
+                assert_eq!(&r["mismatches"][0]["field"], m, "{name}");
+            }
+        }
+    }
+
+    fn input() -> Value {
+        json!({
+            "query": "When was the treaty signed?",
+            "sources": [
+                {"id": "a", "title": "Treaty history", "content": "The Treaty of Paris was signed in 1783 by the United States and Britain. It ended the American Revolutionary War after eight long years."},
+                {"id": "b", "content": "Cats sleep for around sixteen hours every day, far more than most other mammals do."}
+            ],
+            "claims": [
+                {"text": "The Treaty of Paris was signed in 1783.", "citations": ["b"]},
+                {"text": "Cats sleep sixteen hours a day.", "citations": ["b"], "verdict": "supported"}
+            ]
+        })
+    }
+
+    #[test]
+    fn the_pipeline_runs_each_stage() {
+        let input = CiteInput::from_json(&input()).unwrap();
+        let r = run(&input, &CiteConfig::default(), None, &Deadline::never()).unwrap();
+        assert_eq!(r.evidence_pool.len(), 3, "two sentences of a, one of b");
+        assert_eq!(r.claims[0].correction.action, correction::Action::Replace);
+        assert_eq!(r.claims[0].correction.citations_after, ["a"]);
+        assert_eq!(r.claims[1].correction.verdict_source, "given");
+        assert_eq!(r.claims[1].correction.action, correction::Action::Keep);
+        // "sixteen hours" is in b: exact numeric match
+        assert_eq!(r.claims[1].confidence.signals[0].signal, "exact_numeric_match");
+        assert_eq!(r.claims[1].numeric.as_ref().map(|n| n.verdict), Some(Verdict::Supported));
+    }
+
+    #[test]
+    fn bad_input_names_its_path() {
+        for (patch, path) in [
+            (json!({"query": 5}), "$.query"),
+            (json!({"sources": [{"id": "a", "content": "x"}, {"id": "a", "content": "y"}]}), "$.sources[1].id"),
+            (json!({"sources": [{"id": "a"}]}), "$.sources[0].content"),
+            (json!({"sources": [{"id": "a", "content": "x", "author": "me"}]}), "$.sources[0].author"),
+            (json!({"claims": [{"text": "t", "verdict": "maybe"}]}), "$.claims[0].verdict"),
+            (json!({"claims": [{"text": "t", "citations": ["zzz"]}]}), "$.claims[0].citations[0]"),
+            (json!({"claims": [{"citations": []}]}), "$.claims[0].text"),
+            (json!({"extra": 1}), "$.extra"),
+        ] {
+            let mut v = input();
+            for (k, x) in patch.as_object().unwrap() {
+                v[k] = x.clone();
+            }
+            let e = CiteInput::from_json(&v).unwrap_err();
+            assert_eq!(e.code(), "VALIDATION_ERROR", "{patch}");
+            assert_eq!(e.details()["json_path"], path, "{patch}: {}", e.message());
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_is_a_processing_error() {
+        struct Late(std::cell::Cell<f64>);
+        impl crate::host::Clock for Late {
+            fn now_ms(&self) -> f64 {
+                let t = self.0.get();
+                self.0.set(t + 1000.0);
+                t
+            }
+        }
+        let clock = Late(std::cell::Cell::new(0.0));
+        let deadline = Deadline::after(&clock, 10.0);
+        let input = CiteInput::from_json(&input()).unwrap();
+        let e = run(&input, &CiteConfig::default(), None, &deadline).unwrap_err();
+        assert_eq!(e.code(), "PROCESSING_ERROR");
+    }
+}
