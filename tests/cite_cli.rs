@@ -36,7 +36,8 @@ fn numeric_replays_the_case_file() {
     assert!(all.len() >= 8);
     for (n, c) in all.iter().enumerate() {
         let name = c["name"].as_str().unwrap();
-        let mut args = vec!["numeric", "--claim", c["claim"].as_str().unwrap(), "--evidence", c["evidence"].as_str().unwrap()];
+        let mut args =
+            vec!["numeric", "--claim", c["claim"].as_str().unwrap(), "--evidence", c["evidence"].as_str().unwrap()];
         let config;
         if let Some(cfg) = c.get("config") {
             config = temp(&format!("numeric-config-{n}.json"), &cfg.to_string());
@@ -143,11 +144,20 @@ fn cite_runs_the_sample_and_its_toggles() {
         }
     }
     // bad input names its path
-    let bad = temp("cite-bad.json", r#"{"query": "q", "sources": [{"id": "a", "content": "x"}], "claims": [{"text": "t", "citations": ["b"]}]}"#);
+    let bad = temp(
+        "cite-bad.json",
+        r#"{"query": "q", "sources": [{"id": "a", "content": "x"}], "claims": [{"text": "t", "citations": ["b"]}]}"#,
+    );
     let o = run(&["cite", "--input", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("$.claims[0].citations[0]"));
-    let o = run(&["cite", "--input", sample, "--config", temp("cite-cfg-bad.json", r#"{"enable_magic": true}"#).to_str().unwrap()]);
+    let o = run(&[
+        "cite",
+        "--input",
+        sample,
+        "--config",
+        temp("cite-cfg-bad.json", r#"{"enable_magic": true}"#).to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("CONFIGURATION_ERROR") && err.contains("$.enable_magic"), "{err}");

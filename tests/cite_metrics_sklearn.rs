@@ -80,7 +80,9 @@ fn python() -> String {
             return p.to_string();
         }
     }
-    panic!("no python3 with scikit-learn, the oracle of this test: run scripts/setup.sh (apt-get install python3-sklearn)");
+    panic!(
+        "no python3 with scikit-learn, the oracle of this test: run scripts/setup.sh (apt-get install python3-sklearn)"
+    );
 }
 
 fn labels(rng: &mut Rng, n: usize, kinds: usize) -> Vec<u64> {
@@ -114,7 +116,9 @@ fn metrics_agree_with_scikit_learn_on_random_inputs() {
 
         let n = 1 + rng.below(40);
         let kinds = 1 + rng.below(5);
-        cases.push(json!({"kind": "classes", "y_true": labels(&mut rng, n, kinds), "y_pred": labels(&mut rng, n, kinds)}));
+        cases.push(
+            json!({"kind": "classes", "y_true": labels(&mut rng, n, kinds), "y_pred": labels(&mut rng, n, kinds)}),
+        );
         let n = 1 + rng.below(30);
         let kinds = 1 + rng.below(4);
         cases.push(json!({"kind": "raters", "a": labels(&mut rng, n, kinds), "b": labels(&mut rng, n, kinds)}));
@@ -186,7 +190,10 @@ fn metrics_agree_with_scikit_learn_on_random_inputs() {
             }
             "citations" => {
                 let (p, r, f1) = metrics::citation_prf(&lists(&c["predicted"]), &lists(&c["gold"]));
-                assert!(close(p, f(&e["p"])) && close(r, f(&e["r"])) && close(f1, f(&e["f"])), "citations {c}: {p} {r} {f1} vs {e}");
+                assert!(
+                    close(p, f(&e["p"])) && close(r, f(&e["r"])) && close(f1, f(&e["f"])),
+                    "citations {c}: {p} {r} {f1} vs {e}"
+                );
             }
             other => panic!("{other}"),
         }

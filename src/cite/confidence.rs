@@ -55,8 +55,17 @@ const HEDGING: &[&str] = &[
     "reportedly",
     "allegedly",
 ];
-const COMPARATIVE: &[&str] =
-    &["more than", "less than", "greater than", "fewer than", "similar to", "compared to", "relative to", "versus", "vs"];
+const COMPARATIVE: &[&str] = &[
+    "more than",
+    "less than",
+    "greater than",
+    "fewer than",
+    "similar to",
+    "compared to",
+    "relative to",
+    "versus",
+    "vs",
+];
 const DERIVED: &[&str] =
     &["totaling", "combined", "on average", "average of", "sum of", "total of", "calculated", "estimated", "projected"];
 const SUBJECTIVE: &[&str] = &["significant", "substantial", "notable", "major"];

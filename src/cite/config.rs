@@ -245,9 +245,8 @@ impl CiteConfig {
                 }
             }
         }
-        let config: CiteConfig = serde_json::from_value(value.clone()).map_err(|e| {
-            Error::invalid_config(&JsonPath::root(), "type", format!("citation configuration: {e}"))
-        })?;
+        let config: CiteConfig = serde_json::from_value(value.clone())
+            .map_err(|e| Error::invalid_config(&JsonPath::root(), "type", format!("citation configuration: {e}")))?;
         config.check_bounds()?;
         Ok(config)
     }
@@ -285,7 +284,9 @@ impl CiteConfig {
             return Err(Error::invalid_config(
                 &root.key("max_processing_time_seconds"),
                 "range",
-                format!("max_processing_time_seconds is {t}; it must be over 0 and at most {MAX_PROCESSING_SECONDS_BOUND}"),
+                format!(
+                    "max_processing_time_seconds is {t}; it must be over 0 and at most {MAX_PROCESSING_SECONDS_BOUND}"
+                ),
             ));
         }
         Ok(())
@@ -373,7 +374,10 @@ mod tests {
         assert!(c.enable_citation_correction && c.enable_numeric_qa_verification);
         assert!(c.enable_abstention && c.enable_nei_verdict && c.enable_interleaved_generation);
         assert!(!c.enable_verification_retrieval);
-        assert_eq!((c.confidence_classification.high_threshold, c.confidence_classification.low_threshold), (0.85, 0.5));
+        assert_eq!(
+            (c.confidence_classification.high_threshold, c.confidence_classification.low_threshold),
+            (0.85, 0.5)
+        );
         assert_eq!(c.citation_correction.lambda_weight, 0.8);
         assert_eq!(c.citation_correction.correction_method, CorrectionMethod::KeywordSemanticHybrid);
         assert_eq!((c.evidence_preselection.min_span_chars, c.evidence_preselection.max_span_chars), (50, 500));
@@ -403,8 +407,14 @@ mod tests {
             (json!({"enable_nei": true}), "$.enable_nei"),
             (json!({"citation_correction": {"lamda_weight": 0.5}}), "$.citation_correction.lamda_weight"),
             (json!({"enable_citation_correction": "yes"}), "$.enable_citation_correction"),
-            (json!({"evidence_preselection": {"max_spans_per_source": 2.5}}), "$.evidence_preselection.max_spans_per_source"),
-            (json!({"evidence_preselection": {"max_spans_per_source": 0}}), "$.evidence_preselection.max_spans_per_source"),
+            (
+                json!({"evidence_preselection": {"max_spans_per_source": 2.5}}),
+                "$.evidence_preselection.max_spans_per_source",
+            ),
+            (
+                json!({"evidence_preselection": {"max_spans_per_source": 0}}),
+                "$.evidence_preselection.max_spans_per_source",
+            ),
             (json!({"citation_correction": {"lambda_weight": 1.5}}), "$.citation_correction.lambda_weight"),
             (json!({"confidence_classification": {"low_threshold": 0.9}}), "$.confidence_classification.low_threshold"),
             (json!({"evidence_preselection": {"min_span_chars": 600}}), "$.evidence_preselection.max_span_chars"),
@@ -415,7 +425,8 @@ mod tests {
             assert_eq!(e.code(), "CONFIGURATION_ERROR", "{config}");
             assert_eq!(e.details()["json_path"], path, "{config}: {}", e.message());
         }
-        let e = CiteConfig::from_json(&json!({"citation_correction": {"correction_method": "bert_score"}})).unwrap_err();
+        let e =
+            CiteConfig::from_json(&json!({"citation_correction": {"correction_method": "bert_score"}})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.citation_correction.correction_method");
         assert!(e.message().contains("bert_score"), "{}", e.message());
         // every method name the table lists is one serde reads

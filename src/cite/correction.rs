@@ -281,7 +281,10 @@ mod tests {
         let mut alt = CiteConfig::default();
         alt.citation_correction.allow_alternate_citations = true;
         let c = run(claim, &["a"], Some(Verdict::Partial), &alt);
-        assert_eq!((c.action, c.citations_after.clone()), (Action::AddAlternate, vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(
+            (c.action, c.citations_after.clone()),
+            (Action::AddAlternate, vec!["a".to_string(), "b".to_string()])
+        );
         // nothing in the pool supports it: REMOVE
         let c = run("Quantum gravity unifies forces", &["c"], None, &config);
         assert_eq!((c.action, c.verdict), (Action::Remove, Verdict::Unsupported));
@@ -289,8 +292,7 @@ mod tests {
         // no citation at all: NEI, REMOVE; with NEI off it reads UNSUPPORTED
         let c = run("Quantum gravity unifies forces", &[], None, &config);
         assert_eq!((c.action, c.verdict), (Action::Remove, Verdict::Nei));
-        let mut no_nei = CiteConfig::default();
-        no_nei.enable_nei_verdict = false;
+        let no_nei = CiteConfig { enable_nei_verdict: false, ..CiteConfig::default() };
         assert_eq!(run("Quantum gravity unifies forces", &[], None, &no_nei).verdict, Verdict::Unsupported);
         // a PARTIAL claim with nothing better: KEEP
         let c = run("Quantum gravity unifies forces", &["c"], Some(Verdict::Partial), &config);

@@ -244,7 +244,12 @@ mod tests {
     use crate::cite::config::CiteConfig;
 
     fn source(id: &str, content: &str) -> Source {
-        Source { id: id.into(), title: format!("{id} title"), url: format!("https://example.com/{id}"), content: content.into() }
+        Source {
+            id: id.into(),
+            title: format!("{id} title"),
+            url: format!("https://example.com/{id}"),
+            content: content.into(),
+        }
     }
 
     fn keyword_config() -> CiteConfig {
@@ -325,8 +330,7 @@ mod tests {
     fn off_means_whole_sources() {
         let long = "é".repeat(6000);
         let sources = vec![source("a", "Tiny. 42 apples."), source("b", &long)];
-        let mut config = CiteConfig::default();
-        config.enable_evidence_preselection = false;
+        let config = CiteConfig { enable_evidence_preselection: false, ..CiteConfig::default() };
         let pool = preselect(&sources, "anything", &config, None, &Deadline::never()).unwrap();
         assert_eq!(pool.relevance_method_used, "none");
         assert_eq!(pool.spans.len(), 2);

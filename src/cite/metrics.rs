@@ -58,9 +58,8 @@ fn harmonic(p: f64, r: f64) -> f64 {
 
 /// NDCG at `k` of one ranked list, linear gains.
 pub fn ndcg_at_k(relevance: &[f64], k: usize) -> f64 {
-    let dcg = |rel: &[f64]| -> f64 {
-        rel.iter().take(k).enumerate().map(|(i, r)| r / libm::log2(i as f64 + 2.0)).sum()
-    };
+    let dcg =
+        |rel: &[f64]| -> f64 { rel.iter().take(k).enumerate().map(|(i, r)| r / libm::log2(i as f64 + 2.0)).sum() };
     let mut ideal = relevance.to_vec();
     crate::sort::sort_by(&mut ideal, |a, b| b.total_cmp(a));
     let best = dcg(&ideal);
@@ -263,7 +262,10 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
         let at = root.key("ranking");
         let o = object(v, &at, &["relevance", "k"])?;
         let k = field(o, "k", &at)?;
-        let k = k.as_u64().filter(|k| *k >= 1).ok_or_else(|| bad(&at.key("k"), "type", "k must be a whole number of at least 1"))?;
+        let k = k
+            .as_u64()
+            .filter(|k| *k >= 1)
+            .ok_or_else(|| bad(&at.key("k"), "type", "k must be a whole number of at least 1"))?;
         let lists = list(field(o, "relevance", &at)?, &at.key("relevance"))?;
         if lists.is_empty() {
             return Err(bad(&at.key("relevance"), "minItems", "relevance needs at least one query"));
@@ -278,7 +280,8 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
             n += ndcg_at_k(&rel, k as usize);
         }
         let q = lists.len() as f64;
-        (out.precision_at_k, out.recall_at_k, out.f1_at_k, out.ndcg_at_k) = (Some(p / q), Some(r / q), Some(f / q), Some(n / q));
+        (out.precision_at_k, out.recall_at_k, out.f1_at_k, out.ndcg_at_k) =
+            (Some(p / q), Some(r / q), Some(f / q), Some(n / q));
     }
     if let Some(v) = obj.get("binary") {
         let at = root.key("binary");
@@ -286,9 +289,10 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
         let y = flags(field(o, "y_true", &at)?, &at.key("y_true"), deadline)?;
         let s = numbers(field(o, "y_score", &at)?, &at.key("y_score"), deadline, f64::MIN, f64::MAX)?;
         same_length(y.len(), s.len(), &at.key("y_score"), "y_true")?;
-        out.auroc = Some(auroc(&y, &s).ok_or_else(|| {
-            bad(&at.key("y_true"), "twoClasses", "AUROC is undefined: y_true holds only one class")
-        })?);
+        out.auroc =
+            Some(auroc(&y, &s).ok_or_else(|| {
+                bad(&at.key("y_true"), "twoClasses", "AUROC is undefined: y_true holds only one class")
+            })?);
         // the Brier score reads y_score as probabilities
         if s.iter().all(|p| (0.0..=1.0).contains(p)) {
             out.brier = Some(brier(&y, &s));
@@ -345,7 +349,11 @@ fn bad(path: &JsonPath, constraint: &str, message: &str) -> Error {
 fn object<'a>(v: &'a Value, at: &JsonPath, keys: &[&str]) -> Result<&'a serde_json::Map<String, Value>> {
     let o = v.as_object().ok_or_else(|| bad(at, "type", "must be an object"))?;
     if let Some(k) = o.keys().find(|k| !keys.contains(&k.as_str())) {
-        return Err(bad(&at.key(k), "additionalProperties", &format!("unknown key {k:?}; the keys here are: {}", keys.join(", "))));
+        return Err(bad(
+            &at.key(k),
+            "additionalProperties",
+            &format!("unknown key {k:?}; the keys here are: {}", keys.join(", ")),
+        ));
     }
     Ok(o)
 }
@@ -500,7 +508,8 @@ mod tests {
         let e = ece(&[0.2, 0.4, 0.9, 1.0], &[true, false, true, true], 2);
         // 2/4·|0.3 − 0.5| + 2/4·|0.95 − 1| = 0.1 + 0.025
         assert!(close(e, 0.125), "{e}");
-        let ids = |v: &[&[&str]]| v.iter().map(|l| l.iter().map(|x| x.to_string()).collect()).collect::<Vec<Vec<String>>>();
+        let ids =
+            |v: &[&[&str]]| v.iter().map(|l| l.iter().map(|x| x.to_string()).collect()).collect::<Vec<Vec<String>>>();
         let (p, r, f) = citation_prf(&ids(&[&["a", "b"], &[]]), &ids(&[&["a"], &["c"]]));
         // tp 1, fp 1, fn 1
         assert!(close(p, 0.5) && close(r, 0.5) && close(f, 0.5));

@@ -143,7 +143,11 @@ impl CiteInput {
             let o = object(s, &at, &["id", "title", "url", "content"])?;
             let id = text(o, "id", &at, true)?;
             if sources.iter().any(|x| x.id == id) {
-                return Err(Error::invalid_input(&at.key("id"), "uniqueItems", format!("source id {id:?} is used twice")));
+                return Err(Error::invalid_input(
+                    &at.key("id"),
+                    "uniqueItems",
+                    format!("source id {id:?} is used twice"),
+                ));
             }
             let content = o.get("content").and_then(Value::as_str).ok_or_else(|| {
                 Error::invalid_input(&at.key("content"), "required", "content is required and must be a string")
@@ -180,7 +184,11 @@ impl CiteInput {
                     Error::invalid_input(&cites_at.index(j), "type", "a citation must be a source id (string)")
                 })?;
                 if !sources.iter().any(|s| s.id == id) {
-                    return Err(Error::invalid_input(&cites_at.index(j), "reference", format!("no source has id {id:?}")));
+                    return Err(Error::invalid_input(
+                        &cites_at.index(j),
+                        "reference",
+                        format!("no source has id {id:?}"),
+                    ));
                 }
                 citations.push(id.to_string());
             }
@@ -228,7 +236,11 @@ fn text(o: &Map<String, Value>, key: &str, at: &JsonPath, required: bool) -> Res
         Some(Value::String(s)) => {
             let n = s.chars().count();
             if key != "content" && n > config::MAX_TEXT_CHARS {
-                return Err(Error::invalid_input(&path, "maxLength", format!("{n} characters, more than {}", config::MAX_TEXT_CHARS)));
+                return Err(Error::invalid_input(
+                    &path,
+                    "maxLength",
+                    format!("{n} characters, more than {}", config::MAX_TEXT_CHARS),
+                ));
             }
             if required && s.trim().is_empty() {
                 return Err(Error::invalid_input(&path, "minLength", format!("{key} is empty")));
@@ -294,7 +306,12 @@ fn timeout() -> Error {
 ///
 /// # Errors
 /// PROCESSING_ERROR when the deadline passes or the embedder fails.
-pub fn run(input: &CiteInput, config: &CiteConfig, embedder: Option<&dyn Embedder>, deadline: &Deadline) -> Result<CiteReport> {
+pub fn run(
+    input: &CiteInput,
+    config: &CiteConfig,
+    embedder: Option<&dyn Embedder>,
+    deadline: &Deadline,
+) -> Result<CiteReport> {
     let pool = evidence::preselect(&input.sources, &input.query, config, embedder, deadline)?;
     let spans = &pool.spans;
     let claim_texts: Vec<&str> = input.claims.iter().map(|c| c.text.as_str()).collect();
@@ -307,7 +324,10 @@ pub fn run(input: &CiteInput, config: &CiteConfig, embedder: Option<&dyn Embedde
             if spans.len() + claim_texts.len() > MAX_EMBEDDED_CHUNKS {
                 return Err(Error::new(
                     ErrorKind::Processing,
-                    format!("{} claims and spans to embed, more than {MAX_EMBEDDED_CHUNKS}", spans.len() + claim_texts.len()),
+                    format!(
+                        "{} claims and spans to embed, more than {MAX_EMBEDDED_CHUNKS}",
+                        spans.len() + claim_texts.len()
+                    ),
                 ));
             }
             let mut texts = claim_texts.clone();
@@ -341,11 +361,9 @@ pub fn run(input: &CiteInput, config: &CiteConfig, embedder: Option<&dyn Embedde
             correction::keep(&claim.citations)
         };
         // the claim's evidence: its best cited span (before correction)
-        let cited: Vec<usize> =
-            (0..spans.len()).filter(|i| claim.citations.contains(&spans[*i].source_id)).collect();
-        let best_cited = cited.iter().copied().max_by(|a, b| {
-            strategy.score(n, *a).total_cmp(&strategy.score(n, *b)).then(b.cmp(a))
-        });
+        let cited: Vec<usize> = (0..spans.len()).filter(|i| claim.citations.contains(&spans[*i].source_id)).collect();
+        let best_cited =
+            cited.iter().copied().max_by(|a, b| strategy.score(n, *a).total_cmp(&strategy.score(n, *b)).then(b.cmp(a)));
         let confidence = if config.enable_confidence_classification {
             let evidence_span = best_cited.map(|i| &spans[i]);
             let similarity = match (&vectors, best_cited) {
@@ -423,7 +441,9 @@ pub fn verify_numeric(claim: &str, evidence: &str, config: &CiteConfig) -> Resul
     } else {
         numeric::verify_as_text(claim, evidence)
     };
-    r.ok_or_else(|| Error::invalid_input(&JsonPath::root().key("claim"), "numeric", "the claim holds no number to verify"))
+    r.ok_or_else(|| {
+        Error::invalid_input(&JsonPath::root().key("claim"), "numeric", "the claim holds no number to verify")
+    })
 }
 
 #[cfg(test)]

@@ -300,7 +300,8 @@ struct Value {
 /// The numbers of `text` that are values (not years or ordinals), ranges
 /// joined.
 fn values(text: &str, periods: &[Period]) -> Vec<Value> {
-    let qs: Vec<Quantity> = quantity::quantities_read(text, Reading::FINANCE).into_iter().take(MAX_QUANTITIES).collect();
+    let qs: Vec<Quantity> =
+        quantity::quantities_read(text, Reading::FINANCE).into_iter().take(MAX_QUANTITIES).collect();
     let is_value = |q: &Quantity| {
         let year_like = q.unit.is_none()
             && !q.percent
@@ -558,7 +559,11 @@ pub fn verify_as_text(claim: &str, evidence: &str) -> Option<NumericResult> {
     let ci = PositionIndex::new(claim);
     let claim_c = components(claim, &ci, &cv, &claim_periods);
     let runs = |t: &str| -> Vec<String> {
-        quantity::digit_runs(t).into_iter().take(MAX_QUANTITIES).map(|(s, e)| t.get(s..e).unwrap_or("").to_string()).collect()
+        quantity::digit_runs(t)
+            .into_iter()
+            .take(MAX_QUANTITIES)
+            .map(|(s, e)| t.get(s..e).unwrap_or("").to_string())
+            .collect()
     };
     let raw = claim.get(cv.start..cv.end).unwrap_or("");
     let have = runs(evidence);
@@ -609,7 +614,10 @@ mod tests {
         let r = check("Revenue was $3.2B in Q4 2024", "Revenue was $3.2 billion in Q4 2023");
         assert_eq!(r.verdict, Verdict::Contradicted);
         assert_eq!(r.value_score, 1.0);
-        assert_eq!(r.mismatches, vec![Mismatch { field: "time_period", claim: "Q4 2024".into(), evidence: "Q4 2023".into() }]);
+        assert_eq!(
+            r.mismatches,
+            vec![Mismatch { field: "time_period", claim: "Q4 2024".into(), evidence: "Q4 2023".into() }]
+        );
         // "3,2 Mrd." is handled: 3.2 × 10⁹
         let r = check("Revenue was €3.2 billion", "Der Umsatz lag bei 3,2 Mrd. EUR");
         assert_eq!((r.verdict, r.match_score), (Verdict::Supported, 1.0), "{r:?}");

@@ -322,7 +322,8 @@ pub fn quantities_read(text: &str, reading: Reading) -> Vec<Quantity> {
         };
         let w = word(k).unwrap_or_default();
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(w, reading.decimal_comma).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+            digits_token(w, reading.decimal_comma)
+                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
             number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };

@@ -2,6 +2,7 @@
 //! converts its JS input, makes one core call, and converts the output.
 //! Errors reach JS as `Error` objects with `code` and `details`.
 
+mod cite;
 mod judge;
 mod transcript;
 

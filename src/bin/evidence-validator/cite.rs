@@ -61,7 +61,9 @@ pub struct CiteArgs {
 
 fn config(path: Option<&PathBuf>) -> Result<CiteConfig, Failure> {
     let value = match path {
-        Some(p) => parse_json(&read_text(p, ErrorKind::Configuration)?, &p.display().to_string(), ErrorKind::Configuration)?,
+        Some(p) => {
+            parse_json(&read_text(p, ErrorKind::Configuration)?, &p.display().to_string(), ErrorKind::Configuration)?
+        }
         None => Value::Null,
     };
     Ok(CiteConfig::from_json(&value)?)
