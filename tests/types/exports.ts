@@ -36,6 +36,10 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   renderScript: 'transcript.ts',
   normalizeEvidenceText: 'transcript.ts',
   evidenceTokens: 'transcript.ts',
+  cite: 'cite.ts',
+  citeNumeric: 'cite.ts',
+  citeMetrics: 'cite.ts',
+  citeDefaultConfig: 'cite.ts',
 };
 
 // The web entry: the same API, plus `init` (default) and `initSync`.
