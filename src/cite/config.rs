@@ -16,6 +16,7 @@
 //! the spec leaves open are chosen here and marked "(not in the spec)".
 
 use crate::error::{Error, JsonPath, Result};
+use crate::json::type_name;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -149,8 +150,8 @@ pub const MAX_SOURCES: usize = 1_000;
 pub const MAX_CLAIMS: usize = 10_000;
 /// Most citations of one claim.
 pub const MAX_CITATIONS_PER_CLAIM: usize = 100;
-/// Most bytes of all sources' content together (the pipeline keeps a few
-/// copies of each span: about 3× this at peak).
+/// Most bytes of all sources' content and claims' text together (the
+/// pipeline keeps a few copies of each span: about 3× this at peak).
 pub const MAX_TOTAL_CONTENT_BYTES: usize = 64 << 20;
 /// Most characters in one query or claim text.
 pub const MAX_TEXT_CHARS: usize = 100_000;
@@ -329,18 +330,11 @@ fn check_shape(value: &Value, defaults: &Value, path: &JsonPath) -> Result<()> {
             }
             Ok(())
         }
-        _ => Err(Error::invalid_config(path, "type", format!("must be {}, got {}", kind(defaults), kind(value)))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        _ => Err(Error::invalid_config(
+            path,
+            "type",
+            format!("must be {}, got {}", type_name(defaults), type_name(value)),
+        )),
     }
 }
 

@@ -408,43 +408,35 @@ fn flags(v: &Value, at: &JsonPath, deadline: &Deadline) -> Result<Vec<bool>> {
         .collect()
 }
 
-/// Labels: strings or whole numbers (`1` and `"1"` are different labels).
+/// A label or an id: a string or a whole number (`1` and `"1"` are
+/// different labels; as ids both are `1`).
+fn label(x: &Value, at: &JsonPath, deadline: &Deadline, quoted: bool) -> Result<String> {
+    tick(deadline)?;
+    match x {
+        Value::String(s) if !quoted => Ok(s.clone()),
+        Value::String(_) => Ok(x.to_string()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
+        _ => Err(bad(at, "type", "must be a string or a whole number")),
+    }
+}
+
+/// A list of labels, at least one.
 fn label_list(v: &Value, at: &JsonPath, deadline: &Deadline) -> Result<Vec<String>> {
     let l = list(v, at)?;
     if l.is_empty() {
         return Err(bad(at, "minItems", "needs at least one label"));
     }
-    l.iter()
-        .enumerate()
-        .map(|(i, x)| {
-            tick(deadline)?;
-            match x {
-                Value::String(_) => Ok(x.to_string()),
-                Value::Number(n) if n.is_i64() || n.is_u64() => Ok(x.to_string()),
-                _ => Err(bad(&at.index(i), "type", "a label must be a string or a whole number")),
-            }
-        })
-        .collect()
+    l.iter().enumerate().map(|(i, x)| label(x, &at.index(i), deadline, true)).collect()
 }
 
+/// One list of ids per claim.
 fn id_lists(v: &Value, at: &JsonPath, deadline: &Deadline) -> Result<Vec<Vec<String>>> {
     list(v, at)?
         .iter()
         .enumerate()
         .map(|(i, ids)| {
             let here = at.index(i);
-            list(ids, &here)?
-                .iter()
-                .enumerate()
-                .map(|(j, id)| {
-                    tick(deadline)?;
-                    match id {
-                        Value::String(s) => Ok(s.clone()),
-                        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
-                        _ => Err(bad(&here.index(j), "type", "an id must be a string or a whole number")),
-                    }
-                })
-                .collect()
+            list(ids, &here)?.iter().enumerate().map(|(j, id)| label(id, &here.index(j), deadline, false)).collect()
         })
         .collect()
 }

@@ -202,7 +202,16 @@ impl CiteInput {
                     )
                 })?),
             };
-            claims.push(Claim { text: text(o, "text", &at, true)?, citations, verdict });
+            let claim_text = text(o, "text", &at, true)?;
+            total = total.saturating_add(claim_text.len());
+            if total > config::MAX_TOTAL_CONTENT_BYTES {
+                return Err(Error::invalid_input(
+                    &at.key("text"),
+                    "maxLength",
+                    format!("the sources and claims pass {} bytes together", config::MAX_TOTAL_CONTENT_BYTES),
+                ));
+            }
+            claims.push(Claim { text: claim_text, citations, verdict });
         }
         Ok(CiteInput { query, sources, claims })
     }
@@ -452,7 +461,7 @@ mod tests {
     use serde_json::json;
 
     /// tests/cases/cite_numeric.json, which the CLI's and the wasm
-    /// package's tests replay too; run natively and in wasm.
+    /// package's tests replay too (tests/cite_wasm.rs replays it in wasm).
     #[test]
     fn numeric_case_file() {
         let file: Value = serde_json::from_str(include_str!("../../tests/cases/cite_numeric.json")).unwrap();

@@ -59,20 +59,10 @@ const ENTITIES: &[(&str, &[&str])] = &[
     ("decline", &["decline", "declined", "decrease", "decreased", "fell", "dropped"]),
 ];
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+/// The twelve month names, in calendar order.
+fn months() -> &'static [&'static str] {
+    crate::text::lexicon::MONTHS.get(..12).unwrap_or(&[])
+}
 
 /// A time period named in a text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -144,7 +134,7 @@ pub fn periods(text: &str) -> Vec<Period> {
                 next = j + 1;
                 period = Some((Some(y), None, true));
             }
-        } else if let Some(m) = MONTHS.iter().position(|m| *m == w || (w.len() == 3 && m.starts_with(w))) {
+        } else if let Some(m) = months().iter().position(|m| *m == w || (w.len() == 3 && m.starts_with(w))) {
             if let Some((y, false)) = low.get(k + 1).and_then(|n| year_of(n, false)) {
                 end = toks[k + 1].end as usize;
                 next = k + 2;
@@ -204,7 +194,7 @@ fn normalize_period(year: Option<u16>, part: Option<(char, u8)>, fiscal: bool) -
         'q' => format!("Q{n}"),
         'h' => format!("H{n}"),
         _ => {
-            let m = MONTHS.get(usize::from(n).saturating_sub(1)).copied().unwrap_or("");
+            let m = months().get(usize::from(n).saturating_sub(1)).copied().unwrap_or("");
             let mut c = m.chars();
             c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
         }
