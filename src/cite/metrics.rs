@@ -26,6 +26,9 @@
 //!   last), Σ (bin size / n) × |mean confidence − accuracy| (the spec's
 //!   `expected_calibration_error`, except that a confidence of exactly 1.0
 //!   is counted, in the last bin, where the spec's half-open bins lose it).
+//!
+//! The functions read lists of different lengths to the shorter's end
+//! ([`evaluate`] refuses them).
 
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
@@ -70,8 +73,11 @@ pub fn ndcg_at_k(relevance: &[f64], k: usize) -> f64 {
     }
 }
 
-/// Area under the ROC curve; `None` unless both classes occur.
+/// Area under the ROC curve; `None` unless both classes occur. Lists of
+/// different lengths are read to the shorter's end.
 pub fn auroc(y_true: &[bool], y_score: &[f64]) -> Option<f64> {
+    let n = y_true.len().min(y_score.len());
+    let (y_true, y_score) = (&y_true[..n], &y_score[..n]);
     let positives = y_true.iter().filter(|y| **y).count();
     let negatives = y_true.len() - positives;
     if positives == 0 || negatives == 0 {
@@ -97,7 +103,7 @@ pub fn auroc(y_true: &[bool], y_score: &[f64]) -> Option<f64> {
 
 /// Mean squared difference of probability and outcome.
 pub fn brier(y_true: &[bool], probability: &[f64]) -> f64 {
-    let n = y_true.len().max(1) as f64;
+    let n = y_true.len().min(probability.len()).max(1) as f64;
     y_true.iter().zip(probability).map(|(y, p)| (p - if *y { 1.0 } else { 0.0 }).powi(2)).sum::<f64>() / n
 }
 
@@ -138,7 +144,7 @@ pub fn macro_f1(y_true: &[String], y_pred: &[String]) -> f64 {
 /// Cohen's kappa of two raters; `None` when chance agreement is 1.
 pub fn cohen_kappa(a: &[String], b: &[String]) -> Option<f64> {
     let all = labels(a, b);
-    let n = a.len() as f64;
+    let n = a.len().min(b.len()) as f64;
     let mut rows = vec![0.0; all.len()];
     let mut cols = vec![0.0; all.len()];
     let mut agree = 0.0;
@@ -167,7 +173,7 @@ pub fn ece(confidence: &[f64], correct: &[bool], bins: usize) -> f64 {
         conf_sum[b] += c;
         right[b] += usize::from(*ok);
     }
-    let n = confidence.len().max(1) as f64;
+    let n = confidence.len().min(correct.len()).max(1) as f64;
     (0..bins)
         .filter(|b| count[*b] > 0)
         .map(|b| {
@@ -478,6 +484,9 @@ mod tests {
         // pairs: (0.4 vs 0.1) 1, (0.4 vs 0.4) ½, (0.8 vs 0.1) 1, (0.8 vs 0.4) 1 → 3.5 / 4
         assert!(close(auroc(&y, &s).unwrap(), 0.875));
         assert!(auroc(&[true, true], &[0.1, 0.2]).is_none());
+        // lists of different lengths: read to the shorter's end, no panic
+        assert_eq!(auroc(&[false, true], &[0.1, 0.9, 0.5]), Some(1.0));
+        assert_eq!(auroc(&[false, true, true], &[0.1, 0.9]), Some(1.0));
         // (0.1² + 0.6² + 0.4² + 0.2²) / 4 = 0.57 / 4
         assert!(close(brier(&y, &s), 0.1425));
     }
