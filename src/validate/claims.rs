@@ -4,6 +4,7 @@
 
 use crate::document::Format;
 use crate::error::{Error, JsonPath, Result};
+use crate::json::type_name as kind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -144,17 +145,6 @@ impl ClaimSet {
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(ClaimSet { claims, format, unknown_fields })
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
