@@ -19,7 +19,7 @@
 //! Strategies, behind [`Strategy`]: `keyword`, the share of the claim's
 //! distinct content words found in the span (the spec's `split()` overlap,
 //! with the crate's tokenizer, so punctuation is not part of a word, stop
-//! words left out and words stemmed: `revenues` = `revenue`); and
+//! words left out and words stemmed: `users` = `user`); and
 //! `keyword_semantic_hybrid`, λ × keyword + (1 − λ) × the cosine similarity
 //! of the host's embeddings (below 0 counted as 0), λ = 0.8.
 //!

@@ -34,8 +34,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// A word as the keyword methods compare it (stages 1 and 5): lowercase,
-/// without a possessive `'s`, stemmed (`Acme's` = `acme`, `revenues` =
-/// `revenue`).
+/// without a possessive `'s`, stemmed by the crate's light stemmer
+/// (`Acme's` = `acme`, `users` = `user`; it leaves `revenue` and
+/// `revenues` apart).
 pub(crate) fn word_key(word: &str) -> String {
     let lower = word.to_lowercase();
     let bare = lower.strip_suffix("'s").or_else(|| lower.strip_suffix("\u{2019}s")).unwrap_or(&lower);
