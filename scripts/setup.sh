@@ -36,6 +36,13 @@ if ! command -v python3 >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3
 fi
 
+# scikit-learn: the oracle of tests/cite_metrics_sklearn.rs (the citation
+# pipeline's metrics, spec 004 §7); that test fails without it, never skips.
+if ! python3 -c 'import sklearn' 2>/dev/null && ! /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn
+fi
+
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi

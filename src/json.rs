@@ -38,6 +38,18 @@ pub fn parse(text: &str, kind: ErrorKind, what: &str) -> Result<Value> {
     }
 }
 
+/// The JSON type of `v` as a message says it: `a string`, `an object`, ….
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// A JSON value, refusing duplicate keys (recorded in `duplicate` with
 /// their path, since serde's error type carries none). Where the value is
 /// is a chain of borrowed steps up to the root, made into a [`JsonPath`]

@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cite;
 pub mod document;
 pub mod error;
 pub mod extract;

@@ -18,6 +18,18 @@ const K1: f64 = 1.2;
 /// BM25 length normalization.
 const B: f64 = 0.75;
 
+/// BM25's inverse document frequency of a term found in `df` of `n`
+/// passages (the "+1" form, never negative).
+pub(crate) fn idf(n: f64, df: f64) -> f64 {
+    libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
+}
+
+/// One term's BM25 contribution: `tf` occurrences in a passage of `len`
+/// words, passages averaging `avg` words.
+pub(crate) fn term_score(idf: f64, tf: f64, len: f64, avg: f64) -> f64 {
+    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg))
+}
+
 /// A chunk that holds the quote's words.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LexicalMatch {
@@ -85,7 +97,7 @@ pub fn find(
                 }
             }
         }
-        idfs.push(libm::log(1.0 + (n - df as f64 + 0.5) / (df as f64 + 0.5)));
+        idfs.push(idf(n, df as f64));
     }
     let total_idf: f64 = idfs.iter().sum();
     let avg = chunks.average_length().max(1.0);
@@ -100,7 +112,7 @@ pub fn find(
                     continue;
                 }
                 let tf = tf as f64;
-                bm25 += idfs[t] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
+                bm25 += term_score(idfs[t], tf, len, avg);
                 covered += idfs[t];
             }
             let coverage = if total_idf > 0.0 { covered / total_idf } else { 0.0 };

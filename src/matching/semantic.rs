@@ -138,8 +138,20 @@ pub fn embed(
     }
     let mut texts: Vec<&str> = ranges.iter().map(|&(s, e)| text.get(s..e).unwrap_or("")).collect();
     texts.extend_from_slice(quotes);
+    let mut unit = embed_texts(&texts, embedder)?;
+    let quote_vectors = unit.split_off(ranges.len());
+    Ok((EmbeddedChunks { ranges, vectors: unit }, quote_vectors))
+}
+
+/// Asks `embedder` for the vectors of `texts` and checks its answer: one
+/// vector per text, all of the same non-zero length, finite. Returned at
+/// unit length, so that a dot product is the cosine similarity.
+///
+/// # Errors
+/// PROCESSING_ERROR when the embedder fails or answers wrongly.
+pub(crate) fn embed_texts(texts: &[&str], embedder: &dyn Embedder) -> Result<Vec<Vec<f32>>> {
     let vectors = embedder
-        .embed(&texts)
+        .embed(texts)
         .map_err(|m| Error::new(ErrorKind::Processing, format!("the embed callback failed: {m}")))?;
     if vectors.len() != texts.len() {
         return Err(Error::new(
@@ -162,9 +174,13 @@ pub fn embed(
             ));
         }
     }
-    let mut unit: Vec<Vec<f32>> = vectors.into_iter().map(unit_length).collect();
-    let quote_vectors = unit.split_off(ranges.len());
-    Ok((EmbeddedChunks { ranges, vectors: unit }, quote_vectors))
+    Ok(vectors.into_iter().map(unit_length).collect())
+}
+
+/// The cosine similarity of two unit vectors (as [`embed_texts`] returns
+/// them), clamped to −1…1.
+pub(crate) fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum::<f64>().clamp(-1.0, 1.0)
 }
 
 fn unit_length(v: Vec<f32>) -> Vec<f32> {
@@ -184,9 +200,7 @@ impl EmbeddedChunks {
             .vectors
             .iter()
             .enumerate()
-            .map(|(i, v)| {
-                (i, v.iter().zip(quote).map(|(a, b)| f64::from(*a) * f64::from(*b)).sum::<f64>().clamp(-1.0, 1.0))
-            })
+            .map(|(i, v)| (i, cosine(v, quote)))
             .filter(|&(_, s)| s >= threshold)
             .collect();
         crate::sort::sort_by(&mut found, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

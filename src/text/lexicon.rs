@@ -672,7 +672,8 @@ const ORDINALS: &[&str] = &[
     "thirdly",
     "lastly",
 ];
-const MONTHS: &[&str] = &[
+/// Month names: the twelve in calendar order, then their abbreviations.
+pub(crate) const MONTHS: &[&str] = &[
     "january",
     "february",
     "march",

@@ -274,8 +274,43 @@ const UNITS: &[(&str, &str)] = &[
     ("°f", "°f"),
 ];
 
-/// Every quantity in `text`, in order.
+/// What [`quantities_read`] reads beyond the default reading (the
+/// meaning guard's, which [`quantities`] keeps unchanged).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// A comma followed by other than three digits is a decimal comma
+    /// (`3,2` = 3.2, `12,75` = 12.75); `1,500` stays fifteen hundred.
+    pub decimal_comma: bool,
+    /// Money as finance writes it: a currency code before the number
+    /// (`USD 3.2bn`, `EUR 5`), `₹` and `CHF`, and the German scale
+    /// abbreviations `Mrd.` (10⁹), `Mio.` (10⁶) and `Tsd.` (10³).
+    pub finance: bool,
+}
+
+impl Reading {
+    /// Both extensions: the citation pipeline's numeric verification
+    /// (spec 004 stage 6).
+    pub const FINANCE: Reading = Reading { decimal_comma: true, finance: true };
+}
+
+/// Currency codes read before a number under [`Reading::finance`].
+const CURRENCY_CODES: &[(&str, &str)] =
+    &[("usd", "usd"), ("eur", "eur"), ("gbp", "gbp"), ("jpy", "jpy"), ("chf", "chf"), ("inr", "inr")];
+/// Scale abbreviations read under [`Reading::finance`].
+const FINANCE_SCALES: &[(&str, f64)] = &[("mrd", 1e9), ("mio", 1e6), ("tsd", 1e3)];
+
+/// Every quantity in `text`, in order (the default reading).
 pub fn quantities(text: &str) -> Vec<Quantity> {
+    quantities_read(text, Reading::default())
+}
+
+/// Every quantity in `text`, in order, read with `reading`'s extensions.
+pub fn quantities_read(text: &str, reading: Reading) -> Vec<Quantity> {
+    let scale = |w: &str| {
+        scale_of(w).or_else(|| {
+            reading.finance.then(|| FINANCE_SCALES.iter().find(|(s, _)| *s == w).map(|&(_, m)| m)).flatten()
+        })
+    };
     let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
     let lower: Vec<String> = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
     let word = |k: usize| lower.get(k).map(String::as_str);
@@ -287,7 +322,8 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         };
         let w = word(k).unwrap_or_default();
         let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
+            digits_token(w, reading.decimal_comma)
+                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
         } else {
             number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
         };
@@ -298,7 +334,7 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         let mut q_end = toks.get(next - 1).map_or(end, |t| t.1);
         // a scale word after it
         if !scaled && !ordinal {
-            if let Some(mult) = word(next).and_then(scale_of) {
+            if let Some(mult) = word(next).and_then(scale) {
                 if gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
                     value *= mult;
                     q_end = toks.get(next).map_or(q_end, |t| t.1);
@@ -351,11 +387,19 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
                 Some('€') => Some("eur"),
                 Some('£') => Some("gbp"),
                 Some('¥') => Some("jpy"),
+                Some('₹') if reading.finance => Some("inr"),
                 _ => None,
             };
             if let (Some(s), Some(c)) = (sign, before) {
                 unit = Some(s);
                 q_start = start - c.len_utf8();
+            } else if reading.finance && k > 0 {
+                let code = word(k - 1).and_then(|w| CURRENCY_CODES.iter().find(|(c, _)| *c == w));
+                let prev = toks.get(k - 1).copied().unwrap_or((start, start));
+                if let Some(&(_, u)) = code.filter(|_| gap_is_space(text, prev.1, start)) {
+                    unit = Some(u);
+                    q_start = prev.0;
+                }
             }
         }
         // a minus sign right before a digit (not a hyphen inside a word)
@@ -399,7 +443,7 @@ fn unit_of(w: &str) -> Option<&'static str> {
 /// scale letter, unit or ordinal suffix against it (`5k`, `420ms`, `21st`).
 /// `None` for identifiers and versions (`2.3.0`, `3d6`). Returns (value,
 /// unit, ordinal, scaled).
-fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
+fn digits_token(w: &str, decimal_comma: bool) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let b = w.as_bytes();
     let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
     let numeric = w.get(..n)?;
@@ -411,6 +455,13 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
     let mut parts = numeric.split('.');
     let int = parts.next().unwrap_or("");
     let groups: Vec<&str> = int.split(',').collect();
+    let comma_decimal = decimal_comma && !numeric.contains('.') && groups.len() == 2;
+    if let (true, [whole, frac]) = (comma_decimal, groups.as_slice()) {
+        if frac.len() != 3 && !whole.is_empty() && !frac.is_empty() {
+            let value: f64 = format!("{whole}.{frac}").parse().ok()?;
+            return digits_suffix(w.get(n..).unwrap_or(""), value);
+        }
+    }
     if groups.len() > 1
         && !(groups.first().is_some_and(|g| (1..=3).contains(&g.len())) && groups.iter().skip(1).all(|g| g.len() == 3))
     {
@@ -421,8 +472,13 @@ fn digits_token(w: &str) -> Option<(f64, Option<&'static str>, bool, bool)> {
         digits.push('.');
         digits.push_str(frac);
     }
-    let mut value: f64 = digits.parse().ok()?;
-    let rest = w.get(n..).unwrap_or("");
+    let value: f64 = digits.parse().ok()?;
+    digits_suffix(w.get(n..).unwrap_or(""), value)
+}
+
+/// What follows a number's digits in its token: nothing, an ordinal
+/// suffix, a scale letter or a unit.
+fn digits_suffix(rest: &str, mut value: f64) -> Option<(f64, Option<&'static str>, bool, bool)> {
     if rest.is_empty() {
         return Some((value, None, false, false));
     }
@@ -600,6 +656,28 @@ mod tests {
         ] {
             assert!(!same(a, b), "{a:?} != {b:?}");
         }
+    }
+
+    #[test]
+    fn the_finance_reading_adds_decimal_commas_codes_and_german_scales() {
+        let read = |t: &str| quantities_read(t, Reading::FINANCE);
+        let one = |t: &str| {
+            let q = read(t);
+            assert_eq!(q.len(), 1, "{t}: {q:?}");
+            (q[0].value, q[0].unit, q[0].text.clone())
+        };
+        assert_eq!(one("3,2 Mrd."), (3.2e9, None, "3,2 Mrd".to_string()));
+        assert_eq!(one("12,75 Mio. EUR").0, 12.75e6);
+        assert_eq!(one("USD 3.2bn"), (3.2e9, Some("usd"), "USD 3.2bn".to_string()));
+        assert_eq!(one("₹500").1, Some("inr"));
+        // a comma before three digits stays a thousands separator
+        assert_eq!(one("1,500").0, 1500.0);
+        // the default reading (the meaning guard's) is unchanged
+        assert!(quantities("3,2").is_empty());
+        assert!(quantities("USD 5").first().is_some_and(|q| q.unit.is_none()));
+        assert_eq!(quantities("3,2 Mrd.").len(), 0);
+        assert_eq!(quantities("5 Mio").len(), 1);
+        assert_eq!(quantities("5 Mio")[0].value, 5.0);
     }
 
     #[test]

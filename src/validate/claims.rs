@@ -4,6 +4,7 @@
 
 use crate::document::Format;
 use crate::error::{Error, JsonPath, Result};
+use crate::json::type_name as kind;
 use crate::text::encoding::SourceEncoding;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -153,17 +154,6 @@ impl ClaimSet {
             Some(v) => Some(SourceEncoding::from_json(v, &JsonPath::root().key("source_metadata").key("encoding"))?),
         };
         Ok(ClaimSet { claims, format, encoding, unknown_fields })
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -6,6 +6,7 @@
 //! functions ([`host`]).
 
 mod bytes;
+mod cite;
 mod host;
 mod judge;
 mod transcript;

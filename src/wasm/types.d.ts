@@ -344,3 +344,213 @@ export class Document {
   /** The sections, in order. */
   readonly sections: Section[];
 }
+
+// ---------------------------------------------------------------------------
+// The citation pipeline (spec 004 part 1: stages 1, 3, 5, 6 and the metrics).
+// ---------------------------------------------------------------------------
+
+/** Stage 1's ranking method. `semantic` and `hybrid` need `options.embed`; without it `keyword` stands in. */
+export type CiteRelevanceMethod = "keyword" | "semantic" | "hybrid";
+/** Stage 5's strategy. `keyword_semantic_hybrid` needs `options.embed`; without it `keyword` stands in. */
+export type CiteCorrectionMethod = "keyword" | "keyword_semantic_hybrid";
+/** The five-tier verdict of spec 004. */
+export type CiteVerdict = "SUPPORTED" | "PARTIAL" | "UNSUPPORTED" | "CONTRADICTED" | "NEI";
+/** Stage 3's buckets. */
+export type CiteConfidenceLevel = "HIGH" | "MEDIUM" | "LOW";
+/** Stage 5's actions. */
+export type CiteAction = "KEEP" | "REPLACE" | "REMOVE" | "ADD_ALTERNATE";
+
+/** The pipeline's configuration: Appendix B's toggles and each stage's settings (all optional; `citeDefaultConfig()` lists the defaults). Unknown keys throw a CONFIGURATION_ERROR naming their path. */
+export interface CiteConfig {
+  enable_evidence_preselection?: boolean;
+  enable_interleaved_generation?: boolean;
+  enable_confidence_classification?: boolean;
+  enable_citation_correction?: boolean;
+  enable_numeric_qa_verification?: boolean;
+  enable_abstention?: boolean;
+  enable_nei_verdict?: boolean;
+  enable_verification_retrieval?: boolean;
+  max_processing_time_seconds?: number;
+  evidence_preselection?: {
+    min_span_chars?: number;
+    max_span_chars?: number;
+    relevance_computation_method?: CiteRelevanceMethod;
+    hybrid_weight?: number;
+    numeric_content_boost?: number;
+    relevance_threshold?: number;
+    max_spans_per_source?: number;
+    fallback_max_chars?: number;
+  };
+  confidence_classification?: {
+    high_threshold?: number;
+    low_threshold?: number;
+    quote_match_bonus?: number;
+    hedging_word_penalty?: number;
+  };
+  citation_correction?: {
+    correction_method?: CiteCorrectionMethod;
+    lambda_weight?: number;
+    correction_threshold?: number;
+    allow_alternate_citations?: boolean;
+  };
+  numeric_qa_verification?: {
+    rounding_tolerance?: number;
+    match_threshold?: number;
+  };
+}
+
+/** Every setting of {@link CiteConfig}, with its value. */
+export type CiteDefaultConfig = {
+  [K in keyof CiteConfig]-?: NonNullable<CiteConfig[K]> extends object ? Required<NonNullable<CiteConfig[K]>> : NonNullable<CiteConfig[K]>;
+};
+
+/** The pipeline's input. */
+export interface CiteInput {
+  query: string;
+  sources: { id: string; title?: string | null; url?: string | null; content: string }[];
+  claims: { text: string; citations?: string[] | null; verdict?: CiteVerdict | Lowercase<CiteVerdict> | null }[];
+}
+
+/** Where a span is: code points (`start`, `end`), UTF-16 units, UTF-8 bytes, 1-based line and column. */
+export interface CitePosition {
+  start: number;
+  end: number;
+  utf16_start: number;
+  utf16_end: number;
+  byte_start: number;
+  byte_end: number;
+  line: number;
+  column: number;
+  end_line: number;
+}
+
+/** A span of the evidence pool (stage 1). */
+export interface CiteEvidenceSpan {
+  quote: string;
+  source_id: string;
+  source_title: string;
+  source_url: string;
+  relevance_score: number;
+  has_numeric: boolean;
+  /** Its place in the source's `content`. */
+  position: CitePosition;
+  truncated: boolean;
+}
+
+/** A signal of the confidence classifier that fired. */
+export interface CiteSignal {
+  signal: string;
+  weight: number;
+  matched: string[];
+}
+
+/** Stage 3's result for a claim. */
+export interface CiteClaimConfidence {
+  score: number;
+  level: CiteConfidenceLevel;
+  signals: CiteSignal[];
+  /** false when the stage was off (every claim LOW, 0.3). */
+  classified: boolean;
+}
+
+/** A span of the pool named by its index. */
+export interface CiteSpanRef {
+  span: number;
+  source_id: string;
+  score: number;
+}
+
+/** Stage 5's result for a claim. */
+export interface CiteCorrection {
+  action: CiteAction;
+  citations_before: string[];
+  citations_after: string[];
+  current: CiteSpanRef | null;
+  new_evidence: CiteSpanRef | null;
+  verdict: CiteVerdict;
+  verdict_source: "given" | "keyword_proxy" | "none";
+}
+
+/** The numeric components of one side (stage 6). */
+export interface CiteNumericComponents {
+  raw_value: string;
+  normalized_value: number;
+  normalized_range?: [number, number];
+  unit: string | null;
+  entity: string | null;
+  time_period: string | null;
+  derivation_type: "direct" | "derived";
+  position: CitePosition;
+}
+
+/** Stage 6's result. */
+export interface CiteNumericResult {
+  method: "qa" | "text";
+  verdict: "SUPPORTED" | "CONTRADICTED";
+  match_score: number;
+  value_score: number;
+  claim: CiteNumericComponents;
+  evidence: CiteNumericComponents | null;
+  mismatches: { field: "entity" | "time_period" | "unit"; claim: string; evidence: string }[];
+  derivation?: { operation: "sum" | "average"; inputs: string[]; value: number };
+}
+
+/** The pipeline's report. */
+export interface CiteReport {
+  evidence_pool: CiteEvidenceSpan[];
+  relevance_method_used: CiteRelevanceMethod | "none";
+  candidate_spans: number;
+  correction_method_used: CiteCorrectionMethod | "none";
+  claims: {
+    text: string;
+    confidence: CiteClaimConfidence;
+    correction: CiteCorrection;
+    numeric: CiteNumericResult | null;
+  }[];
+  stages: {
+    evidence_preselection: boolean;
+    confidence_classification: boolean;
+    citation_correction: boolean;
+    numeric_qa_verification: boolean;
+  };
+}
+
+/** The input of {@link citeMetrics}: any of its parts. */
+export interface CiteMetricsInput {
+  ranking?: { relevance: number[][]; k: number };
+  binary?: { y_true: (0 | 1 | boolean)[]; y_score: number[] };
+  classes?: { y_true: (string | number)[]; y_pred: (string | number)[] };
+  raters?: { a: (string | number)[]; b: (string | number)[] };
+  calibration?: { confidence: number[]; correct: (0 | 1 | boolean)[]; bins?: number };
+  citations?: { predicted: (string | number)[][]; gold: (string | number)[][] };
+}
+
+/** The metrics of the parts given (scikit-learn's definitions where it has them). `brier` only when every `y_score` is in [0, 1]. */
+export interface CiteMetricsReport {
+  precision_at_k?: number;
+  recall_at_k?: number;
+  f1_at_k?: number;
+  ndcg_at_k?: number;
+  auroc?: number;
+  brier?: number;
+  macro_f1?: number;
+  cohen_kappa?: number;
+  ece?: number;
+  citation_precision?: number;
+  citation_recall?: number;
+  citation_f1?: number;
+}
+
+/** Host callbacks of {@link cite}: `embed` as for validation (synchronous only). */
+export interface CiteOptions {
+  embed?: (texts: string[]) => EmbeddingVectors;
+}
+
+/** Runs the citation pipeline's deterministic stages (1, 3, 5, 6) on `input`. Throws an EvidenceValidatorError on bad input. */
+export function cite(input: CiteInput, config?: CiteConfig | null, options?: CiteOptions | null): CiteReport;
+/** Stage 6 on two texts: the claim's number against the evidence's. Throws a VALIDATION_ERROR when the claim holds no number. */
+export function citeNumeric(claim: string, evidence: string, config?: CiteConfig | null): CiteNumericResult;
+/** Evaluation metrics of the parts of `input` given. */
+export function citeMetrics(input: CiteMetricsInput): CiteMetricsReport;
+/** The pipeline's default configuration. */
+export function citeDefaultConfig(): CiteDefaultConfig;

@@ -38,6 +38,10 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   evidenceTokens: 'transcript.ts',
   defaultJudgeOptions: 'judge.ts',
   defaultTranscriptConfig: 'transcript.ts',
+  cite: 'cite.ts',
+  citeNumeric: 'cite.ts',
+  citeMetrics: 'cite.ts',
+  citeDefaultConfig: 'cite.ts',
 };
 
 // The web entry: the same API, plus `init` (default) and `initSync`.

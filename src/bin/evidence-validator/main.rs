@@ -7,6 +7,7 @@
 //! evidence-validator validate            # the bundled sample
 //! evidence-validator find --source FILE QUOTE [--max-edit-distance N]
 //! evidence-validator finding validate|verify|hash …   # spec 003 (finding.rs)
+//! evidence-validator numeric | metrics | cite …   # spec 004, see cite.rs
 //! ```
 //!
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
@@ -24,6 +25,7 @@
 //! (and [`write_output`]): a closed stdout (`| head -c1`) ends the writing
 //! quietly, with no panic and the command's own exit code.
 
+mod cite;
 mod error_report;
 mod finding;
 mod judge;
@@ -113,6 +115,12 @@ enum Command {
     Transcript(transcript::TranscriptArgs),
     /// Validate, verify or hash a research finding (spec 003).
     Finding(finding::FindingArgs),
+    /// Compare a claim's number with the evidence's (spec 004 stage 6).
+    Numeric(cite::NumericArgs),
+    /// Evaluation metrics: ranking, AUROC, Brier, macro-F1, kappa, ECE, citations (spec 004 §7).
+    Metrics(cite::MetricsArgs),
+    /// The citation pipeline's deterministic stages 1, 3, 5, 6 (spec 004).
+    Cite(cite::CiteArgs),
 }
 
 fn main() -> ExitCode {
@@ -243,6 +251,9 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::VerifyReport(args) => judge::run_verify_report(args),
         Command::Transcript(args) => transcript::run(args),
         Command::Finding(args) => finding::run(args),
+        Command::Numeric(args) => cite::run_numeric(args),
+        Command::Metrics(args) => cite::run_metrics(args),
+        Command::Cite(args) => cite::run_cite(args),
     }
 }
 

@@ -8,6 +8,7 @@ use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat
 use super::tick;
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
+use crate::json::type_name as kind;
 use serde_json::{Map, Value};
 
 /// A `DOCUMENT_PARSING_ERROR` about the field at `path`.
@@ -16,17 +17,6 @@ pub(crate) fn bad(path: &JsonPath, constraint: &str, message: impl Into<String>)
         .with_detail("path", path.to_value())
         .with_detail("json_path", Value::String(path.to_string()))
         .with_detail("constraint", Value::String(constraint.to_string()))
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn object<'v>(v: &'v Value, path: &JsonPath, what: &str) -> Result<&'v Map<String, Value>> {
