@@ -28,7 +28,7 @@ pub mod finding;
 pub mod host;
 pub mod json;
 pub mod judge;
-pub mod matching;
+mod matching;
 mod sort;
 #[cfg(test)]
 mod test_rng;

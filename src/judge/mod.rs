@@ -39,20 +39,23 @@
 //! assert!(result.verified);
 //! ```
 
-pub mod ballot;
+mod ballot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod canonical;
 pub mod citations;
-pub mod jury;
+pub(crate) mod jury;
 pub mod lines;
 pub mod log;
-pub mod prompt;
+mod prompt;
 pub mod quote;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod no_panic_tests;
+
 use crate::error::{Error, ErrorKind};
-use jury::{deliberate, JurorAnswer, JurorFailure, Semantic, SemanticVerdict, Vote};
+use jury::{deliberate, JurorAnswer, Semantic, SemanticVerdict, Vote};
 use lines::{tagged, CitationError, LineIndex, LineRange, Passage};
 use quote::{check_quote, QuoteMatch};
 use serde::{Deserialize, Serialize};
@@ -60,6 +63,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use ballot::{parse_answer, Ballot, JurorVerdict};
+pub use jury::JurorFailure;
 pub use prompt::{build_prompt, JURY_INSTRUCTIONS};
 
 /// Settings of the judge, with the spec's defaults.

@@ -113,6 +113,7 @@ pub struct FuzzyMatch {
     pub distance: usize,
 }
 
+#[cfg(test)]
 /// Finds every occurrence of every query in `text`.
 ///
 /// An occurrence is a substring of `text` within `max_distance` edits of
@@ -130,6 +131,7 @@ pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
     find_all_with(text, &CharMarks::new(text), queries)
 }
 
+#[cfg(test)]
 /// [`find_all`] with the char positions of `text` already at hand (a
 /// document keeps them, so that a query does not count the chars of the
 /// whole text again). `marks` must be `CharMarks::new(text)`.
@@ -138,6 +140,7 @@ pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> V
     find_all_indexed(text, marks, None, queries)
 }
 
+#[cfg(test)]
 /// [`find_all_with`], looking the pieces of few queries up in `grams`
 /// (built over `text`) instead of scanning the text for each.
 #[must_use]
@@ -201,6 +204,7 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     text.chars().fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
 }
 
+#[cfg(test)]
 /// Best semi-global match of `pattern` inside `window`.
 ///
 /// Returns `(start_byte, end_byte, distance)` of the substring of `window`
@@ -220,7 +224,9 @@ pub fn best_in_window(pattern: &str, window: &str, max_distance: usize) -> Optio
     matcher.search(window, 0..window.len(), Band::FULL, &Deadline::never(), &mut found);
     found
         .into_iter()
-        .min_by_key(|f| (f.distance, f.chars.abs_diff(m), f.start, f.end))
+        .min_by_key(|f| {
+            (f.distance, window.get(f.start..f.end).map_or(0, |s| s.chars().count()).abs_diff(m), f.start, f.end)
+        })
         .map(|f| (f.start, f.end, f.distance))
 }
 
@@ -483,7 +489,7 @@ impl<'a> Plan<'a> {
         let start = index.select(window.start + self.k);
         let end = start.checked_add(self.pattern.len())?;
         let candidate = index.text.as_bytes().get(start..end)?;
-        (candidate == self.pattern.as_bytes()).then_some(Found { start, end, distance: 0, chars: self.m })
+        (candidate == self.pattern.as_bytes()).then_some(Found { start, end, distance: 0 })
     }
 
     /// Merged candidate windows (char ranges) around confirmed hits, each
@@ -833,8 +839,6 @@ struct Found {
     start: usize,
     end: usize,
     distance: usize,
-    /// Length of the match in chars.
-    chars: usize,
 }
 
 impl Found {
@@ -961,12 +965,7 @@ impl Matcher {
                     if overlaps(&chosen, start_char, cand.end_char) {
                         continue;
                     }
-                    let found = Found {
-                        start: start_byte,
-                        end: cand.end_byte,
-                        distance: cand.distance,
-                        chars: cand.end_char.saturating_sub(start_char),
-                    };
+                    let found = Found { start: start_byte, end: cand.end_byte, distance: cand.distance };
                     chosen.insert(start_char, (cand.end_char, found));
                 }
             }

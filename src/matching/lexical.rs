@@ -8,7 +8,7 @@
 //! Logarithms come from `libm`, so scores are bit-identical natively and in
 //! WebAssembly.
 
-use crate::document::{Chunk, TokenIndex};
+use super::index::{Chunk, TokenIndex};
 use crate::host::Deadline;
 use crate::text::tokens::{self, stem};
 use std::collections::BTreeMap;
@@ -194,8 +194,7 @@ mod tests {
         }
         let doc = normalize_str(&doc, Profile::default());
         let idx = TokenIndex::new(&doc);
-        let chunks = crate::document::SearchIndex::new(&doc, crate::document::Format::PlainText, Profile::default())
-            .chunks(500, 100);
+        let chunks = Chunk::new(&idx, &doc, 500, 100);
         let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5, &Deadline::never());
         assert!(!got.is_empty());
         assert_eq!(&doc[got[0].start..got[0].end], "ledger reconciliation runs nightly");

@@ -288,6 +288,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    #[cfg(test)]
     /// Whether every difference is cosmetic or a typo.
     pub fn is_faithful(&self) -> bool {
         self.edits.iter().all(|e| e.kind != EditKind::Substitution)

@@ -1,11 +1,11 @@
 //! Text primitives: normalization with an offset map, positions in every unit
 //! system, and word tokens.
 
-pub mod lexicon;
-pub mod normalize;
-pub mod position;
-pub mod quantity;
-pub mod tokens;
+pub(crate) mod lexicon;
+pub(crate) mod normalize;
+pub(crate) mod position;
+pub(crate) mod quantity;
+pub(crate) mod tokens;
 pub(crate) mod unicode;
 
 pub use normalize::{normalize_str, Normalized, Profile};

@@ -561,7 +561,7 @@ impl Builder {
     /// segment and token).
     pub(crate) fn finish(mut self, deadline: &crate::host::Deadline<'_>) -> Result<Transcript> {
         let stopped = |what: &str, i: usize, of: usize| {
-            super::import::import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
+            import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
         };
         self.close_segment();
         if !self.pending_prefix.is_empty() {
@@ -675,7 +675,7 @@ impl Builder {
         });
         if !complete {
             let at = tokens.last().map_or(0, |t: &TranscriptToken| t.span.byte_end);
-            return Err(super::import::import_time_error(&format!(
+            return Err(import_time_error(&format!(
                 "token {} at byte {at} of {} (building the transcript)",
                 tokens.len(),
                 transcript.text.len()
@@ -685,6 +685,16 @@ impl Builder {
         transcript.positions = positions;
         Ok(transcript)
     }
+}
+
+/// The `PROCESSING_ERROR` of an import the deadline stopped at `at`.
+pub(crate) fn import_time_error(at: &str) -> Error {
+    Error::new(
+        ErrorKind::Processing,
+        format!("processing time exceeded max_processing_time_seconds: importing the transcript was not finished (stopped at {at})"),
+    )
+    .with_detail("constraint", Value::from("max_processing_time_seconds"))
+    .with_detail("stopped_at", Value::from(at))
 }
 
 #[cfg(test)]
