@@ -113,8 +113,8 @@ pub struct FuzzyMatch {
     pub distance: usize,
 }
 
-#[cfg(test)]
-/// Finds every occurrence of every query in `text`.
+/// Finds every occurrence of every query in `text` (for tests: the library
+/// calls [`find_all_bounded`]).
 ///
 /// An occurrence is a substring of `text` within `max_distance` edits of
 /// the query's pattern; overlapping alignments are collapsed as described in
@@ -123,38 +123,21 @@ pub struct FuzzyMatch {
 /// A query whose pattern is empty, or whose `max_distance` is at least the
 /// pattern's length in chars (every position would match), yields no
 /// matches.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[must_use]
 pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
     if queries.is_empty() {
         return Vec::new();
     }
-    find_all_with(text, &CharMarks::new(text), queries)
+    find_all_bounded(text, &CharMarks::new(text), None, queries, usize::MAX, &Deadline::never()).0
 }
 
-#[cfg(test)]
-/// [`find_all`] with the char positions of `text` already at hand (a
-/// document keeps them, so that a query does not count the chars of the
-/// whole text again). `marks` must be `CharMarks::new(text)`.
-#[must_use]
-pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
-    find_all_indexed(text, marks, None, queries)
-}
-
-#[cfg(test)]
-/// [`find_all_with`], looking the pieces of few queries up in `grams`
-/// (built over `text`) instead of scanning the text for each.
-#[must_use]
-pub fn find_all_indexed(
-    text: &str,
-    marks: &CharMarks,
-    grams: Option<&GramIndex>,
-    queries: &[FuzzyQuery],
-) -> Vec<FuzzyMatch> {
-    find_all_bounded(text, marks, grams, queries, usize::MAX, &Deadline::never()).0
-}
-
-/// [`find_all_indexed`] keeping at most `cap` matches of each query (the
-/// first ones) and stopping when `deadline` passes (the answer is then
+/// The matches of `queries` in `text`, with the char positions of `text`
+/// already at hand (`marks` must be `CharMarks::new(text)`: a document keeps
+/// them, so that a query does not count the chars of the whole text again)
+/// and the pieces of few queries looked up in `grams` (built over `text`)
+/// instead of scanning the text for each; keeping at most `cap` matches of
+/// each query (the first ones) and stopping when `deadline` passes (the answer is then
 /// incomplete: callers ask `deadline.expired()`). Also returns, for each
 /// query, how many matches it had in all.
 #[must_use]
@@ -204,7 +187,7 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     text.chars().fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 /// Best semi-global match of `pattern` inside `window`.
 ///
 /// Returns `(start_byte, end_byte, distance)` of the substring of `window`
@@ -248,7 +231,7 @@ struct CharIndex<'t> {
 }
 
 /// The char count of a text before every block of 64 bytes (nothing for an
-/// ASCII text): what [`find_all_with`] needs to turn byte offsets into char
+/// ASCII text): what [`find_all_bounded`] needs to turn byte offsets into char
 /// positions and back, built once per text.
 #[derive(Debug, Clone, Default)]
 pub struct CharMarks {

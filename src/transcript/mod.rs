@@ -43,7 +43,7 @@ mod evaluation;
 mod import;
 mod metrics;
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 mod redact;
 mod validate;
 
