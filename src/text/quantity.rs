@@ -276,76 +276,157 @@ const UNITS: &[(&str, &str)] = &[
 
 /// Every quantity in `text`, in order.
 pub fn quantities(text: &str) -> Vec<Quantity> {
-    let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
-    let lower: Vec<String> = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
-    let word = |k: usize| lower.get(k).map(String::as_str);
+    let words = Words::new(text);
     let mut out = Vec::new();
     let mut k = 0;
-    while k < toks.len() {
-        let Some(&(start, end)) = toks.get(k) else {
+    while k < words.toks.len() {
+        let Some(&(start, end)) = words.toks.get(k) else {
             break;
         };
-        let w = word(k).unwrap_or_default();
-        let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
-        } else {
-            number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
-        };
-        let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
+        let Some(mut r) = words.number_at(k, end) else {
             k += 1;
             continue;
         };
-        let mut q_end = toks.get(next - 1).map_or(end, |t| t.1);
-        // a scale word after it
-        if !scaled && !ordinal {
-            if let Some(mult) = word(next).and_then(scale_of) {
-                if gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
-                    value *= mult;
-                    q_end = toks.get(next).map_or(q_end, |t| t.1);
-                    next += 1;
-                }
+        words.scale_after(&mut r);
+        words.percent_after(&mut r);
+        words.unit_after(&mut r);
+        let q_start = words.sign_before(&mut r, start);
+        out.push(Quantity {
+            value: r.value,
+            percent: r.percent,
+            unit: r.unit,
+            ordinal: r.ordinal,
+            words: r.words,
+            start: q_start,
+            end: r.end,
+            text: text.get(q_start..r.end).unwrap_or("").to_string(),
+        });
+        k = r.next.max(k + 1);
+    }
+    out
+}
+
+/// The word tokens of a text (byte ranges) and the same lowercased.
+struct Words<'t> {
+    text: &'t str,
+    toks: Vec<(usize, usize)>,
+    lower: Vec<String>,
+}
+
+/// A quantity being read: what it says so far, where it ends, and the
+/// token after it.
+struct Reading {
+    value: f64,
+    unit: Option<&'static str>,
+    ordinal: bool,
+    /// A scale is already in the number (`5k`).
+    scaled: bool,
+    percent: bool,
+    /// Spelled out in words.
+    words: bool,
+    next: usize,
+    end: usize,
+}
+
+impl<'t> Words<'t> {
+    fn new(text: &'t str) -> Words<'t> {
+        let toks: Vec<(usize, usize)> =
+            tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
+        let lower = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
+        Words { text, toks, lower }
+    }
+
+    fn word(&self, k: usize) -> Option<&str> {
+        self.lower.get(k).map(String::as_str)
+    }
+
+    /// Whether only spaces (or a hyphen) lie between byte `from` and token `k`.
+    fn gap_to(&self, from: usize, k: usize) -> bool {
+        gap_is_space(self.text, from, self.toks.get(k).map_or(from, |t| t.0))
+    }
+
+    /// The end of token `k`, or `or` when there is none.
+    fn end_of(&self, k: usize, or: usize) -> usize {
+        self.toks.get(k).map_or(or, |t| t.1)
+    }
+
+    /// The number that starts at token `k` (which ends at `end`): digits,
+    /// or number words.
+    fn number_at(&self, k: usize, end: usize) -> Option<Reading> {
+        let w = self.word(k).unwrap_or_default();
+        let (value, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            digits_token(w).map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))?
+        } else {
+            number_words(self.text, &self.toks, &self.lower, k)
+                .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))?
+        };
+        let end = self.end_of(next - 1, end);
+        Some(Reading { value, unit, ordinal, scaled, percent: false, words, next, end })
+    }
+
+    /// A scale word after it (`3.2 billion`).
+    fn scale_after(&self, r: &mut Reading) {
+        if r.scaled || r.ordinal {
+            return;
+        }
+        if let Some(mult) = self.word(r.next).and_then(scale_of) {
+            if self.gap_to(r.end, r.next) {
+                r.value *= mult;
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
             }
         }
-        // percent: a mark right after, or the word
-        let mut percent = false;
-        let after = text.get(q_end..).unwrap_or("");
+    }
+
+    /// A percent mark right after it, or the word (`percent`, `pct`, `per cent`).
+    fn percent_after(&self, r: &mut Reading) {
+        let after = self.text.get(r.end..).unwrap_or("");
         let trimmed = after.trim_start_matches([' ', '\u{a0}']);
         if trimmed.starts_with('%') {
-            percent = true;
-            q_end = text.len() - trimmed.len() + 1;
-            while toks.get(next).is_some_and(|t| t.0 < q_end) {
-                next += 1;
+            r.percent = true;
+            r.end = self.text.len() - trimmed.len() + 1;
+            while self.toks.get(r.next).is_some_and(|t| t.0 < r.end) {
+                r.next += 1;
             }
-        } else if let Some(w) = word(next) {
-            if (w == "percent" || w == "pct") && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
-                percent = true;
-                q_end = toks.get(next).map_or(q_end, |t| t.1);
-                next += 1;
-            } else if w == "per" && word(next + 1) == Some("cent") {
-                percent = true;
-                q_end = toks.get(next + 1).map_or(q_end, |t| t.1);
-                next += 2;
-            }
-        }
-        // a unit word after it
-        if unit.is_none() && !percent && !ordinal {
-            if let Some(w) = word(next) {
-                let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
-                let key = if degrees { format!("°{w}") } else { w.to_string() };
-                if let Some(u) = unit_of(&key) {
-                    let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
-                    if gap_ok {
-                        unit = Some(u);
-                        q_end = toks.get(next).map_or(q_end, |t| t.1);
-                        next += 1;
-                    }
-                }
+        } else if let Some(w) = self.word(r.next) {
+            if (w == "percent" || w == "pct") && self.gap_to(r.end, r.next) {
+                r.percent = true;
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
+            } else if w == "per" && self.word(r.next + 1) == Some("cent") {
+                r.percent = true;
+                r.end = self.end_of(r.next + 1, r.end);
+                r.next += 2;
             }
         }
-        // a currency sign before it
+    }
+
+    /// A unit word after it (`420 ms`, `5 °C`).
+    fn unit_after(&self, r: &mut Reading) {
+        if r.unit.is_some() || r.percent || r.ordinal {
+            return;
+        }
+        let Some(w) = self.word(r.next) else {
+            return;
+        };
+        let degrees = self.text.get(r.end..).unwrap_or("").trim_start().starts_with('°');
+        let key = if degrees { format!("°{w}") } else { w.to_string() };
+        if let Some(u) = unit_of(&key) {
+            if self.gap_to(r.end, r.next) || degrees {
+                r.unit = Some(u);
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
+            }
+        }
+    }
+
+    /// A currency sign or a minus sign before it (at byte `start`): where
+    /// the quantity starts.
+    fn sign_before(&self, r: &mut Reading, start: usize) -> usize {
+        let text = self.text;
         let before = text.get(..start).and_then(|h| h.chars().next_back());
         let mut q_start = start;
-        if unit.is_none() {
+        if r.unit.is_none() {
             let sign = match before {
                 Some('$') => Some("usd"),
                 Some('€') => Some("eur"),
@@ -354,31 +435,20 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
                 _ => None,
             };
             if let (Some(s), Some(c)) = (sign, before) {
-                unit = Some(s);
+                r.unit = Some(s);
                 q_start = start - c.len_utf8();
             }
         }
         // a minus sign right before a digit (not a hyphen inside a word)
-        if before == Some('-') && !words {
+        if before == Some('-') && !r.words {
             let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
-                value = -value;
+                r.value = -r.value;
                 q_start = start - 1;
             }
         }
-        out.push(Quantity {
-            value,
-            percent,
-            unit,
-            ordinal,
-            words,
-            start: q_start,
-            end: q_end,
-            text: text.get(q_start..q_end).unwrap_or("").to_string(),
-        });
-        k = next.max(k + 1);
+        q_start
     }
-    out
 }
 
 /// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
