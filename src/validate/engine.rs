@@ -172,6 +172,31 @@ fn report_hidden_quotes(
     if hidden.is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
         return;
     }
+    let wanted = hidden_candidates(prepared, out);
+    if wanted.is_empty() {
+        return;
+    }
+    let norm = Normalized::from_units(hidden_units(hidden), config.profile());
+    let text = norm.as_str();
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
+    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
+    for (&(r, f), hits) in wanted.iter().zip(hits) {
+        let place = hits.spans.into_iter().find_map(|(s, e)| {
+            if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
+                return None;
+            }
+            let (os, oe) = norm.original_range(s, e)?;
+            hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
+        });
+        if let (Some(place), Some(p)) = (place, prepared.get(r)) {
+            note_hidden_place(doc, &p.claim.id, f, place, out);
+        }
+    }
+}
+
+/// The claims [`report_hidden_quotes`] looks for: (result, failed_claims
+/// entry) of each FAILED as not found or LOW_CONFIDENCE.
+fn hidden_candidates(prepared: &[Prepared], out: &Outcome) -> Vec<(usize, usize)> {
     // every non-VALIDATED result has one failed_claims entry, in order
     let mut wanted: Vec<(usize, usize)> = Vec::new();
     let mut failed_at = 0;
@@ -194,10 +219,12 @@ fn report_hidden_quotes(
             wanted.push((r, f));
         }
     }
-    if wanted.is_empty() {
-        return;
-    }
-    // the hidden units, with a separator between regions (spanning the gap)
+    wanted
+}
+
+/// The hidden units, with a separator between regions (spanning the gap),
+/// so that no quote is found across two hidden elements.
+fn hidden_units(hidden: &crate::extract::Hidden) -> Vec<crate::extract::Unit> {
     let mut units = Vec::with_capacity(hidden.units.len() + hidden.regions.len());
     let mut region = 0;
     let mut last: Option<(usize, u32)> = None;
@@ -213,46 +240,45 @@ fn report_hidden_quotes(
         units.push(*u);
         last = Some((region, u.end));
     }
-    let norm = Normalized::from_units(units, config.profile());
-    let text = norm.as_str();
-    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
-    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
-    for (&(r, f), hits) in wanted.iter().zip(hits) {
-        let place = hits.spans.into_iter().find_map(|(s, e)| {
-            if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
-                return None;
-            }
-            let (os, oe) = norm.original_range(s, e)?;
-            hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
-        });
-        let (Some((os, oe, reason)), Some(p)) = (place, prepared.get(r)) else { continue };
-        let span = doc.span(os, oe);
-        let why = format!("the quote occurs only in text a reader does not see ({})", reason.describe());
-        out.warnings.push(Warning {
-            code: "HIDDEN_TEXT".into(),
-            message: format!("claim {}: {why}, at line {}; not validated", p.claim.id, span.line),
-            claim_id: Some(p.claim.id.clone()),
-        });
-        if let Some(failed) = out.failed.get_mut(f) {
-            failed.attempted_matches.insert(
-                0,
-                Attempt {
-                    candidate_text: doc.source().get(os..oe).unwrap_or("").to_string(),
-                    confidence_score: 0.0,
-                    rejection_reason: format!("HIDDEN_TEXT: {why}"),
-                    location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
-                },
-            );
-            failed.attempted_matches.truncate(MAX_LISTED);
-            failed.suggestions.insert(
-                0,
-                format!(
-                    "The quoted words are in the source at line {} but hidden from readers ({}): hidden text is not evidence. Quote visible text, or set document_processing.include_hidden_text if hidden text counts.",
-                    span.line,
-                    reason.describe()
-                ),
-            );
-        }
+    units
+}
+
+/// Says that claim `id` (failed_claims entry `f`) occurs at original bytes
+/// `os..oe` hidden for `reason`: a warning, the place first among the
+/// attempted matches, a suggestion.
+fn note_hidden_place(
+    doc: &Document,
+    id: &str,
+    f: usize,
+    (os, oe, reason): (usize, usize, crate::extract::HiddenReason),
+    out: &mut Outcome,
+) {
+    let span = doc.span(os, oe);
+    let why = format!("the quote occurs only in text a reader does not see ({})", reason.describe());
+    out.warnings.push(Warning {
+        code: "HIDDEN_TEXT".into(),
+        message: format!("claim {id}: {why}, at line {}; not validated", span.line),
+        claim_id: Some(id.to_string()),
+    });
+    if let Some(failed) = out.failed.get_mut(f) {
+        failed.attempted_matches.insert(
+            0,
+            Attempt {
+                candidate_text: doc.source().get(os..oe).unwrap_or("").to_string(),
+                confidence_score: 0.0,
+                rejection_reason: format!("HIDDEN_TEXT: {why}"),
+                location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
+            },
+        );
+        failed.attempted_matches.truncate(MAX_LISTED);
+        failed.suggestions.insert(
+            0,
+            format!(
+                "The quoted words are in the source at line {} but hidden from readers ({}): hidden text is not evidence. Quote visible text, or set document_processing.include_hidden_text if hidden text counts.",
+                span.line,
+                reason.describe()
+            ),
+        );
     }
 }
 
