@@ -548,6 +548,9 @@ fn max_distance(config: &Config, chars: usize) -> usize {
     f.max_edit_distance.min(by_similarity).min(chars.saturating_sub(1))
 }
 
+/// Candidates set aside, each with why.
+type Rejected = Vec<(Candidate, String)>;
+
 struct Decided {
     result: ClaimResult,
     failed: Option<FailedClaim>,
@@ -572,8 +575,21 @@ impl<'a> ClaimContext<'a> {
     /// The claim's status from its occurrences; `None` when the deadline
     /// passed before it was decided.
     fn decide(&self, hits: &Hits) -> Option<Decided> {
-        let claim = self.p.claim;
-        let mut rejected: Vec<(Candidate, String)> = Vec::new();
+        let (candidates, rejected, context_removed_all) = self.judged_candidates(hits)?;
+        let places = dedupe(candidates, self.deadline)?;
+        if places.is_empty() {
+            let decided = self.not_found(rejected, context_removed_all);
+            // near misses cut short would be a wrong suggestion list
+            return (!self.deadline.expired()).then_some(decided);
+        }
+        Some(self.decided_at(&places, hits))
+    }
+
+    /// The candidates of every matcher, narrowed by the claim's context and
+    /// judged, best first; the rejected ones; and whether the context
+    /// removed every candidate. `None` when the deadline passed.
+    fn judged_candidates(&self, hits: &Hits) -> Option<(Vec<Candidate>, Rejected, bool)> {
+        let mut rejected: Rejected = Vec::new();
         let mut candidates = self.collect(&hits.exact.spans, hits.fuzzy, &mut rejected);
         if self.deadline.expired() {
             return None;
@@ -601,47 +617,29 @@ impl<'a> ClaimContext<'a> {
                 .then(a.kind.cmp(&b.kind))
                 .then(a.orig.cmp(&b.orig))
         });
-        let places = dedupe(candidates, self.deadline)?;
-        let mut warnings = Vec::new();
-        if places.is_empty() {
-            let decided = self.not_found(rejected, context_removed_all);
-            // near misses cut short would be a wrong suggestion list
-            return (!self.deadline.expired()).then_some(decided);
-        }
+        Some((candidates, rejected, context_removed_all))
+    }
+
+    /// The claim's result from its places (deduplicated, best first, at
+    /// least one): VALIDATED, AMBIGUOUS or LOW_CONFIDENCE.
+    fn decided_at(&self, places: &[Candidate], hits: &Hits) -> Decided {
+        let claim = self.p.claim;
         let threshold = claim.confidence_threshold;
         let clean_high: Vec<&Candidate> =
             places.iter().filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold).collect();
         let best = &places[0];
-        for d in &best.discrepancies {
-            warnings.push(self.discrepancy_warning(d));
-        }
+        let mut warnings: Vec<Warning> = best.discrepancies.iter().map(|d| self.discrepancy_warning(d)).collect();
+        warnings.extend(self.too_many_warning(hits));
         // past the cap the places not held may hold another clean match:
         // one place cannot be told, so a clean match is ambiguous
-        let left_out = hits.left_out();
-        if left_out > 0 {
-            warnings.push(Warning {
-                code: "TOO_MANY_OCCURRENCES".into(),
-                message: format!(
-                    "the quote occurs {} times; the first {} were examined (MAX_PLACES_PER_CLAIM), {left_out} left out",
-                    hits.total(),
-                    hits.total() - left_out
-                ),
-                claim_id: Some(claim.id.clone()),
-            });
-        }
-        let ambiguous = clean_high.len() > 1 || (left_out > 0 && !clean_high.is_empty());
+        let ambiguous = clean_high.len() > 1 || (hits.left_out() > 0 && !clean_high.is_empty());
+        let others = || places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect();
         let (status, alternatives): (Status, Vec<&Candidate>) = if ambiguous {
             (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
-            (
-                Status::Validated,
-                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
-            )
+            (Status::Validated, others())
         } else {
-            (
-                Status::LowConfidence,
-                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
-            )
+            (Status::LowConfidence, others())
         };
         let result = ClaimResult {
             claim_id: claim.id.clone(),
@@ -654,19 +652,41 @@ impl<'a> ClaimContext<'a> {
         };
         let failed = match status {
             Status::Validated | Status::Failed => None,
-            Status::Ambiguous => Some(FailedClaim {
-                claim_id: claim.id.clone(),
-                failure_reason: FailureReason::MultipleMatches,
-                attempted_matches: Vec::new(),
-                suggestions: vec![format!(
-                    "The quote matches {} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
-                    if left_out > 0 { hits.total() } else { clean_high.len() },
-                    clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect::<Vec<_>>().join(", ")
-                )],
-            }),
+            Status::Ambiguous => Some(self.ambiguous(hits, &clean_high)),
             Status::LowConfidence => Some(self.low_confidence(best)),
         };
-        Some(Decided { result, failed, warnings })
+        Decided { result, failed, warnings }
+    }
+
+    /// A `TOO_MANY_OCCURRENCES` warning when places were left out (past
+    /// [`MAX_PLACES_PER_CLAIM`]).
+    fn too_many_warning(&self, hits: &Hits) -> Option<Warning> {
+        let left_out = hits.left_out();
+        (left_out > 0).then(|| Warning {
+            code: "TOO_MANY_OCCURRENCES".into(),
+            message: format!(
+                "the quote occurs {} times; the first {} were examined (MAX_PLACES_PER_CLAIM), {left_out} left out",
+                hits.total(),
+                hits.total() - left_out
+            ),
+            claim_id: Some(self.p.claim.id.clone()),
+        })
+    }
+
+    /// The diagnostic of an AMBIGUOUS claim: the places its clean matches are.
+    fn ambiguous(&self, hits: &Hits, clean_high: &[&Candidate]) -> FailedClaim {
+        let count = if hits.left_out() > 0 { hits.total() } else { clean_high.len() };
+        let lines: Vec<String> =
+            clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect();
+        FailedClaim {
+            claim_id: self.p.claim.id.clone(),
+            failure_reason: FailureReason::MultipleMatches,
+            attempted_matches: Vec::new(),
+            suggestions: vec![format!(
+                "The quote matches {count} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
+                lines.join(", ")
+            )],
+        }
     }
 
     /// Candidates from every matcher that applies to the claim's type.
@@ -674,7 +694,7 @@ impl<'a> ClaimContext<'a> {
         &self,
         exact_hits: &[(usize, usize)],
         fuzzy_hits: &[fuzzy::FuzzyMatch],
-        rejected: &mut Vec<(Candidate, String)>,
+        rejected: &mut Rejected,
     ) -> Vec<Candidate> {
         let claim = self.p.claim;
         let mut out = Vec::new();
@@ -684,10 +704,34 @@ impl<'a> ClaimContext<'a> {
             }
             out.extend(self.candidate_at(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
         }
+        if !self.fuzzy_candidates(fuzzy_hits, &mut out, rejected) {
+            return out;
+        }
+        if self.config.fuzzy_matching.enabled && claim.evidence_type.is_loose() {
+            self.token_candidates(&mut out);
+        }
+        if self.config.semantic_matching.enabled && claim.evidence_type != EvidenceType::DirectQuote {
+            self.semantic_candidates(&mut out);
+        }
+        if claim.evidence_type == EvidenceType::SectionReference {
+            out.extend(self.section_candidates());
+        }
+        out
+    }
+
+    /// The fuzzy matches as candidates (to `out`), or rejected below the
+    /// similarity threshold or over the edit limit; false when the deadline
+    /// passed.
+    fn fuzzy_candidates(
+        &self,
+        fuzzy_hits: &[fuzzy::FuzzyMatch],
+        out: &mut Vec<Candidate>,
+        rejected: &mut Rejected,
+    ) -> bool {
         let f = &self.config.fuzzy_matching;
         for m in fuzzy_hits {
             if self.deadline.expired() {
-                return out;
+                return false;
             }
             let text = self.index.text();
             let candidate_text = text.get(m.start..m.end).unwrap_or("");
@@ -714,58 +758,65 @@ impl<'a> ClaimContext<'a> {
                 rejected.push((c, reason));
             }
         }
-        let loose = claim.evidence_type.is_loose();
-        if f.enabled && loose {
-            let tokens = self.index.tokens();
-            let q = token::TokenQuery::new(&self.p.quote, tokens);
-            for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
-                let dist = self.distance_to(m.start, m.end);
-                out.extend(self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
-            }
+        true
+    }
+
+    /// Paraphrase passages of the token matcher as candidates.
+    fn token_candidates(&self, out: &mut Vec<Candidate>) {
+        let tokens = self.index.tokens();
+        let q = token::TokenQuery::new(&self.p.quote, tokens);
+        for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
+            let dist = self.distance_to(m.start, m.end);
+            out.extend(self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist));
         }
+    }
+
+    /// Semantic candidates: the host's embeddings when it gave an embedder,
+    /// else the lexical matcher's chunks.
+    fn semantic_candidates(&self, out: &mut Vec<Candidate>) {
         let s = &self.config.semantic_matching;
-        if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
-            if let Some((chunks, quote)) = self.semantic {
-                for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
-                    let Some(&(start, end)) = chunks.ranges.get(c) else {
-                        continue;
-                    };
-                    out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
-                        c.method = Some(SemanticMethod::Embedding);
+        let Some((chunks, quote)) = self.semantic else {
+            self.lexical_candidates(out);
+            return;
+        };
+        for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
+            let Some(&(start, end)) = chunks.ranges.get(c) else {
+                continue;
+            };
+            out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                c.method = Some(SemanticMethod::Embedding);
+                c
+            }));
+        }
+    }
+
+    /// The lexical matcher's passages as semantic candidates, their
+    /// confidence lowered for scattered words and for a different word order.
+    fn lexical_candidates(&self, out: &mut Vec<Candidate>) {
+        let s = &self.config.semantic_matching;
+        let tokens = self.index.tokens();
+        let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
+        let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
+        for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC, self.deadline) {
+            // word order is judged on the words around the matched
+            // ones too: a quote of mostly function words matches on
+            // two content words, and its shuffled rest must count
+            let text = self.index.text();
+            let reach = self.p.quote.len();
+            let from = floor_char(text, m.start.saturating_sub(reach));
+            let to = floor_char(text, (m.end + reach).min(text.len()));
+            let passage = text.get(from..to).unwrap_or("");
+            let order = lexical::order_agreement(&self.p.quote, passage);
+            let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
+            out.extend(
+                self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None).map(
+                    |mut c| {
+                        c.method = Some(SemanticMethod::Lexical);
                         c
-                    }));
-                }
-            } else {
-                let tokens = self.index.tokens();
-                let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
-                let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
-                for m in
-                    lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC, self.deadline)
-                {
-                    // word order is judged on the words around the matched
-                    // ones too: a quote of mostly function words matches on
-                    // two content words, and its shuffled rest must count
-                    let text = self.index.text();
-                    let reach = self.p.quote.len();
-                    let from = floor_char(text, m.start.saturating_sub(reach));
-                    let to = floor_char(text, (m.end + reach).min(text.len()));
-                    let passage = text.get(from..to).unwrap_or("");
-                    let order = lexical::order_agreement(&self.p.quote, passage);
-                    let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
-                    out.extend(
-                        self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
-                            .map(|mut c| {
-                                c.method = Some(SemanticMethod::Lexical);
-                                c
-                            }),
-                    );
-                }
-            }
+                    },
+                ),
+            );
         }
-        if claim.evidence_type == EvidenceType::SectionReference {
-            out.extend(self.section_candidates());
-        }
-        out
     }
 
     /// 1 when the matched words lie within [`SEMANTIC_SPREAD`] times the
@@ -837,7 +888,7 @@ impl<'a> ClaimContext<'a> {
 
     /// Context validation (spec 000 §3.6 `_filter_by_context`) and the
     /// `expected_section` check.
-    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Vec<(Candidate, String)>) -> Vec<Candidate> {
+    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Rejected) -> Vec<Candidate> {
         let cfg = &self.config.context_validation;
         if !cfg.enabled {
             return candidates;
@@ -1146,7 +1197,7 @@ impl<'a> ClaimContext<'a> {
         }
     }
 
-    fn not_found(&self, mut rejected: Vec<(Candidate, String)>, context_removed_all: bool) -> Decided {
+    fn not_found(&self, mut rejected: Rejected, context_removed_all: bool) -> Decided {
         let claim = self.p.claim;
         let mut suggestions = Vec::new();
         let reason = if context_removed_all {
@@ -1199,7 +1250,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     /// Passages sharing many of the quote's words, for a failed claim.
-    fn near_misses(&self) -> Vec<(Candidate, String)> {
+    fn near_misses(&self) -> Rejected {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
         token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED, self.deadline)
