@@ -456,9 +456,10 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
     };
     let request = ClaimRequest::new(args.claim, args.quote, args.filename, start, end);
     let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &args.log_name, &jurors);
+    let lines = LineIndex::new(source.as_deref().unwrap_or_default());
     let result = blocking::verify_claim(
         request,
-        source.as_deref().map_err(Clone::clone),
+        source.as_deref().map(|text| (text, &lines)).map_err(Clone::clone),
         &config,
         &jurors,
         &mut book,
@@ -517,9 +518,7 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
             Some(Ok((text, index))) => Ok((text.as_str(), index)),
             _ => Err(last_error),
         };
-        let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
-            logs.write(e)
-        })?;
+        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
         eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
         results.push(CitationResult { citation: c, resolved_file: resolved, result });
     }
