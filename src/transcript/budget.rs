@@ -561,20 +561,25 @@ impl EvaluationGenerator {
         Ok(())
     }
 
-    /// A failed generation call: another generation while the budget lasts.
-    fn generation_failed(&mut self, f: &HostFailure) {
-        let generation = self.generation;
+    /// Records the attempt of the current generation call.
+    fn record_generation(&mut self, status: AttemptStatus, error: Option<String>, items: Vec<CheckedItem>) {
         self.record(Attempt {
             sequence: 0,
             call: CallKind::Generate,
-            generation,
+            generation: self.generation,
             kind: None,
             index: None,
             retry: None,
-            status: status_of(f),
-            error: Some(f.message.clone()),
-            items: Vec::new(),
+            status,
+            error,
+            items,
         });
+    }
+
+    /// A failed generation call: another generation while the budget lasts.
+    fn generation_failed(&mut self, f: &HostFailure) {
+        let generation = self.generation;
+        self.record_generation(status_of(f), Some(f.message.clone()), Vec::new());
         self.feedback = vec![format!("generation {generation} failed: {}", f.message)];
         if generation < self.config.max_generations {
             self.regenerations.push(Regeneration {
@@ -621,17 +626,7 @@ impl EvaluationGenerator {
                 slots.push(Slot { kind, index, item: item.clone(), validation, state });
             }
         }
-        self.record(Attempt {
-            sequence: 0,
-            call: CallKind::Generate,
-            generation,
-            kind: None,
-            index: None,
-            retry: None,
-            status: AttemptStatus::Answered,
-            error: None,
-            items: checked,
-        });
+        self.record_generation(AttemptStatus::Answered, None, checked);
         self.working = Some(Working::new(generation, evaluation.extra, slots));
         self.state = State::Working;
     }
