@@ -23,8 +23,7 @@
 //! verification of a markdown report (spec 002 `verify_report.py`).
 //!
 //! ```
-//! use evidence_validator::judge::{ClaimRequest, JudgeConfig, Verdict, Verification};
-//! use evidence_validator::judge::jury::JurorFailure;
+//! use evidence_validator::judge::{ClaimRequest, JudgeConfig, JurorFailure, Verdict, Verification};
 //!
 //! let source = "intro\nThe committee approved the budget on Monday.\noutro\n";
 //! let request = ClaimRequest::new("The budget passed", "approved the budget on Monday", "minutes.txt", 2, 2);
