@@ -106,8 +106,11 @@ fn main() {
     });
     drop(report);
     let doc = peak_of("Document::new", || Document::new(source.as_str(), format).unwrap());
-    peak_of("  + normalized index (default profile)", || doc.index(Profile::default()).text().len());
-    peak_of("  + token index", || doc.index(Profile::default()).tokens().len());
+    peak_of("  + normalized text (default profile)", || doc.normalized_text(Profile::default()).len());
+    let parsed = validate::ClaimSet::from_json(&claims).unwrap();
+    peak_of("  + validate_document (builds the token index, chunks)", || {
+        validate::validate_document(&doc, &parsed.claims, &validate::Config::default(), &FixedClock(0.0)).unwrap()
+    });
     println!("Document::heap_bytes with its indexes: {}", mb(doc.heap_bytes()));
     println!("peak RSS (VmHWM) of this process: {}", vm_hwm());
 }

@@ -6,17 +6,19 @@
 //!
 //! Stages: none, extract (markdown units), normalize-md (units → normalized
 //! text with map), normalize-plain, document (Document::new, default index
-//! included), tokens (token index of the normalized text), words (word
-//! count), quotes (normalizing the 1000 quotes), exact (all quotes, one
-//! pass), fuzzy (the quotes without an exact match), validate (on a built
+//! included), quotes (normalizing the 1000 quotes), validate (on a built
 //! Document), whole (validate_evidence), find and find-fuzzy (one quote on a
 //! built Document, found exactly / within 3 edits), one, one-fuzzy and
 //! one-absent (validate_document with one verbatim / edited / absent claim
 //! on a built Document that has answered claims before).
-use evidence_validator::document::TokenIndex;
+//!
+//! The matchers inside `validate` (token index, the exact pass over all
+//! quotes, the fuzzy search) are the library's internals, not its API:
+//! count them with `valgrind --tool=callgrind` on the `validate` stage
+//! (callgrind_annotate lists them by function).
+use evidence_validator::extract::extract_markdown;
 use evidence_validator::host::FixedClock;
-use evidence_validator::matching::{exact, fuzzy};
-use evidence_validator::text::{normalize, Normalized, Profile};
+use evidence_validator::text::{Normalized, Profile};
 use evidence_validator::validate::{self, find_quote, ClaimSet, Config};
 use evidence_validator::{Document, Format};
 use std::hint::black_box;
@@ -39,11 +41,7 @@ fn main() {
     // inputs every stage may need, prepared before the measured loop
     let needs_doc = !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole");
     let doc = needs_doc.then(|| Document::new(source, format).unwrap());
-    let text = doc.as_ref().map(|d| d.index(p).text().to_string()).unwrap_or_default();
-    let nq: Vec<String> = quotes.iter().map(|q| normalize::normalize_str(q, p)).collect();
-    let refs: Vec<&str> = nq.iter().map(String::as_str).collect();
-    let units =
-        (stage == "normalize-md").then(|| evidence_validator::extract::markdown::extract_markdown(source).units);
+    let units = (stage == "normalize-md").then(|| extract_markdown(source).units);
     let claims = ClaimSet::from_json(&claims_json).unwrap();
     let config = Config::default();
     let kinds: Vec<String> = claims_json["claims"]
@@ -64,7 +62,7 @@ fn main() {
         match stage {
             "none" => {}
             "extract" => {
-                black_box(evidence_validator::extract::markdown::extract_markdown(black_box(source)).units.len());
+                black_box(extract_markdown(black_box(source)).units.len());
             }
             "normalize-md" => {
                 black_box(Normalized::from_units(units.as_ref().unwrap().iter().copied(), p).as_str().len());
@@ -74,29 +72,13 @@ fn main() {
             }
             "document" => {
                 let d = Document::new(black_box(source), format).unwrap();
-                black_box(d.index(p).text().len());
-            }
-            "tokens" => {
-                black_box(TokenIndex::new(black_box(&text)).len());
+                black_box(d.normalized_text(p).len());
             }
             "quotes" => {
                 let d = doc.as_ref().unwrap();
                 for q in &quotes {
-                    black_box(normalize::normalize_units(d.format().units(q), p));
+                    black_box(Normalized::from_units(d.format().units(q), p).as_str().len());
                 }
-            }
-            "exact" => {
-                black_box(exact::find_all(black_box(&text), &refs));
-            }
-            "fuzzy" => {
-                let hits = exact::find_all(&text, &refs);
-                let qs: Vec<fuzzy::FuzzyQuery> = refs
-                    .iter()
-                    .zip(&hits)
-                    .filter(|(_, h)| h.is_empty())
-                    .map(|(q, _)| fuzzy::FuzzyQuery { pattern: q, max_distance: 3 })
-                    .collect();
-                black_box(fuzzy::find_all(&text, &qs));
             }
             "validate" => {
                 black_box(

@@ -9,7 +9,8 @@
 // Steps, each of which stops the build with a message and a non-zero exit
 // when it fails:
 //   1. cargo build --lib --release --target wasm32-unknown-unknown --no-default-features
-//      (no default features: the `cli` feature pulls clap, which wasm must not).
+//      (no default features, so that the `cli` feature, which pulls clap
+//      and ureq, stays off even if it were ever made a default).
 //   2. wasm-bindgen --target bundler|web|nodejs into pkg/<target>; the CLI must
 //      be exactly the version the crate pins in Cargo.toml (`=0.2.130`).
 //   3. wasm-opt (npm package `binaryen`, node_modules/.bin/wasm-opt) on the

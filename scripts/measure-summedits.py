@@ -7,6 +7,7 @@ with the default config and with a loose fuzzy budget that lets the guard,
 not the edit limit, decide.
 
 usage: scripts/measure-summedits.py FILE.json [path/to/evidence-validator]
+(the binary: cargo build --release --features cli)
 """
 import json, os, subprocess, sys, tempfile
 

@@ -29,7 +29,7 @@ if ! [ -f /usr/share/dict/american-english ] || ! [ -f /usr/share/dict/british-e
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wamerican wbritish
 fi
 
-# python3: the CPython difflib oracle of tests/difflib_diff.rs and
+# python3: the CPython difflib oracle of src/matching/tests/difflib_diff.rs and
 # tests/judge_difflib.rs (those tests fail without it, never skip).
 if ! command -v python3 >/dev/null; then
   apt-get update -qq

@@ -13,12 +13,13 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "formatting (cargo fmt --check; rustfmt.toml)"
 cargo fmt --check
 
-step "lints (clippy, warnings are errors; native and the wasm build)"
+step "lints (clippy, warnings are errors; native with and without the CLI, and the wasm build)"
+cargo clippy --all-targets --features cli -- -D warnings
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib --tests --no-default-features --target wasm32-unknown-unknown -- -D warnings
 
-step "native tests (cargo test, release for the property tests' speed)"
-cargo test --release --all-targets
+step "native tests (cargo test, release for the property tests' speed; the cli feature builds the binary its tests run)"
+cargo test --release --all-targets --features cli
 step "doc tests (host; on wasm they would pass even when failing)"
 cargo test --release --doc
 

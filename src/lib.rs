@@ -18,6 +18,13 @@
 //! assert_eq!(m.matched_text, "implement user authentication with OAuth 2.0 protocol");
 //! assert_eq!(&source[m.location.byte_start..m.location.byte_end], m.matched_text);
 //! ```
+//!
+//! The public modules are what a user needs: [`validate`] (spec 000, with
+//! [`document`], [`text`]'s profiles and spans, [`extract`]'s readers),
+//! [`transcript`] (spec 001), [`judge`] (spec 002), [`finding`] (spec 003),
+//! [`error`], [`host`] and [`json`]. The matchers and indexes are internal.
+//! The default features are empty; the `cli` feature (clap, ureq) is the
+//! binary's.
 
 #![deny(missing_docs)]
 
@@ -29,7 +36,7 @@ pub mod finding;
 pub mod host;
 pub mod json;
 pub mod judge;
-pub mod matching;
+mod matching;
 mod options;
 mod sort;
 #[cfg(test)]

@@ -10,7 +10,7 @@
 mod common;
 
 use common::Rng;
-use evidence_validator::extract::markdown::extract_markdown;
+use evidence_validator::extract::extract_markdown;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 fn squeeze(s: &str) -> String {

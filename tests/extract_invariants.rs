@@ -8,8 +8,8 @@
 mod common;
 
 use common::{check_invariants, random_input, Rng};
-use evidence_validator::extract::html::extract_html;
-use evidence_validator::extract::markdown::extract_markdown;
+use evidence_validator::extract::extract_html;
+use evidence_validator::extract::extract_markdown;
 
 const HTML_FRAGMENTS: &[&str] = &[
     "<",

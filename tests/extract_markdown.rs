@@ -5,8 +5,8 @@
 mod common;
 
 use common::{check_invariants, spans};
-use evidence_validator::extract::markdown::extract_markdown;
-use evidence_validator::extract::units::Heading;
+use evidence_validator::extract::extract_markdown;
+use evidence_validator::extract::Heading;
 
 fn text(src: &str) -> String {
     let x = extract_markdown(src);

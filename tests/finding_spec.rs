@@ -157,7 +157,7 @@ fn findings_round_trip_through_json() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn a_span_only_in_hidden_html_is_not_evidence() {
-    use evidence_validator::finding::verifier::SPAN_HIDDEN;
+    use evidence_validator::finding::SPAN_HIDDEN;
     let span = "The market is valued at approximately $900 million annually.";
     let make = |category: &str| {
         Finding::create_with_hash(NewFinding {

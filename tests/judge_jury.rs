@@ -7,8 +7,8 @@
 
 mod judge_common;
 
-use evidence_validator::judge::jury::JurorFailure;
 use evidence_validator::judge::log::LogBook;
+use evidence_validator::judge::JurorFailure;
 use evidence_validator::judge::{JudgeConfig, Verification, JURY_INSTRUCTIONS};
 use judge_common::{check, jury_data, request, scripts, Script};
 #[cfg(target_arch = "wasm32")]

@@ -7,6 +7,7 @@
 mod judge_common;
 
 use evidence_validator::judge::blocking::{ask_all, verify_claim, Juror};
+use evidence_validator::judge::lines::LineIndex;
 use evidence_validator::judge::log::{LogBook, LogEntry};
 use evidence_validator::judge::{JudgeConfig, JudgeRequest};
 use judge_common::{check, jury_data, request, scripts, Script};
@@ -59,7 +60,8 @@ fn scripted_juries_on_threads() {
         let mut logs: Vec<LogEntry> = Vec::new();
         let mut book = LogBook::new();
         let t0 = Instant::now();
-        let source = source.as_deref().ok_or_else(|| "no such file".to_string());
+        let lines = LineIndex::new(source.as_deref().unwrap_or_default());
+        let source = source.as_deref().map(|text| (text, &lines)).ok_or_else(|| "no such file".to_string());
         let result = verify_claim(req, source, &config, &jurors, &mut book, &mut |e| logs.push(e.clone()))
             .expect("valid config");
         assert!(t0.elapsed() < Duration::from_secs(3), "[{}] took {:?}", case["name"], t0.elapsed());
@@ -142,15 +144,10 @@ fn a_panicking_juror_is_a_failure() {
     let (req, source) = request(&data, &data["cases"][0]);
     let jurors: Vec<Arc<dyn Juror>> = vec![Arc::new(Panics), juror("ok", Script::Answer("VALID".into()), 0)];
     let mut book = LogBook::new();
-    let r = verify_claim(
-        req,
-        Ok(source.as_deref().unwrap_or("")),
-        &JudgeConfig::default(),
-        &jurors,
-        &mut book,
-        &mut |_| {},
-    )
-    .unwrap();
+    let text = source.as_deref().unwrap_or("");
+    let r =
+        verify_claim(req, Ok((text, &LineIndex::new(text))), &JudgeConfig::default(), &jurors, &mut book, &mut |_| {})
+            .unwrap();
     assert_eq!(r.verdict.as_str(), "VALID");
     assert_eq!(r.jury.votes[0].error.as_deref(), Some("the juror panicked"));
 }
@@ -164,7 +161,8 @@ fn log_numbers_continue_across_claims() {
     let mut names = Vec::new();
     for _ in 0..2 {
         let (req, source) = request(&data, &data["cases"][0]);
-        verify_claim(req, Ok(source.as_deref().unwrap_or("")), &JudgeConfig::default(), &jurors, &mut book, &mut |e| {
+        let text = source.as_deref().unwrap_or("");
+        verify_claim(req, Ok((text, &LineIndex::new(text))), &JudgeConfig::default(), &jurors, &mut book, &mut |e| {
             names.push(e.file_name.clone())
         })
         .unwrap();

@@ -4,7 +4,7 @@
 
 mod index;
 
-pub use index::{Chunk, SearchIndex, TokenIndex};
+pub(crate) use index::SearchIndex;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Heading, Hidden, Unit};
@@ -69,15 +69,15 @@ impl Format {
     }
 
     /// The units of `text` read in this format, with or without the text
-    /// no reader sees (see [`crate::extract::hidden`]).
+    /// no reader sees (see [`crate::extract::Hidden`]).
     pub fn units_with(self, text: &str, include_hidden: bool) -> Vec<Unit> {
         match self {
             Format::Markdown => {
                 let mut units = Vec::with_capacity(text.len());
-                extract::markdown::extract_markdown_parts(text, include_hidden, |u| units.extend_from_slice(u));
+                extract::extract_markdown_parts(text, include_hidden, |u| units.extend_from_slice(u));
                 units
             }
-            Format::Html => extract::html::extract_html_with(text, include_hidden).units,
+            Format::Html => extract::extract_html_with(text, include_hidden).units,
             Format::PlainText => normalize::plain_units(text).collect(),
         }
     }
@@ -224,7 +224,7 @@ impl Document {
                 (headings, Some(builder.finish()), hidden)
             }
             Format::Html => {
-                let extracted = extract::html::extract_html(&source);
+                let extracted = extract::extract_html(&source);
                 let mut builder = NormalizedBuilder::new(default, source.len());
                 builder.push_units(&extracted.units);
                 (extracted.headings, Some(builder.finish()), extracted.hidden)
@@ -288,10 +288,16 @@ impl Document {
         self.positions.span(&self.source, start, end)
     }
 
+    /// The source's visible text normalized under `profile` (what quotes
+    /// are searched in), built on first use and kept.
+    pub fn normalized_text(&self, profile: Profile) -> &str {
+        self.index(profile).text()
+    }
+
     /// The normalized text and token index for `profile`, built on first use.
     // not `std::ops::Index`: it builds on first use and returns a reference
     #[allow(clippy::should_implement_trait)]
-    pub fn index(&self, profile: Profile) -> &SearchIndex {
+    pub(crate) fn index(&self, profile: Profile) -> &SearchIndex {
         let slot = self.indexes.iter().find(|(p, _)| *p == profile).map(|(_, cell)| cell);
         match slot {
             Some(cell) => cell.get_or_init(|| SearchIndex::new(&self.source, self.format, profile)),
@@ -310,7 +316,7 @@ impl Document {
     /// [`Self::index`], or with `include_hidden` the index of all the text,
     /// hidden text included (the same index when there is none). Sections
     /// come from visible headings either way.
-    pub fn index_for(&self, profile: Profile, include_hidden: bool) -> &SearchIndex {
+    pub(crate) fn index_for(&self, profile: Profile, include_hidden: bool) -> &SearchIndex {
         if !include_hidden || self.hidden.is_empty() {
             return self.index(profile);
         }
@@ -361,7 +367,7 @@ fn past_deadline(doing: &str) -> Error {
 }
 
 /// Whether `e` is the error of a parse stopped by its deadline.
-pub fn is_past_deadline(e: &Error) -> bool {
+pub(crate) fn is_past_deadline(e: &Error) -> bool {
     e.kind() == ErrorKind::Processing
         && e.details().get("constraint").and_then(|c| c.as_str()) == Some("max_processing_time_seconds")
 }
@@ -398,6 +404,19 @@ fn build_sections(source: &str, headings: &[Heading], positions: &PositionIndex)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_option_builds_one_more_index_only_when_there_is_hidden_text() {
+        let source = "# T\n\nshown <span hidden>secret words</span> text\n";
+        let doc = Document::new(source, Some(Format::Markdown)).unwrap();
+        let p = Profile::default();
+        assert!(!doc.index(p).text().contains("secret"));
+        assert!(doc.index_for(p, true).text().contains("shown secret words text"));
+        assert!(std::ptr::eq(doc.index_for(p, false), doc.index(p)));
+        // no hidden text: one index
+        let plain = Document::new("# T\n\nall shown\n", Some(Format::Markdown)).unwrap();
+        assert!(std::ptr::eq(plain.index_for(p, true), plain.index(p)));
+    }
 
     #[test]
     fn detects_formats_like_the_spec() {

@@ -2,11 +2,13 @@
 //! HTML source, unit by unit, each unit knowing the original bytes it stands
 //! for; and apart from it, the text no reader sees (hidden elements, scripts).
 
-pub mod hidden;
-pub mod units;
-
-pub use hidden::{Hidden, HiddenReason, HiddenRegion};
-pub use units::{Extracted, Heading, Unit};
-pub mod html;
-pub mod markdown;
+mod entities;
+pub(crate) mod hidden;
+mod html;
+pub(crate) mod markdown;
 mod scan;
+pub(crate) mod units;
+
+pub use html::{extract_html, extract_html_with};
+pub use markdown::{extract_markdown, extract_markdown_parts, extract_markdown_with};
+pub use units::{Extracted, Heading, Hidden, HiddenReason, HiddenRegion, Unit};

@@ -26,9 +26,9 @@
 //! assert!(FindingVerifier::new().verify_finding(&finding, source).valid);
 //! ```
 
-pub mod evidence;
-pub mod numbers;
-pub mod verifier;
+pub(crate) mod evidence;
+pub(crate) mod numbers;
+pub(crate) mod verifier;
 
 pub use evidence::{compute_hash, Finding, FindingError, NewFinding, VerificationResult};
-pub use verifier::FindingVerifier;
+pub use verifier::{FindingVerifier, SPAN_HIDDEN};

@@ -28,11 +28,6 @@ pub struct Quantity {
 }
 
 impl Quantity {
-    /// Whether this is a range (`15-20%`).
-    pub fn is_range(&self) -> bool {
-        self.low != self.high
-    }
-
     /// Whether `self` and `other` name a common value: same kind (percent or
     /// not) and an end of one equals an end of the other. This is the spec's
     /// "a number from the content appears in the span", compared by value.

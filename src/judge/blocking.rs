@@ -43,21 +43,51 @@ pub struct Asked {
 /// finish on its own (its late answer is dropped); a juror that panics is a
 /// failure. Results are in request order.
 pub fn ask_all(jurors: &[Arc<dyn Juror>], requests: &[JudgeRequest], default_timeout: Duration) -> Vec<Asked> {
-    let start = Instant::now();
-    let (tx, rx) = mpsc::channel::<(usize, Result<String, String>, f64)>();
-    let mut pending: Vec<(usize, Instant, Duration)> = Vec::new();
+    let (tx, rx) = mpsc::channel::<Answer>();
     let mut results: Vec<Option<Asked>> = vec![None; requests.len()];
+    let pending = start_all(jurors, requests, default_timeout, &tx, &mut results);
+    drop(tx);
+    wait_for(&rx, pending, requests, &mut results);
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(slot, r)| r.unwrap_or_else(|| failed(index_of(requests, slot), "no answer".into())))
+        .collect()
+}
+
+/// A juror's answer from its thread: (request slot, answer, milliseconds).
+type Answer = (usize, Result<String, String>, f64);
+
+/// A request still waiting for its juror: (slot, deadline, timeout).
+type Pending = (usize, Instant, Duration);
+
+/// The juror index of request `slot`.
+fn index_of(requests: &[JudgeRequest], slot: usize) -> usize {
+    requests.get(slot).map_or(slot, |r| r.index)
+}
+
+/// Juror `index` failed before answering.
+fn failed(index: usize, why: String) -> Asked {
+    Asked { index, outcome: Err(JurorFailure::Error(why)), elapsed_ms: 0.0 }
+}
+
+/// Starts one thread per request, each sending its answer to `tx`; a
+/// request that cannot start is failed in `results`. Returns the started.
+fn start_all(
+    jurors: &[Arc<dyn Juror>],
+    requests: &[JudgeRequest],
+    default_timeout: Duration,
+    tx: &mpsc::Sender<Answer>,
+    results: &mut [Option<Asked>],
+) -> Vec<Pending> {
+    let start = Instant::now();
+    let mut pending = Vec::new();
     for (slot, req) in requests.iter().enumerate() {
         let Some(juror) = jurors.get(req.index).cloned() else {
-            results[slot] = Some(Asked {
-                index: req.index,
-                outcome: Err(JurorFailure::Error(format!("no juror at index {}", req.index))),
-                elapsed_ms: 0.0,
-            });
+            results[slot] = Some(failed(req.index, format!("no juror at index {}", req.index)));
             continue;
         };
         let timeout = juror.timeout().unwrap_or(default_timeout);
-        pending.push((slot, start + timeout, timeout));
         let tx = tx.clone();
         let (system, prompt) = (req.system.clone(), req.prompt.clone());
         let spawned = std::thread::Builder::new().name(format!("juror-{}", juror.name())).spawn(move || {
@@ -67,37 +97,41 @@ pub fn ask_all(jurors: &[Arc<dyn Juror>], requests: &[JudgeRequest], default_tim
             // the receiver may be gone (timed out): nothing to do then
             let _ = tx.send((slot, answer, t0.elapsed().as_secs_f64() * 1000.0));
         });
-        if let Err(e) = spawned {
-            pending.retain(|(s, _, _)| *s != slot);
-            results[slot] = Some(Asked {
-                index: req.index,
-                outcome: Err(JurorFailure::Error(format!("cannot start a thread: {e}"))),
-                elapsed_ms: 0.0,
-            });
+        match spawned {
+            Ok(_) => pending.push((slot, start + timeout, timeout)),
+            Err(e) => results[slot] = Some(failed(req.index, format!("cannot start a thread: {e}"))),
         }
     }
-    drop(tx);
+    pending
+}
+
+/// Receives the answers of `pending` until each has answered or passed its
+/// deadline (a timeout), or every thread has ended.
+fn wait_for(
+    rx: &mpsc::Receiver<Answer>,
+    mut pending: Vec<Pending>,
+    requests: &[JudgeRequest],
+    results: &mut [Option<Asked>],
+) {
     while !pending.is_empty() {
         let now = Instant::now();
         let next_deadline = pending.iter().map(|(_, d, _)| *d).min().unwrap_or(now);
-        let received = rx.recv_timeout(next_deadline.saturating_duration_since(now));
-        match received {
+        match rx.recv_timeout(next_deadline.saturating_duration_since(now)) {
             Ok((slot, answer, elapsed_ms)) => {
                 if let Some(pos) = pending.iter().position(|(s, _, _)| *s == slot) {
                     pending.swap_remove(pos);
-                    let index = requests.get(slot).map_or(slot, |r| r.index);
+                    let index = index_of(requests, slot);
                     results[slot] = Some(Asked { index, outcome: answer.map_err(JurorFailure::Error), elapsed_ms });
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let now = Instant::now();
-                pending.retain(|(slot, deadline, timeout)| {
-                    if *deadline > now {
+                pending.retain(|&(slot, deadline, timeout)| {
+                    if deadline > now {
                         return true;
                     }
-                    let index = requests.get(*slot).map_or(*slot, |r| r.index);
-                    results[*slot] = Some(Asked {
-                        index,
+                    results[slot] = Some(Asked {
+                        index: index_of(requests, slot),
                         outcome: Err(JurorFailure::Timeout {
                             after_ms: timeout.as_millis().min(u64::MAX as u128) as u64,
                         }),
@@ -108,47 +142,20 @@ pub fn ask_all(jurors: &[Arc<dyn Juror>], requests: &[JudgeRequest], default_tim
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 for (slot, _, _) in pending.drain(..) {
-                    let index = requests.get(slot).map_or(slot, |r| r.index);
-                    results[slot] = Some(Asked {
-                        index,
-                        outcome: Err(JurorFailure::Error("the juror's thread ended without an answer".into())),
-                        elapsed_ms: 0.0,
-                    });
+                    results[slot] =
+                        Some(failed(index_of(requests, slot), "the juror's thread ended without an answer".into()));
                 }
             }
         }
     }
-    results
-        .into_iter()
-        .enumerate()
-        .map(|(slot, r)| {
-            r.unwrap_or_else(|| Asked {
-                index: requests.get(slot).map_or(slot, |r| r.index),
-                outcome: Err(JurorFailure::Error("no answer".into())),
-                elapsed_ms: 0.0,
-            })
-        })
-        .collect()
 }
 
 /// One whole check: steps 1 and 2, then the jury asked concurrently (each
 /// juror with its timeout, `config.timeout_ms` unless it has its own),
-/// every exchange numbered in `book` and handed to `log`.
+/// every exchange numbered in `book` and handed to `log`. The source comes
+/// with its [`LineIndex`], built once per file however many citations of
+/// it are checked.
 pub fn verify_claim(
-    request: ClaimRequest,
-    source: Result<&str, String>,
-    config: &JudgeConfig,
-    jurors: &[Arc<dyn Juror>],
-    book: &mut LogBook,
-    log: &mut dyn FnMut(&LogEntry),
-) -> Result<JudgeResult, Error> {
-    let names = jurors.iter().map(|j| j.name().to_string()).collect();
-    run(Verification::new(request, source, config, names)?, jurors, config, book, log)
-}
-
-/// [`verify_claim`] on a source whose [`LineIndex`] was built once for
-/// many citations ([`Verification::with_lines`]).
-pub fn verify_claim_with_lines(
     request: ClaimRequest,
     source: Result<(&str, &LineIndex), String>,
     config: &JudgeConfig,
@@ -157,16 +164,7 @@ pub fn verify_claim_with_lines(
     log: &mut dyn FnMut(&LogEntry),
 ) -> Result<JudgeResult, Error> {
     let names = jurors.iter().map(|j| j.name().to_string()).collect();
-    run(Verification::with_lines(request, source, config, names)?, jurors, config, book, log)
-}
-
-fn run(
-    mut check: Verification,
-    jurors: &[Arc<dyn Juror>],
-    config: &JudgeConfig,
-    book: &mut LogBook,
-    log: &mut dyn FnMut(&LogEntry),
-) -> Result<JudgeResult, Error> {
+    let mut check = Verification::with_lines(request, source, config, names)?;
     let requests = check.requests();
     let asked = ask_all(jurors, &requests, Duration::from_millis(config.timeout_ms));
     for (req, a) in requests.iter().zip(asked) {

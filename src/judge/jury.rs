@@ -58,11 +58,6 @@ pub struct JurorAnswer {
 }
 
 impl JurorAnswer {
-    /// An answer.
-    pub fn answered(judge: impl Into<String>, raw: impl Into<String>) -> JurorAnswer {
-        JurorAnswer { judge: judge.into(), outcome: Ok(raw.into()), elapsed_ms: None }
-    }
-
     /// A failure.
     pub fn failed(judge: impl Into<String>, failure: JurorFailure) -> JurorAnswer {
         JurorAnswer { judge: judge.into(), outcome: Err(failure), elapsed_ms: None }

@@ -23,8 +23,7 @@
 //! verification of a markdown report (spec 002 `verify_report.py`).
 //!
 //! ```
-//! use evidence_validator::judge::{ClaimRequest, JudgeConfig, Verdict, Verification};
-//! use evidence_validator::judge::jury::JurorFailure;
+//! use evidence_validator::judge::{ClaimRequest, JudgeConfig, JurorFailure, Verdict, Verification};
 //!
 //! let source = "intro\nThe committee approved the budget on Monday.\noutro\n";
 //! let request = ClaimRequest::new("The budget passed", "approved the budget on Monday", "minutes.txt", 2, 2);
@@ -39,21 +38,24 @@
 //! assert!(result.verified);
 //! ```
 
-pub mod ballot;
+mod ballot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod canonical;
 pub mod citations;
-pub mod jury;
+pub(crate) mod jury;
 pub mod lines;
 pub mod log;
 mod options;
-pub mod prompt;
+mod prompt;
 pub mod quote;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod no_panic_tests;
+
 use crate::error::{Error, ErrorKind};
-use jury::{deliberate, JurorAnswer, JurorFailure, Semantic, SemanticVerdict, Vote};
+use jury::{deliberate, JurorAnswer, Semantic, SemanticVerdict, Vote};
 use lines::{tagged, CitationError, LineIndex, LineRange, Passage};
 use quote::{check_quote, QuoteMatch};
 use serde::{Deserialize, Serialize};
@@ -61,6 +63,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 pub use ballot::{parse_answer, Ballot, JurorVerdict};
+pub use jury::JurorFailure;
 pub use options::{JudgeCall, JudgeOptions, JurorOptions};
 pub use prompt::{build_prompt, JURY_INSTRUCTIONS};
 

@@ -33,6 +33,7 @@
 
 use crate::host::Deadline;
 
+#[cfg(test)]
 /// For each pattern, the byte ranges `(start, end)` of all its occurrences in
 /// `text` (overlapping ones included, as repeated `str::find` from `pos + 1`
 /// would find), ascending. Empty patterns have no occurrences.
@@ -40,6 +41,7 @@ pub fn find_all(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
     find_all_in(text, None, patterns)
 }
 
+#[cfg(test)]
 /// [`find_all`], looking patterns up in `grams` (built over `text`) when
 /// there are few of them.
 pub fn find_all_in(text: &str, grams: Option<&GramIndex>, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
@@ -108,6 +110,7 @@ pub fn find_all_bounded(
     results
 }
 
+#[cfg(test)]
 /// All occurrences of one pattern (overlapping ones included), ascending:
 /// `memchr::memmem` (SIMD), for one quote on a built document.
 pub fn find_one(text: &str, pattern: &str) -> Vec<(usize, usize)> {
@@ -654,6 +657,7 @@ fn gram_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(word))
 }
 
+#[cfg(test)]
 /// The same answer one `str::find` loop per pattern: the oracle for tests.
 pub fn find_naive(text: &str, patterns: &[&str]) -> Vec<Vec<(usize, usize)>> {
     patterns

@@ -113,7 +113,8 @@ pub struct FuzzyMatch {
     pub distance: usize,
 }
 
-/// Finds every occurrence of every query in `text`.
+/// Finds every occurrence of every query in `text` (for tests: the library
+/// calls [`find_all_bounded`]).
 ///
 /// An occurrence is a substring of `text` within `max_distance` edits of
 /// the query's pattern; overlapping alignments are collapsed as described in
@@ -122,36 +123,21 @@ pub struct FuzzyMatch {
 /// A query whose pattern is empty, or whose `max_distance` is at least the
 /// pattern's length in chars (every position would match), yields no
 /// matches.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[must_use]
 pub fn find_all(text: &str, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
     if queries.is_empty() {
         return Vec::new();
     }
-    find_all_with(text, &CharMarks::new(text), queries)
+    find_all_bounded(text, &CharMarks::new(text), None, queries, usize::MAX, &Deadline::never()).0
 }
 
-/// [`find_all`] with the char positions of `text` already at hand (a
-/// document keeps them, so that a query does not count the chars of the
-/// whole text again). `marks` must be `CharMarks::new(text)`.
-#[must_use]
-pub fn find_all_with(text: &str, marks: &CharMarks, queries: &[FuzzyQuery]) -> Vec<FuzzyMatch> {
-    find_all_indexed(text, marks, None, queries)
-}
-
-/// [`find_all_with`], looking the pieces of few queries up in `grams`
-/// (built over `text`) instead of scanning the text for each.
-#[must_use]
-pub fn find_all_indexed(
-    text: &str,
-    marks: &CharMarks,
-    grams: Option<&GramIndex>,
-    queries: &[FuzzyQuery],
-) -> Vec<FuzzyMatch> {
-    find_all_bounded(text, marks, grams, queries, usize::MAX, &Deadline::never()).0
-}
-
-/// [`find_all_indexed`] keeping at most `cap` matches of each query (the
-/// first ones) and stopping when `deadline` passes (the answer is then
+/// The matches of `queries` in `text`, with the char positions of `text`
+/// already at hand (`marks` must be `CharMarks::new(text)`: a document keeps
+/// them, so that a query does not count the chars of the whole text again)
+/// and the pieces of few queries looked up in `grams` (built over `text`)
+/// instead of scanning the text for each; keeping at most `cap` matches of
+/// each query (the first ones) and stopping when `deadline` passes (the answer is then
 /// incomplete: callers ask `deadline.expired()`). Also returns, for each
 /// query, how many matches it had in all.
 #[must_use]
@@ -201,6 +187,7 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     text.chars().fold(m, |d, c| columns.step(peq.get(c)).unwrap_or(d))
 }
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
 /// Best semi-global match of `pattern` inside `window`.
 ///
 /// Returns `(start_byte, end_byte, distance)` of the substring of `window`
@@ -220,7 +207,9 @@ pub fn best_in_window(pattern: &str, window: &str, max_distance: usize) -> Optio
     matcher.search(window, 0..window.len(), Band::FULL, &Deadline::never(), &mut found);
     found
         .into_iter()
-        .min_by_key(|f| (f.distance, f.chars.abs_diff(m), f.start, f.end))
+        .min_by_key(|f| {
+            (f.distance, window.get(f.start..f.end).map_or(0, |s| s.chars().count()).abs_diff(m), f.start, f.end)
+        })
         .map(|f| (f.start, f.end, f.distance))
 }
 
@@ -242,7 +231,7 @@ struct CharIndex<'t> {
 }
 
 /// The char count of a text before every block of 64 bytes (nothing for an
-/// ASCII text): what [`find_all_with`] needs to turn byte offsets into char
+/// ASCII text): what [`find_all_bounded`] needs to turn byte offsets into char
 /// positions and back, built once per text.
 #[derive(Debug, Clone, Default)]
 pub struct CharMarks {
@@ -483,7 +472,7 @@ impl<'a> Plan<'a> {
         let start = index.select(window.start + self.k);
         let end = start.checked_add(self.pattern.len())?;
         let candidate = index.text.as_bytes().get(start..end)?;
-        (candidate == self.pattern.as_bytes()).then_some(Found { start, end, distance: 0, chars: self.m })
+        (candidate == self.pattern.as_bytes()).then_some(Found { start, end, distance: 0 })
     }
 
     /// Merged candidate windows (char ranges) around confirmed hits, each
@@ -833,8 +822,6 @@ struct Found {
     start: usize,
     end: usize,
     distance: usize,
-    /// Length of the match in chars.
-    chars: usize,
 }
 
 impl Found {
@@ -961,12 +948,7 @@ impl Matcher {
                     if overlaps(&chosen, start_char, cand.end_char) {
                         continue;
                     }
-                    let found = Found {
-                        start: start_byte,
-                        end: cand.end_byte,
-                        distance: cand.distance,
-                        chars: cand.end_char.saturating_sub(start_char),
-                    };
+                    let found = Found { start: start_byte, end: cand.end_byte, distance: cand.distance };
                     chosen.insert(start_char, (cand.end_char, found));
                 }
             }

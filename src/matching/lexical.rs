@@ -8,7 +8,7 @@
 //! Logarithms come from `libm`, so scores are bit-identical natively and in
 //! WebAssembly.
 
-use crate::document::{Chunk, TokenIndex};
+use super::index::{Chunk, TokenIndex};
 use crate::host::Deadline;
 use crate::text::tokens::{self, stem};
 use std::collections::BTreeMap;
@@ -62,43 +62,13 @@ pub fn find(
     limit: usize,
     deadline: &Deadline,
 ) -> Vec<LexicalMatch> {
-    let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
-    let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
-    let chosen = if content.is_empty() { &words } else { &content };
-    let mut stems: Vec<&str> = chosen.iter().map(|w| stem(w)).collect();
-    crate::sort::sort(&mut stems);
-    stems.dedup();
+    let stems = quote_stems(normalized_quote);
     if stems.is_empty() {
         return Vec::new();
     }
-    let n = chunks.count() as f64;
-    let mut per_chunk: BTreeMap<usize, Acc> = BTreeMap::new();
-    let mut idfs = Vec::with_capacity(stems.len());
-    for (t, s) in stems.iter().enumerate() {
-        let postings = index.stem_id(s).map_or(&[][..], |id| index.postings(id));
-        let mut df = 0usize;
-        let mut last_chunk = None;
-        for &p in postings {
-            if deadline.expired() {
-                return Vec::new();
-            }
-            for c in chunks.chunks_of(chunks.token_char(p as usize) as usize) {
-                let acc = per_chunk.entry(c).or_insert_with(|| Acc {
-                    tf: vec![0; stems.len()],
-                    first: p as usize,
-                    last: p as usize,
-                });
-                acc.tf[t] += 1;
-                acc.first = acc.first.min(p as usize);
-                acc.last = acc.last.max(p as usize);
-                if last_chunk.is_none_or(|l| c > l) {
-                    df += 1;
-                    last_chunk = Some(c);
-                }
-            }
-        }
-        idfs.push(idf(n, df as f64));
-    }
+    let Some((per_chunk, idfs)) = term_counts(&stems, index, chunks, deadline) else {
+        return Vec::new();
+    };
     let total_idf: f64 = idfs.iter().sum();
     let avg = chunks.average_length().max(1.0);
     let mut found: Vec<LexicalMatch> = per_chunk
@@ -138,6 +108,58 @@ pub fn find(
         }
     }
     kept
+}
+
+/// The distinct stems of the quote's content words (of all its words when
+/// it has only stop words), sorted.
+fn quote_stems(normalized_quote: &str) -> Vec<&str> {
+    let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
+    let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
+    let chosen = if content.is_empty() { &words } else { &content };
+    let mut stems: Vec<&str> = chosen.iter().map(|w| stem(w)).collect();
+    crate::sort::sort(&mut stems);
+    stems.dedup();
+    stems
+}
+
+/// Per chunk holding any of `stems`, how often each occurs there and the
+/// first and last such token; and each stem's IDF over the chunks. `None`
+/// when the deadline passed.
+fn term_counts(
+    stems: &[&str],
+    index: &TokenIndex,
+    chunks: &Chunk,
+    deadline: &Deadline,
+) -> Option<(BTreeMap<usize, Acc>, Vec<f64>)> {
+    let n = chunks.count() as f64;
+    let mut per_chunk: BTreeMap<usize, Acc> = BTreeMap::new();
+    let mut idfs = Vec::with_capacity(stems.len());
+    for (t, s) in stems.iter().enumerate() {
+        let postings = index.stem_id(s).map_or(&[][..], |id| index.postings(id));
+        let mut df = 0usize;
+        let mut last_chunk = None;
+        for &p in postings {
+            if deadline.expired() {
+                return None;
+            }
+            for c in chunks.chunks_of(chunks.token_char(p as usize) as usize) {
+                let acc = per_chunk.entry(c).or_insert_with(|| Acc {
+                    tf: vec![0; stems.len()],
+                    first: p as usize,
+                    last: p as usize,
+                });
+                acc.tf[t] += 1;
+                acc.first = acc.first.min(p as usize);
+                acc.last = acc.last.max(p as usize);
+                if last_chunk.is_none_or(|l| c > l) {
+                    df += 1;
+                    last_chunk = Some(c);
+                }
+            }
+        }
+        idfs.push(idf(n, df as f64));
+    }
+    Some((per_chunk, idfs))
 }
 
 /// How much of the quote's words the passage holds in the quote's order:
@@ -206,8 +228,7 @@ mod tests {
         }
         let doc = normalize_str(&doc, Profile::default());
         let idx = TokenIndex::new(&doc);
-        let chunks = crate::document::SearchIndex::new(&doc, crate::document::Format::PlainText, Profile::default())
-            .chunks(500, 100);
+        let chunks = Chunk::new(&idx, &doc, 500, 100);
         let got = find("nightly ledger reconciliation", &idx, &chunks, 0.75, 5, &Deadline::never());
         assert!(!got.is_empty());
         assert_eq!(&doc[got[0].start..got[0].end], "ledger reconciliation runs nightly");

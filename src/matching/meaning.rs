@@ -288,6 +288,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    #[cfg(test)]
     /// Whether every difference is cosmetic or a typo.
     pub fn is_faithful(&self) -> bool {
         self.edits.iter().all(|e| e.kind != EditKind::Substitution)
@@ -460,36 +461,10 @@ impl Region<'_, '_> {
                 .chain(self.s)
                 .any(|t| lexicon::closed_class(&t.key).is_some_and(lexicon::is_number_or_unit_class));
         if numeric {
-            let (qr, sr) = self.ranges();
-            let qt = self.quote.normalized.as_str().get(qr.0..qr.1).unwrap_or("");
-            let st = self.source.normalized.as_str().get(sr.0..sr.1).unwrap_or("");
-            if same_numbers(qt, st) {
-                return self.edit(EditKind::Cosmetic, None, "number written differently");
-            }
-            // a misspelt number word or unit (fisrt, secodns) is judged as a typo
-            if let ([q], [s]) = (self.q, self.s) {
-                if !digits && !is_word(self.words, &q.key) {
-                    let edit = self.one_word(q, s);
-                    if edit.kind == EditKind::Typo {
-                        return edit;
-                    }
-                }
-            }
-            return self.edit(EditKind::Substitution, Some(Change::Number), "number");
+            return self.numeric_edit(digits);
         }
         if q_join == s_join && !q_join.is_empty() {
-            // the same letters split differently: hyphens are cosmetic
-            // (e-mail, email); a space (a part, apart) is a typo only when
-            // what the quote wrote is not a word
-            if self.hyphen_split() {
-                return self.edit(EditKind::Cosmetic, None, "hyphenation");
-            }
-            if let [one] = self.q {
-                if !is_word(self.words, &one.key) && !self.names() {
-                    return self.edit(EditKind::Typo, None, "missing space");
-                }
-            }
-            return self.edit(EditKind::Substitution, Some(Change::Word), "words joined or split");
+            return self.split_edit();
         }
         if !q_join.is_empty()
             && crate::text::unicode::strip_marks(&q_join) == crate::text::unicode::strip_marks(&s_join)
@@ -504,20 +479,11 @@ impl Region<'_, '_> {
             return self.edit(EditKind::Substitution, Some(change), why);
         }
         // a misspelt negation (canot) is a typo, not a dropped negation
-        if let ([q], [s]) = (self.q, self.s) {
-            if !is_word(self.words, &q.key) {
-                let edit = self.one_word(q, s);
-                if edit.kind == EditKind::Typo {
-                    return edit;
-                }
-            }
+        if let Some(typo) = self.misspelt_word() {
+            return typo;
         }
         if let Some(neg) = self.negation_change() {
             return self.edit(EditKind::Substitution, Some(Change::Negation), neg);
-        }
-        if let Some(why) = self.prefix_change() {
-            let change = if why == "negating prefix" { Change::Negation } else { Change::Word };
-            return self.edit(EditKind::Substitution, Some(change), why);
         }
         match (self.q, self.s) {
             ([q], [s]) => self.one_word(q, s),
@@ -527,6 +493,52 @@ impl Region<'_, '_> {
                 if self.q.is_empty() || self.s.is_empty() { "word added or dropped" } else { "words" },
             ),
         }
+    }
+
+    /// A region with numbers (digits, number words, units): cosmetic when
+    /// both sides say the same numbers, else a changed number, unless one
+    /// misspelt number word or unit (fisrt, secodns) is a typo.
+    fn numeric_edit(&self, digits: bool) -> Edit {
+        let (qr, sr) = self.ranges();
+        let qt = self.quote.normalized.as_str().get(qr.0..qr.1).unwrap_or("");
+        let st = self.source.normalized.as_str().get(sr.0..sr.1).unwrap_or("");
+        if same_numbers(qt, st) {
+            return self.edit(EditKind::Cosmetic, None, "number written differently");
+        }
+        if !digits {
+            if let Some(typo) = self.misspelt_word() {
+                return typo;
+            }
+        }
+        self.edit(EditKind::Substitution, Some(Change::Number), "number")
+    }
+
+    /// The same letters split differently: hyphens are cosmetic (e-mail,
+    /// email); a space (a part, apart) is a typo only when what the quote
+    /// wrote is not a word.
+    fn split_edit(&self) -> Edit {
+        if self.hyphen_split() {
+            return self.edit(EditKind::Cosmetic, None, "hyphenation");
+        }
+        if let [one] = self.q {
+            if !is_word(self.words, &one.key) && !self.names() {
+                return self.edit(EditKind::Typo, None, "missing space");
+            }
+        }
+        self.edit(EditKind::Substitution, Some(Change::Word), "words joined or split")
+    }
+
+    /// One quoted word that is not a word, for one source word: the typo
+    /// edit when [`Region::one_word`] judges it a typo.
+    fn misspelt_word(&self) -> Option<Edit> {
+        let ([q], [s]) = (self.q, self.s) else {
+            return None;
+        };
+        if is_word(self.words, &q.key) {
+            return None;
+        }
+        let edit = self.one_word(q, s);
+        (edit.kind == EditKind::Typo).then_some(edit)
     }
 
     /// One word for another.

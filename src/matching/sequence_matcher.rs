@@ -81,9 +81,8 @@ pub struct SequenceMatcher {
     /// which it occurs in `b` (difflib's `b2j`).
     b2j: HashMap<char, Vec<usize>>,
     /// Popular elements removed from `b2j` (difflib's `bpopular`), sorted.
+    #[cfg(test)]
     popular: Vec<char>,
-    /// Whether the autojunk heuristic was requested.
-    autojunk: bool,
 }
 
 /// Reusable buffers standing in for difflib's per-row `j2len` dictionaries.
@@ -149,9 +148,16 @@ impl SequenceMatcher {
             crate::sort::sort(&mut popular);
         }
 
-        SequenceMatcher { a: a.to_vec(), b: b.to_vec(), b2j, popular, autojunk }
+        SequenceMatcher {
+            a: a.to_vec(),
+            b: b.to_vec(),
+            b2j,
+            #[cfg(test)]
+            popular,
+        }
     }
 
+    #[cfg(test)]
     /// Convenience constructor from string slices (split into code points).
     pub fn from_strs(a: &str, b: &str, autojunk: bool) -> Self {
         let a: Vec<char> = a.chars().collect();
@@ -159,23 +165,9 @@ impl SequenceMatcher {
         Self::new(&a, &b, autojunk)
     }
 
-    /// The first sequence.
-    pub fn a(&self) -> &[char] {
-        &self.a
-    }
-
-    /// The second sequence.
-    pub fn b(&self) -> &[char] {
-        &self.b
-    }
-
-    /// Whether the autojunk heuristic was requested at construction.
-    pub fn autojunk(&self) -> bool {
-        self.autojunk
-    }
-
     /// The popular elements of `b` (difflib's `bpopular`), sorted; empty
     /// unless `autojunk` was set and `b.len() >= 200`.
+    #[cfg(test)]
     pub fn popular(&self) -> &[char] {
         &self.popular
     }

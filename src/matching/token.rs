@@ -9,7 +9,7 @@
 //! found by one sweep over the merged postings of the quote's stems, so the
 //! cost is linear in the number of occurrences of the quote's words.
 
-use crate::document::TokenIndex;
+use super::index::TokenIndex;
 use crate::host::Deadline;
 use crate::text::tokens::{self, stem};
 
@@ -40,11 +40,6 @@ impl TokenQuery {
             terms.push((index.stem_id(s), index.surface_id(w)));
         }
         TokenQuery { terms, token_count: words.len() }
-    }
-
-    /// Number of distinct content stems.
-    pub fn term_count(&self) -> usize {
-        self.terms.len()
     }
 }
 

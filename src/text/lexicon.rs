@@ -1065,15 +1065,6 @@ pub fn closed_words_near(len: usize) -> impl Iterator<Item = (&'static str, Word
     (lo..=len + 1).filter_map(move |l| buckets.get(l)).flatten().copied()
 }
 
-/// Every closed-class word that is a number word, ordinal, scale word or
-/// unit (computed once).
-pub fn number_like_words() -> &'static [&'static str] {
-    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        table().iter().filter(|(w, _)| closed_classes(w).any(is_number_or_unit_class)).map(|(w, _)| *w).collect()
-    })
-}
-
 /// Number words, ordinals, scale words and units: a change of one is a
 /// change of a quantity.
 pub fn is_number_or_unit_class(c: WordClass) -> bool {

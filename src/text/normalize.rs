@@ -159,14 +159,6 @@ pub fn normalize_str(text: &str, profile: Profile) -> String {
     into_string(norm.finish().0)
 }
 
-/// Normalizes units without keeping the offset map, trimming whitespace.
-pub fn normalize_units<I: IntoIterator<Item = Unit>>(units: I, profile: Profile) -> String {
-    let units: Vec<Unit> = units.into_iter().collect();
-    let mut norm = Normalizer::new(profile, true, TextSink(Vec::with_capacity(units.len())));
-    norm.push_all(&units.as_slice());
-    into_string(norm.finish().0)
-}
-
 /// The units of a plain string: each char maps to its own bytes.
 pub fn plain_units(text: &str) -> impl Iterator<Item = Unit> + '_ {
     text.char_indices().map(|(i, ch)| Unit { ch, start: i as u32, end: (i + ch.len_utf8()) as u32 })

@@ -306,123 +306,199 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 
 /// Every quantity in `text`, in order, read with `reading`'s extensions.
 pub fn quantities_read(text: &str, reading: Reading) -> Vec<Quantity> {
-    let scale = |w: &str| {
-        scale_of(w).or_else(|| {
-            reading.finance.then(|| FINANCE_SCALES.iter().find(|(s, _)| *s == w).map(|&(_, m)| m)).flatten()
-        })
-    };
-    let toks: Vec<(usize, usize)> = tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
-    let lower: Vec<String> = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
-    let word = |k: usize| lower.get(k).map(String::as_str);
+    let words = Words::new(text, reading);
     let mut out = Vec::new();
     let mut k = 0;
-    while k < toks.len() {
-        let Some(&(start, end)) = toks.get(k) else {
+    while k < words.toks.len() {
+        let Some(&(start, end)) = words.toks.get(k) else {
             break;
         };
-        let w = word(k).unwrap_or_default();
-        let read = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-            digits_token(w, reading.decimal_comma)
-                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))
-        } else {
-            number_words(text, &toks, &lower, k).map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))
-        };
-        let Some((mut value, mut unit, ordinal, scaled, mut next, words)) = read else {
+        let Some(mut r) = words.number_at(k, end) else {
             k += 1;
             continue;
         };
-        let mut q_end = toks.get(next - 1).map_or(end, |t| t.1);
-        // a scale word after it
-        if !scaled && !ordinal {
-            if let Some(mult) = word(next).and_then(scale) {
-                if gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
-                    value *= mult;
-                    q_end = toks.get(next).map_or(q_end, |t| t.1);
-                    next += 1;
-                }
+        words.scale_after(&mut r);
+        words.percent_after(&mut r);
+        words.unit_after(&mut r);
+        let q_start = words.sign_before(&mut r, k, start);
+        out.push(Quantity {
+            value: r.value,
+            percent: r.percent,
+            unit: r.unit,
+            ordinal: r.ordinal,
+            words: r.words,
+            start: q_start,
+            end: r.end,
+            text: text.get(q_start..r.end).unwrap_or("").to_string(),
+        });
+        k = r.next.max(k + 1);
+    }
+    out
+}
+
+/// The word tokens of a text (byte ranges) and the same lowercased, and
+/// how they are read.
+struct Words<'t> {
+    text: &'t str,
+    toks: Vec<(usize, usize)>,
+    lower: Vec<String>,
+    reading: Reading,
+}
+
+/// A quantity being read: what it says so far, where it ends, and the
+/// token after it.
+struct Found {
+    value: f64,
+    unit: Option<&'static str>,
+    ordinal: bool,
+    /// A scale is already in the number (`5k`).
+    scaled: bool,
+    percent: bool,
+    /// Spelled out in words.
+    words: bool,
+    next: usize,
+    end: usize,
+}
+
+impl<'t> Words<'t> {
+    fn new(text: &'t str, reading: Reading) -> Words<'t> {
+        let toks: Vec<(usize, usize)> =
+            tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
+        let lower = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
+        Words { text, toks, lower, reading }
+    }
+
+    fn word(&self, k: usize) -> Option<&str> {
+        self.lower.get(k).map(String::as_str)
+    }
+
+    /// Whether only spaces (or a hyphen) lie between byte `from` and token `k`.
+    fn gap_to(&self, from: usize, k: usize) -> bool {
+        gap_is_space(self.text, from, self.toks.get(k).map_or(from, |t| t.0))
+    }
+
+    /// The end of token `k`, or `or` when there is none.
+    fn end_of(&self, k: usize, or: usize) -> usize {
+        self.toks.get(k).map_or(or, |t| t.1)
+    }
+
+    /// The number that starts at token `k` (which ends at `end`): digits,
+    /// or number words.
+    fn number_at(&self, k: usize, end: usize) -> Option<Found> {
+        let w = self.word(k).unwrap_or_default();
+        let (value, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            digits_token(w, self.reading.decimal_comma)
+                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))?
+        } else {
+            number_words(self.text, &self.toks, &self.lower, k)
+                .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))?
+        };
+        let end = self.end_of(next - 1, end);
+        Some(Found { value, unit, ordinal, scaled, percent: false, words, next, end })
+    }
+
+    /// The multiplier of scale word `w`: `billion`, and under
+    /// [`Reading::finance`] `Mrd.`, `Mio.`, `Tsd.`.
+    fn scale(&self, w: &str) -> Option<f64> {
+        scale_of(w).or_else(|| {
+            self.reading.finance.then(|| FINANCE_SCALES.iter().find(|(s, _)| *s == w).map(|&(_, m)| m)).flatten()
+        })
+    }
+
+    /// A scale word after it (`3.2 billion`).
+    fn scale_after(&self, r: &mut Found) {
+        if r.scaled || r.ordinal {
+            return;
+        }
+        if let Some(mult) = self.word(r.next).and_then(|w| self.scale(w)) {
+            if self.gap_to(r.end, r.next) {
+                r.value *= mult;
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
             }
         }
-        // percent: a mark right after, or the word
-        let mut percent = false;
-        let after = text.get(q_end..).unwrap_or("");
+    }
+
+    /// A percent mark right after it, or the word (`percent`, `pct`, `per cent`).
+    fn percent_after(&self, r: &mut Found) {
+        let after = self.text.get(r.end..).unwrap_or("");
         let trimmed = after.trim_start_matches([' ', '\u{a0}']);
         if trimmed.starts_with('%') {
-            percent = true;
-            q_end = text.len() - trimmed.len() + 1;
-            while toks.get(next).is_some_and(|t| t.0 < q_end) {
-                next += 1;
+            r.percent = true;
+            r.end = self.text.len() - trimmed.len() + 1;
+            while self.toks.get(r.next).is_some_and(|t| t.0 < r.end) {
+                r.next += 1;
             }
-        } else if let Some(w) = word(next) {
-            if (w == "percent" || w == "pct") && gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) {
-                percent = true;
-                q_end = toks.get(next).map_or(q_end, |t| t.1);
-                next += 1;
-            } else if w == "per" && word(next + 1) == Some("cent") {
-                percent = true;
-                q_end = toks.get(next + 1).map_or(q_end, |t| t.1);
-                next += 2;
-            }
-        }
-        // a unit word after it
-        if unit.is_none() && !percent && !ordinal {
-            if let Some(w) = word(next) {
-                let degrees = text.get(q_end..).unwrap_or("").trim_start().starts_with('°');
-                let key = if degrees { format!("°{w}") } else { w.to_string() };
-                if let Some(u) = unit_of(&key) {
-                    let gap_ok = gap_is_space(text, q_end, toks.get(next).map_or(q_end, |t| t.0)) || degrees;
-                    if gap_ok {
-                        unit = Some(u);
-                        q_end = toks.get(next).map_or(q_end, |t| t.1);
-                        next += 1;
-                    }
-                }
+        } else if let Some(w) = self.word(r.next) {
+            if (w == "percent" || w == "pct") && self.gap_to(r.end, r.next) {
+                r.percent = true;
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
+            } else if w == "per" && self.word(r.next + 1) == Some("cent") {
+                r.percent = true;
+                r.end = self.end_of(r.next + 1, r.end);
+                r.next += 2;
             }
         }
-        // a currency sign before it
+    }
+
+    /// A unit word after it (`420 ms`, `5 °C`).
+    fn unit_after(&self, r: &mut Found) {
+        if r.unit.is_some() || r.percent || r.ordinal {
+            return;
+        }
+        let Some(w) = self.word(r.next) else {
+            return;
+        };
+        let degrees = self.text.get(r.end..).unwrap_or("").trim_start().starts_with('°');
+        let key = if degrees { format!("°{w}") } else { w.to_string() };
+        if let Some(u) = unit_of(&key) {
+            if self.gap_to(r.end, r.next) || degrees {
+                r.unit = Some(u);
+                r.end = self.end_of(r.next, r.end);
+                r.next += 1;
+            }
+        }
+    }
+
+    /// A currency sign (or, under [`Reading::finance`], a currency code)
+    /// or a minus sign before it (token `k`, at byte `start`): where the
+    /// quantity starts.
+    fn sign_before(&self, r: &mut Found, k: usize, start: usize) -> usize {
+        let text = self.text;
         let before = text.get(..start).and_then(|h| h.chars().next_back());
         let mut q_start = start;
-        if unit.is_none() {
+        if r.unit.is_none() {
             let sign = match before {
                 Some('$') => Some("usd"),
                 Some('€') => Some("eur"),
                 Some('£') => Some("gbp"),
                 Some('¥') => Some("jpy"),
-                Some('₹') if reading.finance => Some("inr"),
+                Some('₹') if self.reading.finance => Some("inr"),
                 _ => None,
             };
             if let (Some(s), Some(c)) = (sign, before) {
-                unit = Some(s);
+                r.unit = Some(s);
                 q_start = start - c.len_utf8();
-            } else if reading.finance && k > 0 {
-                let code = word(k - 1).and_then(|w| CURRENCY_CODES.iter().find(|(c, _)| *c == w));
-                let prev = toks.get(k - 1).copied().unwrap_or((start, start));
+            } else if self.reading.finance && k > 0 {
+                let code = self.word(k - 1).and_then(|w| CURRENCY_CODES.iter().find(|(c, _)| *c == w));
+                let prev = self.toks.get(k - 1).copied().unwrap_or((start, start));
                 if let Some(&(_, u)) = code.filter(|_| gap_is_space(text, prev.1, start)) {
-                    unit = Some(u);
+                    r.unit = Some(u);
                     q_start = prev.0;
                 }
             }
         }
         // a minus sign right before a digit (not a hyphen inside a word)
-        if before == Some('-') && !words {
+        if before == Some('-') && !r.words {
             let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
-                value = -value;
+                r.value = -r.value;
                 q_start = start - 1;
             }
         }
-        out.push(Quantity {
-            value,
-            percent,
-            unit,
-            ordinal,
-            words,
-            start: q_start,
-            end: q_end,
-            text: text.get(q_start..q_end).unwrap_or("").to_string(),
-        });
-        k = next.max(k + 1);
+        q_start
     }
-    out
 }
 
 /// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
@@ -659,28 +735,6 @@ mod tests {
     }
 
     #[test]
-    fn the_finance_reading_adds_decimal_commas_codes_and_german_scales() {
-        let read = |t: &str| quantities_read(t, Reading::FINANCE);
-        let one = |t: &str| {
-            let q = read(t);
-            assert_eq!(q.len(), 1, "{t}: {q:?}");
-            (q[0].value, q[0].unit, q[0].text.clone())
-        };
-        assert_eq!(one("3,2 Mrd."), (3.2e9, None, "3,2 Mrd".to_string()));
-        assert_eq!(one("12,75 Mio. EUR").0, 12.75e6);
-        assert_eq!(one("USD 3.2bn"), (3.2e9, Some("usd"), "USD 3.2bn".to_string()));
-        assert_eq!(one("₹500").1, Some("inr"));
-        // a comma before three digits stays a thousands separator
-        assert_eq!(one("1,500").0, 1500.0);
-        // the default reading (the meaning guard's) is unchanged
-        assert!(quantities("3,2").is_empty());
-        assert!(quantities("USD 5").first().is_some_and(|q| q.unit.is_none()));
-        assert_eq!(quantities("3,2 Mrd.").len(), 0);
-        assert_eq!(quantities("5 Mio").len(), 1);
-        assert_eq!(quantities("5 Mio")[0].value, 5.0);
-    }
-
-    #[test]
     fn identifiers_are_not_quantities() {
         for t in ["2.3.0", "i32", "r14", "%2F", "v1.2", "3d6"] {
             let q = quantities(t);
@@ -718,5 +772,27 @@ mod tests {
                 assert_eq!(text.get(q.start..q.end), Some(q.text.as_str()), "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_finance_reading_adds_decimal_commas_codes_and_german_scales() {
+        let read = |t: &str| quantities_read(t, Reading::FINANCE);
+        let one = |t: &str| {
+            let q = read(t);
+            assert_eq!(q.len(), 1, "{t}: {q:?}");
+            (q[0].value, q[0].unit, q[0].text.clone())
+        };
+        assert_eq!(one("3,2 Mrd."), (3.2e9, None, "3,2 Mrd".to_string()));
+        assert_eq!(one("12,75 Mio. EUR").0, 12.75e6);
+        assert_eq!(one("USD 3.2bn"), (3.2e9, Some("usd"), "USD 3.2bn".to_string()));
+        assert_eq!(one("₹500").1, Some("inr"));
+        // a comma before three digits stays a thousands separator
+        assert_eq!(one("1,500").0, 1500.0);
+        // the default reading (the meaning guard's) is unchanged
+        assert!(quantities("3,2").is_empty());
+        assert!(quantities("USD 5").first().is_some_and(|q| q.unit.is_none()));
+        assert_eq!(quantities("3,2 Mrd.").len(), 0);
+        assert_eq!(quantities("5 Mio").len(), 1);
+        assert_eq!(quantities("5 Mio")[0].value, 5.0);
     }
 }

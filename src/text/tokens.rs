@@ -136,6 +136,7 @@ fn word_end(text: &str, first: char, from: usize) -> usize {
     end
 }
 
+#[cfg(test)]
 /// Number of tokens of `text` (what [`tokenize`] would return, counted).
 pub fn count_tokens(text: &str) -> usize {
     let mut n = 0;
@@ -313,6 +314,7 @@ pub fn stem(word: &str) -> &str {
     word
 }
 
+#[cfg(test)]
 /// The numeric value of a number token (`1,000` is 1000, `2.0` is 2), so
 /// that format differences are not reported as changed numbers.
 pub fn number_value(word: &str) -> Option<f64> {

@@ -585,78 +585,81 @@ impl EvaluationGenerator {
         if !matches!(self.state, State::AwaitGenerate(_)) {
             return Err(self.not_awaiting("generation answer"));
         }
-        let generation = self.generation;
         match answer {
-            Err(f) => {
-                self.record(Attempt {
-                    sequence: 0,
-                    call: CallKind::Generate,
-                    generation,
-                    kind: None,
-                    index: None,
-                    retry: None,
-                    status: status_of(&f),
-                    error: Some(f.message.clone()),
-                    items: Vec::new(),
-                });
-                self.feedback = vec![format!("generation {generation} failed: {}", f.message)];
-                if generation < self.config.max_generations {
-                    self.regenerations.push(Regeneration {
-                        after_generation: generation,
-                        reason: format!("the generation call failed: {}", f.message),
-                        retries_not_made: Vec::new(),
-                    });
-                    self.next_reason = GenerateReason::PreviousGenerationFailed;
-                    self.request_generation();
-                } else {
-                    self.finish();
-                }
-            }
-            Ok(evaluation) => {
-                let mut slots = Vec::new();
-                let mut checked = Vec::new();
-                for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
-                    for (index, item) in evaluation.items(kind).iter().enumerate() {
-                        let validation = validate_or_time_out(&self.transcript, item, &self.config, deadline);
-                        checked.push(CheckedItem { kind, index, item: item.clone(), validation: validation.clone() });
-                        let state = if validation.passed {
-                            SlotState::Passed
-                        } else if self.config.max_retries_per_item == 0 {
-                            SlotState::Dropped
-                        } else {
-                            SlotState::Pending { retries: 0 }
-                        };
-                        if state == SlotState::Dropped {
-                            self.dropped.push(DroppedItem {
-                                generation,
-                                kind,
-                                index,
-                                item: item.clone(),
-                                reason: format!(
-                                    "fails validation and retries are disabled: {}",
-                                    validation.failure_summary().join("; ")
-                                ),
-                            });
-                        }
-                        slots.push(Slot { kind, index, item: item.clone(), validation, state });
-                    }
-                }
-                self.record(Attempt {
-                    sequence: 0,
-                    call: CallKind::Generate,
-                    generation,
-                    kind: None,
-                    index: None,
-                    retry: None,
-                    status: AttemptStatus::Answered,
-                    error: None,
-                    items: checked,
-                });
-                self.working = Some(Working::new(generation, evaluation.extra, slots));
-                self.state = State::Working;
-            }
+            Err(f) => self.generation_failed(&f),
+            Ok(evaluation) => self.generation_answered(evaluation, deadline),
         }
         Ok(())
+    }
+
+    /// Records the attempt of the current generation call.
+    fn record_generation(&mut self, status: AttemptStatus, error: Option<String>, items: Vec<CheckedItem>) {
+        self.record(Attempt {
+            sequence: 0,
+            call: CallKind::Generate,
+            generation: self.generation,
+            kind: None,
+            index: None,
+            retry: None,
+            status,
+            error,
+            items,
+        });
+    }
+
+    /// A failed generation call: another generation while the budget lasts.
+    fn generation_failed(&mut self, f: &HostFailure) {
+        let generation = self.generation;
+        self.record_generation(status_of(f), Some(f.message.clone()), Vec::new());
+        self.feedback = vec![format!("generation {generation} failed: {}", f.message)];
+        if generation < self.config.max_generations {
+            self.regenerations.push(Regeneration {
+                after_generation: generation,
+                reason: format!("the generation call failed: {}", f.message),
+                retries_not_made: Vec::new(),
+            });
+            self.next_reason = GenerateReason::PreviousGenerationFailed;
+            self.request_generation();
+        } else {
+            self.finish();
+        }
+    }
+
+    /// A generated evaluation: every item validated, the failing ones
+    /// pending a retry (or dropped when retries are disabled).
+    fn generation_answered(&mut self, evaluation: StructuredEvaluation, deadline: &Deadline<'_>) {
+        let generation = self.generation;
+        let mut slots = Vec::new();
+        let mut checked = Vec::new();
+        for kind in [ItemKind::Commendation, ItemKind::Recommendation] {
+            for (index, item) in evaluation.items(kind).iter().enumerate() {
+                let validation = validate_or_time_out(&self.transcript, item, &self.config, deadline);
+                checked.push(CheckedItem { kind, index, item: item.clone(), validation: validation.clone() });
+                let state = if validation.passed {
+                    SlotState::Passed
+                } else if self.config.max_retries_per_item == 0 {
+                    SlotState::Dropped
+                } else {
+                    SlotState::Pending { retries: 0 }
+                };
+                if state == SlotState::Dropped {
+                    self.dropped.push(DroppedItem {
+                        generation,
+                        kind,
+                        index,
+                        item: item.clone(),
+                        reason: format!(
+                            "fails validation and retries are disabled: {}",
+                            validation.failure_summary().join("; ")
+                        ),
+                    });
+                }
+                slots.push(Slot { kind, index, item: item.clone(), validation, state });
+            }
+        }
+        self.record_generation(AttemptStatus::Answered, None, checked);
+        self.working = Some(Working::new(generation, evaluation.extra, slots));
+        self.state = State::Working;
     }
 
     /// The host's answer to [`Action::RetryItem`].
@@ -1015,54 +1018,16 @@ pub fn preview_budget_within(
             }
         }
     }
-    let mut items = Vec::with_capacity(checked.len());
-    let (mut pc, mut pr) = (0, 0);
-    let mut not_finished = Vec::new();
-    for c in checked {
-        let CheckedItem { kind, index, item, validation } = c;
-        if validation.timed_out() {
-            not_finished.push(format!("{}[{index}]", kind.field()));
-        }
-        let action = if validation.passed {
-            match kind {
-                ItemKind::Commendation => pc += 1,
-                ItemKind::Recommendation => pr += 1,
-            }
-            PreviewAction::Keep
-        } else if config.max_retries_per_item == 0 {
-            PreviewAction::Drop
-        } else {
-            PreviewAction::Reprompt
-        };
-        items.push(PreviewItem { kind, index, item, action, validation });
-    }
+    let (items, not_finished) = preview_items(checked, config);
+    let count = |kind: ItemKind| items.iter().filter(|i| i.kind == kind && i.action == PreviewAction::Keep).count();
+    let (pc, pr) = (count(ItemKind::Commendation), count(ItemKind::Recommendation));
     let total = items.len();
     if let Some(f) = super::validate::ProcessingFailure::for_items(config, not_finished, total) {
         warnings.push(OutcomeWarning { code: f.code, message: f.message });
     }
     let (nc, nr) = (evaluation.commendations.len(), evaluation.recommendations.len());
-    let (min_c, min_r) = (config.min_commendations, config.min_recommendations);
-    let unavoidable = nc < min_c || nr < min_r;
-    let summary = if pc >= min_c && pr >= min_r {
-        format!(
-            "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): no regeneration",
-            plural(pc),
-            plural(pr)
-        )
-    } else if would_regenerate {
-        format!(
-            "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): unless re-prompting fixes enough items, the whole evaluation is regenerated{}",
-            plural(pc),
-            plural(pr),
-            if unavoidable { " (unavoidable: too few items were given)" } else { "" }
-        )
-    } else {
-        format!(
-            "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required): no generation is left, so the result would be a best effort",
-            plural(pc),
-            plural(pr)
-        )
-    };
+    let unavoidable = nc < config.min_commendations || nr < config.min_recommendations;
+    let summary = preview_summary(pc, pr, config, would_regenerate, unavoidable);
     BudgetPreview {
         items,
         passed_commendations: pc,
@@ -1071,5 +1036,54 @@ pub fn preview_budget_within(
         regeneration_unavoidable: unavoidable && config.max_generations > 1,
         summary,
         warnings,
+    }
+}
+
+/// What the preview does with each checked item (kept when it passes,
+/// dropped or re-prompted when not), and the items the time limit stopped.
+fn preview_items(checked: Vec<CheckedItem>, config: &TranscriptConfig) -> (Vec<PreviewItem>, Vec<String>) {
+    let mut items = Vec::with_capacity(checked.len());
+    let mut not_finished = Vec::new();
+    for c in checked {
+        let CheckedItem { kind, index, item, validation } = c;
+        if validation.timed_out() {
+            not_finished.push(format!("{}[{index}]", kind.field()));
+        }
+        let action = if validation.passed {
+            PreviewAction::Keep
+        } else if config.max_retries_per_item == 0 {
+            PreviewAction::Drop
+        } else {
+            PreviewAction::Reprompt
+        };
+        items.push(PreviewItem { kind, index, item, action, validation });
+    }
+    (items, not_finished)
+}
+
+/// The preview's one-line summary: `pc` commendations and `pr`
+/// recommendations pass, and what the budget would do next.
+fn preview_summary(
+    pc: usize,
+    pr: usize,
+    config: &TranscriptConfig,
+    would_regenerate: bool,
+    unavoidable: bool,
+) -> String {
+    let (min_c, min_r) = (config.min_commendations, config.min_recommendations);
+    let passing = format!(
+        "{pc} commendation{} and {pr} recommendation{} pass ({min_c} and {min_r} required)",
+        plural(pc),
+        plural(pr)
+    );
+    if pc >= min_c && pr >= min_r {
+        format!("{passing}: no regeneration")
+    } else if would_regenerate {
+        format!(
+            "{passing}: unless re-prompting fixes enough items, the whole evaluation is regenerated{}",
+            if unavoidable { " (unavoidable: too few items were given)" } else { "" }
+        )
+    } else {
+        format!("{passing}: no generation is left, so the result would be a best effort")
     }
 }

@@ -37,15 +37,15 @@
 //! assert_eq!(&t.text()[m.span.byte_start..m.span.byte_end], "Today I will show you three ways");
 //! ```
 
-pub mod budget;
-pub mod config;
-pub mod evaluation;
-pub mod import;
-pub mod metrics;
-pub mod model;
-pub mod normalize;
-pub mod redact;
-pub mod validate;
+mod budget;
+mod config;
+mod evaluation;
+mod import;
+mod metrics;
+mod model;
+pub(crate) mod normalize;
+mod redact;
+mod validate;
 
 pub use budget::{
     preview_budget, preview_budget_within, Action, Attempt, AttemptStatus, BudgetPreview, CallKind, CheckFailure,

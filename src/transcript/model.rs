@@ -560,9 +560,6 @@ impl Builder {
     /// a `PROCESSING_ERROR` once `deadline` passed (asked for every word,
     /// segment and token).
     pub(crate) fn finish(mut self, deadline: &crate::host::Deadline<'_>) -> Result<Transcript> {
-        let stopped = |what: &str, i: usize, of: usize| {
-            super::import::import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
-        };
         self.close_segment();
         if !self.pending_prefix.is_empty() {
             let p = std::mem::take(&mut self.pending_prefix);
@@ -577,40 +574,9 @@ impl Builder {
                 format!("the {} transcript has no words and no segments", self.format.name()),
             ));
         }
-        let text = self.text;
-        let positions = PositionIndex::new(&text);
-        let span = |s: usize, e: usize| positions.span(&text, s, e);
-        let (nw, ns) = (self.words.len(), self.segments.len());
-        let mut words: Vec<Word> = Vec::with_capacity(nw);
-        for w in self.words {
-            if deadline.expired() {
-                return Err(stopped("word", words.len(), nw));
-            }
-            words.push(Word {
-                span: span(w.byte_start, w.byte_end),
-                text: w.text,
-                start: w.start,
-                end: w.end,
-                confidence: w.confidence,
-                speaker: w.speaker,
-                segment: w.segment,
-            });
-        }
-        let mut segments: Vec<Segment> = Vec::with_capacity(ns);
-        for s in self.segments {
-            if deadline.expired() {
-                return Err(stopped("segment", segments.len(), ns));
-            }
-            segments.push(Segment {
-                span: span(s.byte_start, s.byte_end),
-                text: s.text,
-                start: s.start,
-                end: s.end,
-                speaker: s.speaker,
-                word_start: s.word_start,
-                word_end: s.word_end,
-            });
-        }
+        let positions = PositionIndex::new(&self.text);
+        let words = placed_words(self.words, &self.text, &positions, deadline)?;
+        let segments = placed_segments(self.segments, &self.text, &positions, deadline)?;
         let timing = if words.iter().any(|w| w.start.is_some()) {
             TimingLevel::Word
         } else if !segments.is_empty() {
@@ -621,70 +587,154 @@ impl Builder {
                 format!("the {} transcript has words but none has a timestamp, and no segments", self.format.name()),
             ));
         };
+        let neighbours = timed_neighbours(&words, deadline)?;
         let mut transcript = Transcript {
             format: self.format,
             language: self.language,
             timing,
-            text,
+            text: self.text,
             words,
             segments,
             warnings: self.warnings,
             tokens: Vec::new(),
             positions: PositionIndex::default(),
-            neighbours: Vec::new(),
+            neighbours,
         };
-        let mut neighbours = vec![(None, None); transcript.words.len()];
-        let mut before = None;
-        for (i, w) in transcript.words.iter().enumerate() {
-            if deadline.expired() {
-                return Err(stopped("word", i, nw));
-            }
-            neighbours[i].0 = before;
-            before = w.start.or(before);
-        }
-        let mut after = None;
-        for (i, w) in transcript.words.iter().enumerate().rev() {
-            if deadline.expired() {
-                return Err(stopped("word", i, nw));
-            }
-            neighbours[i].1 = after;
-            after = w.start.or(after);
-        }
-        transcript.neighbours = neighbours;
-        let mut tokens = Vec::new();
-        let complete = normalize::try_for_each_token(&transcript.text, |t| {
-            if deadline.expired() {
-                return false;
-            }
-            let word = transcript.word_at(t.byte_start);
-            let segment = word
-                .and_then(|w| transcript.words.get(w))
-                .and_then(|w| w.segment)
-                .or_else(|| transcript.segment_at(t.byte_start));
-            let w = word.and_then(|w| transcript.words.get(w));
-            let s = segment.and_then(|s| transcript.segments.get(s));
-            tokens.push(TranscriptToken {
-                text: t.text,
-                word,
-                segment,
-                start: w.and_then(|w| w.start).or(s.map(|s| s.start)),
-                end: w.and_then(|w| w.end).or(s.map(|s| s.end)),
-                span: positions.span(&transcript.text, t.byte_start, t.byte_end),
-            });
-            true
-        });
-        if !complete {
-            let at = tokens.last().map_or(0, |t: &TranscriptToken| t.span.byte_end);
-            return Err(super::import::import_time_error(&format!(
-                "token {} at byte {at} of {} (building the transcript)",
-                tokens.len(),
-                transcript.text.len()
-            )));
-        }
-        transcript.tokens = tokens;
+        transcript.tokens = tokens_of(&transcript, &positions, deadline)?;
         transcript.positions = positions;
         Ok(transcript)
     }
+}
+
+/// The error of building stopped at item `i` of `of` (`what`: word, segment).
+fn stopped(what: &str, i: usize, of: usize) -> Error {
+    import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
+}
+
+/// The words with their spans in `text`.
+fn placed_words(
+    pending: Vec<PendingWord>,
+    text: &str,
+    positions: &PositionIndex,
+    deadline: &crate::host::Deadline<'_>,
+) -> Result<Vec<Word>> {
+    let n = pending.len();
+    let mut words: Vec<Word> = Vec::with_capacity(n);
+    for w in pending {
+        if deadline.expired() {
+            return Err(stopped("word", words.len(), n));
+        }
+        words.push(Word {
+            span: positions.span(text, w.byte_start, w.byte_end),
+            text: w.text,
+            start: w.start,
+            end: w.end,
+            confidence: w.confidence,
+            speaker: w.speaker,
+            segment: w.segment,
+        });
+    }
+    Ok(words)
+}
+
+/// The segments with their spans in `text`.
+fn placed_segments(
+    pending: Vec<PendingSegment>,
+    text: &str,
+    positions: &PositionIndex,
+    deadline: &crate::host::Deadline<'_>,
+) -> Result<Vec<Segment>> {
+    let n = pending.len();
+    let mut segments: Vec<Segment> = Vec::with_capacity(n);
+    for s in pending {
+        if deadline.expired() {
+            return Err(stopped("segment", segments.len(), n));
+        }
+        segments.push(Segment {
+            span: positions.span(text, s.byte_start, s.byte_end),
+            text: s.text,
+            start: s.start,
+            end: s.end,
+            speaker: s.speaker,
+            word_start: s.word_start,
+            word_end: s.word_end,
+        });
+    }
+    Ok(segments)
+}
+
+/// For each word, the start time of the nearest timed word before it and
+/// after it (what locates a word without a timestamp).
+fn timed_neighbours(words: &[Word], deadline: &crate::host::Deadline<'_>) -> Result<Vec<(Option<f64>, Option<f64>)>> {
+    let n = words.len();
+    let mut neighbours = vec![(None, None); n];
+    let mut before = None;
+    for (i, w) in words.iter().enumerate() {
+        if deadline.expired() {
+            return Err(stopped("word", i, n));
+        }
+        neighbours[i].0 = before;
+        before = w.start.or(before);
+    }
+    let mut after = None;
+    for (i, w) in words.iter().enumerate().rev() {
+        if deadline.expired() {
+            return Err(stopped("word", i, n));
+        }
+        neighbours[i].1 = after;
+        after = w.start.or(after);
+    }
+    Ok(neighbours)
+}
+
+/// The spec's tokens of the transcript's text, each with its word, segment,
+/// times and span.
+fn tokens_of(
+    transcript: &Transcript,
+    positions: &PositionIndex,
+    deadline: &crate::host::Deadline<'_>,
+) -> Result<Vec<TranscriptToken>> {
+    let mut tokens = Vec::new();
+    let complete = normalize::try_for_each_token(&transcript.text, |t| {
+        if deadline.expired() {
+            return false;
+        }
+        let word = transcript.word_at(t.byte_start);
+        let segment = word
+            .and_then(|w| transcript.words.get(w))
+            .and_then(|w| w.segment)
+            .or_else(|| transcript.segment_at(t.byte_start));
+        let w = word.and_then(|w| transcript.words.get(w));
+        let s = segment.and_then(|s| transcript.segments.get(s));
+        tokens.push(TranscriptToken {
+            text: t.text,
+            word,
+            segment,
+            start: w.and_then(|w| w.start).or(s.map(|s| s.start)),
+            end: w.and_then(|w| w.end).or(s.map(|s| s.end)),
+            span: positions.span(&transcript.text, t.byte_start, t.byte_end),
+        });
+        true
+    });
+    if !complete {
+        let at = tokens.last().map_or(0, |t: &TranscriptToken| t.span.byte_end);
+        return Err(import_time_error(&format!(
+            "token {} at byte {at} of {} (building the transcript)",
+            tokens.len(),
+            transcript.text.len()
+        )));
+    }
+    Ok(tokens)
+}
+
+/// The `PROCESSING_ERROR` of an import the deadline stopped at `at`.
+pub(crate) fn import_time_error(at: &str) -> Error {
+    Error::new(
+        ErrorKind::Processing,
+        format!("processing time exceeded max_processing_time_seconds: importing the transcript was not finished (stopped at {at})"),
+    )
+    .with_detail("constraint", Value::from("max_processing_time_seconds"))
+    .with_detail("stopped_at", Value::from(at))
 }
 
 #[cfg(test)]

@@ -87,6 +87,7 @@ pub fn try_for_each_token(text: &str, mut f: impl FnMut(RawToken) -> bool) -> bo
     }
 }
 
+#[cfg(test)]
 /// The tokens of `text` with their original byte ranges.
 pub fn tokenize(text: &str) -> Vec<RawToken> {
     let mut out = Vec::new();

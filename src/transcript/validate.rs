@@ -407,31 +407,85 @@ pub fn validate_item_within(
     if deadline.expired_now() {
         return Err(time_limit_error(config, "validating the item (not started)"));
     }
-    let mut quote = Vec::new();
-    if !normalize::try_for_each_token(&item.evidence_quote, |t| {
-        quote.push(t.text);
+    let quote = read_quote(transcript, &item.evidence_quote, config, deadline)?;
+    let ts = item.evidence_timestamp;
+    let window = config.locality_seconds;
+    let tokens = transcript.tokens();
+    let starts = occurrences_of(&quote.ids, &quote.mapped, deadline).map_err(|at| {
+        time_limit_error(
+            config,
+            &format!("validating the item (the occurrence search, at token {at} of {})", tokens.len()),
+        )
+    })?;
+    let n = quote.words.len();
+    let (localities, chosen) = choose_occurrence(transcript, &starts, n, ts, window, config, deadline)?;
+    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
+    let occurrences = occurrence_list(transcript, &starts, &localities, chosen);
+    let (contiguous_match, partial) =
+        contiguous_check(transcript, &quote, &starts, matched.as_ref(), ts, config, deadline)?;
+    let length = length_check(n, config.max_quote_tokens);
+    let timestamp_locality = locality_check(transcript, matched.as_ref(), starts.len(), ts, window);
+    let failed_checks: Vec<CheckName> = [
+        (CheckName::ContiguousMatch, &contiguous_match),
+        (CheckName::Length, &length),
+        (CheckName::TimestampLocality, &timestamp_locality),
+    ]
+    .iter()
+    .filter(|(_, c)| !c.passed())
+    .map(|(n, _)| *n)
+    .collect();
+    Ok(ItemValidation {
+        passed: failed_checks.is_empty(),
+        timing: transcript.timing(),
+        quote_tokens: quote.words,
+        evidence_timestamp: ts,
+        contiguous_match,
+        length,
+        timestamp_locality,
+        failed_checks,
+        matched,
+        occurrence_count: starts.len(),
+        occurrences,
+        longest_partial_match: partial,
+    })
+}
+
+/// A quote read for the search: its normalized tokens, the same as small
+/// ids, and the transcript's tokens mapped to those ids (`None` for a token
+/// the quote does not have).
+struct QuoteTokens {
+    words: Vec<String>,
+    ids: Vec<usize>,
+    mapped: Vec<Option<usize>>,
+}
+
+/// Normalizes `quote` and maps the transcript's tokens to its words.
+fn read_quote(
+    transcript: &Transcript,
+    quote: &str,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> Result<QuoteTokens> {
+    let mut words = Vec::new();
+    if !normalize::try_for_each_token(quote, |t| {
+        words.push(t.text);
         !deadline.expired()
     }) {
         return Err(time_limit_error(
             config,
-            &format!("validating the item (normalizing the quote, at token {})", quote.len()),
+            &format!("validating the item (normalizing the quote, at token {})", words.len()),
         ));
     }
-    let ts = item.evidence_timestamp;
-    let window = config.locality_seconds;
-    let n = quote.len();
-    let tokens = transcript.tokens();
-
-    // Quote tokens as small ids; transcript tokens mapped to them (or none).
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut q: Vec<usize> = Vec::with_capacity(n);
-    for s in &quote {
+    let mut by_word: HashMap<&str, usize> = HashMap::new();
+    let mut ids: Vec<usize> = Vec::with_capacity(words.len());
+    for s in &words {
         if deadline.expired() {
             return Err(time_limit_error(config, "validating the item (reading the quote)"));
         }
-        let next = ids.len();
-        q.push(*ids.entry(s.as_str()).or_insert(next));
+        let next = by_word.len();
+        ids.push(*by_word.entry(s.as_str()).or_insert(next));
     }
+    let tokens = transcript.tokens();
     let mut mapped: Vec<Option<usize>> = Vec::with_capacity(tokens.len());
     for t in tokens {
         if deadline.expired() {
@@ -440,19 +494,25 @@ pub fn validate_item_within(
                 &format!("validating the item (mapping the transcript, at token {} of {})", mapped.len(), tokens.len()),
             ));
         }
-        mapped.push(ids.get(t.text.as_str()).copied());
+        mapped.push(by_word.get(t.text.as_str()).copied());
     }
+    Ok(QuoteTokens { words, ids, mapped })
+}
 
-    let starts = occurrences_of(&q, &mapped, deadline).map_err(|at| {
-        time_limit_error(
-            config,
-            &format!("validating the item (the occurrence search, at token {at} of {})", tokens.len()),
-        )
-    })?;
-
-    // Choose the occurrence: within the window first, then nearest, then earliest.
+/// Where each occurrence (of `n` tokens) is relative to the evidence
+/// timestamp `ts`, and the one chosen: within the window first, then
+/// nearest, then earliest.
+fn choose_occurrence(
+    transcript: &Transcript,
+    starts: &[usize],
+    n: usize,
+    ts: f64,
+    window: f64,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> Result<(Vec<Option<Locality>>, Option<usize>)> {
     let mut localities: Vec<Option<Locality>> = Vec::with_capacity(starts.len());
-    for &i in &starts {
+    for &i in starts {
         if deadline.expired() {
             return Err(time_limit_error(
                 config,
@@ -469,11 +529,20 @@ pub fn validate_item_within(
         let (ka, kb) = (key(a), key(b));
         ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
     });
+    Ok((localities, chosen))
+}
 
-    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
-    let occurrences = starts
+/// The first [`MAX_LISTED_OCCURRENCES`] occurrences as reported.
+fn occurrence_list(
+    transcript: &Transcript,
+    starts: &[usize],
+    localities: &[Option<Locality>],
+    chosen: Option<usize>,
+) -> Vec<Occurrence> {
+    let tokens = transcript.tokens();
+    starts
         .iter()
-        .zip(&localities)
+        .zip(localities)
         .enumerate()
         .take(MAX_LISTED_OCCURRENCES)
         .map(|(k, (&i, l))| Occurrence {
@@ -483,11 +552,22 @@ pub fn validate_item_within(
             within_window: l.as_ref().is_some_and(|l| l.within_window),
             chosen: Some(k) == chosen,
         })
-        .collect();
+        .collect()
+}
 
-    // Contiguous match.
+/// The contiguous-match check, with the longest partial match when the
+/// whole quote does not occur.
+fn contiguous_check(
+    transcript: &Transcript,
+    quote: &QuoteTokens,
+    starts: &[usize],
+    matched: Option<&MatchedSpan>,
+    ts: f64,
+    config: &TranscriptConfig,
+    deadline: &Deadline<'_>,
+) -> Result<(Check, Option<PartialMatch>)> {
+    let n = quote.words.len();
     let min = config.min_contiguous_tokens;
-    let found = !starts.is_empty();
     let occurs = |found: bool| {
         if found {
             format!(
@@ -498,76 +578,72 @@ pub fn validate_item_within(
             "it does not occur in the transcript".to_string()
         }
     };
-    let mut partial = None;
-    let contiguous_match = if n == 0 {
-        Check::new(
-            CheckStatus::Failed,
-            CheckReason::TooFewTokens,
-            format!(
-                "the quote has no words after normalization; at least {min} consecutive matching tokens are required"
-            ),
-        )
-    } else if n < min {
-        Check::new(
-            CheckStatus::Failed,
-            CheckReason::TooFewTokens,
-            format!(
-                "the quote has {n} token{}; at least {min} consecutive matching tokens are required ({})",
-                if n == 1 { "" } else { "s" },
-                occurs(found)
-            ),
-        )
-    } else if let Some(m) = &matched {
-        Check::new(
-            CheckStatus::Passed,
-            CheckReason::Matched,
-            format!(
-                "all {n} quote tokens occur contiguously at tokens {}–{} ({})",
-                m.token_start,
-                m.token_end - 1,
-                occurs(true)
-            ),
-        )
-    } else {
-        partial = longest_run(transcript, &q, &mapped, ts, window, deadline).map_err(|at| {
+    if n == 0 {
+        let why = format!(
+            "the quote has no words after normalization; at least {min} consecutive matching tokens are required"
+        );
+        return Ok((Check::new(CheckStatus::Failed, CheckReason::TooFewTokens, why), None));
+    }
+    if n < min {
+        let why = format!(
+            "the quote has {n} token{}; at least {min} consecutive matching tokens are required ({})",
+            if n == 1 { "" } else { "s" },
+            occurs(!starts.is_empty())
+        );
+        return Ok((Check::new(CheckStatus::Failed, CheckReason::TooFewTokens, why), None));
+    }
+    if let Some(m) = matched {
+        let why = format!(
+            "all {n} quote tokens occur contiguously at tokens {}–{} ({})",
+            m.token_start,
+            m.token_end - 1,
+            occurs(true)
+        );
+        return Ok((Check::new(CheckStatus::Passed, CheckReason::Matched, why), None));
+    }
+    let partial =
+        longest_run(transcript, &quote.ids, &quote.mapped, ts, config.locality_seconds, deadline).map_err(|at| {
             time_limit_error(
                 config,
-                &format!("validating the item (the longest partial match, at token {at} of {})", tokens.len()),
+                &format!(
+                    "validating the item (the longest partial match, at token {at} of {})",
+                    transcript.tokens().len()
+                ),
             )
         })?;
-        let detail = match &partial {
-            Some(p) => {
-                let next = quote.get(p.quote_token_start + p.length);
-                let found_there = tokens.get(p.token_start + p.length).map(|t| t.text.as_str());
-                let diff = match (next, found_there) {
-                    (Some(want), Some(got)) => {
-                        format!(", then the quote has {want:?} where the transcript has {got:?}")
-                    }
-                    (Some(want), None) => {
-                        format!(", then the quote has {want:?} where the transcript ends")
-                    }
-                    _ => String::new(),
-                };
-                format!(
-                    "; the longest run that occurs is {} of {n} tokens ({:?}{}){diff}",
-                    p.length,
-                    p.text,
-                    p.start_time.map_or(String::new(), |s| format!(" at {}", secs(s)))
-                )
-            }
-            None if n > MAX_DIAGNOSTIC_QUOTE_TOKENS => String::new(),
-            None => "; none of its tokens occurs".to_string(),
-        };
-        Check::new(
-            CheckStatus::Failed,
-            CheckReason::NotFound,
-            format!("the quote's {n} tokens do not occur contiguously in the transcript{detail}"),
-        )
-    };
+    let detail = partial_detail(transcript, &quote.words, partial.as_ref());
+    let why = format!("the quote's {n} tokens do not occur contiguously in the transcript{detail}");
+    Ok((Check::new(CheckStatus::Failed, CheckReason::NotFound, why), partial))
+}
 
-    // Length.
-    let max = config.max_quote_tokens;
-    let length = if n <= max {
+/// What the longest partial match says about a quote that does not occur:
+/// how far it goes and where quote and transcript part.
+fn partial_detail(transcript: &Transcript, quote: &[String], partial: Option<&PartialMatch>) -> String {
+    let n = quote.len();
+    match partial {
+        Some(p) => {
+            let next = quote.get(p.quote_token_start + p.length);
+            let found_there = transcript.tokens().get(p.token_start + p.length).map(|t| t.text.as_str());
+            let diff = match (next, found_there) {
+                (Some(want), Some(got)) => format!(", then the quote has {want:?} where the transcript has {got:?}"),
+                (Some(want), None) => format!(", then the quote has {want:?} where the transcript ends"),
+                _ => String::new(),
+            };
+            format!(
+                "; the longest run that occurs is {} of {n} tokens ({:?}{}){diff}",
+                p.length,
+                p.text,
+                p.start_time.map_or(String::new(), |s| format!(" at {}", secs(s)))
+            )
+        }
+        None if n > MAX_DIAGNOSTIC_QUOTE_TOKENS => String::new(),
+        None => "; none of its tokens occurs".to_string(),
+    }
+}
+
+/// The length check: at most `max` tokens.
+fn length_check(n: usize, max: usize) -> Check {
+    if n <= max {
         Check::new(
             CheckStatus::Passed,
             CheckReason::WithinLimit,
@@ -579,114 +655,84 @@ pub fn validate_item_within(
             CheckReason::TooLong,
             format!("the quote has {n} tokens; at most {max} are allowed"),
         )
-    };
+    }
+}
 
-    // Timestamp locality.
-    let timestamp_locality = if !(ts.is_finite() && ts >= 0.0) {
-        Check::new(
+/// The timestamp-locality check of the chosen occurrence (one of `count`).
+fn locality_check(transcript: &Transcript, matched: Option<&MatchedSpan>, count: usize, ts: f64, window: f64) -> Check {
+    if !(ts.is_finite() && ts >= 0.0) {
+        return Check::new(
             CheckStatus::Failed,
             CheckReason::InvalidTimestamp,
             format!("evidence_timestamp {ts} is not a number of seconds ≥ 0"),
+        );
+    }
+    let Some(m) = matched else {
+        return Check::new(
+            CheckStatus::NotEvaluated,
+            CheckReason::NoMatch,
+            "not evaluated: the whole quote does not occur in the transcript".to_string(),
+        );
+    };
+    let Some(l) = &m.locality else {
+        return Check::new(
+            CheckStatus::Failed,
+            CheckReason::NoTimestamps,
+            "the matched words have no timestamps and no segment".to_string(),
+        );
+    };
+    let what = describe_locality(transcript, m, l, ts);
+    if l.within_window {
+        let others = if count > 1 { format!(" (chosen among {count} occurrences)") } else { String::new() };
+        Check::new(CheckStatus::Passed, CheckReason::WithinWindow, format!("{what} (within {window} s){others}"))
+    } else if count > 1 {
+        Check::new(
+            CheckStatus::Failed,
+            CheckReason::OutsideWindow,
+            format!("none of the {count} occurrences is within {window} s of {}; the nearest: {what}", secs(ts)),
         )
     } else {
-        match (&matched, chosen) {
-            (None, _) | (_, None) => Check::new(
-                CheckStatus::NotEvaluated,
-                CheckReason::NoMatch,
-                "not evaluated: the whole quote does not occur in the transcript".to_string(),
-            ),
-            (Some(m), Some(_)) => match &m.locality {
-                None => Check::new(
-                    CheckStatus::Failed,
-                    CheckReason::NoTimestamps,
-                    "the matched words have no timestamps and no segment".to_string(),
-                ),
-                Some(l) => {
-                    let others = if starts.len() > 1 {
-                        format!(" (chosen among {} occurrences)", starts.len())
-                    } else {
-                        String::new()
-                    };
-                    let lo_hi = |l: &Locality| {
-                        if l.reference_end.is_finite() {
-                            format!("{}–{}", secs(l.reference_start), secs(l.reference_end))
-                        } else {
-                            format!("after {}", secs(l.reference_start))
-                        }
-                    };
-                    let what = match l.basis {
-                        LocalityBasis::WordStart => format!("the first matched word starts at {}, {} from the evidence timestamp {}", secs(l.reference_start), secs(l.distance_seconds), secs(ts)),
-                        LocalityBasis::Segment => format!(
-                            "the match {} ({}){}, {} from the evidence timestamp {}",
-                            match (m.segment_start, m.segment_end) {
-                                (Some(a), Some(b)) if b > a + 1 && transcript.timing() == TimingLevel::Segment => {
-                                    format!("runs over segments {a}–{}", b - 1)
-                                }
-                                (a, _) => format!("starts in segment {}", a.unwrap_or(0)),
-                            },
-                            lo_hi(l),
-                            if transcript.timing() == TimingLevel::Word { " (its first word has no timestamp)" } else { "" },
-                            secs(l.distance_seconds),
-                            secs(ts)
-                        ),
-                        LocalityBasis::NeighbouringWords => format!(
-                            "the first matched word has no timestamp; by its neighbours it starts {}, {} from the evidence timestamp {}",
-                            lo_hi(l),
-                            secs(l.distance_seconds),
-                            secs(ts)
-                        ),
-                    };
-                    if l.within_window {
-                        Check::new(
-                            CheckStatus::Passed,
-                            CheckReason::WithinWindow,
-                            format!("{what} (within {window} s){others}"),
-                        )
-                    } else if starts.len() > 1 {
-                        Check::new(
-                            CheckStatus::Failed,
-                            CheckReason::OutsideWindow,
-                            format!(
-                                "none of the {} occurrences is within {window} s of {}; the nearest: {what}",
-                                starts.len(),
-                                secs(ts)
-                            ),
-                        )
-                    } else {
-                        Check::new(
-                            CheckStatus::Failed,
-                            CheckReason::OutsideWindow,
-                            format!("{what} (more than {window} s)"),
-                        )
-                    }
-                }
-            },
+        Check::new(CheckStatus::Failed, CheckReason::OutsideWindow, format!("{what} (more than {window} s)"))
+    }
+}
+
+/// Where the match starts and how far that is from the evidence timestamp,
+/// by what the start time was read from.
+fn describe_locality(transcript: &Transcript, m: &MatchedSpan, l: &Locality, ts: f64) -> String {
+    let lo_hi = |l: &Locality| {
+        if l.reference_end.is_finite() {
+            format!("{}–{}", secs(l.reference_start), secs(l.reference_end))
+        } else {
+            format!("after {}", secs(l.reference_start))
         }
     };
-
-    let failed_checks: Vec<CheckName> = [
-        (CheckName::ContiguousMatch, &contiguous_match),
-        (CheckName::Length, &length),
-        (CheckName::TimestampLocality, &timestamp_locality),
-    ]
-    .iter()
-    .filter(|(_, c)| !c.passed())
-    .map(|(n, _)| *n)
-    .collect();
-    Ok(ItemValidation {
-        passed: failed_checks.is_empty(),
-        timing: transcript.timing(),
-        quote_tokens: quote,
-        evidence_timestamp: ts,
-        contiguous_match,
-        length,
-        timestamp_locality,
-        failed_checks,
-        matched,
-        occurrence_count: starts.len(),
-        occurrences,
-        longest_partial_match: partial,
-    })
+    match l.basis {
+        LocalityBasis::WordStart => format!(
+            "the first matched word starts at {}, {} from the evidence timestamp {}",
+            secs(l.reference_start),
+            secs(l.distance_seconds),
+            secs(ts)
+        ),
+        LocalityBasis::Segment => format!(
+            "the match {} ({}){}, {} from the evidence timestamp {}",
+            match (m.segment_start, m.segment_end) {
+                (Some(a), Some(b)) if b > a + 1 && transcript.timing() == TimingLevel::Segment => {
+                    format!("runs over segments {a}–{}", b - 1)
+                }
+                (a, _) => format!("starts in segment {}", a.unwrap_or(0)),
+            },
+            lo_hi(l),
+            if transcript.timing() == TimingLevel::Word { " (its first word has no timestamp)" } else { "" },
+            secs(l.distance_seconds),
+            secs(ts)
+        ),
+        LocalityBasis::NeighbouringWords => format!(
+            "the first matched word has no timestamp; by its neighbours it starts {}, {} from the evidence timestamp {}",
+            lo_hi(l),
+            secs(l.distance_seconds),
+            secs(ts)
+        ),
+    }
 }
 
 /// Every start of `q` in `mapped` (`None` never matches), by Knuth–Morris–

@@ -172,6 +172,31 @@ fn report_hidden_quotes(
     if hidden.is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
         return;
     }
+    let wanted = hidden_candidates(prepared, out);
+    if wanted.is_empty() {
+        return;
+    }
+    let norm = Normalized::from_units(hidden_units(hidden), config.profile());
+    let text = norm.as_str();
+    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
+    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
+    for (&(r, f), hits) in wanted.iter().zip(hits) {
+        let place = hits.spans.into_iter().find_map(|(s, e)| {
+            if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
+                return None;
+            }
+            let (os, oe) = norm.original_range(s, e)?;
+            hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
+        });
+        if let (Some(place), Some(p)) = (place, prepared.get(r)) {
+            note_hidden_place(doc, &p.claim.id, f, place, out);
+        }
+    }
+}
+
+/// The claims [`report_hidden_quotes`] looks for: (result, failed_claims
+/// entry) of each FAILED as not found or LOW_CONFIDENCE.
+fn hidden_candidates(prepared: &[Prepared], out: &Outcome) -> Vec<(usize, usize)> {
     // every non-VALIDATED result has one failed_claims entry, in order
     let mut wanted: Vec<(usize, usize)> = Vec::new();
     let mut failed_at = 0;
@@ -194,10 +219,12 @@ fn report_hidden_quotes(
             wanted.push((r, f));
         }
     }
-    if wanted.is_empty() {
-        return;
-    }
-    // the hidden units, with a separator between regions (spanning the gap)
+    wanted
+}
+
+/// The hidden units, with a separator between regions (spanning the gap),
+/// so that no quote is found across two hidden elements.
+fn hidden_units(hidden: &crate::extract::Hidden) -> Vec<crate::extract::Unit> {
     let mut units = Vec::with_capacity(hidden.units.len() + hidden.regions.len());
     let mut region = 0;
     let mut last: Option<(usize, u32)> = None;
@@ -213,46 +240,45 @@ fn report_hidden_quotes(
         units.push(*u);
         last = Some((region, u.end));
     }
-    let norm = Normalized::from_units(units, config.profile());
-    let text = norm.as_str();
-    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
-    let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
-    for (&(r, f), hits) in wanted.iter().zip(hits) {
-        let place = hits.spans.into_iter().find_map(|(s, e)| {
-            if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
-                return None;
-            }
-            let (os, oe) = norm.original_range(s, e)?;
-            hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
-        });
-        let (Some((os, oe, reason)), Some(p)) = (place, prepared.get(r)) else { continue };
-        let span = doc.span(os, oe);
-        let why = format!("the quote occurs only in text a reader does not see ({})", reason.describe());
-        out.warnings.push(Warning {
-            code: "HIDDEN_TEXT".into(),
-            message: format!("claim {}: {why}, at line {}; not validated", p.claim.id, span.line),
-            claim_id: Some(p.claim.id.clone()),
-        });
-        if let Some(failed) = out.failed.get_mut(f) {
-            failed.attempted_matches.insert(
-                0,
-                Attempt {
-                    candidate_text: doc.source().get(os..oe).unwrap_or("").to_string(),
-                    confidence_score: 0.0,
-                    rejection_reason: format!("HIDDEN_TEXT: {why}"),
-                    location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
-                },
-            );
-            failed.attempted_matches.truncate(MAX_LISTED);
-            failed.suggestions.insert(
-                0,
-                format!(
-                    "The quoted words are in the source at line {} but hidden from readers ({}): hidden text is not evidence. Quote visible text, or set document_processing.include_hidden_text if hidden text counts.",
-                    span.line,
-                    reason.describe()
-                ),
-            );
-        }
+    units
+}
+
+/// Says that claim `id` (failed_claims entry `f`) occurs at original bytes
+/// `os..oe` hidden for `reason`: a warning, the place first among the
+/// attempted matches, a suggestion.
+fn note_hidden_place(
+    doc: &Document,
+    id: &str,
+    f: usize,
+    (os, oe, reason): (usize, usize, crate::extract::HiddenReason),
+    out: &mut Outcome,
+) {
+    let span = doc.span(os, oe);
+    let why = format!("the quote occurs only in text a reader does not see ({})", reason.describe());
+    out.warnings.push(Warning {
+        code: "HIDDEN_TEXT".into(),
+        message: format!("claim {id}: {why}, at line {}; not validated", span.line),
+        claim_id: Some(id.to_string()),
+    });
+    if let Some(failed) = out.failed.get_mut(f) {
+        failed.attempted_matches.insert(
+            0,
+            Attempt {
+                candidate_text: doc.source().get(os..oe).unwrap_or("").to_string(),
+                confidence_score: 0.0,
+                rejection_reason: format!("HIDDEN_TEXT: {why}"),
+                location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
+            },
+        );
+        failed.attempted_matches.truncate(MAX_LISTED);
+        failed.suggestions.insert(
+            0,
+            format!(
+                "The quoted words are in the source at line {} but hidden from readers ({}): hidden text is not evidence. Quote visible text, or set document_processing.include_hidden_text if hidden text counts.",
+                span.line,
+                reason.describe()
+            ),
+        );
     }
 }
 
@@ -522,6 +548,9 @@ fn max_distance(config: &Config, chars: usize) -> usize {
     f.max_edit_distance.min(by_similarity).min(chars.saturating_sub(1))
 }
 
+/// Candidates set aside, each with why.
+type Rejected = Vec<(Candidate, String)>;
+
 struct Decided {
     result: ClaimResult,
     failed: Option<FailedClaim>,
@@ -546,8 +575,21 @@ impl<'a> ClaimContext<'a> {
     /// The claim's status from its occurrences; `None` when the deadline
     /// passed before it was decided.
     fn decide(&self, hits: &Hits) -> Option<Decided> {
-        let claim = self.p.claim;
-        let mut rejected: Vec<(Candidate, String)> = Vec::new();
+        let (candidates, rejected, context_removed_all) = self.judged_candidates(hits)?;
+        let places = dedupe(candidates, self.deadline)?;
+        if places.is_empty() {
+            let decided = self.not_found(rejected, context_removed_all);
+            // near misses cut short would be a wrong suggestion list
+            return (!self.deadline.expired()).then_some(decided);
+        }
+        Some(self.decided_at(&places, hits))
+    }
+
+    /// The candidates of every matcher, narrowed by the claim's context and
+    /// judged, best first; the rejected ones; and whether the context
+    /// removed every candidate. `None` when the deadline passed.
+    fn judged_candidates(&self, hits: &Hits) -> Option<(Vec<Candidate>, Rejected, bool)> {
+        let mut rejected: Rejected = Vec::new();
         let mut candidates = self.collect(&hits.exact.spans, hits.fuzzy, &mut rejected);
         if self.deadline.expired() {
             return None;
@@ -575,47 +617,29 @@ impl<'a> ClaimContext<'a> {
                 .then(a.kind.cmp(&b.kind))
                 .then(a.orig.cmp(&b.orig))
         });
-        let places = dedupe(candidates, self.deadline)?;
-        let mut warnings = Vec::new();
-        if places.is_empty() {
-            let decided = self.not_found(rejected, context_removed_all);
-            // near misses cut short would be a wrong suggestion list
-            return (!self.deadline.expired()).then_some(decided);
-        }
+        Some((candidates, rejected, context_removed_all))
+    }
+
+    /// The claim's result from its places (deduplicated, best first, at
+    /// least one): VALIDATED, AMBIGUOUS or LOW_CONFIDENCE.
+    fn decided_at(&self, places: &[Candidate], hits: &Hits) -> Decided {
+        let claim = self.p.claim;
         let threshold = claim.confidence_threshold;
         let clean_high: Vec<&Candidate> =
             places.iter().filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold).collect();
         let best = &places[0];
-        for d in &best.discrepancies {
-            warnings.push(self.discrepancy_warning(d));
-        }
+        let mut warnings: Vec<Warning> = best.discrepancies.iter().map(|d| self.discrepancy_warning(d)).collect();
+        warnings.extend(self.too_many_warning(hits));
         // past the cap the places not held may hold another clean match:
         // one place cannot be told, so a clean match is ambiguous
-        let left_out = hits.left_out();
-        if left_out > 0 {
-            warnings.push(Warning {
-                code: "TOO_MANY_OCCURRENCES".into(),
-                message: format!(
-                    "the quote occurs {} times; the first {} were examined (MAX_PLACES_PER_CLAIM), {left_out} left out",
-                    hits.total(),
-                    hits.total() - left_out
-                ),
-                claim_id: Some(claim.id.clone()),
-            });
-        }
-        let ambiguous = clean_high.len() > 1 || (left_out > 0 && !clean_high.is_empty());
+        let ambiguous = clean_high.len() > 1 || (hits.left_out() > 0 && !clean_high.is_empty());
+        let others = || places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect();
         let (status, alternatives): (Status, Vec<&Candidate>) = if ambiguous {
             (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
-            (
-                Status::Validated,
-                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
-            )
+            (Status::Validated, others())
         } else {
-            (
-                Status::LowConfidence,
-                places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect(),
-            )
+            (Status::LowConfidence, others())
         };
         let result = ClaimResult {
             claim_id: claim.id.clone(),
@@ -628,19 +652,41 @@ impl<'a> ClaimContext<'a> {
         };
         let failed = match status {
             Status::Validated | Status::Failed => None,
-            Status::Ambiguous => Some(FailedClaim {
-                claim_id: claim.id.clone(),
-                failure_reason: FailureReason::MultipleMatches,
-                attempted_matches: Vec::new(),
-                suggestions: vec![format!(
-                    "The quote matches {} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
-                    if left_out > 0 { hits.total() } else { clean_high.len() },
-                    clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect::<Vec<_>>().join(", ")
-                )],
-            }),
+            Status::Ambiguous => Some(self.ambiguous(hits, &clean_high)),
             Status::LowConfidence => Some(self.low_confidence(best)),
         };
-        Some(Decided { result, failed, warnings })
+        Decided { result, failed, warnings }
+    }
+
+    /// A `TOO_MANY_OCCURRENCES` warning when places were left out (past
+    /// [`MAX_PLACES_PER_CLAIM`]).
+    fn too_many_warning(&self, hits: &Hits) -> Option<Warning> {
+        let left_out = hits.left_out();
+        (left_out > 0).then(|| Warning {
+            code: "TOO_MANY_OCCURRENCES".into(),
+            message: format!(
+                "the quote occurs {} times; the first {} were examined (MAX_PLACES_PER_CLAIM), {left_out} left out",
+                hits.total(),
+                hits.total() - left_out
+            ),
+            claim_id: Some(self.p.claim.id.clone()),
+        })
+    }
+
+    /// The diagnostic of an AMBIGUOUS claim: the places its clean matches are.
+    fn ambiguous(&self, hits: &Hits, clean_high: &[&Candidate]) -> FailedClaim {
+        let count = if hits.left_out() > 0 { hits.total() } else { clean_high.len() };
+        let lines: Vec<String> =
+            clean_high.iter().map(|c| self.doc.span(c.orig.0, c.orig.1).line.to_string()).collect();
+        FailedClaim {
+            claim_id: self.p.claim.id.clone(),
+            failure_reason: FailureReason::MultipleMatches,
+            attempted_matches: Vec::new(),
+            suggestions: vec![format!(
+                "The quote matches {count} places (lines {}); quote a longer passage or give a context_hint or expected_section that picks one.",
+                lines.join(", ")
+            )],
+        }
     }
 
     /// Candidates from every matcher that applies to the claim's type.
@@ -648,7 +694,7 @@ impl<'a> ClaimContext<'a> {
         &self,
         exact_hits: &[(usize, usize)],
         fuzzy_hits: &[fuzzy::FuzzyMatch],
-        rejected: &mut Vec<(Candidate, String)>,
+        rejected: &mut Rejected,
     ) -> Vec<Candidate> {
         let claim = self.p.claim;
         let mut out = Vec::new();
@@ -658,10 +704,34 @@ impl<'a> ClaimContext<'a> {
             }
             out.extend(self.candidate_at(MatchType::Exact, s, e, 1.0, 1.0, Some(0)));
         }
+        if !self.fuzzy_candidates(fuzzy_hits, &mut out, rejected) {
+            return out;
+        }
+        if self.config.fuzzy_matching.enabled && claim.evidence_type.is_loose() {
+            self.token_candidates(&mut out, rejected);
+        }
+        if self.config.semantic_matching.enabled && claim.evidence_type != EvidenceType::DirectQuote {
+            self.semantic_candidates(&mut out);
+        }
+        if claim.evidence_type == EvidenceType::SectionReference {
+            out.extend(self.section_candidates());
+        }
+        out
+    }
+
+    /// The fuzzy matches as candidates (to `out`), or rejected below the
+    /// similarity threshold or over the edit limit; false when the deadline
+    /// passed.
+    fn fuzzy_candidates(
+        &self,
+        fuzzy_hits: &[fuzzy::FuzzyMatch],
+        out: &mut Vec<Candidate>,
+        rejected: &mut Rejected,
+    ) -> bool {
         let f = &self.config.fuzzy_matching;
         for m in fuzzy_hits {
             if self.deadline.expired() {
-                return out;
+                return false;
             }
             let text = self.index.text();
             let candidate_text = text.get(m.start..m.end).unwrap_or("");
@@ -688,57 +758,65 @@ impl<'a> ClaimContext<'a> {
                 rejected.push((c, reason));
             }
         }
-        let loose = claim.evidence_type.is_loose();
-        if f.enabled && loose {
-            let tokens = self.index.tokens();
-            let q = token::TokenQuery::new(&self.p.quote, tokens);
-            for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
-                out.extend(self.token_passage(m.start, m.end, m.score, rejected));
-            }
+        true
+    }
+
+    /// Paraphrase passages of the token matcher as candidates (or
+    /// rejected: see [`Self::token_passage`]).
+    fn token_candidates(&self, out: &mut Vec<Candidate>, rejected: &mut Rejected) {
+        let tokens = self.index.tokens();
+        let q = token::TokenQuery::new(&self.p.quote, tokens);
+        for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
+            out.extend(self.token_passage(m.start, m.end, m.score, rejected));
         }
+    }
+
+    /// Semantic candidates: the host's embeddings when it gave an embedder,
+    /// else the lexical matcher's chunks.
+    fn semantic_candidates(&self, out: &mut Vec<Candidate>) {
         let s = &self.config.semantic_matching;
-        if s.enabled && claim.evidence_type != EvidenceType::DirectQuote {
-            if let Some((chunks, quote)) = self.semantic {
-                for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
-                    let Some(&(start, end)) = chunks.ranges.get(c) else {
-                        continue;
-                    };
-                    out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
-                        c.method = Some(SemanticMethod::Embedding);
+        let Some((chunks, quote)) = self.semantic else {
+            self.lexical_candidates(out);
+            return;
+        };
+        for (c, sim) in quote.map_or_else(Vec::new, |q| chunks.best(q, s.similarity_threshold, MAX_SEMANTIC)) {
+            let Some(&(start, end)) = chunks.ranges.get(c) else {
+                continue;
+            };
+            out.extend(self.candidate_at(MatchType::Semantic, start, end, sim, sim, None).map(|mut c| {
+                c.method = Some(SemanticMethod::Embedding);
+                c
+            }));
+        }
+    }
+
+    /// The lexical matcher's passages as semantic candidates, their
+    /// confidence lowered for scattered words and for a different word order.
+    fn lexical_candidates(&self, out: &mut Vec<Candidate>) {
+        let s = &self.config.semantic_matching;
+        let tokens = self.index.tokens();
+        let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
+        let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
+        for m in lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC, self.deadline) {
+            // word order is judged on the words around the matched
+            // ones too: a quote of mostly function words matches on
+            // two content words, and its shuffled rest must count
+            let text = self.index.text();
+            let reach = self.p.quote.len();
+            let from = floor_char(text, m.start.saturating_sub(reach));
+            let to = floor_char(text, (m.end + reach).min(text.len()));
+            let passage = text.get(from..to).unwrap_or("");
+            let order = lexical::order_agreement(&self.p.quote, passage);
+            let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
+            out.extend(
+                self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None).map(
+                    |mut c| {
+                        c.method = Some(SemanticMethod::Lexical);
                         c
-                    }));
-                }
-            } else {
-                let tokens = self.index.tokens();
-                let chunks = self.index.chunks(s.chunk_size, s.overlap_size);
-                let quote_tokens = tokens::tokenize(&self.p.quote).len().max(1);
-                for m in
-                    lexical::find(&self.p.quote, tokens, &chunks, s.similarity_threshold, MAX_SEMANTIC, self.deadline)
-                {
-                    // word order is judged on the words around the matched
-                    // ones too: a quote of mostly function words matches on
-                    // two content words, and its shuffled rest must count
-                    let text = self.index.text();
-                    let reach = self.p.quote.len();
-                    let from = floor_char(text, m.start.saturating_sub(reach));
-                    let to = floor_char(text, (m.end + reach).min(text.len()));
-                    let passage = text.get(from..to).unwrap_or("");
-                    let order = lexical::order_agreement(&self.p.quote, passage);
-                    let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
-                    out.extend(
-                        self.candidate_at(MatchType::Semantic, m.start, m.end, confidence, m.coverage * order, None)
-                            .map(|mut c| {
-                                c.method = Some(SemanticMethod::Lexical);
-                                c
-                            }),
-                    );
-                }
-            }
+                    },
+                ),
+            );
         }
-        if claim.evidence_type == EvidenceType::SectionReference {
-            out.extend(self.section_candidates());
-        }
-        out
     }
 
     /// A token-matcher passage (spec 000 §3.4/§3.5): a `fuzzy` match when it
@@ -847,7 +925,7 @@ impl<'a> ClaimContext<'a> {
 
     /// Context validation (spec 000 §3.6 `_filter_by_context`) and the
     /// `expected_section` check.
-    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Vec<(Candidate, String)>) -> Vec<Candidate> {
+    fn apply_context(&self, candidates: Vec<Candidate>, rejected: &mut Rejected) -> Vec<Candidate> {
         let cfg = &self.config.context_validation;
         if !cfg.enabled {
             return candidates;
@@ -1158,7 +1236,7 @@ impl<'a> ClaimContext<'a> {
         }
     }
 
-    fn not_found(&self, mut rejected: Vec<(Candidate, String)>, context_removed_all: bool) -> Decided {
+    fn not_found(&self, mut rejected: Rejected, context_removed_all: bool) -> Decided {
         let claim = self.p.claim;
         let mut suggestions = Vec::new();
         let reason = if context_removed_all {
@@ -1211,7 +1289,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     /// Passages sharing many of the quote's words, for a failed claim.
-    fn near_misses(&self) -> Vec<(Candidate, String)> {
+    fn near_misses(&self) -> Rejected {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
         token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED, self.deadline)

@@ -1,7 +1,7 @@
 //! Helpers shared by the test files (included with `mod common;`).
 #![allow(dead_code)]
 
-use evidence_validator::extract::units::{Extracted, Unit};
+use evidence_validator::extract::{Extracted, Unit};
 
 /// `(char, source slice)` of every unit.
 pub fn spans<'s>(src: &'s str, x: &Extracted) -> Vec<(char, &'s str)> {

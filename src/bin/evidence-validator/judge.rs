@@ -49,7 +49,7 @@ use evidence_validator::host::{rfc3339, Clock, SystemClock};
 use evidence_validator::judge::blocking::{self, Juror};
 use evidence_validator::judge::canonical::{self, SourceError};
 use evidence_validator::judge::citations::{parse_report, BatchReport, CitationResult, CitedFiles, Lookup};
-use evidence_validator::judge::lines::parse_line_number;
+use evidence_validator::judge::lines::{parse_line_number, LineIndex};
 use evidence_validator::judge::log::{safe_file_stem, LogBook, LogEntry};
 use evidence_validator::judge::{
     check_juror_names, ClaimRequest, JudgeCall, JudgeConfig, JudgeOptions, MAX_TIMEOUT_MS,
@@ -496,9 +496,10 @@ pub fn run_judge(args: JudgeArgs) -> Result<ExitCode, Failure> {
     };
     let request = ClaimRequest::new(args.claim, args.quote, args.filename, start, end);
     let (mut logs, mut book) = LogWriter::new(&args.jury.log_dir, &args.log_name, &jurors);
+    let lines = LineIndex::new(source.as_deref().unwrap_or_default());
     let result = blocking::verify_claim(
         request,
-        source.as_deref().map_err(Clone::clone),
+        source.as_deref().map(|text| (text, &lines)).map_err(Clone::clone),
         &config,
         &jurors,
         &mut book,
@@ -537,9 +538,7 @@ pub fn run_verify_report(args: VerifyReportArgs) -> Result<ExitCode, Failure> {
             Err(e @ SourceError::Refused(_)) => Lookup::Refused(e.message()),
             Err(e) => Lookup::Missing(e.message()),
         });
-        let result = blocking::verify_claim_with_lines(c.request(), source, &config, &jurors, &mut book, &mut |e| {
-            logs.write(e)
-        })?;
+        let result = blocking::verify_claim(c.request(), source, &config, &jurors, &mut book, &mut |e| logs.write(e))?;
         eprintln!("  {}. {} {} -> {}", c.index, c.file, result.cited_lines, result.verdict.as_str());
         results.push(CitationResult { citation: c, resolved_file: resolved, result });
     }

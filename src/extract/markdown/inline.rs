@@ -7,7 +7,7 @@ use super::links::{autolink, label_end, label_text, link_tail};
 use super::raw_html::{raw_html, HtmlEnds, TagEvent};
 use super::scanners::run_len;
 use super::Cand;
-use crate::extract::html::decode_char_ref;
+use crate::extract::entities::decode_char_ref;
 use crate::extract::units::Unit;
 use std::collections::{HashMap, HashSet};
 

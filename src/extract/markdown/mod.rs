@@ -75,8 +75,8 @@ mod raw_html;
 mod render;
 mod scanners;
 
-use super::hidden::Hidden;
 use super::scan::addressable;
+use super::units::Hidden;
 use super::units::{Extracted, Heading, Unit};
 use blocks::Blocks;
 

@@ -5,8 +5,9 @@
 use super::blocks::{Blocks, PendingHeading};
 use super::inline::inline;
 use super::raw_html::TagEvent;
-use crate::extract::hidden::{Hidden, HiddenReason, Tracker};
+use crate::extract::hidden::Tracker;
 use crate::extract::units::{title_of, Heading, Unit};
+use crate::extract::units::{Hidden, HiddenReason};
 
 impl Blocks<'_> {
     /// Hands the visible units to `sink` segment by segment, keeping only

@@ -388,8 +388,27 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<T
         .ok_or_else(|| bad(&cp.key("alternatives"), "minItems", "alternatives must hold at least one alternative"))?;
     let ap = cp.key("alternatives").index(0);
     let alt = object(&alternatives[0], &ap, "an alternative")?;
+    let items = deepgram_words(alt, &ap, d, &mut warnings)?;
+    // Segments: the sentences of `paragraphs`, else `results.utterances` of channel 0.
+    let mut segments = deepgram_sentences(alt, &ap, d, &mut warnings)?;
+    if segments.is_empty() {
+        segments = deepgram_utterances(r, rp, d, &mut warnings)?;
+    }
+    let language = string(channel, "detected_language", &cp)?
+        .map(str::to_string)
+        .or_else(|| alt.get("languages").and_then(|l| l.get(0)).and_then(Value::as_str).map(str::to_string));
+    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings, d)
+}
+
+/// The words of a Deepgram alternative (at `ap`).
+fn deepgram_words(
+    alt: &Map<String, Value>,
+    ap: &JsonPath,
+    d: &Deadline<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Item>> {
     let mut items = Vec::new();
-    for (j, w) in array(alt, "words", &ap)?.into_iter().flatten().enumerate() {
+    for (j, w) in array(alt, "words", ap)?.into_iter().flatten().enumerate() {
         tick(d, || format!("words[{j}]"))?;
         let p = ap.key("words").index(j);
         let wo = object(w, &p, "a word")?;
@@ -397,7 +416,7 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<T
             .or(string(wo, "word", &p)?)
             .ok_or_else(|| bad(&p, "required", "a word needs `word` or `punctuated_word`"))?;
         let start = required_time(wo, "start", &p, 1.0)?;
-        let end = order(start, required_time(wo, "end", &p, 1.0)?, &p, &mut warnings);
+        let end = order(start, required_time(wo, "end", &p, 1.0)?, &p, warnings);
         items.push(Item::Word {
             text: text.to_string(),
             start: Some(start),
@@ -407,58 +426,74 @@ fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<T
             origin: Origin::Json(p),
         });
     }
-    // Segments: the sentences of `paragraphs`, else `results.utterances` of channel 0.
+    Ok(items)
+}
+
+/// The sentences of a Deepgram alternative's `paragraphs`, as segments.
+fn deepgram_sentences(
+    alt: &Map<String, Value>,
+    ap: &JsonPath,
+    d: &Deadline<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<SegmentIn>> {
     let mut segments = Vec::new();
-    if let Some(Value::Object(pgs)) = alt.get("paragraphs") {
-        let pp = ap.key("paragraphs");
-        for (i, pg) in array(pgs, "paragraphs", &pp)?.into_iter().flatten().enumerate() {
-            tick(d, || format!("paragraphs[{i}]"))?;
-            let pgp = pp.key("paragraphs").index(i);
-            let pg = object(pg, &pgp, "a paragraph")?;
-            let who = speaker(pg, &["speaker"]);
-            for (k, s) in array(pg, "sentences", &pgp)?.into_iter().flatten().enumerate() {
-                tick(d, || format!("sentences[{k}]"))?;
-                let sp = pgp.key("sentences").index(k);
-                let so = object(s, &sp, "a sentence")?;
-                let start = required_time(so, "start", &sp, 1.0)?;
-                let end = order(start, required_time(so, "end", &sp, 1.0)?, &sp, &mut warnings);
-                let text = string(so, "text", &sp)?.unwrap_or("").to_string();
-                segments.push(SegmentIn {
-                    text,
-                    start,
-                    end,
-                    speaker: who.clone(),
-                    items: Vec::new(),
-                    origin: Origin::Json(sp),
-                });
-            }
-        }
-    }
-    if segments.is_empty() {
-        for (i, u) in array(r, "utterances", rp)?.into_iter().flatten().enumerate() {
-            tick(d, || format!("utterances[{i}]"))?;
-            let up = rp.key("utterances").index(i);
-            let uo = object(u, &up, "an utterance")?;
-            if uo.get("channel").and_then(Value::as_u64).is_some_and(|c| c != 0) {
-                continue;
-            }
-            let start = required_time(uo, "start", &up, 1.0)?;
-            let end = order(start, required_time(uo, "end", &up, 1.0)?, &up, &mut warnings);
-            let text = string(uo, "transcript", &up)?.unwrap_or("").to_string();
+    let Some(Value::Object(pgs)) = alt.get("paragraphs") else {
+        return Ok(segments);
+    };
+    let pp = ap.key("paragraphs");
+    for (i, pg) in array(pgs, "paragraphs", &pp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("paragraphs[{i}]"))?;
+        let pgp = pp.key("paragraphs").index(i);
+        let pg = object(pg, &pgp, "a paragraph")?;
+        let who = speaker(pg, &["speaker"]);
+        for (k, s) in array(pg, "sentences", &pgp)?.into_iter().flatten().enumerate() {
+            tick(d, || format!("sentences[{k}]"))?;
+            let sp = pgp.key("sentences").index(k);
+            let so = object(s, &sp, "a sentence")?;
+            let start = required_time(so, "start", &sp, 1.0)?;
+            let end = order(start, required_time(so, "end", &sp, 1.0)?, &sp, warnings);
+            let text = string(so, "text", &sp)?.unwrap_or("").to_string();
             segments.push(SegmentIn {
                 text,
                 start,
                 end,
-                speaker: speaker(uo, &["speaker"]),
+                speaker: who.clone(),
                 items: Vec::new(),
-                origin: Origin::Json(up),
+                origin: Origin::Json(sp),
             });
         }
     }
-    let language = string(channel, "detected_language", &cp)?
-        .map(str::to_string)
-        .or_else(|| alt.get("languages").and_then(|l| l.get(0)).and_then(Value::as_str).map(str::to_string));
-    assemble(TranscriptFormat::Deepgram, Spacing::Join(" "), language, segments, items, warnings, d)
+    Ok(segments)
+}
+
+/// Deepgram's `results.utterances` of channel 0, as segments.
+fn deepgram_utterances(
+    r: &Map<String, Value>,
+    rp: &JsonPath,
+    d: &Deadline<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<SegmentIn>> {
+    let mut segments = Vec::new();
+    for (i, u) in array(r, "utterances", rp)?.into_iter().flatten().enumerate() {
+        tick(d, || format!("utterances[{i}]"))?;
+        let up = rp.key("utterances").index(i);
+        let uo = object(u, &up, "an utterance")?;
+        if uo.get("channel").and_then(Value::as_u64).is_some_and(|c| c != 0) {
+            continue;
+        }
+        let start = required_time(uo, "start", &up, 1.0)?;
+        let end = order(start, required_time(uo, "end", &up, 1.0)?, &up, warnings);
+        let text = string(uo, "transcript", &up)?.unwrap_or("").to_string();
+        segments.push(SegmentIn {
+            text,
+            start,
+            end,
+            speaker: speaker(uo, &["speaker"]),
+            items: Vec::new(),
+            origin: Origin::Json(up),
+        });
+    }
+    Ok(segments)
 }
 
 fn speechmatics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
@@ -476,85 +511,105 @@ fn speechmatics(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Re
         .and_then(Value::as_str)
         .map(str::to_string);
     // Sentences (ended by `is_eos`) become segments.
-    let mut segments: Vec<SegmentIn> = Vec::new();
-    let mut current: Vec<Item> = Vec::new();
-    // (start, end, where the sentence's first word is)
-    let mut bounds: Option<(f64, f64, Origin)> = None;
-    let mut who: Option<String> = None;
+    let mut sentences = Sentences::default();
     let rp = root.key("results");
-    let flush = |segments: &mut Vec<SegmentIn>,
-                 current: &mut Vec<Item>,
-                 bounds: &mut Option<(f64, f64, Origin)>,
-                 who: &mut Option<String>| {
-        if let Some((start, end, origin)) = bounds.take() {
-            segments.push(SegmentIn {
-                text: String::new(),
-                start,
-                end,
-                speaker: who.take(),
-                items: std::mem::take(current),
-                origin,
-            });
-        } else if !current.is_empty() {
-            // punctuation only: belongs to the previous sentence
-            if let Some(last) = segments.last_mut() {
-                last.items.append(current);
-            }
-        }
-    };
     for (i, v) in array(o, "results", root)?.into_iter().flatten().enumerate() {
         tick(d, || format!("results[{i}]"))?;
         let p = rp.index(i);
         let r = object(v, &p, "a result")?;
-        let ty = string(r, "type", &p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
-        let alts = array(r, "alternatives", &p)?.filter(|a| !a.is_empty()).ok_or_else(|| {
-            bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative")
-        })?;
-        let a0p = p.key("alternatives").index(0);
-        let a0 = object(&alts[0], &a0p, "an alternative")?;
-        let content =
-            string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
-        let start = required_time(r, "start_time", &p, 1.0)?;
-        let end = order(start, required_time(r, "end_time", &p, 1.0)?, &p, &mut warnings);
-        match ty {
-            "word" | "entity" => {
-                let sp = speaker(a0, &["speaker"]).filter(|s| s != "UU");
-                if who.is_none() {
-                    who = sp.clone();
-                }
-                current.push(Item::Word {
-                    text: content.to_string(),
-                    start: Some(start),
-                    end: Some(end),
-                    confidence: number(a0, &["confidence"]),
-                    speaker: sp,
-                    origin: Origin::Json(p.clone()),
-                });
-                bounds = Some(match bounds.take() {
-                    None => (start, end, Origin::Json(p.clone())),
-                    Some((s, e, o)) => (s.min(start), e.max(end), o),
-                });
-            }
-            "punctuation" => match r.get("attaches_to").and_then(Value::as_str) {
-                Some("next") => current.push(Item::AttachNext(content.to_string())),
-                Some("none") => current.push(Item::Word {
-                    text: content.to_string(),
-                    start: Some(start),
-                    end: Some(end),
-                    confidence: None,
-                    speaker: None,
-                    origin: Origin::Json(p.clone()),
-                }),
-                _ => current.push(Item::AttachPrevious(content.to_string())),
-            },
-            other => warnings.push(format!("{p}: result of unknown type {other:?} ignored")),
-        }
+        speechmatics_result(r, &p, &mut sentences, &mut warnings)?;
         if r.get("is_eos").and_then(Value::as_bool) == Some(true) {
-            flush(&mut segments, &mut current, &mut bounds, &mut who);
+            sentences.flush();
         }
     }
-    flush(&mut segments, &mut current, &mut bounds, &mut who);
-    assemble(TranscriptFormat::Speechmatics, spacing, language, segments, Vec::new(), warnings, d)
+    sentences.flush();
+    assemble(TranscriptFormat::Speechmatics, spacing, language, sentences.segments, Vec::new(), warnings, d)
+}
+
+/// Speechmatics results gathered into sentences.
+#[derive(Default)]
+struct Sentences {
+    segments: Vec<SegmentIn>,
+    current: Vec<Item>,
+    /// (start, end, where the sentence's first word is)
+    bounds: Option<(f64, f64, Origin)>,
+    who: Option<String>,
+}
+
+impl Sentences {
+    /// Ends the current sentence.
+    fn flush(&mut self) {
+        if let Some((start, end, origin)) = self.bounds.take() {
+            self.segments.push(SegmentIn {
+                text: String::new(),
+                start,
+                end,
+                speaker: self.who.take(),
+                items: std::mem::take(&mut self.current),
+                origin,
+            });
+        } else if !self.current.is_empty() {
+            // punctuation only: belongs to the previous sentence
+            if let Some(last) = self.segments.last_mut() {
+                last.items.append(&mut self.current);
+            }
+        }
+    }
+}
+
+/// One Speechmatics result (at `p`): a word or entity, or punctuation,
+/// added to the current sentence.
+fn speechmatics_result(
+    r: &Map<String, Value>,
+    p: &JsonPath,
+    sentences: &mut Sentences,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    let ty = string(r, "type", p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
+    let alts = array(r, "alternatives", p)?
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative"))?;
+    let a0p = p.key("alternatives").index(0);
+    let a0 = object(&alts[0], &a0p, "an alternative")?;
+    let content =
+        string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
+    let start = required_time(r, "start_time", p, 1.0)?;
+    let end = order(start, required_time(r, "end_time", p, 1.0)?, p, warnings);
+    let current = &mut sentences.current;
+    match ty {
+        "word" | "entity" => {
+            let sp = speaker(a0, &["speaker"]).filter(|s| s != "UU");
+            if sentences.who.is_none() {
+                sentences.who = sp.clone();
+            }
+            current.push(Item::Word {
+                text: content.to_string(),
+                start: Some(start),
+                end: Some(end),
+                confidence: number(a0, &["confidence"]),
+                speaker: sp,
+                origin: Origin::Json(p.clone()),
+            });
+            sentences.bounds = Some(match sentences.bounds.take() {
+                None => (start, end, Origin::Json(p.clone())),
+                Some((s, e, o)) => (s.min(start), e.max(end), o),
+            });
+        }
+        "punctuation" => match r.get("attaches_to").and_then(Value::as_str) {
+            Some("next") => current.push(Item::AttachNext(content.to_string())),
+            Some("none") => current.push(Item::Word {
+                text: content.to_string(),
+                start: Some(start),
+                end: Some(end),
+                confidence: None,
+                speaker: None,
+                origin: Origin::Json(p.clone()),
+            }),
+            _ => current.push(Item::AttachPrevious(content.to_string())),
+        },
+        other => warnings.push(format!("{p}: result of unknown type {other:?} ignored")),
+    }
+    Ok(())
 }
 
 fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {

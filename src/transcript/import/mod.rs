@@ -48,20 +48,11 @@ pub use json::{from_json, from_json_within};
 pub use srt::parse_srt;
 pub use vtt::parse_vtt;
 
+pub(crate) use super::model::import_time_error;
 use super::model::Transcript;
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Deadline;
 use serde_json::Value;
-
-/// The `PROCESSING_ERROR` of an import the deadline stopped at `at`.
-pub(crate) fn import_time_error(at: &str) -> Error {
-    Error::new(
-        ErrorKind::Processing,
-        format!("processing time exceeded max_processing_time_seconds: importing the transcript was not finished (stopped at {at})"),
-    )
-    .with_detail("constraint", Value::from("max_processing_time_seconds"))
-    .with_detail("stopped_at", Value::from(at))
-}
 
 /// Asked once per step of every import loop: an error once `deadline` passed.
 pub(crate) fn tick(deadline: &Deadline<'_>, at: impl FnOnce() -> String) -> Result<()> {

@@ -3,11 +3,10 @@
 //! Timing lives in the benchmarks (`cargo bench`), not here.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "fuzzy_common/mod.rs"]
-mod common;
+use super::fuzzy_common as common;
 
+use crate::matching::fuzzy::{find_all, levenshtein, FuzzyQuery};
 use common::*;
-use evidence_validator::matching::fuzzy::{find_all, levenshtein, FuzzyQuery};
 
 /// Natural-looking text: words (some with accents), spaces, punctuation.
 fn make_text(rng: &mut Rng, bytes: usize) -> String {

@@ -5,7 +5,7 @@
 //! process compute `find_longest_match`, `get_matching_blocks` and `ratio`
 //! for each pair, and compares the results exactly with the Rust port.
 
-use evidence_validator::matching::sequence_matcher::{longest_match_score, Block, SequenceMatcher};
+use crate::matching::sequence_matcher::{longest_match_score, Block, SequenceMatcher};
 use serde_json::{json, Value};
 use std::process::Command;
 

@@ -1,4 +1,4 @@
-//! Shared helpers for the integration tests: a seeded PRNG, random text
+//! Shared helpers for the fuzzy matcher's tests: a seeded PRNG, random text
 //! generation and a naive O(n·m) oracle.
 
 #![allow(dead_code)]

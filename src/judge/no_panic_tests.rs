@@ -1,16 +1,15 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! No input makes the judge or the finding checks panic: random text, and
 //! random text built from the characters their parsers look for.
 
-use evidence_validator::finding::evidence::is_rfc3339;
-use evidence_validator::finding::numbers::quantities;
-use evidence_validator::finding::verifier::numbers_agree;
-use evidence_validator::finding::{Finding, FindingVerifier};
-use evidence_validator::judge::ballot::{last_explicit_verdict, strip_reasoning};
-use evidence_validator::judge::citations::{parse_citations, parse_report};
-use evidence_validator::judge::lines::{locate, split_lines, LineIndex, LineRange};
-use evidence_validator::judge::quote::{normalize, quote_score};
-use evidence_validator::judge::{parse_answer, ClaimRequest, JudgeConfig, Verification};
+use crate::finding::evidence::is_rfc3339;
+use crate::finding::numbers::quantities;
+use crate::finding::verifier::numbers_agree;
+use crate::finding::{Finding, FindingVerifier};
+use crate::judge::ballot::{last_explicit_verdict, strip_reasoning};
+use crate::judge::citations::{parse_citations, parse_report};
+use crate::judge::lines::{locate, split_lines, LineIndex, LineRange};
+use crate::judge::quote::{normalize, quote_score};
+use crate::judge::{parse_answer, ClaimRequest, JudgeConfig, Verification};
 use proptest::prelude::*;
 
 /// Text made of what the parsers look for.

@@ -13,11 +13,10 @@
 //!   by brute force in the oracle.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "fuzzy_common/mod.rs"]
-mod common;
+use super::fuzzy_common as common;
 
+use crate::matching::fuzzy::{find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 use common::*;
-use evidence_validator::matching::fuzzy::{find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 
 struct Case {
     text: String,

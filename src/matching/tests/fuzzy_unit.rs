@@ -1,11 +1,10 @@
 //! Unit tests for `levenshtein`, `best_in_window` and simple `find_all` cases.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "fuzzy_common/mod.rs"]
-mod common;
+use super::fuzzy_common as common;
 
+use crate::matching::fuzzy::{best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 use common::*;
-use evidence_validator::matching::fuzzy::{best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery};
 
 #[test]
 fn levenshtein_known_values() {

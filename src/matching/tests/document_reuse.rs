@@ -6,14 +6,11 @@
 //! the index's 8-byte minimum.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "fuzzy_common/mod.rs"]
-mod common;
-
-use common::{mutate, Rng};
-use evidence_validator::host::FixedClock;
-use evidence_validator::text::Profile;
-use evidence_validator::validate::{self, ClaimSet, Config};
-use evidence_validator::{Document, Format};
+use super::fuzzy_common::{mutate, Rng};
+use crate::host::FixedClock;
+use crate::text::Profile;
+use crate::validate::{self, ClaimSet, Config};
+use crate::{Document, Format};
 use serde_json::json;
 
 fn make_text(rng: &mut Rng) -> String {
