@@ -657,6 +657,46 @@ impl JsEvaluationGenerator {
         })
         .into())
     }
+
+    /// Spec 001's name for [`Self::run`]: the evaluation generated within
+    /// the retry budget.
+    #[wasm_bindgen(unchecked_return_type = "Promise<EvaluationOutcome>")]
+    pub fn generate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EvaluationCallbacks")] callbacks: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EvaluationRunOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        self.run(callbacks, options)
+    }
+
+    /// Spec 001's `validate`: every item of an evaluation (or of an
+    /// outcome's) against this generator's transcript and thresholds.
+    #[wasm_bindgen(unchecked_return_type = "EvaluationValidation")]
+    pub fn validate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let e = self::evaluation(&evaluation)?;
+        let deadline = self.config.deadline(&DateClock);
+        to_js(&core::validate_evaluation_within(&self.transcript, &e, &self.config, &deadline))
+    }
+
+    /// Spec 001's `render_script`: [`render_script`] with this generator's
+    /// transcript and thresholds.
+    #[wasm_bindgen(js_name = renderScript, unchecked_return_type = "RenderedScript")]
+    pub fn render_script(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StructuredEvaluation | EvaluationOutcome")] evaluation: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RedactionOptions | null")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        init_panic_hook();
+        let e = self::evaluation(&evaluation)?;
+        let redaction = parse_arg(options, ErrorKind::Configuration, "options", RedactionOptions::from_json)?;
+        let deadline = self.config.deadline(&DateClock);
+        let validated = ValidatedEvaluation::new_within(&self.transcript, &e, &self.config, &deadline);
+        to_js(&core::render_script(&validated, &redaction))
+    }
 }
 
 /// Renders the TTS script: validates `evaluation` (or an outcome's) against

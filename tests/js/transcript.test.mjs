@@ -308,12 +308,34 @@ test('renderScript redacts after validation; validating the redacted quote would
   assertThrowsCode(() => renderScript(t, e, { names: 'Dana' }), 'CONFIGURATION_ERROR');
 });
 
+test("spec 001's names on the generator: generate, validate and renderScript are run, validateEvaluation and renderScript with its transcript and thresholds", async () => {
+  const t = fixture('plain.json');
+  const config = { max_quote_tokens: 10 };
+  const g = new EvaluationGenerator(t, config);
+  const e = evaluation([GOOD_C1, GOOD_C2, BAD_C], [GOOD_R]);
+  // validate: the generator's own thresholds (at most 10 tokens) apply, as validateEvaluation with them
+  assert.deepEqual(g.validate(e), t.validateEvaluation(e, config));
+  assert.notDeepEqual(g.validate(e), t.validateEvaluation(e));
+  // renderScript: the free function with the generator's transcript and thresholds
+  assert.deepEqual(g.renderScript(e, { names: ['Dana'] }), renderScript(t, e, { names: ['Dana'] }, config));
+  assertThrowsCode(() => g.renderScript(e, { names: 'Dana' }), 'CONFIGURATION_ERROR');
+  // generate: the same calls and outcome as run
+  const first = scripted([evaluation([GOOD_C1, BAD_C], [GOOD_R])], () => GOOD_C2);
+  const second = scripted([evaluation([GOOD_C1, BAD_C], [GOOD_R])], () => GOOD_C2);
+  const viaRun = await g.run(first.callbacks);
+  const viaGenerate = await g.generate(second.callbacks);
+  assert.deepEqual(second.calls, first.calls);
+  assert.deepEqual(viaGenerate.evaluation, viaRun.evaluation);
+  assert.deepEqual(statuses(viaGenerate), statuses(viaRun));
+});
+
 test('the published types declare the transcript API without any', () => {
   const dts = fs.readFileSync(path.join(pkgDir, 'nodejs', 'evidence_validator.d.ts'), 'utf8');
   for (const expected of [
     'export class Transcript',
     'export class EvaluationGenerator',
     'run(callbacks: EvaluationCallbacks, options?: EvaluationRunOptions | null): Promise<EvaluationOutcome>;',
+    'generate(callbacks: EvaluationCallbacks, options?: EvaluationRunOptions | null): Promise<EvaluationOutcome>;',
     'validate(item: EvaluationItem, config?: TranscriptConfig | null): ItemValidation;',
     'export function renderScript(transcript: Transcript, evaluation: StructuredEvaluation | EvaluationOutcome, options?: RedactionOptions | null, config?: TranscriptConfig | null): RenderedScript;',
     'constructor(transcript: Transcript, config?: TranscriptConfig | null);',

@@ -205,6 +205,16 @@ export async function testGenerator(): Promise<void> {
   const script: RenderedScript = renderScript(t, outcome, { names: ['Dana Whitfield'], replacement: 'the speaker' }, config);
   shape(script, { script: 'required', evaluation: 'required', redactions: 'required', omitted: 'required' }, 'renderScript');
   check(script.redactions === 1 && script.script.includes('the speaker'), 'redacted');
+  // spec 001's names on the generator
+  const generator = new EvaluationGenerator(t, config);
+  const byName: EvaluationValidation = generator.validate(outcome);
+  check(byName.passed_commendations === again.passed_commendations, 'EvaluationGenerator.validate');
+  const byMethod: RenderedScript = generator.renderScript(outcome, { names: ['Dana Whitfield'], replacement: 'the speaker' });
+  check(byMethod.script === script.script, 'EvaluationGenerator.renderScript');
+  asked.length = 0;
+  const generated: EvaluationOutcome = await generator.generate(callbacks, { timeoutMs: 5000 });
+  check(generated.complete && asked.join('; ') === 'generate 1 initial 0; retry commendation 1', 'EvaluationGenerator.generate');
+  generator.free();
   const plain = renderScript(t, { commendations: [good, bad], recommendations: [] });
   plain.omitted.forEach((o, i) => shape(o, { kind: 'required', index: 'required', reasons: 'required' }, `omitted[${i}]`));
   check(plain.omitted.length === 1, 'the bad item is omitted');
