@@ -82,20 +82,7 @@ pub fn preselect(
         let spans = sources.iter().map(|s| whole_source(s, settings.fallback_max_chars)).collect();
         return Ok(EvidencePool { spans, relevance_method_used: "none", candidates: sources.len() });
     }
-    let mut candidates = Vec::new();
-    for (n, source) in sources.iter().enumerate() {
-        for (at, sentence) in source.content.split_sentence_bound_indices() {
-            if deadline.expired() {
-                return Err(timeout());
-            }
-            let trimmed = sentence.trim();
-            let start = at + (sentence.len() - sentence.trim_start().len());
-            let chars = trimmed.chars().count();
-            if chars >= settings.min_span_chars && chars <= settings.max_span_chars && !trimmed.is_empty() {
-                candidates.push(Candidate { source: n, start, end: start + trimmed.len() });
-            }
-        }
-    }
+    let candidates = candidates(sources, config, deadline)?;
     let texts: Vec<&str> =
         candidates.iter().map(|c| sources[c.source].content.get(c.start..c.end).unwrap_or("")).collect();
     let method = match (settings.relevance_computation_method, embedder) {
@@ -154,6 +141,56 @@ pub fn preselect(
         RelevanceMethod::Hybrid => "hybrid",
     };
     Ok(EvidencePool { spans, relevance_method_used: used, candidates: candidates.len() })
+}
+
+/// The sentences of `sources` within the length filter, in source order.
+fn candidates(sources: &[Source], config: &CiteConfig, deadline: &Deadline) -> Result<Vec<Candidate>> {
+    let settings = &config.evidence_preselection;
+    let mut candidates = Vec::new();
+    for (n, source) in sources.iter().enumerate() {
+        for (at, sentence) in source.content.split_sentence_bound_indices() {
+            if deadline.expired() {
+                return Err(timeout());
+            }
+            let trimmed = sentence.trim();
+            let start = at + (sentence.len() - sentence.trim_start().len());
+            let chars = trimmed.chars().count();
+            if chars >= settings.min_span_chars && chars <= settings.max_span_chars && !trimmed.is_empty() {
+                candidates.push(Candidate { source: n, start, end: start + trimmed.len() });
+            }
+        }
+    }
+    Ok(candidates)
+}
+
+/// What [`preselect`] asks an embedder for, in order: every candidate
+/// span, then the query; empty when stage 1 asks nothing (disabled, or
+/// `keyword`). Every span of the pool is one of these candidates.
+///
+/// # Errors
+/// PROCESSING_ERROR when the deadline passes or there are more than
+/// [`MAX_EMBEDDED_CHUNKS`] candidates (as [`preselect`] would say).
+pub(crate) fn embed_requests(
+    sources: &[Source],
+    query: &str,
+    config: &CiteConfig,
+    deadline: &Deadline,
+) -> Result<Vec<String>> {
+    if !asks_embedder(config) {
+        return Ok(Vec::new());
+    }
+    let candidates = candidates(sources, config, deadline)?;
+    check_embed_count(candidates.len())?;
+    let mut texts: Vec<String> =
+        candidates.iter().map(|c| sources[c.source].content.get(c.start..c.end).unwrap_or("").to_string()).collect();
+    texts.push(query.to_string());
+    Ok(texts)
+}
+
+/// Stage 1 asks the embedder (when it has one).
+pub(crate) fn asks_embedder(config: &CiteConfig) -> bool {
+    config.enable_evidence_preselection
+        && config.evidence_preselection.relevance_computation_method != RelevanceMethod::Keyword
 }
 
 fn timeout() -> Error {
@@ -223,14 +260,20 @@ fn bm25(texts: &[&str], query: &str, deadline: &Deadline) -> Result<Vec<f64>> {
     Ok(scores.into_iter().map(|s| if best > 0.0 { s / best } else { 0.0 }).collect())
 }
 
-/// Cosine similarity of each text to `query`, the host's embeddings, 0–1.
-fn similarities(texts: &[&str], query: &str, embedder: &dyn Embedder) -> Result<Vec<f64>> {
-    if texts.len() > MAX_EMBEDDED_CHUNKS {
+/// At most [`MAX_EMBEDDED_CHUNKS`] candidate spans to embed.
+fn check_embed_count(n: usize) -> Result<()> {
+    if n > MAX_EMBEDDED_CHUNKS {
         return Err(Error::new(
             ErrorKind::Processing,
-            format!("{} spans to embed, more than {MAX_EMBEDDED_CHUNKS}; use relevance_computation_method \"keyword\" or fewer sources", texts.len()),
+            format!("{n} spans to embed, more than {MAX_EMBEDDED_CHUNKS}; use relevance_computation_method \"keyword\" or fewer sources"),
         ));
     }
+    Ok(())
+}
+
+/// Cosine similarity of each text to `query`, the host's embeddings, 0–1.
+fn similarities(texts: &[&str], query: &str, embedder: &dyn Embedder) -> Result<Vec<f64>> {
+    check_embed_count(texts.len())?;
     let mut all: Vec<&str> = texts.to_vec();
     all.push(query);
     let mut vectors = semantic::embed_texts(&all, embedder)?;

@@ -326,10 +326,7 @@ pub fn run(
     let spans = &pool.spans;
     let claim_texts: Vec<&str> = input.claims.iter().map(|c| c.text.as_str()).collect();
     // one embed call for claims and spans, when something reads it
-    let wants_vectors = config.enable_confidence_classification
-        || (config.enable_citation_correction
-            && config.citation_correction.correction_method == config::CorrectionMethod::KeywordSemanticHybrid);
-    let vectors = match embedder.filter(|_| wants_vectors && !claim_texts.is_empty()) {
+    let vectors = match embedder.filter(|_| wants_vectors(config) && !claim_texts.is_empty()) {
         Some(e) => {
             if spans.len() + claim_texts.len() > MAX_EMBEDDED_CHUNKS {
                 return Err(Error::new(
@@ -430,6 +427,96 @@ pub fn run(
     })
 }
 
+/// [`run`] embeds claims and spans together (stage 3's similarity signal
+/// or stage 5's hybrid reads them).
+fn wants_vectors(config: &CiteConfig) -> bool {
+    config.enable_confidence_classification
+        || (config.enable_citation_correction
+            && config.citation_correction.correction_method == config::CorrectionMethod::KeywordSemanticHybrid)
+}
+
+/// The texts [`run`] asks an embedder for, each once, in the order it first
+/// asks them: stage 1's candidate spans and the query (`semantic` or
+/// `hybrid` relevance), then the claims and the evidence pool's spans
+/// (stage 3's similarity signal, stage 5's hybrid). Where stage 1 ranks by
+/// embeddings its pool is not known ahead, so every candidate span stands
+/// for it. For hosts that embed asynchronously: embed these, then call
+/// [`run_embedded`] with the answer.
+///
+/// # Errors
+/// PROCESSING_ERROR when the deadline passes or there are more spans to
+/// embed than [`MAX_EMBEDDED_CHUNKS`] (as [`run`] would say).
+pub fn embed_texts(input: &CiteInput, config: &CiteConfig, deadline: &Deadline) -> Result<Vec<String>> {
+    let mut texts = evidence::embed_requests(&input.sources, &input.query, config, deadline)?;
+    if wants_vectors(config) && !input.claims.is_empty() {
+        let spans: Vec<String> = if evidence::asks_embedder(config) {
+            texts.iter().take(texts.len().saturating_sub(1)).cloned().collect()
+        } else {
+            let pool = evidence::preselect(&input.sources, &input.query, config, None, deadline)?;
+            pool.spans.into_iter().map(|s| s.quote).collect()
+        };
+        texts.extend(input.claims.iter().map(|c| c.text.clone()));
+        texts.extend(spans);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(texts.len());
+    for t in texts {
+        if deadline.expired() {
+            return Err(timeout());
+        }
+        if seen.insert(t.clone()) {
+            out.push(t);
+        }
+    }
+    Ok(out)
+}
+
+/// The host's vectors for [`embed_texts`], answered by text.
+struct Embedded<'a> {
+    vectors: std::collections::BTreeMap<&'a str, &'a Vec<f32>>,
+}
+
+impl Embedder for Embedded<'_> {
+    fn embed(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
+        texts
+            .iter()
+            .map(|t| {
+                self.vectors.get(t).map(|v| v.to_vec()).ok_or_else(|| "asked for a text not embedded ahead".into())
+            })
+            .collect()
+    }
+}
+
+/// [`run`] with the host's answer to [`embed_texts`]: its vectors, in the
+/// order of `texts`, or what went wrong (the embed callback's failure).
+///
+/// # Errors
+/// As [`run`]; PROCESSING_ERROR naming the embed callback when `answer` is
+/// its failure, or holds a wrong number of vectors, vectors of different
+/// lengths, empty ones or non-finite numbers.
+pub fn run_embedded(
+    input: &CiteInput,
+    config: &CiteConfig,
+    texts: &[String],
+    answer: std::result::Result<Vec<Vec<f32>>, String>,
+    deadline: &Deadline,
+) -> Result<CiteReport> {
+    let vectors = match answer {
+        Ok(v) => v,
+        Err(m) => {
+            let failed = move |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Err(m.clone()) };
+            return run(input, config, Some(&failed), deadline);
+        }
+    };
+    if !texts.is_empty() {
+        // the checks every embed answer passes, before any stage runs
+        let asked: Vec<&str> = texts.iter().map(String::as_str).collect();
+        semantic::embed_texts(&asked, &semantic::Precomputed { texts: texts.to_vec(), vectors: vectors.clone() })?;
+    }
+    let embedded = Embedded { vectors: texts.iter().map(String::as_str).zip(&vectors).collect() };
+    run(input, config, Some(&embedded), deadline)
+}
+
 /// `numeric --claim --evidence`: stage 6 on two texts.
 ///
 /// # Errors
@@ -528,6 +615,95 @@ mod tests {
             let e = CiteInput::from_json(&v).unwrap_err();
             assert_eq!(e.code(), "VALIDATION_ERROR", "{patch}");
             assert_eq!(e.details()["json_path"], path, "{patch}: {}", e.message());
+        }
+    }
+
+    /// A deterministic embedder: each text's letter counts (a–z), plus one
+    /// so no vector is zero; counts its calls.
+    struct Letters(std::cell::Cell<usize>);
+
+    impl Embedder for Letters {
+        fn embed(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
+            self.0.set(self.0.get() + 1);
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let mut v = vec![1.0f32; 26];
+                    for c in t.to_ascii_lowercase().bytes().filter(u8::is_ascii_lowercase) {
+                        v[usize::from(c - b'a')] += 1.0;
+                    }
+                    v
+                })
+                .collect())
+        }
+    }
+
+    fn configs() -> Vec<CiteConfig> {
+        [
+            json!({"evidence_preselection": {"relevance_computation_method": "semantic"}}),
+            json!({}),
+            json!({"evidence_preselection": {"relevance_computation_method": "keyword"}}),
+            json!({"evidence_preselection": {"relevance_computation_method": "keyword"},
+                   "citation_correction": {"correction_method": "keyword"}, "enable_confidence_classification": false}),
+            json!({"enable_evidence_preselection": false}),
+            json!({"enable_confidence_classification": false, "enable_citation_correction": false}),
+        ]
+        .iter()
+        .map(|c| CiteConfig::from_json(c).unwrap())
+        .collect()
+    }
+
+    #[test]
+    fn embedding_ahead_gives_the_same_report() {
+        let input = CiteInput::from_json(&input()).unwrap();
+        for config in configs() {
+            let direct = Letters(std::cell::Cell::new(0));
+            let expected = run(&input, &config, Some(&direct), &Deadline::never()).unwrap();
+            let texts = embed_texts(&input, &config, &Deadline::never()).unwrap();
+            let mut sorted = texts.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), texts.len(), "each text once");
+            assert_eq!(texts.is_empty(), direct.0.get() == 0, "asked exactly when run asks");
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let answer = Letters(std::cell::Cell::new(0)).embed(&refs);
+            let got = run_embedded(&input, &config, &texts, answer, &Deadline::never()).unwrap();
+            assert_eq!(got, expected, "{}", serde_json::to_string(&config).unwrap());
+        }
+    }
+
+    #[test]
+    fn the_listed_texts_come_in_the_pipelines_order() {
+        let input = CiteInput::from_json(&input()).unwrap();
+        let config = &configs()[0];
+        let texts = embed_texts(&input, config, &Deadline::never()).unwrap();
+        // stage 1: the three candidate sentences, then the query; then the
+        // claims (the spans are listed already)
+        assert_eq!(texts.len(), 3 + 1 + 2);
+        assert!(texts[0].starts_with("The Treaty of Paris was signed in 1783"));
+        assert_eq!(texts[3], "When was the treaty signed?");
+        assert_eq!(texts[4], "The Treaty of Paris was signed in 1783.");
+        // keyword stage 1, no stage 3, no hybrid: nothing to embed
+        let keyword = CiteConfig::from_json(&json!({"enable_confidence_classification": false,
+            "evidence_preselection": {"relevance_computation_method": "keyword"},
+            "citation_correction": {"correction_method": "keyword"}}))
+        .unwrap();
+        assert!(embed_texts(&input, &keyword, &Deadline::never()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_bad_answer_is_a_processing_error_naming_embed() {
+        let input = CiteInput::from_json(&input()).unwrap();
+        let config = &configs()[0];
+        let texts = embed_texts(&input, config, &Deadline::never()).unwrap();
+        let short = vec![vec![1.0f32; 3]; texts.len() - 1];
+        for (answer, says) in [
+            (Err("no network".to_string()), "the embed callback failed: no network"),
+            (Ok(short), "the embed callback returned 5 vectors for 6 texts"),
+        ] {
+            let e = run_embedded(&input, config, &texts, answer, &Deadline::never()).unwrap_err();
+            assert_eq!(e.code(), "PROCESSING_ERROR");
+            assert_eq!(e.message(), says);
         }
     }
 

@@ -1,9 +1,13 @@
 //! The citation pipeline's JS surface (spec 004 part 1): `cite`,
-//! `citeNumeric`, `citeMetrics` and `citeDefaultConfig`. Each converts its
-//! input, makes one core call ([`crate::cite`]), converts the output; the
-//! `embed` option is the matching core's host callback ([`super::JsEmbedder`]).
+//! `citeAsync`, `citeNumeric`, `citeMetrics` and `citeDefaultConfig`. Each
+//! converts its input, makes one core call ([`crate::cite`]), converts the
+//! output; the `embed` option is the matching core's host callback
+//! ([`super::JsEmbedder`]; `citeAsync` awaits it once, for the texts
+//! [`cite::embed_texts`] lists).
 
-use super::{embed_option, init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock, JsEmbedder};
+use super::{
+    embed_async, embed_option, init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock, JsEmbedder,
+};
 use crate::cite::{self, metrics, CiteConfig, CiteInput};
 use crate::error::ErrorKind;
 use crate::matching::semantic::Embedder;
@@ -21,11 +25,36 @@ pub fn cite_run(input: JsValue, config_value: Option<JsValue>, options: Option<J
     let input = to_json(&input, ErrorKind::Validation, "input")?;
     let input = CiteInput::from_json(&input).map_err(to_js_error)?;
     let config = config(config_value)?;
-    let embedder = embed_option(options)?.map(JsEmbedder);
+    let embedder = embed_option(options)?.map(|embed| JsEmbedder { embed, async_calls: "citeAsync" });
     let deadline = config.deadline(&DateClock);
     let report =
         cite::run(&input, &config, embedder.as_ref().map(|e| e as &dyn Embedder), &deadline).map_err(to_js_error)?;
     to_js(&report)
+}
+
+/// [`cite_run`] for an `embed` that returns a Promise: the texts the
+/// pipeline will embed are asked for once, then the pipeline runs on the
+/// answer.
+#[wasm_bindgen(js_name = citeAsync, skip_typescript)]
+pub async fn cite_async(
+    input: JsValue,
+    config_value: Option<JsValue>,
+    options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    init_panic_hook();
+    let input = to_json(&input, ErrorKind::Validation, "input")?;
+    let input = CiteInput::from_json(&input).map_err(to_js_error)?;
+    let config = config(config_value)?;
+    let deadline = config.deadline(&DateClock);
+    let Some(embed) = embed_option(options)? else {
+        return to_js(&cite::run(&input, &config, None, &deadline).map_err(to_js_error)?);
+    };
+    let texts = cite::embed_texts(&input, &config, &deadline).map_err(to_js_error)?;
+    let mut answer = Ok(Vec::new());
+    if !texts.is_empty() {
+        answer = embed_async(&embed, &texts).await;
+    }
+    to_js(&cite::run_embedded(&input, &config, &texts, answer, &deadline).map_err(to_js_error)?)
 }
 
 /// Stage 6 on two texts.

@@ -195,17 +195,36 @@ fn to_js_arg<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| to_js_error(Error::new(ErrorKind::Processing, format!("cannot convert a callback argument: {e}"))))
 }
 
-/// The host's `embed(texts) => number[][]` (semantic matching, issue 12).
-struct JsEmbedder(js_sys::Function);
+/// The host's `embed(texts) => number[][]` (semantic matching, issue 12),
+/// called synchronously.
+struct JsEmbedder {
+    embed: js_sys::Function,
+    /// The calls to use instead when `embed` returns a Promise.
+    async_calls: &'static str,
+}
 
 impl validate::Embedder for JsEmbedder {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
         let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        let answer = self.0.call1(&JsValue::NULL, &list).map_err(|e| host::describe(&e))?;
+        let answer = self.embed.call1(&JsValue::NULL, &list).map_err(|e| host::describe(&e))?;
         if answer.dyn_ref::<js_sys::Promise>().is_some() {
-            return Err("embed returned a Promise: use validateEvidenceAsync or Document.validateAsync for an asynchronous embed".into());
+            return Err(format!("embed returned a Promise: use {} for an asynchronous embed", self.async_calls));
         }
         read_vectors(&answer)
+    }
+}
+
+/// The `async_calls` of the validation's [`JsEmbedder`].
+const VALIDATE_ASYNC_CALLS: &str = "validateEvidenceAsync or Document.validateAsync";
+
+/// Asks the host's `embed` for `texts` once, awaiting its answer (a value
+/// or a Promise): the vectors, or what went wrong.
+async fn embed_async(embed: &js_sys::Function, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+    let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+    match host::call(embed, &JsValue::NULL, &js_sys::Array::of1(&list), None).await {
+        Ok(answer) => read_vectors(&answer),
+        Err(host::HostFailure::Threw(m) | host::HostFailure::Rejected(m)) => Err(m),
+        Err(host::HostFailure::TimedOut) => Err("embed timed out".into()),
     }
 }
 
@@ -282,7 +301,7 @@ pub fn validate_evidence(
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
     let source = source.text(&claims)?;
     let config = to_json(&config.unwrap_or(JsValue::NULL), ErrorKind::Configuration, "config")?;
-    let embedder = embed_option(options)?.map(JsEmbedder);
+    let embedder = embed_option(options)?.map(|embed| JsEmbedder { embed, async_calls: VALIDATE_ASYNC_CALLS });
     let report = validate::validate_evidence_with(
         &source,
         &claims,
@@ -328,12 +347,7 @@ async fn validate_async(
     let texts = validate::semantic_texts(doc, &claims.claims, config);
     let mut vectors = Ok(Vec::new());
     if !texts.is_empty() {
-        let list: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-        vectors = match host::call(&embed, &JsValue::NULL, &js_sys::Array::of1(&list), None).await {
-            Ok(answer) => read_vectors(&answer),
-            Err(host::HostFailure::Threw(m) | host::HostFailure::Rejected(m)) => Err(m),
-            Err(host::HostFailure::TimedOut) => Err("embed timed out".into()),
-        };
+        vectors = embed_async(&embed, &texts).await;
     }
     let embedder: Box<dyn validate::Embedder> = match vectors {
         Ok(vectors) => Box::new(validate::Precomputed { texts, vectors }),
@@ -377,7 +391,7 @@ impl JsDocument {
         let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
         let config = parse_arg(config, ErrorKind::Configuration, "config", Config::from_json)?;
         let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
-        let embedder = embed_option(options)?.map(JsEmbedder);
+        let embedder = embed_option(options)?.map(|embed| JsEmbedder { embed, async_calls: VALIDATE_ASYNC_CALLS });
         let report = validate::validate_set_with(
             &self.inner,
             &claims,
