@@ -541,13 +541,20 @@ export interface CiteMetricsReport {
   citation_f1?: number;
 }
 
-/** Host callbacks of {@link cite}: `embed` as for validation (synchronous only). */
+/** Host callbacks of {@link cite}: `embed` as for validation (synchronous only; use {@link citeAsync} for one that returns a Promise). */
 export interface CiteOptions {
   embed?: (texts: string[]) => EmbeddingVectors;
 }
 
+/** Host callbacks of {@link citeAsync}: `embed` may return a Promise; it is called at most once, with every text the pipeline will embed. */
+export interface CiteAsyncOptions {
+  embed?: (texts: string[]) => EmbeddingVectors | Promise<EmbeddingVectors>;
+}
+
 /** Runs the citation pipeline's deterministic stages (1, 3, 5, 6) on `input`. Throws an EvidenceValidatorError on bad input. */
 export function cite(input: CiteInput, config?: CiteConfig | null, options?: CiteOptions | null): CiteReport;
+/** {@link cite} for an asynchronous `embed`: the same report. Rejects with an EvidenceValidatorError on bad input, and with a PROCESSING_ERROR naming embed when `embed` throws, rejects or returns the wrong number of vectors. */
+export function citeAsync(input: CiteInput, config?: CiteConfig | null, options?: CiteAsyncOptions | null): Promise<CiteReport>;
 /** Stage 6 on two texts: the claim's number against the evidence's. Throws a VALIDATION_ERROR when the claim holds no number. */
 export function citeNumeric(claim: string, evidence: string, config?: CiteConfig | null): CiteNumericResult;
 /** Evaluation metrics of the parts of `input` given. */

@@ -1,12 +1,13 @@
 // The citation pipeline (spec 004 part 1) through the JS package: the
 // numeric cases of tests/cases/cite_numeric.json (replayed by the Rust
 // library and the CLI too), the sample input through `cite` with each
-// toggle's fallback, the host embedding callback, the metrics, and typed
-// errors for bad input.
+// toggle's fallback, the host embedding callback (synchronous through
+// `cite`, asynchronous through `citeAsync`), the metrics, and typed errors
+// for bad input.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cite, citeDefaultConfig, citeMetrics, citeNumeric } from 'evidence-validator';
+import { cite, citeAsync, citeDefaultConfig, citeMetrics, citeNumeric } from 'evidence-validator';
 import { readJson } from './helpers.mjs';
 
 const numericCases = readJson('tests/cases/cite_numeric.json').cases;
@@ -84,6 +85,69 @@ describe('cite', () => {
     throwsCode(() => cite(sample, { citation_correction: { lamda_weight: 0.5 } }), 'CONFIGURATION_ERROR', '$.citation_correction.lamda_weight');
     throwsCode(() => cite(sample, { evidence_preselection: { relevance_computation_method: 'magic' } }), 'CONFIGURATION_ERROR', '$.evidence_preselection.relevance_computation_method');
     throwsCode(() => citeNumeric('no number', '5'), 'VALIDATION_ERROR', '$.claim');
+  });
+});
+
+describe('citeAsync', () => {
+  // a deterministic embedding: letter counts of a few letters, plus one
+  const vectors = (texts) => texts.map((t) => [...'aeiorstn'].map((l) => 1 + t.split(l).length - 1));
+  const configs = [
+    null,
+    { evidence_preselection: { relevance_computation_method: 'semantic' } },
+    { evidence_preselection: { relevance_computation_method: 'keyword' } },
+    { enable_evidence_preselection: false },
+  ];
+
+  for (const config of configs) {
+    test(`an asynchronous embed gives what cite gives with the same embed, synchronously (${JSON.stringify(config)})`, async () => {
+      const asked = [];
+      const embed = async (texts) => {
+        asked.push(texts);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return vectors(texts);
+      };
+      const r = await citeAsync(sample, config, { embed });
+      assert.deepEqual(r, cite(sample, config, { embed: vectors }));
+      assert.equal(asked.length, 1, 'embed is asked once');
+      assert.equal(new Set(asked[0]).size, asked[0].length, 'each text once');
+      assert.ok(asked[0].includes(sample.claims[0].text), 'the claims are embedded');
+      assert.equal(r.correction_method_used, 'keyword_semantic_hybrid');
+    });
+  }
+
+  test('without embed it is cite without embed', async () => {
+    assert.deepEqual(await citeAsync(sample), cite(sample));
+  });
+
+  const rejectsCode = async (p, code, message) => {
+    await assert.rejects(p, (e) => {
+      assert.equal(e.name, 'EvidenceValidatorError');
+      assert.equal(e.code, code);
+      assert.match(e.message, message);
+      return true;
+    });
+  };
+
+  test('a rejecting or throwing embed rejects with a typed error naming embed', async () => {
+    await rejectsCode(citeAsync(sample, null, { embed: async () => { throw new Error('model offline'); } }), 'PROCESSING_ERROR', /embed callback failed: model offline/);
+    await rejectsCode(citeAsync(sample, null, { embed: () => { throw new Error('no key'); } }), 'PROCESSING_ERROR', /embed callback failed: no key/);
+  });
+
+  test('a wrong number of vectors is a typed error', async () => {
+    let n = 0;
+    const embed = async (texts) => {
+      n = texts.length;
+      return vectors(texts).slice(1);
+    };
+    await rejectsCode(citeAsync(sample, null, { embed }), 'PROCESSING_ERROR', /embed callback returned \d+ vectors for \d+ texts/);
+    assert.ok(n > 1);
+  });
+
+  test('bad input rejects with its path; cite with a Promise-returning embed points to citeAsync', async () => {
+    await rejectsCode(citeAsync({ ...sample, claims: [{ text: 'x', citations: ['nope'] }] }), 'VALIDATION_ERROR', /unknown|nope|source/);
+    await rejectsCode(citeAsync(sample, null, { embed: vectors, extra: 1 }), 'CONFIGURATION_ERROR', /unknown option/);
+    throwsCode(() => cite(sample, null, { embed: async (texts) => vectors(texts) }), 'PROCESSING_ERROR');
+    assert.throws(() => cite(sample, null, { embed: async (texts) => vectors(texts) }), /use citeAsync for an asynchronous embed/);
   });
 });
 

@@ -1,11 +1,12 @@
 // Typed tests of spec 004 part 1 (the citation pipeline's deterministic
 // stages) through the package: cite (with and without a typed embed
-// callback), citeNumeric, citeMetrics, citeDefaultConfig. `shape` checks
+// callback), citeAsync (with an asynchronous one), citeNumeric, citeMetrics, citeDefaultConfig. `shape` checks
 // that what each returns has exactly the keys its declaration lists.
 
-import { cite, citeDefaultConfig, citeMetrics, citeNumeric } from 'evidence-validator';
+import { cite, citeAsync, citeDefaultConfig, citeMetrics, citeNumeric } from 'evidence-validator';
 import type {
   CiteAction,
+  CiteAsyncOptions,
   CiteClaimConfidence,
   CiteConfig,
   CiteCorrection,
@@ -20,7 +21,7 @@ import type {
   CiteSignal,
   CiteSpanRef,
 } from 'evidence-validator';
-import { check, expectType, shape, throwsCode, type Equal } from './check.js';
+import { check, expectType, rejectsCode, shape, throwsCode, type Equal } from './check.js';
 
 const input: CiteInput = {
   query: "What was Acme's revenue in Q4 2024?",
@@ -88,6 +89,27 @@ export function testCite(): void {
   check(fallback.claims.every((c) => c.confidence.level === 'LOW' && c.correction.action === 'KEEP'), 'fallbacks');
   const e = throwsCode(() => cite(input, { enable_magic: true } as unknown as CiteConfig), 'CONFIGURATION_ERROR', 'unknown toggle');
   check(e.details['json_path'] === '$.enable_magic', String(e.details['json_path']));
+}
+
+export async function testCiteAsync(): Promise<void> {
+  const config: CiteConfig = { evidence_preselection: { relevance_computation_method: 'semantic' } };
+  const vectors = (texts: string[]): number[][] => texts.map((t) => [t.length, 1]);
+  let calls = 0;
+  const options: CiteAsyncOptions = {
+    embed: async (texts: string[]) => {
+      calls += 1;
+      return vectors(texts);
+    },
+  };
+  const pending = citeAsync(input, config, options);
+  expectType<Equal<typeof pending, Promise<CiteReport>>>();
+  const report = await pending;
+  shape(report, { evidence_pool: 'required', relevance_method_used: 'required', candidate_spans: 'required', correction_method_used: 'required', claims: 'required', stages: 'required' }, 'async report');
+  check(calls === 1, `embed called once: ${calls}`);
+  const direct = cite(input, config, { embed: vectors });
+  check(JSON.stringify(report) === JSON.stringify(direct), 'citeAsync gives what cite gives with the same embed');
+  check((await citeAsync(input)).relevance_method_used === 'keyword', 'no embed: keyword stands in');
+  await rejectsCode(citeAsync(input, config, { embed: () => Promise.reject(new Error('offline')) }), 'PROCESSING_ERROR', 'a rejecting embed');
 }
 
 export function testCiteNumeric(): void {

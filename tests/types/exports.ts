@@ -39,6 +39,7 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   defaultJudgeOptions: 'judge.ts',
   defaultTranscriptConfig: 'transcript.ts',
   cite: 'cite.ts',
+  citeAsync: 'cite.ts',
   citeNumeric: 'cite.ts',
   citeMetrics: 'cite.ts',
   citeDefaultConfig: 'cite.ts',
