@@ -4,6 +4,7 @@
 
 use super::{string_arg, to_js_error};
 use crate::error::ErrorKind;
+use crate::text::SourceEncoding;
 use crate::validate::{self, ClaimSet};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
@@ -23,14 +24,23 @@ impl SourceArg {
         }
     }
 
-    /// The source text: bytes decoded in the encoding `claims` declare.
+    /// The source text: bytes decoded in the encoding `claims` declare
+    /// (read from the claims only when there are bytes to decode).
     pub(super) fn text(self, claims: &Value) -> Result<String, JsValue> {
         match self {
             SourceArg::Text(text) => Ok(text),
-            SourceArg::Bytes(bytes) => {
+            SourceArg::Bytes(_) => {
                 let encoding = ClaimSet::from_json(claims).map_err(to_js_error)?.encoding;
-                validate::decode_source(&bytes, encoding).map_err(to_js_error)
+                self.decode(encoding)
             }
+        }
+    }
+
+    /// The source text: bytes decoded in `encoding` (for claims already parsed).
+    pub(super) fn decode(self, encoding: Option<SourceEncoding>) -> Result<String, JsValue> {
+        match self {
+            SourceArg::Text(text) => Ok(text),
+            SourceArg::Bytes(bytes) => validate::decode_source(&bytes, encoding).map_err(to_js_error),
         }
     }
 }

@@ -324,9 +324,9 @@ pub async fn validate_evidence_async(
     init_panic_hook();
     let source = bytes::SourceArg::read(&source)?;
     let claims = to_json(&claims, ErrorKind::Validation, "claims")?;
-    let source = source.text(&claims)?;
     let config = parse_arg(config, ErrorKind::Configuration, "config", Config::from_json)?;
     let claims = ClaimSet::from_json(&claims).map_err(to_js_error)?;
+    let source = source.decode(claims.encoding)?;
     validate::check_document(&source, &config).map_err(to_js_error)?;
     let doc = Document::new(source, claims.format).map_err(to_js_error)?;
     validate_async(&doc, &claims, &config, embed_option(options)?).await

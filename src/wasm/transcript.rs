@@ -47,17 +47,7 @@ export interface TranscriptOptions {
  * Where something is in `transcript.text`: `text.slice(utf16_start, utf16_end)`
  * in JS; code points (`start`/`end`) and UTF-8 bytes too; 1-based line and column.
  */
-export interface TranscriptSpan {
-  start: number;
-  end: number;
-  utf16_start: number;
-  utf16_end: number;
-  byte_start: number;
-  byte_end: number;
-  line: number;
-  column: number;
-  end_line: number;
-}
+export type TranscriptSpan = TextSpan;
 
 /** One recognized word. `start`/`end` are null when the ASR gave none (WhisperX numerals). */
 export interface TranscriptWord {

@@ -6,6 +6,24 @@ export type EvidenceType = "direct_quote" | "paraphrase" | "section_reference" |
 export type SourceFormat = "markdown" | "html" | "plain_text";
 
 /** One evidence claim (spec 000 §2.1). */
+/**
+ * Where a span is in its text: code points (`start`, `end`), UTF-16 units
+ * (`text.slice(utf16_start, utf16_end)` in JS), UTF-8 bytes, 1-based line
+ * and column (`end_line`: the line of its last character). One shape for
+ * every span the library reports outside a validation report.
+ */
+export interface TextSpan {
+  start: number;
+  end: number;
+  utf16_start: number;
+  utf16_end: number;
+  byte_start: number;
+  byte_end: number;
+  line: number;
+  column: number;
+  end_line: number;
+}
+
 export interface Claim {
   /** `EV` followed by digits, e.g. `EV001`. */
   id: string;
@@ -411,18 +429,8 @@ export interface CiteInput {
   claims: { text: string; citations?: string[] | null; verdict?: CiteVerdict | Lowercase<CiteVerdict> | null }[];
 }
 
-/** Where a span is: code points (`start`, `end`), UTF-16 units, UTF-8 bytes, 1-based line and column. */
-export interface CitePosition {
-  start: number;
-  end: number;
-  utf16_start: number;
-  utf16_end: number;
-  byte_start: number;
-  byte_end: number;
-  line: number;
-  column: number;
-  end_line: number;
-}
+/** Where a span of a citation source is ({@link TextSpan}). */
+export type CitePosition = TextSpan;
 
 /** A span of the evidence pool (stage 1). */
 export interface CiteEvidenceSpan {

@@ -91,12 +91,12 @@ export function showProblem(problem, where, message, code) {
 }
 
 /**
- * Reads a number input: its value, or `fallback` when it is empty or not a
- * number (the input is then marked invalid).
+ * Reads a number input: its value, or `fallback` when it is empty, not a
+ * number, or not `ok` (the input is then marked invalid).
  */
-export function readNumber(input, fallback) {
+export function readNumber(input, fallback, ok = () => true) {
   const v = input.value.trim() === '' ? NaN : Number(input.value);
-  const bad = !Number.isFinite(v);
+  const bad = !Number.isFinite(v) || !ok(v);
   if (bad) input.setAttribute('aria-invalid', 'true');
   else input.removeAttribute('aria-invalid');
   return bad ? fallback : v;

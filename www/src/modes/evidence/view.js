@@ -215,13 +215,15 @@ export function attachTooltip(container, tooltip, spansOf) {
 
   // Where the pointer last really moved: a mark scrolled under a pointer that
   // did not move (a claim's span brought into view) does not take the tooltip
-  // from the focused mark.
+  // from the focused mark, nor bring back one dismissed with Escape.
   let pointer = null;
+  let dismissedAt = null;
   document.addEventListener('mousemove', (e) => { pointer = `${e.clientX},${e.clientY}`; }, { passive: true });
   container.addEventListener('mouseover', (e) => {
     const m = markOf(e);
     if (!m || m === owner) return;
-    if (owner && document.activeElement === owner && pointer === `${e.clientX},${e.clientY}`) return;
+    const still = pointer === `${e.clientX},${e.clientY}`;
+    if (still && ((owner && document.activeElement === owner) || dismissedAt === pointer)) return;
     show(m);
   });
   container.addEventListener('mouseout', (e) => {
@@ -230,7 +232,12 @@ export function attachTooltip(container, tooltip, spansOf) {
   });
   container.addEventListener('focusin', (e) => { const m = markOf(e); if (m) show(m); });
   container.addEventListener('focusout', (e) => { if (markOf(e) === owner) hide(); });
-  container.addEventListener('keydown', (e) => { if (e.key === 'Escape' && owner) { hide(); e.stopPropagation(); } });
+  container.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !owner) return;
+    hide();
+    dismissedAt = pointer;
+    e.stopPropagation();
+  });
   // Any scroll (the viewer's, the page's) moves the mark: follow it.
   document.addEventListener('scroll', () => { if (owner) place(owner); }, { capture: true, passive: true });
   window.addEventListener('resize', () => { if (owner) place(owner); });

@@ -4,6 +4,7 @@
 
 import { defaultJudgeOptions, quoteScore } from 'evidence-validator';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
+import { readNumber } from '../../widgets.js';
 import { DEMO_JURORS, DEMO_LABEL, demoJury } from './demo.js';
 import { hostJudges, onJudgesChange } from './registry.js';
 
@@ -72,20 +73,11 @@ export function juryPanel(onChange) {
       h('label', { for: ids.context }, 'Context lines'), context,
       h('label', { for: ids.timeout }, 'Juror timeout (s)'), timeout));
 
-  /** A number input's value, or its default (the input marked invalid). */
-  function num(input, fallback, ok) {
-    const v = input.value.trim() === '' ? NaN : Number(input.value);
-    const good = Number.isFinite(v) && ok(v);
-    if (good) input.removeAttribute('aria-invalid');
-    else input.setAttribute('aria-invalid', 'true');
-    return good ? v : fallback;
-  }
-
   function settings() {
     return {
-      threshold: num(threshold, DEFAULTS.threshold, (v) => v >= 0 && v <= 1),
-      contextLines: num(context, DEFAULTS.contextLines, (v) => Number.isInteger(v) && v >= 0 && v <= 1000),
-      timeoutMs: num(timeout, DEFAULTS.timeoutSeconds, (v) => v > 0 && v <= 86400) * 1000,
+      threshold: readNumber(threshold, DEFAULTS.threshold, (v) => v >= 0 && v <= 1),
+      contextLines: readNumber(context, DEFAULTS.contextLines, (v) => Number.isInteger(v) && v >= 0 && v <= 1000),
+      timeoutMs: readNumber(timeout, DEFAULTS.timeoutSeconds, (v) => v > 0 && v <= 86400) * 1000,
     };
   }
 
