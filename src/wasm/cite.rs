@@ -49,12 +49,12 @@ pub async fn cite_async(
     let Some(embed) = embed_option(options)? else {
         return to_js(&cite::run(&input, &config, None, &deadline).map_err(to_js_error)?);
     };
-    let texts = cite::embed_texts(&input, &config, &deadline).map_err(to_js_error)?;
+    let asked = cite::embed_texts(&input, &config, &deadline).map_err(to_js_error)?;
     let mut answer = Ok(Vec::new());
-    if !texts.is_empty() {
-        answer = embed_async(&embed, &texts).await;
+    if !asked.texts.is_empty() {
+        answer = embed_async(&embed, &asked.texts).await;
     }
-    to_js(&cite::run_embedded(&input, &config, &texts, answer, &deadline).map_err(to_js_error)?)
+    to_js(&cite::run_embedded(&input, &config, asked, answer, &deadline).map_err(to_js_error)?)
 }
 
 /// Stage 6 on two texts.
