@@ -229,6 +229,9 @@ pub struct Verification {
     pub verifier: &'static str,
     /// How hard it was verified.
     pub method: Method,
+    /// The evidence the verifier saw (the best cited span's quote; `None`
+    /// when the claim cites none).
+    pub evidence: Option<String>,
     /// The verdict after the NEI and abstention toggles (`None`: abstained
     /// without one).
     pub verdict: Option<Verdict>,
@@ -1129,6 +1132,7 @@ impl Pipeline {
                     "llm"
                 },
                 method: check.method,
+                evidence: check.cx.as_ref().map(|cx| cx.evidence.clone()),
                 verdict: self.final_stage4(n).0,
                 raw_verdict: check.raw,
                 abstained: self.final_stage4(n).1,
