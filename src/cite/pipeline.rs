@@ -1248,6 +1248,10 @@ pub trait LlmHost: Sync {
     fn complete(&self, request: &LlmRequest, timeout: std::time::Duration) -> std::result::Result<String, LlmFailure>;
 }
 
+/// A request's id, its answer and the call's milliseconds.
+#[cfg(not(target_arch = "wasm32"))]
+type Answered = (u64, std::result::Result<String, LlmFailure>, f64);
+
 /// Runs `pipeline` to its report natively: each round's requests on at
 /// most `llm_calls.max_in_flight` threads, each call bounded by
 /// `call_timeout_seconds` (and the time left), `on_event` told of every
@@ -1287,7 +1291,7 @@ pub fn run_blocking(
             (calls.call_timeout_seconds * 1000.0).min(deadline.remaining_ms()).max(0.0) / 1000.0,
         );
         let next = AtomicUsize::new(0);
-        let answers: Mutex<Vec<(u64, std::result::Result<String, LlmFailure>, f64)>> = Mutex::new(Vec::new());
+        let answers: Mutex<Vec<Answered>> = Mutex::new(Vec::new());
         let workers = calls.max_in_flight.min(requests.len()).max(1);
         std::thread::scope(|s| {
             for _ in 0..workers {
