@@ -1,6 +1,9 @@
 //! The citation pipeline of spec 004 part 2 with scripted LLM hosts: the
 //! isolation of stage 4, the exact requests and the final assembly, the
-//! toggles, retries, the bound on calls in flight and cancellation.
+//! toggles, retries, the bound on calls in flight and cancellation
+//! (natively: the threaded runner; tests/js/cite_pipeline.test.mjs runs the
+//! JS one).
+#![cfg(not(target_arch = "wasm32"))]
 
 use evidence_validator::cite::pipeline::{
     run_blocking, run_sequential, Callback, Event, LlmFailure, LlmHost, LlmRequest, Pipeline, PipelineReport,

@@ -1,16 +1,26 @@
-//! The citation pipeline's JS surface (spec 004 part 1): `cite`,
-//! `citeAsync`, `citeNumeric`, `citeMetrics` and `citeDefaultConfig`. Each
+//! The citation pipeline's JS surface (spec 004): `cite`, `citeAsync`,
+//! `citeNumeric`, `citeMetrics`, `citeDefaultConfig` (part 1), and
+//! `citePipeline` / `citeStream` (part 2: the whole pipeline through the
+//! host's async LLM callbacks, every call through [`super::host`], at most
+//! `llm_calls.max_in_flight` at once, an `AbortSignal` checked before each). Each
 //! converts its input, makes one core call ([`crate::cite`]), converts the
 //! output; the `embed` option is the matching core's host callback
 //! ([`super::JsEmbedder`]; `citeAsync` awaits it once, for the texts
 //! [`cite::embed_texts`] lists).
 
+use super::host;
 use super::{
     embed_async, embed_option, init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock, JsEmbedder,
 };
+use crate::cite::pipeline::{Callback, Event, LlmFailure, LlmRequest, Pipeline, Step};
 use crate::cite::{self, metrics, CiteConfig, CiteInput};
 use crate::error::ErrorKind;
+use crate::host::Clock;
 use crate::matching::semantic::Embedder;
+use js_sys::{Function, Reflect};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 fn config(value: Option<JsValue>) -> Result<CiteConfig, JsValue> {
@@ -80,4 +90,222 @@ pub fn cite_metrics(input: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = citeDefaultConfig, skip_typescript)]
 pub fn cite_default_config() -> Result<JsValue, JsValue> {
     to_js(&CiteConfig::default())
+}
+
+/// `citePipeline`'s host: the LLM callbacks (`generate` for stage 2,
+/// `verify` for stage 4, `qa` for stage 6, `verify` standing in when it
+/// is absent), `onClaim` for the events, and an `AbortSignal`.
+struct JsHost {
+    generate: Option<Function>,
+    verify: Option<Function>,
+    qa: Option<Function>,
+    on_claim: Option<Function>,
+    signal: Option<JsValue>,
+}
+
+/// Reads the host object, refusing unknown keys and non-functions by name.
+fn js_host(host: Option<JsValue>) -> Result<JsHost, JsValue> {
+    let mut h = JsHost { generate: None, verify: None, qa: None, on_claim: None, signal: None };
+    let Some(obj) = host.filter(|v| !v.is_null() && !v.is_undefined()) else {
+        return Ok(h);
+    };
+    if !obj.is_object() {
+        return Err(host_error("$", "the host must be an object {generate, verify, qa, onClaim, signal}"));
+    }
+    for key in js_sys::Object::keys(obj.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let value = Reflect::get(&obj, &key).unwrap_or(JsValue::UNDEFINED);
+        if value.is_undefined() || value.is_null() {
+            continue;
+        }
+        let function = || {
+            value
+                .clone()
+                .dyn_into::<Function>()
+                .map_err(|_| host_error(&format!("$.{name}"), &format!("{name} must be a function")))
+        };
+        match name.as_str() {
+            "generate" => h.generate = Some(function()?),
+            "verify" => h.verify = Some(function()?),
+            "qa" => h.qa = Some(function()?),
+            "onClaim" => h.on_claim = Some(function()?),
+            "signal" => h.signal = Some(value),
+            _ => {
+                return Err(host_error(
+                    &format!("$.{name}"),
+                    &format!("unknown key {name:?}; the keys here are: generate, verify, qa, onClaim, signal"),
+                ))
+            }
+        }
+    }
+    Ok(h)
+}
+
+fn host_error(path: &str, message: &str) -> JsValue {
+    let e = crate::Error::new(ErrorKind::Configuration, format!("host: {message}"))
+        .with_detail("json_path", serde_json::Value::from(path));
+    to_js_error(e)
+}
+
+impl JsHost {
+    fn has_llm(&self) -> bool {
+        self.generate.is_some() || self.verify.is_some()
+    }
+
+    fn aborted(&self) -> bool {
+        self.signal.as_ref().is_some_and(|s| Reflect::get(s, &"aborted".into()).is_ok_and(|a| a.is_truthy()))
+    }
+
+    /// Asks the callback of `request`, at most `timeout_ms`.
+    async fn call(&self, request: &LlmRequest, timeout_ms: f64) -> Result<String, LlmFailure> {
+        if self.aborted() {
+            return Err(LlmFailure::Cancelled);
+        }
+        let (name, f) = match request.callback {
+            Callback::Generate => ("generate", self.generate.as_ref()),
+            Callback::Verify => ("verify", self.verify.as_ref()),
+            Callback::Qa => ("qa", self.qa.as_ref().or(self.verify.as_ref())),
+        };
+        let Some(f) = f else {
+            return Err(LlmFailure::Failed(format!("the host has no {name} callback")));
+        };
+        let arg = to_js(request).map_err(|_| LlmFailure::Failed("cannot describe the request".into()))?;
+        if let Some(s) = &self.signal {
+            let _ = Reflect::set(&arg, &"signal".into(), s);
+        }
+        match host::call(f, &JsValue::NULL, &js_sys::Array::of1(&arg), Some(timeout_ms)).await {
+            Ok(v) => {
+                v.as_string().ok_or_else(|| LlmFailure::Failed(format!("the {name} callback must return a string")))
+            }
+            Err(host::HostFailure::TimedOut) => Err(LlmFailure::TimedOut),
+            Err(host::HostFailure::Threw(m) | host::HostFailure::Rejected(m)) => {
+                Err(LlmFailure::Transient(format!("the {name} callback failed: {m}")))
+            }
+        }
+    }
+
+    fn emit(&self, events: Vec<Event>, extra: Option<&Function>) -> Result<(), JsValue> {
+        for e in events {
+            let v = to_js(&e)?;
+            for f in [self.on_claim.as_ref(), extra].into_iter().flatten() {
+                f.call1(&JsValue::NULL, &v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Makes one round's calls, at most `max_in_flight` at once.
+async fn call_all(
+    host: &Rc<JsHost>,
+    requests: Vec<LlmRequest>,
+    max_in_flight: usize,
+    timeout_ms: f64,
+) -> Vec<(u64, Result<String, LlmFailure>, f64)> {
+    let n = requests.len();
+    let queue = Rc::new(RefCell::new(requests.into_iter().collect::<VecDeque<_>>()));
+    let answers = Rc::new(RefCell::new(Vec::with_capacity(n)));
+    let workers = js_sys::Array::new();
+    for _ in 0..max_in_flight.min(n).max(1) {
+        let (queue, answers, host) = (queue.clone(), answers.clone(), host.clone());
+        workers.push(&wasm_bindgen_futures::future_to_promise(async move {
+            loop {
+                let next = queue.borrow_mut().pop_front();
+                let Some(request) = next else { break };
+                let t0 = DateClock.now_ms();
+                let answer = host.call(&request, timeout_ms).await;
+                answers.borrow_mut().push((request.id, answer, DateClock.now_ms() - t0));
+            }
+            Ok(JsValue::UNDEFINED)
+        }));
+    }
+    let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&workers)).await;
+    let mut list = std::mem::take(&mut *answers.borrow_mut());
+    // in request order: the same report whatever order the calls ended in
+    list.sort_by_key(|(id, _, _)| *id);
+    list
+}
+
+/// The whole pipeline through the host's callbacks (see [`cite_pipeline`]).
+async fn run_pipeline(
+    input: JsValue,
+    config_value: Option<JsValue>,
+    host_value: Option<JsValue>,
+    extra: Option<Function>,
+) -> Result<JsValue, JsValue> {
+    let input = to_json(&input, ErrorKind::Validation, "input")?;
+    let (input, outline) = CiteInput::from_pipeline_json(&input).map_err(to_js_error)?;
+    let config = config(config_value)?;
+    let host = Rc::new(js_host(host_value)?);
+    let deadline = config.deadline(&DateClock);
+    let calls = config.llm_calls.clone();
+    let mut p = Pipeline::new(input, outline, config, host.has_llm(), &deadline).map_err(to_js_error)?;
+    loop {
+        host.emit(p.take_events(), extra.as_ref())?;
+        if host.aborted() {
+            return Err(to_js_error(crate::Error::new(ErrorKind::Processing, "the citation pipeline was cancelled")));
+        }
+        match p.next(&deadline).map_err(to_js_error)? {
+            Step::Done(report) => {
+                host.emit(p.take_events(), extra.as_ref())?;
+                return to_js(&*report);
+            }
+            Step::Ask(requests) => {
+                let timeout_ms = (calls.call_timeout_seconds * 1000.0).min(deadline.remaining_ms());
+                for (id, answer, ms) in call_all(&host, requests, calls.max_in_flight, timeout_ms).await {
+                    p.answer(id, answer, ms);
+                }
+            }
+        }
+    }
+}
+
+/// The whole citation pipeline (spec 004 part 2) through the host's async
+/// LLM callbacks; resolves to the report.
+#[wasm_bindgen(js_name = citePipeline, skip_typescript)]
+pub async fn cite_pipeline(
+    input: JsValue,
+    config_value: Option<JsValue>,
+    host: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    init_panic_hook();
+    run_pipeline(input, config_value, host, None).await
+}
+
+#[wasm_bindgen(inline_js = "
+export function streamOf(run) {
+  const queue = [];
+  let wake = null;
+  let finished = false;
+  let failure = null;
+  const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
+  run((e) => { queue.push(e); notify(); }).then(
+    (report) => { queue.push({ event: 'report', report }); finished = true; notify(); },
+    (e) => { failure = { error: e }; finished = true; notify(); });
+  return {
+    [Symbol.asyncIterator]() { return this; },
+    async next() {
+      for (;;) {
+        if (queue.length > 0) return { value: queue.shift(), done: false };
+        if (failure) { const f = failure; failure = null; throw f.error; }
+        if (finished) return { value: undefined, done: true };
+        await new Promise((resolve) => { wake = resolve; });
+      }
+    },
+  };
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = streamOf)]
+    fn stream_of(run: &Function) -> JsValue;
+}
+
+/// [`cite_pipeline`] as an async iterator of its events: each claim as it
+/// is produced, each verdict, then `{event: "report", report}`.
+#[wasm_bindgen(js_name = citeStream, skip_typescript)]
+pub fn cite_stream(input: JsValue, config_value: Option<JsValue>, host: Option<JsValue>) -> JsValue {
+    init_panic_hook();
+    let run = Closure::once_into_js(move |on_event: Function| -> js_sys::Promise {
+        wasm_bindgen_futures::future_to_promise(run_pipeline(input, config_value, host, Some(on_event)))
+    });
+    stream_of(run.unchecked_ref())
 }
