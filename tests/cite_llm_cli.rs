@@ -2,6 +2,7 @@
 //! fake OpenAI-compatible server started here on 127.0.0.1 (a std
 //! TcpListener on a thread; it stops when the test drops it, and by itself
 //! after [`SERVER_LIFETIME`]).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod cli_common;
 
