@@ -470,7 +470,8 @@ impl Pipeline {
     /// A run on `input`; `outline`, when not empty, is stage 2's sections
     /// (else the query is the one section).
     /// `llm`: the host answers LLM requests; without it the input must hold
-    /// claims and stage 4 is the deterministic verifier. Stage 1 runs here
+    /// claims and stage 4 is the deterministic verifier (see also
+    /// [`Pipeline::verify_deterministically`]). Stage 1 runs here
     /// (keyword relevance: the pipeline asks no embedder).
     ///
     /// # Errors
@@ -532,6 +533,13 @@ impl Pipeline {
             p.phase = Phase::Verify;
         }
         Ok(p)
+    }
+
+    /// Stage 4 (and stage 6's questions) by the deterministic verifier even
+    /// though the host answers stage 2 (an LLM writes, the library checks).
+    pub fn verify_deterministically(mut self) -> Pipeline {
+        self.llm = false;
+        self
     }
 
     /// The configuration the run reads.

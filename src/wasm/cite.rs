@@ -184,11 +184,14 @@ impl JsHost {
         }
     }
 
-    fn emit(&self, events: Vec<Event>, extra: Option<&Function>) -> Result<(), JsValue> {
+    fn emit(&self, events: Vec<Event>, extra: Option<&Rc<dyn Fn(JsValue)>>) -> Result<(), JsValue> {
         for e in events {
             let v = to_js(&e)?;
-            for f in [self.on_claim.as_ref(), extra].into_iter().flatten() {
+            if let Some(f) = &self.on_claim {
                 f.call1(&JsValue::NULL, &v)?;
+            }
+            if let Some(push) = extra {
+                push(v);
             }
         }
         Ok(())
@@ -231,7 +234,7 @@ async fn run_pipeline(
     input: JsValue,
     config_value: Option<JsValue>,
     host_value: Option<JsValue>,
-    extra: Option<Function>,
+    extra: Option<Rc<dyn Fn(JsValue)>>,
 ) -> Result<JsValue, JsValue> {
     let input = to_json(&input, ErrorKind::Validation, "input")?;
     let (input, outline) = CiteInput::from_pipeline_json(&input).map_err(to_js_error)?;
@@ -240,6 +243,10 @@ async fn run_pipeline(
     let deadline = config.deadline(&DateClock);
     let calls = config.llm_calls.clone();
     let mut p = Pipeline::new(input, outline, config, host.has_llm(), &deadline).map_err(to_js_error)?;
+    if host.verify.is_none() && host.qa.is_none() {
+        // `generate` alone: the LLM writes, the deterministic verifier checks
+        p = p.verify_deterministically();
+    }
     loop {
         host.emit(p.take_events(), extra.as_ref())?;
         if host.aborted() {
@@ -272,40 +279,84 @@ pub async fn cite_pipeline(
     run_pipeline(input, config_value, host, None).await
 }
 
-#[wasm_bindgen(inline_js = "
-export function streamOf(run) {
-  const queue = [];
-  let wake = null;
-  let finished = false;
-  let failure = null;
-  const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-  run((e) => { queue.push(e); notify(); }).then(
-    (report) => { queue.push({ event: 'report', report }); finished = true; notify(); },
-    (e) => { failure = { error: e }; finished = true; notify(); });
-  return {
-    [Symbol.asyncIterator]() { return this; },
-    async next() {
-      for (;;) {
-        if (queue.length > 0) return { value: queue.shift(), done: false };
-        if (failure) { const f = failure; failure = null; throw f.error; }
-        if (finished) return { value: undefined, done: true };
-        await new Promise((resolve) => { wake = resolve; });
-      }
-    },
-  };
-}")]
-extern "C" {
-    #[wasm_bindgen(js_name = streamOf)]
-    fn stream_of(run: &Function) -> JsValue;
+/// What a `citeStream` iterator holds between its `next` calls.
+struct StreamState {
+    queue: VecDeque<JsValue>,
+    done: bool,
+    failure: Option<JsValue>,
+    /// The `next` waiting for an event.
+    wake: Option<Function>,
+}
+
+fn wake(state: &Rc<RefCell<StreamState>>) {
+    let waiting = state.borrow_mut().wake.take();
+    if let Some(w) = waiting {
+        let _ = w.call0(&JsValue::NULL);
+    }
+}
+
+/// `{value, done}`.
+fn iteration(value: &JsValue, done: bool) -> JsValue {
+    let o = js_sys::Object::new();
+    let _ = Reflect::set(&o, &"value".into(), value);
+    let _ = Reflect::set(&o, &"done".into(), &done.into());
+    o.into()
 }
 
 /// [`cite_pipeline`] as an async iterator of its events: each claim as it
-/// is produced, each verdict, then `{event: "report", report}`.
+/// is produced, each verdict, then `{event: "report", report}`; a failure
+/// rejects the `next` after the events before it.
 #[wasm_bindgen(js_name = citeStream, skip_typescript)]
 pub fn cite_stream(input: JsValue, config_value: Option<JsValue>, host: Option<JsValue>) -> JsValue {
     init_panic_hook();
-    let run = Closure::once_into_js(move |on_event: Function| -> js_sys::Promise {
-        wasm_bindgen_futures::future_to_promise(run_pipeline(input, config_value, host, Some(on_event)))
+    let state = Rc::new(RefCell::new(StreamState { queue: VecDeque::new(), done: false, failure: None, wake: None }));
+    let s = state.clone();
+    let push: Rc<dyn Fn(JsValue)> = Rc::new(move |v| {
+        s.borrow_mut().queue.push_back(v);
+        wake(&s);
     });
-    stream_of(run.unchecked_ref())
+    let s = state.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        match run_pipeline(input, config_value, host, Some(push)).await {
+            Ok(report) => {
+                let o = js_sys::Object::new();
+                let _ = Reflect::set(&o, &"event".into(), &"report".into());
+                let _ = Reflect::set(&o, &"report".into(), &report);
+                s.borrow_mut().queue.push_back(o.into());
+            }
+            Err(e) => s.borrow_mut().failure = Some(e),
+        }
+        s.borrow_mut().done = true;
+        wake(&s);
+    });
+    let next = Closure::<dyn FnMut() -> js_sys::Promise>::new(move || {
+        let s = state.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            loop {
+                let (item, failure, done) = {
+                    let mut st = s.borrow_mut();
+                    let item = st.queue.pop_front();
+                    let failure = if item.is_none() { st.failure.take() } else { None };
+                    (item, failure, st.done)
+                };
+                if let Some(v) = item {
+                    return Ok(iteration(&v, false));
+                }
+                if let Some(f) = failure {
+                    return Err(f);
+                }
+                if done {
+                    return Ok(iteration(&JsValue::UNDEFINED, true));
+                }
+                let waiting = js_sys::Promise::new(&mut |resolve, _| s.borrow_mut().wake = Some(resolve));
+                let _ = wasm_bindgen_futures::JsFuture::from(waiting).await;
+            }
+        })
+    });
+    let iterator: JsValue = js_sys::Object::new().into();
+    let _ = Reflect::set(&iterator, &"next".into(), &next.into_js_value());
+    let itself = iterator.clone();
+    let this = Closure::<dyn FnMut() -> JsValue>::new(move || itself.clone());
+    let _ = Reflect::set(&iterator, &js_sys::Symbol::async_iterator(), &this.into_js_value());
+    iterator
 }

@@ -633,7 +633,7 @@ export interface CiteVerifiedEvent {
 /** What the pipeline streams. */
 export type CiteEvent = CiteClaimEvent | CiteVerifiedEvent;
 
-/** The host of {@link citePipeline}: without `generate` and `verify` the input must hold claims and stage 4 is the deterministic verifier. */
+/** The host of {@link citePipeline}: without `verify` (and `qa`) stage 4 is the deterministic verifier; without `generate` the input must hold claims. */
 export interface CiteHost {
   /** Stage 2: writes claims. */
   generate?: CiteLlmCallback | null;

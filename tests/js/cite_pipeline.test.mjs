@@ -154,3 +154,14 @@ describe('citeStream', () => {
     await assert.rejects(it.next(), (e) => e.code === 'VALIDATION_ERROR');
   });
 });
+
+test('generate alone: the LLM writes, the deterministic verifier checks', async () => {
+  const r = await citePipeline(generated, config, { generate: (x) => `CLAIM: ${quoteOf(x.prompt)}` });
+  assert.ok(r.claims.length >= 1);
+  for (const c of r.claims) {
+    assert.equal(c.verification.verifier, 'deterministic');
+    // each claim is its quote word for word: stated, so SUPPORTED
+    assert.equal(c.verdict, 'SUPPORTED');
+  }
+  assert.equal(r.stages.verifier, 'deterministic');
+});
