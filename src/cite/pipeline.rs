@@ -439,6 +439,8 @@ struct Generation {
     dropped: Vec<DroppedClaim>,
     /// The section of each produced claim.
     claim_sections: Vec<Option<String>>,
+    /// Generate-then-cite's answer, to split into claims.
+    draft: Option<String>,
 }
 
 /// The pipeline (see the module docs).
@@ -508,6 +510,7 @@ impl Pipeline {
                 remaining: (0..pool.spans.len()).collect(),
                 dropped: Vec::new(),
                 claim_sections: Vec::new(),
+                draft: None,
             },
             pool: Some(pool),
             input,
@@ -652,6 +655,9 @@ impl Pipeline {
                 self.request(RequestKind::Draft, None, prompt, TOKENS_REASONED, Target::Draft);
                 return Ok(());
             }
+            if let Some(text) = self.generation.draft.take() {
+                self.cite_draft(&text, deadline)?;
+            }
             self.phase = Phase::Verify;
             return Ok(());
         }
@@ -762,23 +768,38 @@ impl Pipeline {
                 return;
             }
         };
-        let spans: Vec<evidence::EvidenceSpan> = self.pool.as_ref().map_or(Vec::new(), |p| p.spans.clone());
+        self.generation.draft = Some(text);
+    }
+
+    /// Generate-then-cite: each sentence of the draft a claim, cited by the
+    /// span sharing most of its key words (the spec's `_find_best_evidence`).
+    fn cite_draft(&mut self, text: &str, deadline: &Deadline) -> Result<()> {
+        let spans: Vec<(String, Vec<String>)> = self
+            .pool
+            .as_ref()
+            .map_or(&[][..], |p| &p.spans)
+            .iter()
+            .map(|s| (s.source_id.clone(), super::key_words(&s.quote)))
+            .collect();
         for sentence in text.unicode_sentences().map(str::trim).filter(|s| !s.is_empty()) {
             if self.claims.len() >= config::MAX_CLAIMS || sentence.chars().count() > config::MAX_TEXT_CHARS {
                 break;
             }
-            // the spec's `_find_best_evidence`: the span sharing most key words
-            let best = spans
-                .iter()
-                .map(|s| (s, verify::key_word_share(sentence, &s.quote)))
-                .filter(|(_, share)| *share > 0.0)
-                .fold(None::<(&evidence::EvidenceSpan, f64)>, |b, x| match b {
-                    Some(b) if b.1 >= x.1 => Some(b),
-                    _ => Some(x),
-                });
-            let citations = best.map(|(s, _)| vec![s.source_id.clone()]).unwrap_or_default();
+            let words = super::key_words(sentence);
+            let mut best: Option<(&str, usize)> = None;
+            for (id, span_words) in &spans {
+                if deadline.expired() {
+                    return Err(timeout());
+                }
+                let hit = words.iter().filter(|w| span_words.binary_search(w).is_ok()).count();
+                if hit > 0 && best.is_none_or(|(_, b)| hit > b) {
+                    best = Some((id, hit));
+                }
+            }
+            let citations = best.map(|(id, _)| vec![id.to_string()]).unwrap_or_default();
             self.push_claim(Claim { text: sentence.to_string(), citations, verdict: None }, None);
         }
+        Ok(())
     }
 
     // ---- stages 3 and 4 ----
@@ -787,7 +808,7 @@ impl Pipeline {
         if self.scored.is_none() {
             let pool = self.pool.take().ok_or_else(timeout)?;
             let scored = super::score(&self.claims, &self.config, None, pool, deadline)?;
-            self.checks = self.plan_checks(&scored);
+            self.checks = self.plan_checks(&scored, deadline)?;
             self.scored = Some(scored);
             for n in 0..self.checks.len() {
                 if self.checks[n].done {
@@ -816,9 +837,12 @@ impl Pipeline {
     }
 
     /// Each claim's evidence and method; the ones needing no LLM are done.
-    fn plan_checks(&mut self, scored: &super::Scored) -> Vec<Check> {
+    fn plan_checks(&mut self, scored: &super::Scored, deadline: &Deadline) -> Result<Vec<Check>> {
         let mut checks = Vec::with_capacity(self.claims.len());
         for (n, claim) in self.claims.iter().enumerate() {
+            if deadline.expired() {
+                return Err(timeout());
+            }
             let cx = scored.best_cited[n]
                 .map(|i| VerifyContext { claim: claim.text.clone(), evidence: scored.pool.spans[i].quote.clone() });
             let level = scored.confidence[n].level;
@@ -857,7 +881,7 @@ impl Pipeline {
             }
             checks.push(check);
         }
-        checks
+        Ok(checks)
     }
 
     /// The next request of claim `n`'s stage 4.
