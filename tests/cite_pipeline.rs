@@ -478,3 +478,44 @@ fn generate_then_cite_when_interleaving_is_off() {
         ]
     );
 }
+
+/// A claim whose citation stage 5 replaces is verified again against the
+/// new span: its verdict is about the evidence it is shown with.
+#[test]
+fn replaced_evidence_is_verified_again() {
+    let sample: Value = serde_json::from_str(include_str!("../samples/cite-input.json")).unwrap();
+    let input = CiteInput::from_json(&sample).unwrap();
+    // deterministic: the profile's numbers are about something else (UNSUPPORTED),
+    // the earnings span states the value in other words (PARTIAL)
+    let p = Pipeline::new(input.clone(), vec![], CiteConfig::default(), false, &Deadline::never()).unwrap();
+    let r = run_sequential(p, &mut |_| panic!("no LLM"), &Deadline::never(), &mut |_| {}).unwrap();
+    let c = &r.claims[0];
+    assert_eq!(c.result.correction.citations_before, ["profile"]);
+    assert_eq!(c.result.correction.citations_after, ["earnings"]);
+    let initial = c.verification.initial.as_ref().expect("verified twice");
+    assert_eq!(initial.verdict, Some(Verdict::Unsupported));
+    assert!(c
+        .verification
+        .evidence
+        .as_deref()
+        .unwrap()
+        .starts_with("Acme Corp reported Q4 2024 revenues of $3.2 billion"));
+    assert_eq!(c.verdict, Some(Verdict::Partial));
+    // with an LLM: the second verify request holds the new span, not the old
+    let mut log = Vec::new();
+    let (r, _) = run(&CiteConfig::default(), input, vec![], &mut |r| {
+        log.push(r.clone());
+        Ok(if r.prompt.contains("founded in 1998") && r.claim == Some(0) {
+            "UNSUPPORTED"
+        } else {
+            "Verdict: SUPPORTED"
+        }
+        .into())
+    });
+    let asked: Vec<&LlmRequest> = log.iter().filter(|r| r.claim == Some(0) && r.callback == Callback::Verify).collect();
+    assert!(asked.len() >= 2, "{}", asked.len());
+    assert!(asked.last().unwrap().prompt.contains("Acme Corp reported Q4 2024 revenues"));
+    assert!(!asked.last().unwrap().prompt.contains("founded in 1998"));
+    assert_eq!(r.claims[0].verification.initial.as_ref().map(|i| i.verdict), Some(Some(Verdict::Unsupported)));
+    assert_eq!(r.claims[0].verdict, Some(Verdict::Supported));
+}

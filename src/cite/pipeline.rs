@@ -235,6 +235,10 @@ pub struct Verification {
     /// The verdict after the NEI and abstention toggles (`None`: abstained
     /// without one).
     pub verdict: Option<Verdict>,
+    /// The first verification, against the evidence stage 5 replaced (the
+    /// verdict above is the second, against the new evidence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial: Option<InitialVerification>,
     /// The verdict as the verifier gave it (before the toggles).
     pub raw_verdict: Option<Verdict>,
     /// Shown as not verifiable.
@@ -245,6 +249,15 @@ pub struct Verification {
     /// Full CoVe's questions and evidence-only answers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub qa: Vec<QaPair>,
+}
+
+/// A verification made before stage 5 replaced the evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InitialVerification {
+    /// Its verdict after the toggles.
+    pub verdict: Option<Verdict>,
+    /// Why.
+    pub reason: String,
 }
 
 /// Stage 6 through the LLM (QAFactEval).
@@ -380,6 +393,7 @@ enum Target {
 enum Phase {
     Generate,
     Verify,
+    Reverify,
     NumericQa,
     Done,
 }
@@ -396,7 +410,11 @@ enum Cove {
 #[derive(Debug, Clone)]
 struct Check {
     cx: Option<VerifyContext>,
+    level: ConfidenceLevel,
     method: Method,
+    /// The first verification's verdict and reason, when stage 5 replaced
+    /// the evidence and the claim was verified again.
+    initial: Option<(Option<Verdict>, String)>,
     cove: Cove,
     /// Questions asked (full CoVe) and their evidence-only answers.
     questions: Vec<String>,
@@ -602,7 +620,7 @@ impl Pipeline {
             }
             match self.phase {
                 Phase::Generate => self.generate_step(deadline)?,
-                Phase::Verify => self.verify_step(deadline)?,
+                Phase::Verify | Phase::Reverify => self.verify_step(deadline)?,
                 Phase::NumericQa => self.numeric_step(deadline)?,
                 Phase::Done => return Ok(Step::Done(Box::new(self.assemble()?))),
             }
@@ -805,7 +823,7 @@ impl Pipeline {
     // ---- stages 3 and 4 ----
 
     fn verify_step(&mut self, deadline: &Deadline) -> Result<()> {
-        if self.scored.is_none() {
+        if self.phase == Phase::Verify && self.scored.is_none() {
             let pool = self.pool.take().ok_or_else(timeout)?;
             let scored = super::score(&self.claims, &self.config, None, pool, deadline)?;
             self.checks = self.plan_checks(&scored, deadline)?;
@@ -816,7 +834,7 @@ impl Pipeline {
                 }
             }
         }
-        let mut any = false;
+        let mut asked = false;
         for n in 0..self.checks.len() {
             if deadline.expired() {
                 return Err(timeout());
@@ -824,14 +842,77 @@ impl Pipeline {
             if self.checks[n].done || self.checks[n].waiting > 0 {
                 continue;
             }
-            any = true;
+            asked = true;
             self.ask_next(n);
         }
-        if !any && self.checks.iter().all(|c| c.done) {
+        if asked || !self.checks.iter().all(|c| c.done) {
+            return Ok(());
+        }
+        if self.phase == Phase::Verify {
             let scored = self.scored.take().ok_or_else(timeout)?;
             let verdicts: Vec<Option<Verdict>> = (0..self.checks.len()).map(|n| self.final_stage4(n).0).collect();
             self.stage5 = Some(super::finish(&self.claims, &self.config, scored, &verdicts, deadline)?);
+            self.plan_reverify(deadline)?;
+            self.phase = Phase::Reverify;
+        } else {
             self.phase = Phase::NumericQa;
+        }
+        Ok(())
+    }
+
+    /// A claim whose evidence stage 5 replaced (or, when it was not
+    /// SUPPORTED, added to) is verified again against the new span, the
+    /// same way: its verdict must be about the evidence it is shown with.
+    fn plan_reverify(&mut self, deadline: &Deadline) -> Result<()> {
+        let Some(report) = &self.stage5 else { return Ok(()) };
+        let mut todo = Vec::new();
+        for (n, r) in report.claims.iter().enumerate() {
+            if deadline.expired() {
+                return Err(timeout());
+            }
+            let replaced = match r.correction.action {
+                Action::Replace => true,
+                Action::AddAlternate => self.checks[n].raw != Some(Verdict::Supported),
+                _ => false,
+            };
+            let span = r.correction.new_evidence.as_ref().and_then(|s| report.evidence_pool.get(s.span));
+            if let (true, Some(span)) = (replaced, span) {
+                if self.checks[n].cx.as_ref().is_none_or(|cx| cx.evidence != span.quote) {
+                    todo.push((n, span.quote.clone()));
+                }
+            }
+        }
+        for (n, evidence) in todo {
+            let (verdict, _, note) = self.final_stage4(n);
+            let claim = self.claims[n].text.clone();
+            let llm = self.llm;
+            let c = &mut self.checks[n];
+            c.initial = Some((verdict, format!("{}{note}", c.reason)));
+            c.method = match (llm, c.level) {
+                (false, _) => Method::Deterministic,
+                (true, ConfidenceLevel::High) => Method::Quick,
+                (true, ConfidenceLevel::Medium) => Method::Standard,
+                (true, ConfidenceLevel::Low) => Method::FullCove,
+            };
+            let cx = VerifyContext { claim, evidence };
+            c.cove = Cove::Questions;
+            c.questions.clear();
+            c.answers.clear();
+            c.waiting = 0;
+            c.failed = false;
+            c.done = false;
+            c.raw = None;
+            c.reason.clear();
+            if !llm {
+                let (v, why) = verify::deterministic(&cx, &self.config);
+                c.raw = Some(v);
+                c.reason = why;
+                c.done = true;
+            }
+            c.cx = Some(cx);
+            if !llm {
+                self.emit_verified(n);
+            }
         }
         Ok(())
     }
@@ -855,7 +936,9 @@ impl Pipeline {
             };
             let mut check = Check {
                 cx,
+                level,
                 method,
+                initial: None,
                 cove: Cove::Questions,
                 questions: Vec::new(),
                 answers: Vec::new(),
@@ -1165,6 +1248,7 @@ impl Pipeline {
                 },
                 method: check.method,
                 evidence: check.cx.as_ref().map(|cx| cx.evidence.clone()),
+                initial: check.initial.clone().map(|(verdict, reason)| InitialVerification { verdict, reason }),
                 verdict: self.final_stage4(n).0,
                 raw_verdict: check.raw,
                 abstained: self.final_stage4(n).1,

@@ -224,7 +224,10 @@ pub fn contains_claim(claim: &str, evidence: &str) -> bool {
     false
 }
 
-/// The deterministic verifier: CONTRADICTED when the numeric check says so;
+/// The deterministic verifier: CONTRADICTED when the numeric check says so
+/// and at least `entailment_threshold` of the claim's key words are in the
+/// evidence (UNSUPPORTED when they are not: its numbers are about something
+/// else);
 /// SUPPORTED when the claim is stated word for word; PARTIAL when at least
 /// `entailment_threshold` of its key words are in the evidence (some parts
 /// stated, not all shown); else UNSUPPORTED. Never SUPPORTED for a changed
@@ -236,8 +239,13 @@ pub fn deterministic(cx: &VerifyContext, config: &CiteConfig) -> (Verdict, Strin
         } else {
             numeric::verify_as_text(&cx.claim, &cx.evidence)
         };
+        // a differing number contradicts only evidence about the same thing
+        let on_topic = key_word_share(&cx.claim, &cx.evidence) >= config.interleaved_generation.entailment_threshold;
         if let Some(r) = r.filter(|r| r.verdict == Verdict::Contradicted) {
-            return (Verdict::Contradicted, format!("the numeric check disagrees (match score {})", r.match_score));
+            if on_topic {
+                return (Verdict::Contradicted, format!("the numeric check disagrees (match score {})", r.match_score));
+            }
+            return (Verdict::Unsupported, "the evidence's numbers are about something else".into());
         }
     }
     if contains_claim(&cx.claim, &cx.evidence) {

@@ -674,6 +674,8 @@ export interface CiteVerifiedClaim {
     method: CiteVerificationMethod;
     evidence: string | null;
     verdict: CiteVerdict | null;
+    /** The first verification, against the evidence stage 5 replaced. */
+    initial?: { verdict: CiteVerdict | null; reason: string };
     raw_verdict: CiteVerdict | null;
     abstained: boolean;
     reason: string;

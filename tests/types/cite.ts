@@ -155,7 +155,7 @@ export async function testCitePipeline(): Promise<void> {
   shape(report, { evidence_pool: 'required', relevance_method_used: 'required', correction_method_used: 'required', generation: 'required', claims: 'required', summary: 'required', warnings: 'required', stages: 'required' }, 'pipeline report');
   const c: CiteVerifiedClaim = report.claims[0]!;
   shape(c, { text: 'required', confidence: 'required', correction: 'required', numeric: 'required', verdict: 'required', abstained: 'required', section: 'optional', evidence: 'required', verification: 'required', numeric_qa: 'optional' }, 'verified claim');
-  shape(c.verification, { verifier: 'required', method: 'required', evidence: 'required', verdict: 'required', raw_verdict: 'required', abstained: 'required', reason: 'required', qa: 'optional' }, 'verification');
+  shape(c.verification, { verifier: 'required', method: 'required', evidence: 'required', verdict: 'required', initial: 'optional', raw_verdict: 'required', abstained: 'required', reason: 'required', qa: 'optional' }, 'verification');
   expectType<Equal<typeof c.verification.verifier, 'llm' | 'deterministic'>>();
   check(c.verification.verifier === 'llm' && seen[0]!.event === 'claim', JSON.stringify(seen));
   let last: CiteEvent | { event: 'report'; report: CitePipelineReport } | undefined;
