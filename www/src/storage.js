@@ -7,6 +7,11 @@
 
 import { debounce } from './dom.js';
 
+/** The status line after a mode brought back its last work. */
+export const RESTORED_NOTE = 'Restored your last work from this browser (Clear forgets it).';
+/** The status line after Clear. */
+export const CLEARED_NOTE = 'Cleared: nothing of this mode is kept in this browser now.';
+
 /** Saving waits this long after the last edit. */
 const SAVE_DELAY_MS = 400;
 const DB_NAME = 'evidence-validator';

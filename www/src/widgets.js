@@ -53,6 +53,11 @@ export function sampleBar(id, samples, onLoad) {
   return { element: h('div', { class: 'sample-bar' }, h('label', { for: id }, 'Sample'), select, load), select };
 }
 
+/** The Clear control of a mode whose work is kept across reloads (storage.js). */
+export function clearButton(onClear) {
+  return h('button', { type: 'button', class: 'secondary clear-button', onclick: onClear }, 'Clear');
+}
+
 /** A labelled input with its tools (format selector, file loader, …) in the head and help below. */
 export function field(id, label, input, { tools = [], help = null } = {}) {
   return h('div', { class: 'field' },

@@ -23,10 +23,10 @@
 // (claims the library checked in the last run: the others' outcomes were
 // kept), and data-running while a run is in flight.
 
-import { version } from 'evidence-validator';
+import { version } from '../../library.js';
 import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
-import { savedWork } from '../../storage.js';
-import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
+import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
@@ -114,10 +114,9 @@ export function mount(panel, ctx) {
     h('li', {}, h('mark', { class: 'hl hl-validated legend-swatch', 'aria-hidden': 'true' },
       h('span', { class: 'edit-typo' }, 'receive')), ' Typo in the quote (still validated)'));
 
-  const clearButton = h('button', { type: 'button', class: 'secondary clear-button', onclick: () => clearWork() }, 'Clear');
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      h('div', { class: 'input-bar' }, sample.element, clearButton),
+      h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
       h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
         'Your documents, claims and settings are kept in this browser until you press Clear.'),
       field(ids.source, 'Source document', sourceBox,
@@ -178,7 +177,7 @@ export function mount(panel, ctx) {
     claimsBox.value = work.claims;
     formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
     thresholds.load(work.config);
-    ctx.setStatus('Restored your last work from this browser (Clear forgets it).');
+    ctx.setStatus(RESTORED_NOTE);
     run();
   }
 
@@ -198,7 +197,7 @@ export function mount(panel, ctx) {
     showFormat(null);
     thresholds.reset();
     renderEmpty();
-    ctx.setStatus('Cleared: nothing of this mode is kept in this browser now.');
+    ctx.setStatus(CLEARED_NOTE);
   }
 
   /** A source file was read into the source box: its extension sets the format. */
