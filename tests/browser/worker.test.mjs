@@ -3,10 +3,10 @@
 //   - the two worst cases of the issue (a 1 MB document of "a a a …" with the
 //     quote "a a a a a a"; a 1 MB document with 1000 claims, then one claim
 //     edited) keep the page responsive (a PerformanceObserver for long tasks,
-//     from the moment the run starts until its result is on screen): no task
-//     over 50 ms for an edit, none over FIRST_RESULT_TASK_MS (below) while a
-//     first run's megabyte of results appears; the results are the library's
-//     (the Node build computes the expected statuses);
+//     from the moment the run starts until its result is on screen, and the
+//     save of the work that follows): no task over 50 ms, for a first run
+//     (a megabyte of results put on screen) as for an edit; the results are
+//     the library's (the Node build computes the expected statuses);
 //   - editing one claim of the thousand revalidates that claim only;
 //   - Cancel stops a long run at once (the worker is replaced; the next edit
 //     runs on a fresh one), keeping what was checked;
@@ -22,17 +22,14 @@ import { CLAIMS_BOX, evidenceApp, SOURCE_BOX, testClean } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
-/** A longest main-thread task allowed while a run is in flight (the RAIL "long task"): an edit's. */
-const LONG_TASK_MS = 50;
 /**
- * NOT YET the issue's 50 ms: the longest task allowed while a first run's
- * results appear (a megabyte of source and a thousand claims put on screen).
- * The script's own work is sliced below 50 ms; what remains is the browser's
- * style, layout and paint of the new results, measured at 53–90 ms on the
- * shared 2-core test machine (a Chrome trace: PrePaint, Layout). Issue 19
- * stays open on this point.
+ * The longest main-thread task allowed while a run is in flight (the RAIL
+ * "long task"), a first run's as an edit's: the page's script runs in
+ * slices of about 12 ms, each followed by a frame that lays out only what
+ * that slice added (dom.js timeSlicer), and the save of a megabyte is built
+ * a piece per task (storage.js).
  */
-const FIRST_RESULT_TASK_MS = 100;
+const LONG_TASK_MS = 50;
 
 let page;
 const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
@@ -71,8 +68,9 @@ async function runMeasured({ source, claims }, timeout = 120_000) {
     document.querySelector(which).dispatchEvent(new Event('input', { bubbles: true }));
   }, [claims !== null ? CLAIMS_BOX : SOURCE_BOX]);
   await page.waitForFunction((n) => Number(document.querySelector('.evidence-mode').dataset.validations) > n, validations, { timeout });
-  // a frame later: the result's own layout and paint are measured too
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  // a frame later: the result's own layout and paint are measured too, and
+  // the save of the work (storage.js: 400 ms after the last edit, a piece per task)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 1000))));
   const longTasks = await page.evaluate(() => { window.taskObserver.disconnect(); return window.longTasks; });
   return { longTasks, ...(await state()) };
 }
@@ -99,7 +97,7 @@ test('worst case 1: 1 MB of "a a a …" and the quote "a a a a a a": no long tas
   const claims = JSON.stringify({ claims: [claim(1, 'a a a a a a')] });
   const r = await runMeasured({ source, claims });
   assert.equal(r.state, 'ok');
-  assert.deepEqual(r.longTasks.filter((d) => d > FIRST_RESULT_TASK_MS), [], `long tasks: ${r.longTasks.join(', ')} ms`);
+  assert.deepEqual(r.longTasks.filter((d) => d > LONG_TASK_MS), [], `long tasks: ${r.longTasks.join(', ')} ms`);
   const expected = new lib.Document(source).validate(JSON.parse(claims));
   const status = expected.validated_claims[0].validation_status;
   assert.equal(await page.$eval('li.claim[data-index="0"] .badge', (b) => b.textContent), { AMBIGUOUS: 'ambiguous', VALIDATED: 'validated' }[status]);
@@ -118,7 +116,7 @@ test('worst case 2: 1 MB and 1000 claims, then one claim edited: no long task; o
   const first = await runMeasured({ source, claims: JSON.stringify({ claims: list }, null, 1) }, 240_000);
   assert.equal(first.state, 'ok');
   assert.equal(first.checked, 1000);
-  assert.deepEqual(first.longTasks.filter((d) => d > FIRST_RESULT_TASK_MS), [], `first run, long tasks: ${first.longTasks.join(', ')} ms`);
+  assert.deepEqual(first.longTasks.filter((d) => d > LONG_TASK_MS), [], `first run, long tasks: ${first.longTasks.join(', ')} ms`);
   assert.equal(await page.$$eval('.claim-list > li.claim', (lis) => lis.length), 1000);
   const doc = new lib.Document(source);
   const expectedOf = (i) => doc.validate({ claims: [list[i]] }).validated_claims[0].validation_status;

@@ -99,7 +99,8 @@ function start() {
       } catch (e) {
         mounted.delete(current.mode.id);
         current.panel.replaceChildren(h('p', { class: 'error', role: 'alert' },
-          `Could not start ${current.mode.label}: ${e?.message ?? e}`));
+          `Could not start ${current.mode.label}: ${e?.message ?? e}. Reload the page; if this persists, ` +
+          'use a browser with WebAssembly enabled (a recent Chrome, Edge, Firefox or Safari).'));
         throw e;
       }
     })();

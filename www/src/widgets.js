@@ -90,8 +90,9 @@ export function selectIn(list, selector, item, scroll = true) {
 }
 
 /** "Where: CODE: message" in the problem box, which is shown. */
-export function showProblem(problem, where, message, code) {
-  replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', message.replace(/^[A-Z_]+: /, ''));
+export function showProblem(problem, where, message, code, hint = null) {
+  const text = message.replace(/^[A-Z_]+: /, '');
+  replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', hint ? `${text.replace(/\.$/, '')}. ${hint}` : text);
   problem.hidden = false;
 }
 

@@ -397,7 +397,8 @@ export function mount(panel, ctx) {
     const marks = await view.render(source, segments, pause);
     if (!marks) return;
     marksBySpan = marks;
-    viewer.scrollTop = scrollTop;
+    // in the frame's own layout, not one forced now (the last slice's chunks are laid out once)
+    requestAnimationFrame(() => { viewer.scrollTop = scrollTop; });
     drawMarkers(scrollMarkers, spans, source.length);
     if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
@@ -526,7 +527,7 @@ export function mount(panel, ctx) {
     const answer = await worker.report(shown.parsed.claims, shown.config);
     exportButton.disabled = false;
     if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
-    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code);
+    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code, HINTS[answer.where] ?? HINTS.Export);
   }
 }
 
@@ -575,6 +576,9 @@ const HINTS = {
   Thresholds: 'Change the highlighted setting under Matching thresholds, or reset them to the defaults',
   Limits: 'Raise the limit under Matching thresholds, or check fewer claims at once',
   Claims: 'Fix the claims box',
+  Page: 'Edit anything to run again on a fresh worker; if it happens again, reload the page',
+  Report: 'Wait for the results, then export again',
+  Export: 'Fix what the message names, then export again',
 };
 
 /** What the summary adds after the counts, by how the run ended. */

@@ -13,6 +13,7 @@
 import { checkClaim, verifyClaim } from '../../library.js';
 import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
 import { fileInput } from '../../widgets.js';
+import { showInputProblem } from './render.js';
 import { renderJury, renderLines, renderScore, stepChip, verdictBadge, VERDICT_HELP } from './render.js';
 import { claimSamples, minutes } from './samples.js';
 
@@ -185,8 +186,7 @@ export function claimView(jury, ctx, onEdit) {
   }
 
   function showProblem(e) {
-    replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
-    problem.hidden = false;
+    showInputProblem(problem, e, 'the check runs again as you type');
     showNothing('Not checked: fix the problem below.', 'error');
   }
 

@@ -28,7 +28,8 @@ export function juryPanel(onChange) {
   const numberInput = (id, value, attrs) => {
     const input = h('input', { id, type: 'number', inputmode: 'decimal', ...attrs });
     input.value = String(value);
-    input.addEventListener('input', onChange);
+    // marked invalid at once (outside the library's range), whether or not a claim is checked
+    input.addEventListener('input', () => { settings(); onChange(); });
     return input;
   };
   const threshold = numberInput(ids.threshold, DEFAULTS.threshold, { ...BOUNDS.threshold, step: 0.05, 'data-setting': 'threshold' });

@@ -13,7 +13,7 @@
 import { parseCitations, verifyReport } from '../../library.js';
 import { download, h, replaceChildren, uniqueId } from '../../dom.js';
 import { fileInput } from '../../widgets.js';
-import { renderJury, renderLines, stepChip, verdictBadge, verdictTone } from './render.js';
+import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
 
 /**
@@ -160,8 +160,7 @@ export function reportView(jury, ctx, onEdit) {
     } catch (e) {
       if (e?.name !== 'EvidenceValidatorError') throw e;
       if (id !== runId) return;
-      replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
-      problem.hidden = false;
+      showInputProblem(problem, e, 'then press "Verify report" again');
       summary.replaceChildren();
       list.replaceChildren();
       downloads.hidden = true;

@@ -29,6 +29,12 @@ import { renderTranscript } from './view.js';
 const DEBOUNCE_MS = 150;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
 const FORMAT_BY_EXTENSION = { json: 'json', srt: 'srt', vtt: 'vtt' };
+/** What to do about a problem, by where it is. */
+const HINTS = {
+  Transcript: 'Check the transcript, or pick its format under Format instead of Auto-detect',
+  'Evaluation items': 'Fix the evaluation items box; the transcript above is shown as read',
+  Checks: 'Change that setting under Checks (spec 001 defaults), or clear the box for the default',
+};
 /** The checks' settings shown; each starts at the library's default (`defaultTranscriptConfig()`). */
 const CONFIG = [
   { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', step: 1 },
@@ -278,7 +284,7 @@ export async function mount(panel, ctx) {
   function fail(source, where, message, code) {
     marksByKey = new Map();
     entriesByKey = new Map();
-    showProblem(problem, where, message, code);
+    showProblem(problem, where, message, code, HINTS[where]);
     if (source instanceof Transcript) draw(source, []);
     else replaceChildren(view, h('li', { class: 'tx-row tx-raw' }, h('span', { class: 'tx-time' }, ''), h('span', { class: 'tx-text' }, source)));
     replaceChildren(itemList);
