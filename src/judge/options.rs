@@ -195,7 +195,9 @@ mod tests {
     #[test]
     fn the_published_bounds_are_the_ones_the_options_accept() {
         let bounds = JudgeOptions::bounds_json();
-        for (key, call) in [("threshold", JudgeCall::Steps), ("contextLines", JudgeCall::Steps), ("timeoutMs", JudgeCall::Jury)] {
+        for (key, call) in
+            [("threshold", JudgeCall::Steps), ("contextLines", JudgeCall::Steps), ("timeoutMs", JudgeCall::Jury)]
+        {
             let (min, max) = (&bounds[key]["min"], &bounds[key]["max"]);
             let (lo, hi) = (min.as_f64().unwrap(), max.as_f64().unwrap());
             assert!(JudgeOptions::from_json(&json!({ key: min }), call).is_ok(), "{key} = {min}");
