@@ -151,13 +151,14 @@ test('worst case 2: 1 MB and 1000 claims, then one claim edited: no long task; o
   assert.equal(await badge(0), 'validated');
 
   // edit claim 500 back to its line (then, should the loaded machine have made a
-  // long task, to a near miss and back, up to FIRST_RUN_ATTEMPTS edits): one
-  // claim checked each time, the Document reused
-  const near = list[500].quote;
+  // long task, to near misses not checked before, up to FIRST_RUN_ATTEMPTS
+  // edits): one claim checked each time, the Document reused
+  const line = lines[500 * 13];
+  const variants = [line, line.replace(/: (\w+)/, ': yankee'), line.replace(/: (\w+)/, ': xray')];
   const attempts = [];
   let edit;
   for (let k = 0; k < FIRST_RUN_ATTEMPTS; k++) {
-    list[500].quote = k % 2 === 0 ? lines[500 * 13] : near;
+    list[500].quote = variants[k];
     edit = await runMeasured({ source: null, claims: JSON.stringify({ claims: list }, null, 1) });
     attempts.push(edit.longTasks);
     assert.equal(edit.checked, 1, 'only the edited claim was checked');
@@ -165,9 +166,9 @@ test('worst case 2: 1 MB and 1000 claims, then one claim edited: no long task; o
     if (!edit.longTasks.some((d) => d > LONG_TASK_MS)) break;
   }
   assert.deepEqual(edit.longTasks.filter((d) => d > LONG_TASK_MS), [], `edit, long tasks of each attempt: ${JSON.stringify(attempts)} ms`);
-  if (list[500].quote !== lines[500 * 13]) {
-    list[500].quote = lines[500 * 13];
-    assert.equal((await runMeasured({ source: null, claims: JSON.stringify({ claims: list }, null, 1) })).checked, 1);
+  if (list[500].quote !== line) {
+    list[500].quote = line; // checked in the first attempt: its outcome is kept
+    await runMeasured({ source: null, claims: JSON.stringify({ claims: list }, null, 1) });
   }
   assert.equal(await badge(500), 'validated');
   assert.equal(await badge(10), LABEL[expectedOf(10)]);
