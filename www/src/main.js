@@ -10,6 +10,11 @@ import { installJudgeHook } from './modes/judge/registry.js';
 // judge view, registrable before the view is opened (www/README.md).
 installJudgeHook();
 
+// Every mode needs the library: its wasm is fetched and compiled (library.js)
+// while the first mode's own chunk loads, not after it. A failure is the
+// mode's to report (its import of library.js fails the same way).
+import(/* webpackChunkName: "library" */ './library.js').catch(() => {});
+
 /** The theme chosen in the header ('' follows the system), kept in this browser. */
 const THEME_KEY = 'evidence-validator:theme';
 const THEMES = [['', 'System'], ['light', 'Light'], ['dark', 'Dark']];
