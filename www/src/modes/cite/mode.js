@@ -5,7 +5,7 @@
 // citations before and after correction, and its evidence spans highlighted
 // in the sources (UTF-16 offsets from the report).
 
-import { citeStream, version } from 'evidence-validator';
+import { citeStream, version } from '../../library.js';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
 import { DEMO_LABEL, demoHost, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
