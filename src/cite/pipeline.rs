@@ -149,7 +149,8 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         section: Option<String>,
     },
-    /// A claim's stage 4 ended.
+    /// A claim's stage 4 ended (again, for a claim whose evidence stage 5
+    /// replaced: it is verified against the new span).
     Verified {
         /// Its index.
         index: usize,

@@ -621,7 +621,7 @@ export interface CiteClaimEvent {
   section?: string;
 }
 
-/** A claim's stage 4 ended. */
+/** A claim's stage 4 ended (again, for a claim whose evidence stage 5 replaced). */
 export interface CiteVerifiedEvent {
   event: "verified";
   index: number;
