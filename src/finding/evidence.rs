@@ -310,7 +310,7 @@ pub fn is_rfc3339(s: &str) -> bool {
     }
     match b.get(i..) {
         Some(b"") | Some(b"Z") | Some(b"z") => true,
-        Some(rest) if rest.len() == 6 && matches!(rest[0], b'+' | b'-') && rest[3] == b':' => {
+        Some([b'+' | b'-', _, _, b':', _, _]) => {
             matches!((num(i + 1, 2), num(i + 4, 2)), (Some(oh), Some(om)) if oh <= 23 && om <= 59)
         }
         _ => false,

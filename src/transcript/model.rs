@@ -669,19 +669,19 @@ fn timed_neighbours(words: &[Word], deadline: &crate::host::Deadline<'_>) -> Res
     let n = words.len();
     let mut neighbours = vec![(None, None); n];
     let mut before = None;
-    for (i, w) in words.iter().enumerate() {
+    for (i, (w, slot)) in words.iter().zip(&mut neighbours).enumerate() {
         if deadline.expired() {
             return Err(stopped("word", i, n));
         }
-        neighbours[i].0 = before;
+        slot.0 = before;
         before = w.start.or(before);
     }
     let mut after = None;
-    for (i, w) in words.iter().enumerate().rev() {
+    for (i, (w, slot)) in words.iter().zip(&mut neighbours).enumerate().rev() {
         if deadline.expired() {
             return Err(stopped("word", i, n));
         }
-        neighbours[i].1 = after;
+        slot.1 = after;
         after = w.start.or(after);
     }
     Ok(neighbours)

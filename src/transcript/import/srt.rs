@@ -36,9 +36,9 @@ pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
     let mut b = Builder::new(TranscriptFormat::Srt, Spacing::Join(" "));
     let mut cues = 0usize;
     let mut i = 0;
-    while i < lines.len() {
+    while let Some(line) = lines.get(i) {
         tick(deadline, || format!("SRT line {}", i + 1))?;
-        let line = lines[i].trim();
+        let line = line.trim();
         if line.is_empty() {
             i += 1;
             continue;
@@ -70,9 +70,9 @@ pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
         }
         let mut j = timing_at + 1;
         let mut text = Vec::new();
-        while j < lines.len() {
+        while let Some(l) = lines.get(j) {
             tick(deadline, || format!("SRT line {}", j + 1))?;
-            let l = lines[j].trim();
+            let l = l.trim();
             if l.is_empty() || is_timing(l) || (is_index(l) && lines.get(j + 1).is_some_and(|n| is_timing(n.trim()))) {
                 break;
             }
