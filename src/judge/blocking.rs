@@ -146,7 +146,11 @@ fn wait_for(
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 for (slot, _, _) in pending.drain(..) {
-                    put(results, slot, failed(index_of(requests, slot), "the juror's thread ended without an answer".into()));
+                    put(
+                        results,
+                        slot,
+                        failed(index_of(requests, slot), "the juror's thread ended without an answer".into()),
+                    );
                 }
             }
         }

@@ -562,10 +562,11 @@ const COMPARATIVES: &[&str] = &[
     "equal",
     "unequal",
 ];
-const NUMBER_WORDS: &[&str] = &[
+/// The number words below twenty, by value (`SMALL_NUMBERS[5]` is
+/// `"five"`): read by the quantity reader, and number words for the
+/// meaning guard.
+pub(crate) const SMALL_NUMBERS: [&str; 20] = [
     "zero",
-    "nil",
-    "none",
     "one",
     "two",
     "three",
@@ -585,14 +586,13 @@ const NUMBER_WORDS: &[&str] = &[
     "seventeen",
     "eighteen",
     "nineteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
+];
+/// The tens from twenty, by value (`TENS[0]` is `"twenty"`).
+pub(crate) const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+/// Number words besides [`SMALL_NUMBERS`] and [`TENS`].
+const NUMBER_WORDS: &[&str] = &[
+    "nil",
+    "none",
     "hundred",
     "hundreds",
     "dozen",
@@ -981,7 +981,7 @@ const SCALES: &[&str] = &[
 fn table() -> &'static [(&'static str, u16)] {
     static TABLE: OnceLock<Vec<(&'static str, u16)>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(WordClass, &[&str]); 14] = [
+        let lists: [(WordClass, &[&str]); 16] = [
             (WordClass::Pronoun, PRONOUNS),
             (WordClass::Determiner, DETERMINERS),
             (WordClass::Quantifier, QUANTIFIERS),
@@ -990,6 +990,8 @@ fn table() -> &'static [(&'static str, u16)] {
             (WordClass::Conjunction, CONJUNCTIONS),
             (WordClass::Negation, NEGATIONS),
             (WordClass::Comparative, COMPARATIVES),
+            (WordClass::NumberWord, &SMALL_NUMBERS),
+            (WordClass::NumberWord, &TENS),
             (WordClass::NumberWord, NUMBER_WORDS),
             (WordClass::Ordinal, ORDINALS),
             (WordClass::Month, MONTHS),

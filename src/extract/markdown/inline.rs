@@ -216,7 +216,9 @@ impl Inline<'_> {
             return i + 1;
         };
         // the reference's last char must be a candidate (not one a container dropped)
-        let ends_at = |end: usize| (end - start).checked_sub(1).and_then(|k| cs.get(i + k)).is_some_and(|c| c.end as usize == end);
+        let ends_at = |end: usize| {
+            (end - start).checked_sub(1).and_then(|k| cs.get(i + k)).is_some_and(|c| c.end as usize == end)
+        };
         match decode_char_ref(src, start, true) {
             Some((ch, end)) if ends_at(end) => {
                 let len = end - start;

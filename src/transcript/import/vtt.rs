@@ -75,8 +75,8 @@ pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
             i = skip_block(i)?;
             continue;
         };
-        let (start, mut end) = parse_timing(timing)
-            .map_err(|m| line_error("WebVTT", timing_at + 1, format!("bad cue timing: {m}")))?;
+        let (start, mut end) =
+            parse_timing(timing).map_err(|m| line_error("WebVTT", timing_at + 1, format!("bad cue timing: {m}")))?;
         if end < start {
             b.warn(format!("WebVTT line {}: the cue ends before it starts; end set to the start", timing_at + 1));
             end = start;
