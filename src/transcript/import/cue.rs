@@ -2,6 +2,8 @@
 //! removed, entities decoded) so that `<i>`, `<v Name>` or `&amp;` never
 //! reach the normalized tokens.
 
+use super::super::model::{Builder, Origin};
+
 /// Parses a cue timestamp: `[h…:]mm:ss[.,]fff` (hours optional and of any
 /// length, a fraction of 1–9 digits, or none). Seconds, or why not.
 pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
@@ -104,6 +106,22 @@ pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
         pos += c.len_utf8();
     }
     (out, speaker)
+}
+
+/// Adds the cue whose payload lines are `payload` (timed on line
+/// `timing_line` of a `format` file) as a segment, unless nothing is left of
+/// it once cleaned ([`clean_cue_text`]).
+pub(crate) fn push_cue(
+    b: &mut Builder,
+    payload: &[&str],
+    (start, end): (f64, f64),
+    format: &'static str,
+    timing_line: usize,
+) {
+    let (clean, speaker) = clean_cue_text(&payload.join("\n"));
+    if !clean.trim().is_empty() {
+        b.push_segment(&clean, start, end, speaker, Origin::Line(format, timing_line));
+    }
 }
 
 /// The speaker of a `<v Name>` / `<v.class Name>` tag.

@@ -4,8 +4,8 @@
 //! no blank line before the next cue, markup such as `<i>` or `{\an8}`);
 //! anything else is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines_within, parse_timing};
+use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::cue::{lines_within, parse_timing, push_cue};
 use super::tick;
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Deadline;
@@ -79,10 +79,7 @@ pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
             text.push(l);
             j += 1;
         }
-        let (clean, speaker) = clean_cue_text(&text.join("\n"));
-        if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker, Origin::Line("SRT", timing_at + 1));
-        }
+        push_cue(&mut b, &text, (start, end), "SRT", timing_at + 1);
         cues += 1;
         i = j;
     }

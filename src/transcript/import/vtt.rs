@@ -6,8 +6,8 @@
 //! timing line is skipped (with a warning); a timing line that does not parse
 //! is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines_within, parse_timing};
+use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::cue::{lines_within, parse_timing, push_cue};
 use super::srt::line_error;
 use super::tick;
 use crate::error::Result;
@@ -88,10 +88,7 @@ pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
             payload.push(l.trim());
             j += 1;
         }
-        let (clean, speaker) = clean_cue_text(&payload.join("\n"));
-        if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker, Origin::Line("WebVTT", timing_at + 1));
-        }
+        push_cue(&mut b, &payload, (start, end), "WebVTT", timing_at + 1);
         cues += 1;
         i = j;
     }
