@@ -138,15 +138,8 @@ fn bench_readers(c: &mut Criterion) {
     let mut srt = String::new();
     for (k, cue) in words.chunks(10).enumerate().take(20_000) {
         let (s, e) = (k * 2, k * 2 + 2);
-        srt.push_str(&format!(
-            "{}\n00:{:02}:{:02},000 --> 00:{:02}:{:02},000\n{}\n\n",
-            k + 1,
-            s / 60 % 60,
-            s % 60,
-            e / 60 % 60,
-            e % 60,
-            cue.join(" ")
-        ));
+        let at = |t: usize| format!("{:02}:{:02}:{:02},000", t / 3600, t / 60 % 60, t % 60);
+        srt.push_str(&format!("{}\n{} --> {}\n{}\n\n", k + 1, at(s), at(e), cue.join(" ")));
     }
     group.bench_function("parse_transcript 20,000 SRT cues", |b| {
         b.iter(|| parse_transcript(black_box(&srt), InputFormat::Srt).unwrap().text().len())
