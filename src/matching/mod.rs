@@ -5,6 +5,7 @@
 //! matchers read. Matching knows nothing of documents: a document's
 //! `SearchIndex` holds what it builds.
 
+pub mod ellipsis;
 pub mod exact;
 pub mod fuzzy;
 pub mod index;

@@ -64,6 +64,15 @@ pub struct Claim {
     pub expected_section: Option<String>,
     /// Minimum confidence for VALIDATED (0–1, default 0.8).
     pub confidence_threshold: f64,
+    /// Text expected just before the quote (issue 18: a W3C
+    /// TextQuoteSelector's `prefix`), to choose among several places.
+    pub prefix: Option<String>,
+    /// Text expected just after the quote (the selector's `suffix`).
+    pub suffix: Option<String>,
+    /// Where the quote is expected to start, in code points of the source
+    /// (a TextPositionSelector's `start`); places farther than
+    /// `anchoring.max_position_distance` are not candidates.
+    pub position: Option<usize>,
 }
 
 /// The parsed input: claims and the declared source format, if any.
@@ -83,8 +92,18 @@ pub struct ClaimSet {
 }
 
 /// Fields of a claim the schema defines.
-const CLAIM_FIELDS: [&str; 7] =
-    ["id", "task_id", "quote", "evidence_type", "context_hint", "expected_section", "confidence_threshold"];
+const CLAIM_FIELDS: [&str; 10] = [
+    "id",
+    "task_id",
+    "quote",
+    "evidence_type",
+    "context_hint",
+    "expected_section",
+    "confidence_threshold",
+    "prefix",
+    "suffix",
+    "position",
+];
 
 /// Appends the paths of `obj`'s keys that are not in `known`.
 fn unknown_keys(obj: &Map<String, Value>, known: &[&str], path: &JsonPath, out: &mut Vec<String>) {
@@ -306,7 +325,30 @@ fn parse_claim(value: &Value, path: &JsonPath) -> Result<Claim> {
         context_hint: optional_string(obj, "context_hint", path)?,
         expected_section: optional_string(obj, "expected_section", path)?,
         confidence_threshold,
+        prefix: optional_string(obj, "prefix", path)?,
+        suffix: optional_string(obj, "suffix", path)?,
+        position: optional_position(obj, path)?,
     })
+}
+
+/// `position`: a non-negative integer (code points), or absent / `null`.
+fn optional_position(obj: &Map<String, Value>, path: &JsonPath) -> Result<Option<usize>> {
+    match obj.get("position") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64().and_then(|v| usize::try_from(v).ok()) {
+            Some(v) => Ok(Some(v)),
+            None => Err(Error::invalid_input(
+                &path.key("position"),
+                "type",
+                format!("position must be a non-negative integer (code points), got {n}"),
+            )),
+        },
+        Some(other) => Err(Error::invalid_input(
+            &path.key("position"),
+            "type",
+            format!("position must be a non-negative integer (code points), got {}", kind(other)),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -343,6 +385,11 @@ mod tests {
         assert_eq!(error_path(claim(), "evidence_type", json!("quote")), "$.claims[1].evidence_type");
         assert_eq!(error_path(claim(), "confidence_threshold", json!(1.2)), "$.claims[1].confidence_threshold");
         assert_eq!(error_path(claim(), "context_hint", json!(3)), "$.claims[1].context_hint");
+        assert_eq!(error_path(claim(), "prefix", json!(["a"])), "$.claims[1].prefix");
+        assert_eq!(error_path(claim(), "suffix", json!(false)), "$.claims[1].suffix");
+        assert_eq!(error_path(claim(), "position", json!(-1)), "$.claims[1].position");
+        assert_eq!(error_path(claim(), "position", json!(1.5)), "$.claims[1].position");
+        assert_eq!(error_path(claim(), "position", json!("12")), "$.claims[1].position");
     }
 
     #[test]
