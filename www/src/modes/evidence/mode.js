@@ -30,6 +30,7 @@ import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sample
 import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
+import { reanchorPanel } from './reanchor-panel.js';
 import { samples } from './samples.js';
 import { claimText, reportMarkdown } from './share.js';
 import { collectSpans, segment } from './spans.js';
@@ -142,7 +143,13 @@ export function mount(panel, ctx) {
       h('div', { class: 'viewer-wrap' }, viewer, scrollMarkers),
       h('div', { class: 'claims-head' }, h('h2', {}, 'Claims'), filterBar, nextButton),
       claimList,
-      warningList),
+      warningList,
+      reanchorPanel({
+        annotations: () => (shown?.entries ?? [])
+          .filter((e) => e.result?.match_details?.selectors)
+          .map((e) => ({ id: e.result.claim_id, selectors: e.result.match_details.selectors })),
+        reanchor: (edited, annotations) => worker.reanchor(edited, formatSelect.value === 'auto' ? null : formatSelect.value, annotations),
+      }).element),
     tooltip);
   panel.append(root);
 

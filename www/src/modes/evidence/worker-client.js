@@ -7,6 +7,7 @@
  * @returns {{
  *   run(payload: object, onProgress: (msg: object) => void): Promise<object>,
  *   report(claims: object, config: object): Promise<object>,
+ *   reanchor(source: string, format: string|null, annotations: object[]): Promise<object>,
  *   cancel(): boolean,
  *   readonly busy: boolean,
  * }}
@@ -69,6 +70,7 @@ export function evidenceWorker() {
   return {
     run: (payload, onProgress) => send({ type: 'run', ...payload }, onProgress),
     report: (claims, config) => send({ type: 'report', claims, config }),
+    reanchor: (source, format, annotations) => send({ type: 'reanchor', source, format, annotations }),
     cancel: () => stop('cancelled'),
     get busy() { return inFlight !== null; },
   };
