@@ -81,7 +81,11 @@ fn ellipsis_fragments_out_of_order_or_too_far_apart_fail() {
 
 #[test]
 fn wrapping_quote_marks_and_outer_ellipses_are_trimmed() {
-    for q in ["\"Travel is reimbursed within 30 days\"", "“…Travel is reimbursed within 30 days…”", "...Travel is reimbursed within 30 days..."] {
+    for q in [
+        "\"Travel is reimbursed within 30 days\"",
+        "“…Travel is reimbursed within 30 days…”",
+        "...Travel is reimbursed within 30 days...",
+    ] {
         let r = validate(POLICY, json!([claim(q)]), Value::Null);
         assert_eq!(status(&r), "VALIDATED", "{q}");
         assert_eq!(r["validated_claims"][0]["match_details"]["matched_text"], "Travel is reimbursed within 30 days");
@@ -159,7 +163,10 @@ fn selectors_count_code_points_after_emoji() {
     assert_eq!(sel[0]["prefix"], before);
     let after: String = src[at + quote.len()..].chars().take(32).collect();
     assert_eq!(sel[0]["suffix"], after);
-    assert_eq!(sel[1], json!({"type": "TextPositionSelector", "start": cp(src, at), "end": cp(src, at) + quote.chars().count()}));
+    assert_eq!(
+        sel[1],
+        json!({"type": "TextPositionSelector", "start": cp(src, at), "end": cp(src, at) + quote.chars().count()})
+    );
     // code points, not UTF-16: the emoji before count once each here, twice in JS
     assert_ne!(cp(src, at), utf16(src, at));
     assert_eq!(d["utf16_start"], utf16(src, at));
@@ -181,7 +188,10 @@ fn text_fragments_encode_dash_ampersand_comma_and_space() {
     let src = format!("Start. {long}. End.");
     let r = validate(&src, json!([claim(long)]), Value::Null);
     let f = r["validated_claims"][0]["match_details"]["text_fragment"].as_str().unwrap();
-    assert!(f.contains("alpha%20beta%20gamma%20delta,psi%20omega") || f.contains(",alpha%20beta%20gamma%20delta,"), "{f}");
+    assert!(
+        f.contains("alpha%20beta%20gamma%20delta,psi%20omega") || f.contains(",alpha%20beta%20gamma%20delta,"),
+        "{f}"
+    );
     assert!(f.contains("phi%20chi%20psi%20omega"), "{f}");
 }
 
@@ -244,7 +254,10 @@ fn reanchor_input_errors_name_their_path() {
         (json!([{"id": 3, "selectors": []}]), "$[0].id"),
         (json!([{"id": "a", "selectors": [{"type": "TextPositionSelector", "start": 1, "end": 2}]}]), "$[0].selectors"),
         (json!([{"id": "a", "selectors": [{"type": "TextQuoteSelector", "exact": 5}]}]), "$[0].selectors[0].exact"),
-        (json!([{"id": "a", "selectors": [{"type": "TextPositionSelector", "start": -1, "end": 2}]}]), "$[0].selectors[0].start"),
+        (
+            json!([{"id": "a", "selectors": [{"type": "TextPositionSelector", "start": -1, "end": 2}]}]),
+            "$[0].selectors[0].start",
+        ),
         (json!([{"id": "a", "selectors": [{"type": "CssSelector"}]}]), "$[0].selectors[0].type"),
     ] {
         let e = validate::reanchor(&doc, &bad, &FixedClock(0.0)).unwrap_err();

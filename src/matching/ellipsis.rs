@@ -238,9 +238,9 @@ mod tests {
                 .iter()
                 .copied()
                 .filter(|&c| {
-                    occ[1].iter().any(|&b| {
-                        b.1 <= c.0 && gap(b.1, c.0) && occ[0].iter().any(|&a| a.1 <= b.0 && gap(a.1, b.0))
-                    })
+                    occ[1]
+                        .iter()
+                        .any(|&b| b.1 <= c.0 && gap(b.1, c.0) && occ[0].iter().any(|&a| a.1 <= b.0 && gap(a.1, b.0)))
                 })
                 .collect();
             assert_eq!(got, want, "{occ:?}");

@@ -218,7 +218,7 @@ fn parse_source_metadata(obj: &Map<String, Value>, root: &JsonPath) -> Result<Op
     }
 }
 
-fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
+pub(super) fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
     match obj.get(key) {
         Some(Value::String(s)) => Ok(s),
         Some(other) => {
@@ -228,7 +228,7 @@ fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) 
     }
 }
 
-fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<String>> {
+pub(super) fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<String>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -333,21 +333,25 @@ fn parse_claim(value: &Value, path: &JsonPath) -> Result<Claim> {
 
 /// `position`: a non-negative integer (code points), or absent / `null`.
 fn optional_position(obj: &Map<String, Value>, path: &JsonPath) -> Result<Option<usize>> {
-    match obj.get("position") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => match n.as_u64().and_then(|v| usize::try_from(v).ok()) {
-            Some(v) => Ok(Some(v)),
-            None => Err(Error::invalid_input(
-                &path.key("position"),
-                "type",
-                format!("position must be a non-negative integer (code points), got {n}"),
-            )),
-        },
-        Some(other) => Err(Error::invalid_input(
-            &path.key("position"),
+    optional_code_points(obj, "position", path)
+}
+
+/// `key`: a non-negative integer (a count of code points), or absent /
+/// `null`; a wrong type names `key`'s path.
+pub(super) fn optional_code_points(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<usize>> {
+    let wrong = |got: String| {
+        Error::invalid_input(
+            &path.key(key),
             "type",
-            format!("position must be a non-negative integer (code points), got {}", kind(other)),
-        )),
+            format!("{key} must be a non-negative integer (code points), got {got}"),
+        )
+    };
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => {
+            n.as_u64().and_then(|v| usize::try_from(v).ok()).map(Some).ok_or_else(|| wrong(n.to_string()))
+        }
+        Some(other) => Err(wrong(kind(other).to_string())),
     }
 }
 

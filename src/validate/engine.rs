@@ -799,7 +799,8 @@ impl<'a> ClaimContext<'a> {
         let max_gap = self.config.anchoring.ellipsis_max_gap;
         let gap_ok = |a: usize, b: usize| {
             let n = b.saturating_sub(a);
-            n <= max_gap || (n <= max_gap.saturating_mul(4) && text.get(a..b).is_some_and(|g| g.chars().count() <= max_gap))
+            n <= max_gap
+                || (n <= max_gap.saturating_mul(4) && text.get(a..b).is_some_and(|g| g.chars().count() <= max_gap))
         };
         let Some(placements) = ellipsis::place(&occurrences, gap_ok, MAX_PLACES_PER_CLAIM, self.deadline) else {
             return;

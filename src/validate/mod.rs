@@ -21,17 +21,17 @@ pub use claims::{
     Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
 };
 pub use config::{
-    AnchoringConfig, Config, ContextConfig, DocumentOptions, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm,
-    FuzzyConfig, LimitsConfig, SemanticConfig, DEFAULT_DISAMBIGUATION_MARGIN, DEFAULT_ELLIPSIS_MAX_GAP, DEFAULT_MAX_EDIT_DISTANCE,
-    DEFAULT_MAX_POSITION_DISTANCE, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND,
+    AnchoringConfig, Config, ContextConfig, DocumentOptions, DocumentProcessingConfig, ExactConfig, FindOptions,
+    FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig, DEFAULT_DISAMBIGUATION_MARGIN, DEFAULT_ELLIPSIS_MAX_GAP,
+    DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_POSITION_DISTANCE, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND,
     MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
 };
 pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
+pub use reanchor::{reanchor, AnchorStatus, Reanchored, MAX_ANNOTATIONS, REANCHOR_MAX_CHANGE};
 pub use report::{
     canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason,
     Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, TextAt, Warning,
 };
-pub use reanchor::{reanchor, AnchorStatus, Reanchored, MAX_ANNOTATIONS, REANCHOR_MAX_CHANGE};
 pub use selectors::{
     encode_term, Selector, SELECTOR_AFFIX_CHARS, TEXT_FRAGMENT_CONTEXT_WORDS, TEXT_FRAGMENT_EDGE_WORDS,
     TEXT_FRAGMENT_RANGE_CHARS,

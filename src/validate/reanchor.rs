@@ -10,6 +10,7 @@
 //! the matching core within [`REANCHOR_MAX_CHANGE`] of the quote's length
 //! (`changed`); else it is `orphaned`. One deadline for the whole call.
 
+use super::claims::{optional_code_points, optional_string, required_string};
 use super::config::{FindOptions, MAX_EDIT_DISTANCE_BOUND};
 use super::engine::{find, FoundMatch};
 use super::report::Location;
@@ -179,12 +180,9 @@ fn best<'m>(doc: &Document, a: &Saved, matches: &'m [FoundMatch]) -> Option<&'m 
         let c = context(m);
         let better = match best {
             None => true,
-            Some((b, bc)) => m
-                .edit_distance
-                .cmp(&b.edit_distance)
-                .then(bc.total_cmp(&c))
-                .then(distance(m).cmp(&distance(b)))
-                .is_lt(),
+            Some((b, bc)) => {
+                m.edit_distance.cmp(&b.edit_distance).then(bc.total_cmp(&c)).then(distance(m).cmp(&distance(b))).is_lt()
+            }
         };
         if better {
             best = Some((m, c));
@@ -213,7 +211,11 @@ fn bad(path: &JsonPath, constraint: &str, message: String) -> Error {
 fn parse(value: &Value) -> Result<Vec<Saved>> {
     let root = JsonPath::root();
     let Value::Array(items) = value else {
-        return Err(bad(&root, "type", format!("annotations must be an array of {{id, selectors}}, got {}", kind(value))));
+        return Err(bad(
+            &root,
+            "type",
+            format!("annotations must be an array of {{id, selectors}}, got {}", kind(value)),
+        ));
     };
     if items.len() > MAX_ANNOTATIONS {
         return Err(bad(
@@ -233,26 +235,16 @@ fn only_keys(obj: &Map<String, Value>, known: &[&str], path: &JsonPath) -> Resul
 }
 
 fn string_at(obj: &Map<String, Value>, key: &str, path: &JsonPath, required: bool) -> Result<Option<String>> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        None | Some(Value::Null) if !required => Ok(None),
-        None => Err(bad(path, "required", format!("missing required property {key:?}"))),
-        Some(other) => Err(bad(&path.key(key), "type", format!("{key} must be a string, got {}", kind(other)))),
+    if required {
+        required_string(obj, key, path).map(|s| Some(s.to_string()))
+    } else {
+        optional_string(obj, key, path)
     }
 }
 
 fn count_at(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<usize> {
-    match obj.get(key) {
-        Some(Value::Number(n)) => n.as_u64().and_then(|v| usize::try_from(v).ok()).ok_or_else(|| {
-            bad(&path.key(key), "type", format!("{key} must be a non-negative integer (code points), got {n}"))
-        }),
-        None => Err(bad(path, "required", format!("missing required property {key:?}"))),
-        Some(other) => Err(bad(
-            &path.key(key),
-            "type",
-            format!("{key} must be a non-negative integer (code points), got {}", kind(other)),
-        )),
-    }
+    optional_code_points(obj, key, path)?
+        .ok_or_else(|| bad(path, "required", format!("missing required property {key:?}")))
 }
 
 fn parse_one(item: &Value, path: &JsonPath) -> Result<Saved> {

@@ -97,7 +97,13 @@ pub(crate) fn affix_similarity(expected: &str, actual: &str, profile: Profile) -
 /// and `-suffix` words (so does a range, see [`TEXT_FRAGMENT_RANGE_CHARS`]).
 /// Each term is percent-encoded by [`encode_term`]. Empty when the range
 /// holds no word.
-pub fn text_fragment(doc: &Document, norm: &Normalized, (s, e): (usize, usize), unique: bool, profile: Profile) -> String {
+pub fn text_fragment(
+    doc: &Document,
+    norm: &Normalized,
+    (s, e): (usize, usize),
+    unique: bool,
+    profile: Profile,
+) -> String {
     let text = norm.as_str();
     let words_in = |from: usize, to: usize| words(text, from, to);
     let inside = words_in(s, e);
@@ -189,8 +195,28 @@ fn visible_word(doc: &Document, norm: &Normalized, (s, e): (usize, usize), profi
 /// HTML elements that start a block: a text directive's term cannot span
 /// one (the spec matches each term within one block).
 const BLOCK_TAGS: [&str; 22] = [
-    "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "td", "th", "table", "section",
-    "article", "blockquote", "pre", "header", "footer",
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "br",
+    "tr",
+    "td",
+    "th",
+    "table",
+    "section",
+    "article",
+    "blockquote",
+    "pre",
+    "header",
+    "footer",
 ];
 
 /// Whether the source between normalized words `a` and `b` (a before b)
@@ -206,7 +232,8 @@ fn gap_crosses_block(doc: &Document, norm: &Normalized, a: (usize, usize), b: (u
     }
     if gap.split('\n').skip(1).any(|line| {
         let l = line.trim_start();
-        l.starts_with(['#', '>', '-', '*', '+', '|']) || l.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        l.starts_with(['#', '>', '-', '*', '+', '|'])
+            || l.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
     }) {
         return true;
     }

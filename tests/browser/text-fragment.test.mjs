@@ -30,6 +30,15 @@ ${filler(60, 'b')}
 ${filler(60, 'c')}
 </body></html>`;
 
+/** Pixels of the `::target-text` colour in raw image data. */
+function magentaIn(data, channels) {
+  let n = 0;
+  for (let i = 0; i < data.length; i += channels) {
+    if (data[i] > 200 && data[i + 1] < 60 && data[i + 2] > 200) n++;
+  }
+  return n;
+}
+
 const claim = (quote, extra = {}) => ({ id: 'EV001', task_id: 'P1.T001', quote, evidence_type: 'direct_quote', ...extra });
 
 function fragmentOf(quote, extra) {
@@ -56,6 +65,13 @@ test('Chromium scrolls to and highlights the passage of a generated text fragmen
       // '-', '&', ',' and spaces percent-encoded
       ['budget', fragmentOf('state-of-the-art R&D budget, as planned'), ['%2D', '%26', '%2C', '%20']],
     ];
+    // control: a directive for text the page lacks scrolls nowhere and
+    // highlights nothing (so what follows can fail)
+    await tab.goto(`${server.url}index.html#:~:text=words%20not%20on%20the%20page`);
+    await tab.waitForTimeout(1000);
+    assert.equal(await tab.evaluate(() => window.scrollY), 0);
+    const control = await sharp(await tab.screenshot()).raw().toBuffer({ resolveWithObject: true });
+    assert.equal(magentaIn(control.data, control.info.channels), 0);
     for (const [id, fragment, mustHold] of cases) {
       for (const s of mustHold) assert.ok(fragment.includes(s), `${fragment} lacks ${s}`);
       await tab.goto('about:blank');
@@ -72,10 +88,7 @@ test('Chromium scrolls to and highlights the passage of a generated text fragmen
       assert.ok(firstTop < 0, 'the first occurrence is scrolled away');
       const png = await tab.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height } });
       const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-      let magenta = 0;
-      for (let i = 0; i < data.length; i += info.channels) {
-        if (data[i] > 200 && data[i + 1] < 60 && data[i + 2] > 200) magenta++;
-      }
+      const magenta = magentaIn(data, info.channels);
       assert.ok(magenta > 200, `#${id}: only ${magenta} highlighted pixels`);
       // and nothing else on screen is highlighted outside the passage's paragraph
       const whole = await sharp(await tab.screenshot()).raw().toBuffer({ resolveWithObject: true });
