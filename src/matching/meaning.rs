@@ -216,7 +216,7 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
 /// Bytes looked at beyond a range's edge for the rest of a cut word.
 const WORD_REACH: usize = 64;
 
-fn floor_boundary(s: &str, mut i: usize) -> usize {
+pub(crate) fn floor_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
     }

@@ -72,6 +72,10 @@ struct Prepared<'c> {
     original: &'c str,
     /// An ellipsis quote's fragments, normalized (none for other quotes).
     fragments: Vec<String>,
+    /// What trimming took off the quote's start and end, normalized: a
+    /// match with exactly that around it in the source is widened to hold
+    /// it, as the quote as written would have matched.
+    trimmed: (String, String),
     quote: String,
     /// The quote normalized, with its map back to `claim.quote` (letter case
     /// for the meaning guard).
@@ -514,7 +518,9 @@ fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'
     let normalized = Normalized::from_units(doc.format().units(original), profile);
     let quote = normalized.as_str().to_string();
     let chars = quote.chars().count();
-    Prepared { claim, original, fragments, quote, normalized, chars }
+    let cut = |t: &str| Normalized::from_units(doc.format().units(t.trim()), profile).as_str().to_string();
+    let trimmed = (cut(claim.quote.get(..ts).unwrap_or("")), cut(claim.quote.get(te..).unwrap_or("")));
+    Prepared { claim, original, fragments, trimmed, quote, normalized, chars }
 }
 
 /// Semantic matching through the host's embedder: the chunks and every
@@ -972,6 +978,7 @@ impl<'a> ClaimContext<'a> {
         similarity: f64,
         edit_distance: Option<usize>,
     ) -> Option<Candidate> {
+        let (s, e) = self.widened(s, e);
         let orig = self.index.normalized().original_range(s, e)?;
         Some(Candidate {
             kind,
@@ -986,6 +993,21 @@ impl<'a> ClaimContext<'a> {
             method: None,
             fragments: Vec::new(),
         })
+    }
+
+    /// Normalized bytes `s..e` widened over what trimming took off the
+    /// quote (wrapping quote marks, outer ellipses) when the text has
+    /// exactly that on both sides: the span then holds the marks the source
+    /// has, as before trimming.
+    fn widened(&self, s: usize, e: usize) -> (usize, usize) {
+        let (lead, tail) = &self.p.trimmed;
+        let text = self.index.text();
+        let before = text.get(..s).is_some_and(|h| h.ends_with(lead.as_str()));
+        let after = text.get(e..).is_some_and(|t| t.starts_with(tail.as_str()));
+        if (lead.is_empty() && tail.is_empty()) || !before || !after {
+            return (s, e);
+        }
+        (s - lead.len(), e + tail.len())
     }
 
     /// Headings whose words the quote holds (for section references).
@@ -1111,12 +1133,10 @@ impl<'a> ClaimContext<'a> {
         let mut parts = vec![c.similarity];
         parts.extend(c.context_score);
         if let Some(prefix) = claim.prefix.as_deref().filter(|p| !p.trim().is_empty()) {
-            let around = selectors::chars_before(src, c.orig.0, prefix.chars().count());
-            parts.push(selectors::affix_similarity(prefix, around, profile));
+            parts.push(selectors::prefix_similarity(src, c.orig.0, prefix, profile));
         }
         if let Some(suffix) = claim.suffix.as_deref().filter(|p| !p.trim().is_empty()) {
-            let around = selectors::chars_after(src, c.orig.1, suffix.chars().count());
-            parts.push(selectors::affix_similarity(suffix, around, profile));
+            parts.push(selectors::suffix_similarity(src, c.orig.1, suffix, profile));
         }
         if let Some(pos) = claim.position {
             let start = self.doc.span(c.orig.0, c.orig.0).start;

@@ -33,8 +33,8 @@ pub use report::{
     Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, TextAt, Warning,
 };
 pub use selectors::{
-    encode_term, Selector, SELECTOR_AFFIX_CHARS, TEXT_FRAGMENT_CONTEXT_WORDS, TEXT_FRAGMENT_EDGE_WORDS,
-    TEXT_FRAGMENT_RANGE_CHARS,
+    encode_term, Selector, AFFIX_COMPARED_CHARS, SELECTOR_AFFIX_CHARS, TEXT_FRAGMENT_CONTEXT_WORDS,
+    TEXT_FRAGMENT_EDGE_WORDS, TEXT_FRAGMENT_RANGE_CHARS,
 };
 
 use crate::document::Document;

@@ -161,12 +161,10 @@ fn best<'m>(doc: &Document, a: &Saved, matches: &'m [FoundMatch]) -> Option<&'m 
     let context = |m: &FoundMatch| {
         let mut parts = Vec::new();
         if let Some(p) = a.prefix.as_deref().filter(|p| !p.is_empty()) {
-            let before = selectors::chars_before(src, m.location.byte_start, p.chars().count());
-            parts.push(selectors::affix_similarity(p, before, profile));
+            parts.push(selectors::prefix_similarity(src, m.location.byte_start, p, profile));
         }
         if let Some(s) = a.suffix.as_deref().filter(|s| !s.is_empty()) {
-            let after = selectors::chars_after(src, m.location.byte_end, s.chars().count());
-            parts.push(selectors::affix_similarity(s, after, profile));
+            parts.push(selectors::suffix_similarity(src, m.location.byte_end, s, profile));
         }
         if parts.is_empty() {
             0.0

@@ -12,6 +12,7 @@
 
 use crate::document::Document;
 use crate::matching::fuzzy;
+use crate::matching::meaning::floor_boundary;
 use crate::text::{normalize, Normalized, Profile};
 use serde::Serialize;
 
@@ -79,10 +80,28 @@ pub(crate) fn chars_after(s: &str, at: usize, n: usize) -> &str {
     tail.get(..to).unwrap_or("")
 }
 
+/// Characters of an expected prefix (its end) or suffix (its start)
+/// compared with the source: the bound that keeps each comparison's edit
+/// distance small whatever a claim or a saved selector holds.
+pub const AFFIX_COMPARED_CHARS: usize = 64;
+
+/// How alike the source text just before byte `at` is to `prefix` (its
+/// last [`AFFIX_COMPARED_CHARS`] characters), 0–1.
+pub(crate) fn prefix_similarity(src: &str, at: usize, prefix: &str, profile: Profile) -> f64 {
+    let want = chars_before(prefix, prefix.len(), AFFIX_COMPARED_CHARS);
+    affix_similarity(want, chars_before(src, at, want.chars().count()), profile)
+}
+
+/// How alike the source text from byte `at` is to `suffix` (its first
+/// [`AFFIX_COMPARED_CHARS`] characters), 0–1.
+pub(crate) fn suffix_similarity(src: &str, at: usize, suffix: &str, profile: Profile) -> f64 {
+    let want = chars_after(suffix, 0, AFFIX_COMPARED_CHARS);
+    affix_similarity(want, chars_after(src, at, want.chars().count()), profile)
+}
+
 /// How alike `expected` is to `actual` (0–1), normalized with `profile`:
-/// 1 − edit distance / the longer length. Used for a claim's `prefix` and
-/// `suffix` against the text around a place, and by re-anchoring.
-pub(crate) fn affix_similarity(expected: &str, actual: &str, profile: Profile) -> f64 {
+/// 1 − edit distance / the longer length.
+fn affix_similarity(expected: &str, actual: &str, profile: Profile) -> f64 {
     let (a, b) = (normalize::normalize_str(expected, profile), normalize::normalize_str(actual, profile));
     let longest = a.chars().count().max(b.chars().count());
     if longest == 0 {
@@ -118,7 +137,7 @@ pub fn text_fragment(
     let mut terms: Vec<String> = Vec::new();
     if !unique || range {
         // context words of the same block only: a term never spans blocks
-        let before = words_in(0, s);
+        let before = words_in(floor_boundary(text, s.saturating_sub(CONTEXT_REACH)), s);
         let mut pre: Vec<(usize, usize)> = Vec::new();
         let mut next = inside.first().copied();
         for &w in before.iter().rev().take(TEXT_FRAGMENT_CONTEXT_WORDS) {
@@ -142,7 +161,7 @@ pub fn text_fragment(
         terms.push(encode_term(&join(&inside)));
     }
     if !unique || range {
-        let after = words_in(e, text.len());
+        let after = words_in(e, floor_boundary(text, (e + CONTEXT_REACH).min(text.len())));
         let mut post: Vec<(usize, usize)> = Vec::new();
         let mut prev = inside.last().copied();
         for &w in after.iter().take(TEXT_FRAGMENT_CONTEXT_WORDS) {
@@ -158,6 +177,12 @@ pub fn text_fragment(
     }
     format!("#:~:text={}", terms.join(","))
 }
+
+/// Bytes of text either side of a match read for context words: enough for
+/// [`TEXT_FRAGMENT_CONTEXT_WORDS`] words, and a bound that keeps a link's
+/// cost independent of the document's size (a word cut at the far end of
+/// the window is never one of the nearest).
+const CONTEXT_REACH: usize = 512;
 
 /// The whitespace-separated words of `text[from..to]`, as byte ranges of
 /// `text` (the ends clamped to char boundaries).
