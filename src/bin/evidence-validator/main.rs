@@ -275,7 +275,8 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
                 let at = r.span.as_ref().map_or("-".to_string(), |s| {
                     format!("{}..{} (line {})", s.start_position, s.end_position, s.line_number)
                 });
-                note(&format!("{} {:?} {at}", r.id, r.status));
+                let status = serde_json::to_value(r.status).ok();
+                note(&format!("{} {} {at}", r.id, status.as_ref().and_then(Value::as_str).unwrap_or("?")));
             }
             let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(None, &json)?;
