@@ -196,7 +196,7 @@ mod tests {
         let texts: Vec<&str> = f.iter().map(|&(s, e)| &q[s..e]).collect();
         assert_eq!(texts, ["it is", "permitted", "always", "here", "now"]);
         assert_eq!(fragments("no ellipsis", (0, 11)), None);
-        let many = vec!["w"; MAX_FRAGMENTS + 1].join(" ... ");
+        let many = ["w"; MAX_FRAGMENTS + 1].join(" ... ");
         assert_eq!(fragments(&many, (0, many.len())), None);
     }
 

@@ -1180,7 +1180,7 @@ impl<'a> ClaimContext<'a> {
         }
         let quote = meaning::Side {
             normalized: &self.p.normalized,
-            original: &self.p.original,
+            original: self.p.original,
             start: 0,
             end: self.p.quote.len(),
         };
@@ -1196,7 +1196,7 @@ impl<'a> ClaimContext<'a> {
                 if !edits.is_empty() {
                     c.discrepancies = substitutions(
                         &edits,
-                        (&self.p.normalized, &self.p.original),
+                        (&self.p.normalized, self.p.original),
                         (self.index.normalized(), self.doc.source()),
                     );
                     c.edits = edits;
@@ -1222,7 +1222,7 @@ impl<'a> ClaimContext<'a> {
                 }
                 let mut found = substitutions(
                     &cmp.edits,
-                    (&self.p.normalized, &self.p.original),
+                    (&self.p.normalized, self.p.original),
                     (self.index.normalized(), self.doc.source()),
                 );
                 // numbers and digits were compared word by word; a negation
@@ -1392,7 +1392,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     fn edit_report(&self, e: &meaning::Edit) -> MatchEdit {
-        edit_report(self.doc, self.index, (&self.p.normalized, &self.p.original), e)
+        edit_report(self.doc, self.index, (&self.p.normalized, self.p.original), e)
     }
 
     fn alternative(&self, c: &Candidate) -> Alternative {
