@@ -38,6 +38,12 @@ export interface Claim {
   expected_section?: string;
   /** Minimum confidence for VALIDATED, 0–1 (default 0.8). */
   confidence_threshold?: number;
+  /** Text expected just before the quote (a TextQuoteSelector's prefix), to choose among several places. */
+  prefix?: string;
+  /** Text expected just after the quote (a TextQuoteSelector's suffix). */
+  suffix?: string;
+  /** Where the quote is expected to start, in code points; places farther than `anchoring.max_position_distance` are not candidates. */
+  position?: number;
 }
 
 /** The claims input (spec 000 §2.1). */
@@ -76,6 +82,14 @@ export interface ValidationConfigBody {
    * `HIDDEN_TEXT` warning and an attempted match at the hidden place.
    */
   document_processing?: { include_hidden_text?: boolean };
+  /**
+   * Ellipsis quotes and choosing among places (not in spec 000):
+   * `ellipsis_max_gap` (characters an ellipsis may stand for, default 300),
+   * `disambiguation_margin` (0–1, default 0.1: how much the best place's
+   * score must beat the runner-up's, else AMBIGUOUS), `max_position_distance`
+   * (characters from a claim's `position`, default 2000).
+   */
+  anchoring?: { ellipsis_max_gap?: number; disambiguation_margin?: number; max_position_distance?: number };
 }
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
@@ -90,6 +104,7 @@ export interface DefaultConfig {
   performance_limits: { max_document_size_mb: number; max_claims: number; max_processing_time_seconds: number; max_memory_mb: number };
   strict: boolean;
   document_processing: { include_hidden_text: boolean };
+  anchoring: { ellipsis_max_gap: number; disambiguation_margin: number; max_position_distance: number };
 }
 
 /** A JSON value (what `parseJson` returns). */
@@ -160,6 +175,61 @@ export interface MatchDetails extends Location {
   edits?: MatchEdit[];
   /** For semantic matches: the host's embeddings, the lexical fallback, or a token passage beyond the fuzzy limits. */
   semantic_method?: "embedding" | "lexical" | "tokens";
+  /** For an ellipsis quote: where each fragment was found, in order. */
+  fragments?: TextAt[];
+  /** For an ellipsis quote: the source text each ellipsis stands for. */
+  omitted?: TextAt[];
+  /** W3C Web Annotation selectors of the match (positions in code points). */
+  selectors: Selector[];
+  /** A URL text fragment (`#:~:text=…`): append it to the source's URL to open the page at the passage, highlighted. */
+  text_fragment?: string;
+  /** When several places matched cleanly: how much the chosen place's score beats the runner-up's. */
+  margin?: number;
+}
+
+/** A piece of the source and where it is. */
+export interface TextAt extends Location {
+  text: string;
+}
+
+/** W3C TextQuoteSelector: the text and up to 32 characters either side. */
+export interface TextQuoteSelector {
+  type: "TextQuoteSelector";
+  exact: string;
+  prefix: string;
+  suffix: string;
+}
+
+/** W3C TextPositionSelector: code point offsets into the source. */
+export interface TextPositionSelector {
+  type: "TextPositionSelector";
+  start: number;
+  end: number;
+}
+
+export type Selector = TextQuoteSelector | TextPositionSelector;
+
+/** An annotation saved against an earlier version of a document. */
+export interface SavedAnnotation {
+  id: string;
+  /** A TextQuoteSelector (required) and optionally a TextPositionSelector. */
+  selectors: Selector[];
+}
+
+/** What happened to an annotation's passage in the edited document. */
+export type AnchorStatus = "unchanged" | "moved" | "changed" | "orphaned";
+
+/** One annotation re-anchored (`Document.reanchor`). */
+export interface Reanchored {
+  id: string;
+  status: AnchorStatus;
+  /** Where it is now; null when orphaned. */
+  span: Location | null;
+  matched_text: string | null;
+  /** Edits between the saved quote and the text now (0 unchanged or moved); null when orphaned. */
+  edit_distance: number | null;
+  /** Selectors of the new place (empty when orphaned). */
+  selectors: Selector[];
 }
 
 export interface AlternativeMatch extends Location {
@@ -355,6 +425,8 @@ export class Document {
   validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
   find(quote: string, options?: FindOptions | null): FindResult;
+  /** Finds annotations saved against an earlier version in this (edited) document: unchanged, moved, changed (fuzzy) or orphaned. */
+  reanchor(annotations: SavedAnnotation[]): Reanchored[];
   /** The format used to read the source. */
   readonly format: SourceFormat;
   /** `document_metadata` of the report. */
