@@ -59,7 +59,7 @@ pub struct CiteArgs {
     config: Option<PathBuf>,
 }
 
-fn config(path: Option<&PathBuf>) -> Result<CiteConfig, Failure> {
+pub(crate) fn config(path: Option<&PathBuf>) -> Result<CiteConfig, Failure> {
     let value = match path {
         Some(p) => {
             parse_json(&read_text(p, ErrorKind::Configuration)?, &p.display().to_string(), ErrorKind::Configuration)?
