@@ -133,9 +133,8 @@ fn read_pages(path: &Path, pages: &mut fever::WikiPages) -> Result<(), Error> {
                 format!("{name} line {line} is longer than {PAGE_LINE_LIMIT} bytes"),
             ));
         }
-        let text = std::str::from_utf8(&buf).map_err(|e| {
-            Error::new(ErrorKind::Validation, format!("{name} line {line} is not valid UTF-8 ({e})"))
-        })?;
+        let text = std::str::from_utf8(&buf)
+            .map_err(|e| Error::new(ErrorKind::Validation, format!("{name} line {line} is not valid UTF-8 ({e})")))?;
         pages.add_line(&name, line, text.trim_end_matches(['\n', '\r']))?;
         if pages.missing() == 0 {
             break;
@@ -151,10 +150,8 @@ fn value(v: Option<f64>) -> String {
 /// The report as text: each stage's metrics, then the ablation with one
 /// column per configuration.
 fn table(r: &EvalReport) -> String {
-    let mut out = format!(
-        "{:?}: {} items, {} claims; k = {}; verdicts: {}\n",
-        r.dataset, r.items, r.claims, r.k, r.verdicts
-    );
+    let mut out =
+        format!("{:?}: {} items, {} claims; k = {}; verdicts: {}\n", r.dataset, r.items, r.claims, r.k, r.verdicts);
     for s in &r.stages {
         out.push_str(&format!("\nstage {} (gold: {}; {} scored)\n", s.stage, s.gold, s.evaluated));
         for m in &s.metrics {

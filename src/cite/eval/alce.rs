@@ -22,7 +22,7 @@
 
 use super::{prefixed, sentences, timeout, Case, ClaimGold, GoldEvidence, CORRUPTED_PER_TEN, MAX_EVAL_ITEMS};
 use crate::cite::config::{MAX_CLAIMS, MAX_SOURCES, MAX_TEXT_CHARS};
-use crate::cite::{Claim, CiteInput, Source};
+use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
 use serde_json::{Map, Value};
@@ -240,10 +240,14 @@ mod tests {
     #[test]
     fn malformed_files_name_the_path() {
         for (file, path) in [
-            (json!({"question": "q"}), "$"),
+            (json!("a question"), "$"),
+            (json!({"question": "q"}), "$.data"),
             (json!([{"docs": []}]), "$[0].question"),
             (json!([{"question": "q", "docs": [{"title": "t"}]}]), "$[0].docs[0].text"),
-            (json!([{"question": "q", "docs": [{"title": "t", "text": "x", "answers_found": [1, "y"]}]}]), "$[0].docs[0].answers_found[1]"),
+            (
+                json!([{"question": "q", "docs": [{"title": "t", "text": "x", "answers_found": [1, "y"]}]}]),
+                "$[0].docs[0].answers_found[1]",
+            ),
             (json!([{"question": "q", "docs": [], "output": ["x"]}]), "$[0].output"),
             (json!({"args": {}, "data": [{"question": "q", "docs": {}}]}), "$.data[0].docs"),
             (json!({"args": {}}), "$.data"),

@@ -25,7 +25,7 @@
 //! (the report counts them; read the verdict metrics with that in mind).
 
 use super::{id, jsonl_objects, on_line, string, timeout, Case, ClaimGold, GoldEvidence, Label};
-use crate::cite::{Claim, CiteInput, Source};
+use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
 use serde_json::{Map, Value};
@@ -89,9 +89,10 @@ fn claim(o: &Map<String, Value>) -> Result<FeverClaim> {
         ));
     }
     let at = root.key("evidence");
-    let sets = o.get("evidence").and_then(Value::as_array).ok_or_else(|| {
-        Error::invalid_input(&at, "type", "evidence is required and must be a list of evidence sets")
-    })?;
+    let sets = o
+        .get("evidence")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::invalid_input(&at, "type", "evidence is required and must be a list of evidence sets"))?;
     let mut evidence: Vec<(String, u64)> = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         let set_at = at.index(i);
@@ -367,9 +368,15 @@ mod tests {
             (r#"{"id": 1, "label": "MAYBE", "claim": "A.", "evidence": []}"#, "$.label"),
             (r#"{"id": 1, "claim": "A.", "evidence": []}"#, "$.label"),
             (r#"{"id": 1, "label": "SUPPORTS", "claim": 5, "evidence": []}"#, "$.claim"),
-            (r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, 2, "P", "0"]]]}"#, "$.evidence[0][0][3]"),
+            (
+                r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, 2, "P", "0"]]]}"#,
+                "$.evidence[0][0][3]",
+            ),
             (r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, 2, "P"]]]}"#, "$.evidence[0][0]"),
-            (r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, 2, null, 0]]]}"#, "$.evidence[0][0][2]"),
+            (
+                r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, 2, null, 0]]]}"#,
+                "$.evidence[0][0][2]",
+            ),
             (r#"{"id": 1, "label": "SUPPORTS", "claim": "A.", "evidence": [[[1, null, null, null]]]}"#, "$.evidence"),
             (r#"{"id": [1], "label": "SUPPORTS", "claim": "A.", "evidence": []}"#, "$.id"),
         ] {

@@ -23,7 +23,7 @@
 //! talks about). RAGTruth has no gold evidence spans: stage 1 is not scored.
 
 use super::{id, jsonl_objects, on_line, sentences, string, timeout, Case, ClaimGold};
-use crate::cite::{Claim, CiteInput, Source};
+use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
 use serde_json::{Map, Value};
@@ -85,10 +85,14 @@ fn source(o: &Map<String, Value>) -> Result<(String, RagSource)> {
     let info = o.get("source_info");
     let source = match string(o, "task_type")? {
         "QA" => {
-            let q = info.and_then(Value::as_object).ok_or_else(|| {
-                Error::invalid_input(&info_at, "type", "a QA source_info is {question, passages}")
-            })?;
-            let field = |k: &str| string(q, k).map_err(|_| Error::invalid_input(&info_at.key(k), "type", format!("{k} is required and must be a string")));
+            let q = info
+                .and_then(Value::as_object)
+                .ok_or_else(|| Error::invalid_input(&info_at, "type", "a QA source_info is {question, passages}"))?;
+            let field = |k: &str| {
+                string(q, k).map_err(|_| {
+                    Error::invalid_input(&info_at.key(k), "type", format!("{k} is required and must be a string"))
+                })
+            };
             RagSource { question: field("question")?.to_string(), content: field("passages")?.to_string() }
         }
         "Summary" => match info {
@@ -96,10 +100,9 @@ fn source(o: &Map<String, Value>) -> Result<(String, RagSource)> {
             _ => return Err(Error::invalid_input(&info_at, "type", "a Summary source_info is the text (a string)")),
         },
         "Data2txt" => match info {
-            Some(v @ Value::Object(_)) => RagSource {
-                question: String::new(),
-                content: serde_json::to_string_pretty(v).unwrap_or_default(),
-            },
+            Some(v @ Value::Object(_)) => {
+                RagSource { question: String::new(), content: serde_json::to_string_pretty(v).unwrap_or_default() }
+            }
             _ => return Err(Error::invalid_input(&info_at, "type", "a Data2txt source_info is an object")),
         },
         other => {
@@ -162,9 +165,8 @@ fn response(o: &Map<String, Value>) -> Result<RagResponse> {
                 format!("[{start}, {end}) is not within the response's {} characters", chars.len()),
             ));
         }
-        let text = string(l, "text").map_err(|_| {
-            Error::invalid_input(&here.key("text"), "type", "text is required and must be a string")
-        })?;
+        let text = string(l, "text")
+            .map_err(|_| Error::invalid_input(&here.key("text"), "type", "text is required and must be a string"))?;
         let expected: String = chars[start..end].iter().collect();
         if text != expected {
             return Err(Error::invalid_input(
@@ -210,7 +212,8 @@ pub fn cases(
             gold.push(ClaimGold { grounded: Some(grounded), ..ClaimGold::default() });
         }
         let query = if s.question.is_empty() { r.response.clone() } else { s.question.clone() };
-        let source = Source { id: r.source_id.clone(), title: String::new(), url: String::new(), content: s.content.clone() };
+        let source =
+            Source { id: r.source_id.clone(), title: String::new(), url: String::new(), content: s.content.clone() };
         out.push(Case { input: CiteInput { query, sources: vec![source], claims }, gold, evidence: Vec::new() });
     }
     Ok(out)
@@ -247,10 +250,22 @@ mod tests {
         for (line, path) in [
             (r#"{"id": "2", "source_id": "s", "labels": []}"#, "$.response"),
             (r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": {}}"#, "$.labels"),
-            (r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 9, "text": "x", "label_type": "t"}]}"#, "$.labels[0].end"),
-            (r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 2, "text": "Ab ", "label_type": "t"}]}"#, "$.labels[0].text"),
-            (r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": "0", "end": 2, "text": "Ab", "label_type": "t"}]}"#, "$.labels[0].start"),
-            (r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 2, "text": "Ab"}]}"#, "$.labels[0].label_type"),
+            (
+                r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 9, "text": "x", "label_type": "t"}]}"#,
+                "$.labels[0].end",
+            ),
+            (
+                r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 2, "text": "Ab ", "label_type": "t"}]}"#,
+                "$.labels[0].text",
+            ),
+            (
+                r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": "0", "end": 2, "text": "Ab", "label_type": "t"}]}"#,
+                "$.labels[0].start",
+            ),
+            (
+                r#"{"id": "2", "source_id": "s", "response": "Abc.", "labels": [{"start": 0, "end": 2, "text": "Ab"}]}"#,
+                "$.labels[0].label_type",
+            ),
             (r#"{"id": "2", "response": "Abc.", "labels": []}"#, "$.source_id"),
         ] {
             let e = read_responses(&format!("{good}\n{line}"), "r.jsonl", &Deadline::never()).unwrap_err();

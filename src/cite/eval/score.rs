@@ -16,7 +16,9 @@
 use super::{timeout, Case, Dataset, Label, CALIBRATION_BINS, EVAL_TIME_LIMIT_SECONDS, RANK_K};
 use crate::cite::confidence::ConfidenceLevel;
 use crate::cite::correction::Action;
-use crate::cite::metrics::{auroc, brier, citation_prf, cohen_kappa, ece, macro_f1, ndcg_at_k, precision_recall_f1_at_k};
+use crate::cite::metrics::{
+    auroc, brier, citation_prf, cohen_kappa, ece, macro_f1, ndcg_at_k, precision_recall_f1_at_k,
+};
 use crate::cite::{self, CiteConfig, Verdict};
 use crate::error::Result;
 use crate::host::Deadline;
@@ -322,9 +324,10 @@ fn alce(cases: &[Case], runs: &[CaseOutcome]) -> Vec<StageMetrics> {
         .iter()
         .zip(runs)
         .flat_map(|(c, r)| {
-            c.gold.iter().zip(&r.claims).filter_map(|(g, o)| {
-                g.citations.as_ref().filter(|x| !x.is_empty()).map(|x| (o, x, g.corrupted))
-            })
+            c.gold
+                .iter()
+                .zip(&r.claims)
+                .filter_map(|(g, o)| g.citations.as_ref().filter(|x| !x.is_empty()).map(|x| (o, x, g.corrupted)))
         })
         .collect();
     let gold: Vec<Vec<String>> = claims.iter().map(|(_, g, _)| (*g).clone()).collect();
