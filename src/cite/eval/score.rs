@@ -427,3 +427,82 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
         notes,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cite::eval::GoldEvidence;
+    use crate::cite::{CiteInput, Claim};
+
+    fn outcome(confidence: f64, high: bool) -> ClaimOutcome {
+        ClaimOutcome {
+            confidence,
+            high,
+            verdict: Verdict::Supported,
+            numeric: None,
+            given: Vec::new(),
+            after: Vec::new(),
+            action: Action::Keep,
+        }
+    }
+
+    fn close(a: Option<f64>, b: f64) {
+        assert!(a.is_some_and(|a| (a - b).abs() < 1e-12), "{a:?} ≠ {b}");
+    }
+
+    #[test]
+    fn stage3_by_hand() {
+        let o = [outcome(0.9, true), outcome(0.8, false), outcome(0.4, false), outcome(0.2, false)];
+        let claims: Vec<(&ClaimOutcome, bool)> = o.iter().zip([true, false, true, false]).collect();
+        let s = stage3(&claims, "g");
+        // positives 0.9, 0.4 against negatives 0.8, 0.2: 3 of 4 pairs right
+        close(s.metrics[0].value, 0.75);
+        // (0.1² + 0.8² + 0.6² + 0.2²) / 4
+        close(s.metrics[1].value, 1.05 / 4.0);
+        // one claim a bin: (0.1 + 0.8 + 0.6 + 0.2) / 4
+        close(s.metrics[2].value, 1.7 / 4.0);
+        close(s.metrics[3].value, 0.25);
+        assert!(stage3(&[], "g").metrics.iter().all(|m| m.value.is_none()), "nothing scored: undefined");
+    }
+
+    #[test]
+    fn stage1_counts_missed_evidence_after_the_pool() {
+        let gold = |id: &str| GoldEvidence { source_id: id.into(), range: None };
+        let case = Case {
+            input: CiteInput { query: "q".into(), sources: Vec::new(), claims: Vec::<Claim>::new() },
+            gold: Vec::new(),
+            evidence: vec![gold("a"), gold("b")],
+        };
+        // the pool: an irrelevant span, then one covering "a"; "b" missed
+        let run = CaseOutcome { pool: vec![0.0, 1.0], missed: 1, claims: Vec::new() };
+        let s = stage1(std::slice::from_ref(&case), std::slice::from_ref(&run), "g");
+        close(s.metrics[0].value, 0.5); // 1 of the pool's 2
+        close(s.metrics[1].value, 0.5); // 1 of 2 pieces
+        close(s.metrics[2].value, 0.5);
+        // DCG 1/log2(3); ideal 1 + 1/log2(3)
+        let l3 = 3f64.log2();
+        close(s.metrics[3].value, (1.0 / l3) / (1.0 + 1.0 / l3));
+    }
+
+    #[test]
+    fn a_passed_deadline_is_a_processing_error() {
+        struct Late(std::cell::Cell<f64>);
+        impl crate::host::Clock for Late {
+            fn now_ms(&self) -> f64 {
+                let t = self.0.get();
+                self.0.set(t + 1000.0);
+                t
+            }
+        }
+        let clock = Late(std::cell::Cell::new(0.0));
+        let deadline = Deadline::after(&clock, 10.0);
+        let case = Case {
+            input: CiteInput { query: "q".into(), sources: Vec::new(), claims: Vec::new() },
+            gold: Vec::new(),
+            evidence: Vec::new(),
+        };
+        let cases = vec![case; 3];
+        let e = evaluate(Dataset::Alce, &cases, &CiteConfig::default(), &deadline).unwrap_err();
+        assert_eq!(e.code(), "PROCESSING_ERROR");
+    }
+}
