@@ -20,7 +20,7 @@
 use super::{cite::config, read_text, write_stdout, Failure};
 use clap::Args;
 use evidence_validator::cite::eval::{self, alce, fever, ragtruth, Dataset, EvalReport};
-use evidence_validator::host::SystemClock;
+use evidence_validator::host::{Deadline, SystemClock};
 use evidence_validator::{Error, ErrorKind};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
                 if pages.missing() == 0 {
                     break;
                 }
-                read_pages(path, &mut pages)?;
+                read_pages(path, &mut pages, &deadline)?;
             }
             pages.cases(&claims, &deadline)?
         }
@@ -116,7 +116,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Feeds `path`'s lines to `pages`, stopping once every page is found.
-fn read_pages(path: &Path, pages: &mut fever::WikiPages) -> Result<(), Error> {
+fn read_pages(path: &Path, pages: &mut fever::WikiPages, deadline: &Deadline) -> Result<(), Error> {
     let name = path.display().to_string();
     let cannot = |e: std::io::Error| Error::new(ErrorKind::Validation, format!("cannot read {name}: {e}"));
     let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
@@ -135,7 +135,7 @@ fn read_pages(path: &Path, pages: &mut fever::WikiPages) -> Result<(), Error> {
         }
         let text = std::str::from_utf8(&buf)
             .map_err(|e| Error::new(ErrorKind::Validation, format!("{name} line {line} is not valid UTF-8 ({e})")))?;
-        pages.add_line(&name, line, text.trim_end_matches(['\n', '\r']))?;
+        pages.add_line(&name, line, text.trim_end_matches(['\n', '\r']), deadline)?;
         if pages.missing() == 0 {
             break;
         }

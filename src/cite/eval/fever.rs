@@ -179,8 +179,12 @@ impl WikiPages {
     /// # Errors
     /// VALIDATION_ERROR naming the file, line and field of a wanted page's
     /// bad JSON, missing `id` or `lines`, or a sentence line not starting
-    /// with its number; when the kept pages pass [`MAX_PAGE_BYTES`].
-    pub fn add_line(&mut self, file: &str, line: usize, text: &str) -> Result<()> {
+    /// with its number; when the kept pages pass [`MAX_PAGE_BYTES`];
+    /// PROCESSING_ERROR when the deadline has passed.
+    pub fn add_line(&mut self, file: &str, line: usize, text: &str, deadline: &Deadline) -> Result<()> {
+        if deadline.expired() {
+            return Err(timeout());
+        }
         if text.trim().is_empty() {
             return Ok(());
         }
@@ -347,7 +351,7 @@ mod tests {
         .iter()
         .enumerate()
         {
-            pages.add_line("p.jsonl", n + 1, line).unwrap();
+            pages.add_line("p.jsonl", n + 1, line, &Deadline::never()).unwrap();
         }
         assert_eq!(pages.missing(), 0);
         let cases = pages.cases(&claims, &Deadline::never()).unwrap();
@@ -393,11 +397,13 @@ mod tests {
         let e = pages.cases(&claims, &Deadline::never()).unwrap_err();
         assert!(e.message().contains("page \"P\" is in none of the pages files"), "{}", e.message());
         let mut pages = WikiPages::new(&claims);
-        pages.add_line("p.jsonl", 1, "{\"id\": \"P\", \"lines\": \"1\\tOnly one .\"}").unwrap();
+        pages.add_line("p.jsonl", 1, "{\"id\": \"P\", \"lines\": \"1\\tOnly one .\"}", &Deadline::never()).unwrap();
         let e = pages.cases(&claims, &Deadline::never()).unwrap_err();
         assert!(e.message().contains("has no sentence 0"), "{}", e.message());
         let mut pages = WikiPages::new(&claims);
-        let e = pages.add_line("p.jsonl", 7, "{\"id\": \"P\", \"lines\": \"x\\tNo number .\"}").unwrap_err();
+        let e = pages
+            .add_line("p.jsonl", 7, "{\"id\": \"P\", \"lines\": \"x\\tNo number .\"}", &Deadline::never())
+            .unwrap_err();
         assert_eq!((e.details()["line"].clone(), e.details()["json_path"].clone()), (7.into(), "$.lines".into()));
     }
 }
