@@ -24,10 +24,14 @@ fn data(name: &str) -> String {
     format!("{DATA}{name}")
 }
 
-fn eval_json(args: &[&str]) -> Value {
-    let mut all = vec!["eval"];
-    all.extend_from_slice(args);
-    all.extend(["--format", "json"]);
+/// `eval --dataset DATASET --input tests/data/eval/INPUT [--sources
+/// tests/data/eval/SOURCES] --format json`'s report.
+fn eval_json(dataset: &str, input: &str, sources: Option<&str>) -> Value {
+    let (input, sources) = (data(input), sources.map(data));
+    let mut all = vec!["eval", "--dataset", dataset, "--input", &input, "--format", "json"];
+    if let Some(s) = &sources {
+        all.extend(["--sources", s]);
+    }
     let o = run(&all);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()
@@ -47,14 +51,7 @@ fn close(got: Option<f64>, want: f64, what: &str) {
 
 #[test]
 fn fever_by_hand() {
-    let r = eval_json(&[
-        "--dataset",
-        "fever",
-        "--input",
-        &data("fever_claims.jsonl"),
-        "--sources",
-        &data("fever_pages.jsonl"),
-    ]);
+    let r = eval_json("fever", "fever_claims.jsonl", Some("fever_pages.jsonl"));
     assert_eq!((r["items"].as_u64(), r["claims"].as_u64()), (Some(5), Some(5)));
     // Claims: 101 SUPPORTS quotes Oliver_Reed 0 word for word; 102 REFUTES
     // says 60 people where Acme_Corp 0 says 45; 103 SUPPORTS's evidence
@@ -116,14 +113,7 @@ fn fever_by_hand() {
 
 #[test]
 fn ragtruth_by_hand() {
-    let r = eval_json(&[
-        "--dataset",
-        "ragtruth",
-        "--input",
-        &data("ragtruth_response.jsonl"),
-        "--sources",
-        &data("ragtruth_source_info.jsonl"),
-    ]);
+    let r = eval_json("ragtruth", "ragtruth_response.jsonl", Some("ragtruth_source_info.jsonl"));
     // Sentences: response 1 "The bakery opened …" (grounded), "The owner
     // trained as a pastry chef in Paris." (span "Paris"); response 2 "It
     // sells fresh bread …" (grounded), "It also delivers pizza …" (the
@@ -155,7 +145,7 @@ fn ragtruth_by_hand() {
 
 #[test]
 fn alce_by_hand() {
-    let r = eval_json(&["--dataset", "alce", "--input", &data("alce_result.json")]);
+    let r = eval_json("alce", "alce_result.json", None);
     assert_eq!((r["items"].as_u64(), r["claims"].as_u64()), (Some(2), Some(6)));
     // Stage 1. Question 1 (united, states, gain, independence): doc 2 has 3
     // of the words, doc 1 one, doc 3 none but numbers → pool 2, 1, 3;

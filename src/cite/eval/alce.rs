@@ -20,8 +20,11 @@
 //! (the spec's synthetic error injection, §7.3.5); the pipeline gets them
 //! with the first citation of 3 claims in 10 replaced by the next doc.
 
-use super::{prefixed, sentences, timeout, Case, ClaimGold, GoldEvidence, CORRUPTED_PER_TEN, MAX_EVAL_ITEMS};
-use crate::cite::config::{MAX_CLAIMS, MAX_SOURCES, MAX_TEXT_CHARS};
+use super::{
+    list, prefixed, sentences, timeout, within_text_limit, Case, ClaimGold, GoldEvidence, CORRUPTED_PER_TEN,
+    MAX_EVAL_ITEMS,
+};
+use crate::cite::config::{MAX_CLAIMS, MAX_SOURCES};
 use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
@@ -79,10 +82,7 @@ fn case(item: &Value, at: &JsonPath, cited_claims: &mut usize) -> Result<Case> {
     let o = item.as_object().ok_or_else(|| Error::invalid_input(at, "type", "a question is an object"))?;
     let question = text(o, "question", at)?;
     let docs_at = at.key("docs");
-    let docs = o
-        .get("docs")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error::invalid_input(&docs_at, "type", "docs is required and must be a list"))?;
+    let docs = list(o, "docs", &docs_at)?;
     if docs.len() > MAX_SOURCES {
         return Err(Error::invalid_input(&docs_at, "maxItems", format!("more than {MAX_SOURCES} docs")));
     }
@@ -147,14 +147,15 @@ fn case(item: &Value, at: &JsonPath, cited_claims: &mut usize) -> Result<Case> {
     Ok(Case { input: CiteInput { query: question, sources, claims }, gold, evidence })
 }
 
-/// A required string of at most [`MAX_TEXT_CHARS`] (a doc's text: any length).
+/// A required string of at most [`crate::cite::config::MAX_TEXT_CHARS`]
+/// characters (a doc's text: any length).
 fn text(o: &Map<String, Value>, key: &str, at: &JsonPath) -> Result<String> {
     let s = o
         .get(key)
         .and_then(Value::as_str)
         .ok_or_else(|| Error::invalid_input(&at.key(key), "type", format!("{key} is required and must be a string")))?;
-    if key != "text" && s.chars().count() > MAX_TEXT_CHARS {
-        return Err(Error::invalid_input(&at.key(key), "maxLength", format!("more than {MAX_TEXT_CHARS} characters")));
+    if key != "text" {
+        within_text_limit(s, &at.key(key))?;
     }
     Ok(s.to_string())
 }

@@ -24,7 +24,9 @@
 //! pipeline with no source, so the proxy says NEI for them by construction
 //! (the report counts them; read the verdict metrics with that in mind).
 
-use super::{id, jsonl_objects, on_line, string, timeout, Case, ClaimGold, GoldEvidence, Label};
+use super::{
+    id, jsonl_objects, list, on_line, string, timeout, within_text_limit, Case, ClaimGold, GoldEvidence, Label,
+};
 use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
@@ -81,18 +83,9 @@ fn claim(o: &Map<String, Value>) -> Result<FeverClaim> {
     if claim.trim().is_empty() {
         return Err(Error::invalid_input(&root.key("claim"), "minLength", "claim is empty"));
     }
-    if claim.chars().count() > crate::cite::config::MAX_TEXT_CHARS {
-        return Err(Error::invalid_input(
-            &root.key("claim"),
-            "maxLength",
-            format!("claim is longer than {} characters", crate::cite::config::MAX_TEXT_CHARS),
-        ));
-    }
+    within_text_limit(&claim, &root.key("claim"))?;
     let at = root.key("evidence");
-    let sets = o
-        .get("evidence")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error::invalid_input(&at, "type", "evidence is required and must be a list of evidence sets"))?;
+    let sets = list(o, "evidence", &at)?;
     let mut evidence: Vec<(String, u64)> = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         let set_at = at.index(i);

@@ -35,6 +35,7 @@ pub mod fever;
 pub mod ragtruth;
 mod score;
 
+use crate::cite::config::MAX_TEXT_CHARS;
 use crate::cite::{self, CiteInput};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
@@ -210,6 +211,23 @@ pub(crate) fn string<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a str
         None | Some(Value::Null) => Err(Error::invalid_input(&at, "required", format!("{key} is required"))),
         Some(_) => Err(Error::invalid_input(&at, "type", format!("{key} must be a string"))),
     }
+}
+
+/// `s` (the field at `at`) is at most [`MAX_TEXT_CHARS`] characters, the
+/// pipeline's bound on a query or a claim.
+pub(crate) fn within_text_limit(s: &str, at: &JsonPath) -> Result<()> {
+    let n = s.chars().count();
+    if n > MAX_TEXT_CHARS {
+        return Err(Error::invalid_input(at, "maxLength", format!("{n} characters, more than {MAX_TEXT_CHARS}")));
+    }
+    Ok(())
+}
+
+/// The required list at `o[key]` (the field at `at`).
+pub(crate) fn list<'a>(o: &'a Map<String, Value>, key: &str, at: &JsonPath) -> Result<&'a Vec<Value>> {
+    o.get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::invalid_input(at, "type", format!("{key} is required and must be a list")))
 }
 
 /// A required string or whole-number field, as text (ids).

@@ -22,7 +22,7 @@
 //! question; ranked against the response, stage 1's pool holds what it
 //! talks about). RAGTruth has no gold evidence spans: stage 1 is not scored.
 
-use super::{id, jsonl_objects, on_line, sentences, string, timeout, Case, ClaimGold};
+use super::{id, jsonl_objects, list, on_line, sentences, string, timeout, within_text_limit, Case, ClaimGold};
 use crate::cite::{CiteInput, Claim, Source};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
@@ -132,18 +132,9 @@ pub fn read_responses(text: &str, file: &str, deadline: &Deadline) -> Result<Vec
 fn response(o: &Map<String, Value>) -> Result<RagResponse> {
     let root = JsonPath::root();
     let response = string(o, "response")?.to_string();
-    if response.chars().count() > crate::cite::config::MAX_TEXT_CHARS {
-        return Err(Error::invalid_input(
-            &root.key("response"),
-            "maxLength",
-            format!("response is longer than {} characters", crate::cite::config::MAX_TEXT_CHARS),
-        ));
-    }
+    within_text_limit(&response, &root.key("response"))?;
     let at = root.key("labels");
-    let labels = o
-        .get("labels")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Error::invalid_input(&at, "type", "labels is required and must be a list"))?;
+    let labels = list(o, "labels", &at)?;
     if labels.len() > MAX_LABELS {
         return Err(Error::invalid_input(&at, "maxItems", format!("more than {MAX_LABELS} labels")));
     }
