@@ -192,7 +192,7 @@ fn the_table_shows_stages_and_ablation() {
     let o = run(&["eval", "--dataset", "alce", "--input", &data("alce_result.json")]);
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.starts_with("Alce: 2 items, 6 claims; k = 10"), "{text}");
+    assert!(text.starts_with("ALCE: 2 items, 6 claims; k = 10"), "{text}");
     assert!(text.contains("\nstage 5 citation correction"), "{text}");
     let header = text.lines().find(|l| l.trim_start().starts_with("metric ")).unwrap();
     for column in ["all on", "-evidence", "-confidence", "-citation", "-numeric", "-nei"] {

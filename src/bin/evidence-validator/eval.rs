@@ -150,8 +150,14 @@ fn value(v: Option<f64>) -> String {
 /// The report as text: each stage's metrics, then the ablation with one
 /// column per configuration.
 fn table(r: &EvalReport) -> String {
-    let mut out =
-        format!("{:?}: {} items, {} claims; k = {}; verdicts: {}\n", r.dataset, r.items, r.claims, r.k, r.verdicts);
+    let mut out = format!(
+        "{}: {} items, {} claims; k = {}; verdicts: {}\n",
+        r.dataset.title(),
+        r.items,
+        r.claims,
+        r.k,
+        r.verdicts
+    );
     for s in &r.stages {
         out.push_str(&format!("\nstage {} (gold: {}; {} scored)\n", s.stage, s.gold, s.evaluated));
         for m in &s.metrics {

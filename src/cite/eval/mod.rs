@@ -81,6 +81,15 @@ impl Dataset {
             _ => None,
         }
     }
+
+    /// As its authors write it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Dataset::Fever => "FEVER",
+            Dataset::Ragtruth => "RAGTruth",
+            Dataset::Alce => "ALCE",
+        }
+    }
 }
 
 /// FEVER's three labels.
