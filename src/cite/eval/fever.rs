@@ -5,7 +5,10 @@
 //! `label` (`SUPPORTS`, `REFUTES`, `NOT ENOUGH INFO`), `claim`, and
 //! `evidence`: a list of evidence sets, each a list of
 //! `[annotation_id, evidence_id, wiki_page, sentence_id]`; for NOT ENOUGH
-//! INFO page and sentence are `null`. Ignored: `verifiable`, the two
+//! INFO page and sentence are `null` (items given without their sets, as
+//! the spec's §7.2.2 example writes them, are read as one set each).
+//! Hugging Face's `fever` rows (`evidence_wiki_url`, one row per evidence
+//! item) are another format, not read here. Ignored: `verifiable`, the two
 //! annotation ids, any other key. A line without a label (the unlabelled
 //! test split) is refused: there is nothing to score against.
 //!
@@ -90,8 +93,11 @@ fn claim(o: &Map<String, Value>) -> Result<FeverClaim> {
     for (i, set) in sets.iter().enumerate() {
         let set_at = at.index(i);
         let items = set.as_array().ok_or_else(|| Error::invalid_input(&set_at, "type", "an evidence set is a list"))?;
+        // the spec's §7.2.2 example writes the items without their sets
+        let flat = items.first().is_some_and(|x| !x.is_array());
+        let items = if flat { std::slice::from_ref(set) } else { items.as_slice() };
         for (j, item) in items.iter().enumerate() {
-            let item_at = set_at.index(j);
+            let item_at = if flat { set_at.clone() } else { set_at.index(j) };
             let parts = item.as_array().filter(|p| p.len() == 4).ok_or_else(|| {
                 Error::invalid_input(
                     &item_at,
@@ -356,6 +362,10 @@ mod tests {
         assert_eq!(a.evidence[0].range, Some((14, 14 + 16)));
         assert_eq!(a.input.claims[0].citations, ["Page_-LRB-x-RRB-", "Other"]);
         assert!(cases[1].input.sources.is_empty() && cases[1].evidence.is_empty());
+        // the spec's flat form: each item its own set
+        let flat = r#"{"id": 3, "label": "SUPPORTS", "claim": "A.", "evidence": [[null, null, "Other", 0], [null, null, "P", 2]]}"#;
+        let c = read_claims(flat, "c.jsonl", &Deadline::never()).unwrap();
+        assert_eq!(c[0].evidence, [("Other".to_string(), 0), ("P".to_string(), 2)]);
     }
 
     #[test]
