@@ -15,8 +15,9 @@
 //! are the docs, with ids `1`, `2`, … as ALCE numbers them in its prompts;
 //! stage 1's gold is the docs with an answer found. The claims are the
 //! sentences of `output` (none without one); a claim's citations are its
-//! `[n]` marks, read as ALCE's `eval.py` reads them (every `[` followed by
-//! digits), and removed from its text. Those citations are taken as correct
+//! `[n]` marks (`[1][2]` names 1 and 2, as ALCE's `eval.py` reads it;
+//! `[1, 2]`, which `eval.py` reads as 1, names both here), removed from its
+//! text. Those citations are taken as correct
 //! (the spec's synthetic error injection, §7.3.5); the pipeline gets them
 //! with the first citation of 3 claims in 10 replaced by the next doc.
 
@@ -161,8 +162,8 @@ fn text(o: &Map<String, Value>, key: &str, at: &JsonPath) -> Result<String> {
 }
 
 /// A sentence without its citation marks, and the doc numbers they name
-/// (distinct, in order): every `[` followed by digits, as ALCE's `eval.py`
-/// reads them (`[1][2]` and `[1, 2]` name 1 and 2).
+/// (distinct, in order): `[digits]` or `[digits, digits, …]`; other
+/// brackets are text.
 fn citations(sentence: &str) -> (String, Vec<String>) {
     let mut cites: Vec<String> = Vec::new();
     let mut text = String::with_capacity(sentence.len());

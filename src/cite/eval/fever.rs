@@ -192,7 +192,8 @@ impl WikiPages {
                 return Ok(());
             }
         }
-        let value = crate::json::parse(text, ErrorKind::Validation, &format!("{file} line {line}"))?;
+        let value = crate::json::parse(text, ErrorKind::Validation, &format!("{file} line {line}"))
+            .map_err(|e| e.with_detail("line", Value::from(line)))?;
         let page = (|| {
             let o = value
                 .as_object()

@@ -193,7 +193,8 @@ pub(crate) fn jsonl_objects(text: &str, file: &str, deadline: &Deadline) -> Resu
             )
             .with_detail("line", Value::from(n + 1)));
         }
-        let value = crate::json::parse(line, ErrorKind::Validation, &format!("{file} line {}", n + 1))?;
+        let value = crate::json::parse(line, ErrorKind::Validation, &format!("{file} line {}", n + 1))
+            .map_err(|e| e.with_detail("line", Value::from(n + 1)))?;
         match value {
             Value::Object(o) => out.push((n + 1, o)),
             _ => {
@@ -295,5 +296,6 @@ mod tests {
         assert!(e.message().starts_with("x.jsonl line 3: "), "{}", e.message());
         let e = jsonl_objects("{\"a\": 1}\n{\"a\": \n", "x.jsonl", &Deadline::never()).unwrap_err();
         assert!(e.message().starts_with("x.jsonl line 2 is not valid JSON"), "{}", e.message());
+        assert_eq!(e.details()["line"], 2, "the file's line, not the JSON text's");
     }
 }
