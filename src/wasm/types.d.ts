@@ -415,6 +415,22 @@ export interface CiteConfig {
     rounding_tolerance?: number;
     match_threshold?: number;
   };
+  /** Stage 2 (part 2). */
+  interleaved_generation?: {
+    max_claims_per_section?: number;
+    min_evidence_similarity?: number;
+    entailment_threshold?: number;
+  };
+  /** Stage 4 (part 2). */
+  isolated_verification?: {
+    max_cove_questions?: number;
+  };
+  /** The bounds on the host's LLM calls (part 2). */
+  llm_calls?: {
+    max_in_flight?: number;
+    call_timeout_seconds?: number;
+    max_retries?: number;
+  };
 }
 
 /** Every setting of {@link CiteConfig}, with its value. */
@@ -569,3 +585,150 @@ export function citeNumeric(claim: string, evidence: string, config?: CiteConfig
 export function citeMetrics(input: CiteMetricsInput): CiteMetricsReport;
 /** The pipeline's default configuration. */
 export function citeDefaultConfig(): CiteDefaultConfig;
+
+/** The input of {@link citePipeline}: {@link CiteInput} (claims given skip stage 2; `claims: []` lets the host's `generate` write them) and stage 2's section outline. */
+export interface CitePipelineInput extends CiteInput {
+  outline?: string[] | null;
+}
+
+/** What an LLM request asks. */
+export type CiteRequestKind = "generate" | "draft" | "verify" | "cove_questions" | "cove_answer" | "cove_compare" | "numeric_qa";
+
+/** One LLM request: a single user message built from fixed instructions and exactly the text its stage may see (a verify request: the claim and its evidence only). */
+export interface CiteLlmRequest {
+  id: number;
+  kind: CiteRequestKind;
+  callback: "generate" | "verify" | "qa";
+  /** The claim it is about (its index), or null (stage 2). */
+  claim: number | null;
+  /** 1, then 2 for the first retry, … */
+  attempt: number;
+  prompt: string;
+  max_tokens: number;
+  /** The host's AbortSignal, when it gave one (to pass on to fetch). */
+  signal?: AbortSignal;
+}
+
+/** An LLM callback: the answer's text (or a Promise of it). A throw, a rejection or a timeout is retried up to `llm_calls.max_retries` times. */
+export type CiteLlmCallback = (request: CiteLlmRequest) => string | Promise<string>;
+
+/** A claim produced (stage 2, or read from the input). */
+export interface CiteClaimEvent {
+  event: "claim";
+  index: number;
+  text: string;
+  citations: string[];
+  section?: string;
+}
+
+/** A claim's stage 4 ended (again, for a claim whose evidence stage 5 replaced). */
+export interface CiteVerifiedEvent {
+  event: "verified";
+  index: number;
+  verdict: CiteVerdict | null;
+  abstained: boolean;
+  method: CiteVerificationMethod;
+}
+
+/** What the pipeline streams. */
+export type CiteEvent = CiteClaimEvent | CiteVerifiedEvent;
+
+/** The host of {@link citePipeline}: without `verify` (and `qa`) stage 4 is the deterministic verifier; without `generate` the input must hold claims. */
+export interface CiteHost {
+  /** Stage 2: writes claims. */
+  generate?: CiteLlmCallback | null;
+  /** Stage 4: judges a claim against its evidence, in isolation. */
+  verify?: CiteLlmCallback | null;
+  /** Stage 6: answers one question from one text (`verify` stands in when absent). */
+  qa?: CiteLlmCallback | null;
+  /** Each claim and verdict as they come. */
+  onClaim?: ((event: CiteEvent) => void) | null;
+  /** Cancels the run: checked before each call; the run rejects with a PROCESSING_ERROR. */
+  signal?: AbortSignal | null;
+}
+
+export type CiteVerificationMethod = "quick" | "standard" | "full_cove" | "deterministic" | "no_evidence";
+
+/** One question with its answers. */
+export interface CiteQaPair {
+  question: string;
+  evidence_answer: string;
+  claim_answer?: string;
+  agree?: boolean;
+}
+
+/** A claim of the final assembly. */
+export interface CiteVerifiedClaim {
+  text: string;
+  confidence: CiteClaimConfidence;
+  correction: CiteCorrection;
+  numeric: CiteNumericResult | null;
+  /** The final verdict (stage 4, lowered by stage 6); null when abstained without one. */
+  verdict: CiteVerdict | null;
+  abstained: boolean;
+  section?: string;
+  /** The cited spans after correction. */
+  evidence: { source_id: string; quote: string; position: CitePosition }[];
+  verification: {
+    verifier: "llm" | "deterministic";
+    method: CiteVerificationMethod;
+    evidence: string | null;
+    verdict: CiteVerdict | null;
+    /** The first verification, against the evidence stage 5 replaced. */
+    initial?: { verdict: CiteVerdict | null; reason: string };
+    raw_verdict: CiteVerdict | null;
+    abstained: boolean;
+    reason: string;
+    qa?: CiteQaPair[];
+  };
+  numeric_qa?: { verdict: CiteVerdict; match_score: number; qa: CiteQaPair[] };
+}
+
+/** The report of {@link citePipeline}. */
+export interface CitePipelineReport {
+  evidence_pool: CiteEvidenceSpan[];
+  relevance_method_used: CiteRelevanceMethod | "none";
+  correction_method_used: CiteCorrectionMethod | "none";
+  generation: {
+    mode: "interleaved" | "generate_then_cite" | "input";
+    sections: string[];
+    dropped: { section: string; source_id: string; text: string; reason: string }[];
+  };
+  claims: CiteVerifiedClaim[];
+  /** The spec's end-to-end metrics. */
+  summary: {
+    claims: number;
+    supported: number;
+    partial: number;
+    unsupported: number;
+    contradicted: number;
+    nei: number;
+    abstained: number;
+    corrected: number;
+    unsupported_rate: number;
+    contradicted_rate: number;
+    nei_rate: number;
+    correction_rate: number;
+    abstention_rate: number;
+    llm_calls: number;
+    retries: number;
+    failed_calls: number;
+    p95_call_ms: number;
+  };
+  warnings: string[];
+  stages: {
+    evidence_preselection: boolean;
+    interleaved_generation: boolean;
+    confidence_classification: boolean;
+    verifier: "llm" | "deterministic";
+    citation_correction: boolean;
+    numeric_qa_verification: boolean;
+    nei_verdict: boolean;
+    abstention: boolean;
+  };
+}
+
+/** The whole citation pipeline (spec 004): stage 2 through `host.generate` (when the input has no claims), stage 4 isolated through `host.verify`, stage 6's questions through `host.qa`, at most `llm_calls.max_in_flight` calls at once. Rejects with an EvidenceValidatorError on bad input, a passed time limit or cancellation. */
+export function citePipeline(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): Promise<CitePipelineReport>;
+/** {@link citePipeline} as an async iterator: each claim as produced, each verdict, then the report. */
+export function citeStream(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): AsyncIterableIterator<CiteEvent | { event: "report"; report: CitePipelineReport }>;
