@@ -9,6 +9,7 @@
 //! - stage 6, [`numeric`]: numeric verification by normalized value, unit,
 //!   entity and time period;
 //! - [`metrics`]: the evaluation metrics of Part VII;
+//! - [`eval`]: the evaluation runner on FEVER, RAGTruth and ALCE (§7.3, §7.5);
 //! - [`config`]: Appendix B's toggles and every stage's settings.
 //!
 //! Stages 2 and 4 (generation and isolated verification) ask an LLM: part 2
@@ -23,6 +24,7 @@
 pub mod confidence;
 pub mod config;
 pub mod correction;
+pub mod eval;
 pub mod evidence;
 pub mod metrics;
 pub mod numeric;

@@ -112,7 +112,7 @@ fn line<T: Serialize>(value: &T) -> Result<(), Failure> {
     write_stdout(&format!("{json}\n"))
 }
 
-fn config(path: Option<&PathBuf>) -> Result<CiteConfig, Failure> {
+pub(crate) fn config(path: Option<&PathBuf>) -> Result<CiteConfig, Failure> {
     let value = match path {
         Some(p) => {
             parse_json(&read_text(p, ErrorKind::Configuration)?, &p.display().to_string(), ErrorKind::Configuration)?

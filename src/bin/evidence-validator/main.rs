@@ -8,6 +8,7 @@
 //! evidence-validator find --source FILE QUOTE [--max-edit-distance N]
 //! evidence-validator finding validate|verify|hash …   # spec 003 (finding.rs)
 //! evidence-validator numeric | metrics | cite …   # spec 004, see cite.rs
+//! evidence-validator eval --dataset fever|ragtruth|alce --input FILE …   # spec 004 §7, see eval.rs
 //! ```
 //!
 //! Exit codes: 0 report written; 1 `--strict` and some claim is not
@@ -27,6 +28,7 @@
 
 mod cite;
 mod error_report;
+mod eval;
 mod finding;
 mod judge;
 mod spec_form;
@@ -135,6 +137,8 @@ enum Command {
     Metrics(cite::MetricsArgs),
     /// The citation pipeline's deterministic stages 1, 3, 5, 6 (spec 004).
     Cite(cite::CiteArgs),
+    /// Per-stage metrics and the toggle ablation on FEVER, RAGTruth or ALCE (spec 004 §7).
+    Eval(eval::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -289,6 +293,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Numeric(args) => cite::run_numeric(args),
         Command::Metrics(args) => cite::run_metrics(args),
         Command::Cite(args) => cite::run_cite(args),
+        Command::Eval(args) => eval::run(args),
     }
 }
 
