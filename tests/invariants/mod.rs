@@ -18,6 +18,7 @@ use evidence_validator::judge::citations::ReportCitations;
 use evidence_validator::judge::Ballot;
 use evidence_validator::text::{Normalized, Span};
 use evidence_validator::transcript::{ItemValidation, Transcript};
+use evidence_validator::validate::Location;
 use evidence_validator::Report;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -52,6 +53,16 @@ impl Offsets {
             utf16: (s.utf16_start, s.utf16_end),
             bytes: (s.byte_start, s.byte_end),
             line_column: Some((s.line, s.column, s.end_line)),
+        }
+    }
+
+    /// A report [`Location`]'s offsets.
+    pub fn of_report(l: &Location) -> Offsets {
+        Offsets {
+            chars: (l.start_position, l.end_position),
+            utf16: (l.utf16_start, l.utf16_end),
+            bytes: (l.byte_start, l.byte_end),
+            line_column: Some((l.line_number, l.column, l.end_line_number)),
         }
     }
 

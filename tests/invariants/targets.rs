@@ -55,7 +55,8 @@ fn format_of(bits: u8) -> Option<Format> {
 }
 
 /// Markdown, HTML and plain text: both readers' units and headings, the
-/// document's sections (contiguous, char ranges, heading inside), both
+/// document's sections (contiguous, char ranges, heading inside, to the
+/// end of the source), both
 /// profiles' normalized text and its map.
 pub fn document(data: &[u8]) -> Check {
     let (b, rest) = first(data);
@@ -66,7 +67,9 @@ pub fn document(data: &[u8]) -> Check {
         Ok(d) => d,
         Err(e) => return super::typed_error(&e),
     };
-    let mut at = 0;
+    // contiguous from the first heading (a preamble of nothing but blank
+    // lines is no section) to the end of the source
+    let mut at = doc.sections().first().map_or(0, |s| s.byte_start);
     for (i, s) in doc.sections().iter().enumerate() {
         if s.byte_start != at || s.byte_start > s.heading_end || s.heading_end > s.byte_end || s.byte_end > src.len() {
             return fail(format!("section {i} {s:?} not contiguous from {at} or out of bounds"));
@@ -120,14 +123,7 @@ pub fn find(data: &[u8]) -> Check {
     let k = usize::from(b >> 2) % 6;
     for (p, k) in [(profile(b), k), (profile(0), 0)] {
         for (i, m) in evidence_validator::validate::find_quote(&doc, &quote, p, k).iter().enumerate() {
-            let l = &m.location;
-            let o = Offsets {
-                chars: (l.start_position, l.end_position),
-                utf16: (l.utf16_start, l.utf16_end),
-                bytes: (l.byte_start, l.byte_end),
-                line_column: Some((l.line_number, l.column, l.end_line_number)),
-            };
-            super::span_slices_to(&src, o, &m.matched_text, &format!("{p:?} k={k} match {i}"))?;
+            super::span_slices_to(&src, Offsets::of_report(&m.location), &m.matched_text, &format!("{p:?} k={k} match {i}"))?;
         }
     }
     Ok(())
