@@ -78,7 +78,9 @@ fn retyped(words: &[usize], seps: &[usize], from: usize, to: usize) -> String {
 /// UTF-16, with its line and column (`invariants::span_slices_to`).
 fn assert_spans_hold(doc: &str, found: &[evidence_validator::validate::FoundMatch]) {
     for m in found {
-        if let Err(e) = invariants::span_slices_to(doc, invariants::Offsets::of_report(&m.location), &m.matched_text, "match") {
+        if let Err(e) =
+            invariants::span_slices_to(doc, invariants::Offsets::of_report(&m.location), &m.matched_text, "match")
+        {
             panic!("{e} in {doc:?}");
         }
     }

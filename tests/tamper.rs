@@ -56,7 +56,10 @@ fn every_byte_flip_of_the_hashed_content_changes_the_content_hash() {
             let rehash = invariants::content_hash_of(&v);
             if hashed_changed {
                 if rehash == recorded {
-                    missed.push(format!("byte {i} ^ {bit:#04x}: {:?}", String::from_utf8_lossy(&t[i.saturating_sub(30)..(i + 30).min(t.len())])));
+                    missed.push(format!(
+                        "byte {i} ^ {bit:#04x}: {:?}",
+                        String::from_utf8_lossy(&t[i.saturating_sub(30)..(i + 30).min(t.len())])
+                    ));
                 } else {
                     detected += 1;
                 }
@@ -68,7 +71,11 @@ fn every_byte_flip_of_the_hashed_content_changes_the_content_hash() {
     }
     assert!(missed.is_empty(), "{} undetected changes:\n{}", missed.len(), missed.join("\n"));
     // the flips really reach the content: most of them still parse
-    assert!(detected > bytes.len(), "only {detected} detected flips of {} bytes ({unparsable} unparsable, {outside} outside)", bytes.len());
+    assert!(
+        detected > bytes.len(),
+        "only {detected} detected flips of {} bytes ({unparsable} unparsable, {outside} outside)",
+        bytes.len()
+    );
 }
 
 #[test]
@@ -98,8 +105,15 @@ fn every_field_of_every_result_is_in_the_librarys_hash() {
                 let mut v = results.clone();
                 let l = &mut v[i].match_details.as_mut().expect("match").location;
                 let slot = [
-                    &mut l.start_position, &mut l.end_position, &mut l.utf16_start, &mut l.utf16_end, &mut l.byte_start,
-                    &mut l.byte_end, &mut l.line_number, &mut l.column, &mut l.end_line_number,
+                    &mut l.start_position,
+                    &mut l.end_position,
+                    &mut l.utf16_start,
+                    &mut l.utf16_end,
+                    &mut l.byte_start,
+                    &mut l.byte_end,
+                    &mut l.line_number,
+                    &mut l.column,
+                    &mut l.end_line_number,
                 ];
                 if let Some(x) = slot.into_iter().nth(field) {
                     *x += 1;

@@ -453,7 +453,8 @@ pub fn cite_report(input: &CiteInput, r: &CiteReport) -> Check {
         };
         let what = format!("evidence span {i}");
         if s.truncated {
-            let slice = src.content.get(s.position.byte_start..s.position.byte_end).ok_or(format!("{what}: out of bounds"))?;
+            let slice =
+                src.content.get(s.position.byte_start..s.position.byte_end).ok_or(format!("{what}: out of bounds"))?;
             span_slices_to(&src.content, Offsets::of(&s.position), slice, &what)?;
         } else {
             span_slices_to(&src.content, Offsets::of(&s.position), &s.quote, &what)?;

@@ -123,7 +123,12 @@ pub fn find(data: &[u8]) -> Check {
     let k = usize::from(b >> 2) % 6;
     for (p, k) in [(profile(b), k), (profile(0), 0)] {
         for (i, m) in evidence_validator::validate::find_quote(&doc, &quote, p, k).iter().enumerate() {
-            super::span_slices_to(&src, Offsets::of_report(&m.location), &m.matched_text, &format!("{p:?} k={k} match {i}"))?;
+            super::span_slices_to(
+                &src,
+                Offsets::of_report(&m.location),
+                &m.matched_text,
+                &format!("{p:?} k={k} match {i}"),
+            )?;
         }
     }
     Ok(())
@@ -187,7 +192,8 @@ impl ValidateIn {
                 _ => format!("EV{i:03}"),
             };
             ids.push(id.clone());
-            let kind = ["direct_quote", "paraphrase", "section_reference", "concept_reference"][usize::from(c.kind % 4)];
+            let kind =
+                ["direct_quote", "paraphrase", "section_reference", "concept_reference"][usize::from(c.kind % 4)];
             let mut o = serde_json::Map::new();
             o.insert("id".into(), id.into());
             o.insert("task_id".into(), "P1.T001".into());
@@ -364,7 +370,14 @@ pub fn transcript_json(data: &[u8]) -> Check {
         .segments
         .get(usize::from(s) % w.segments.len().max(1))
         .and_then(|s| s.words.as_ref())
-        .map(|ws| ws.iter().skip(usize::from(a)).take(usize::from(n % 12)).map(|x| x.word.as_str()).collect::<Vec<_>>().join(" "))
+        .map(|ws| {
+            ws.iter()
+                .skip(usize::from(a))
+                .take(usize::from(n % 12))
+                .map(|x| x.word.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_default();
     check_items(&t, &[(quote, time(u16::from(a) * 16))])
 }
@@ -435,7 +448,10 @@ pub fn finding(data: &[u8]) -> Check {
         if f.extraction_span.chars().count() < 20 || f.extraction_span_hash != compute_hash(&f.extraction_span) {
             return fail(format!("validate passed a short span or a wrong hash: {f:?}"));
         }
-        if !(0..=10).contains(&f.relevance_score) || !(0..=10).contains(&f.recency_score) || !(0..=3).contains(&f.trust_score) {
+        if !(0..=10).contains(&f.relevance_score)
+            || !(0..=10).contains(&f.recency_score)
+            || !(0..=3).contains(&f.trust_score)
+        {
             return fail(format!("validate passed a score out of range: {f:?}"));
         }
     }
@@ -455,7 +471,8 @@ pub fn finding(data: &[u8]) -> Check {
 /// time periods read from a text.
 pub fn numeric(data: &[u8]) -> Check {
     let [claim, evidence]: [String; 2] = parts(data, 2).try_into().map_err(|_| "two parts")?;
-    let _ = (evidence_validator::cite::numeric::periods(&claim), evidence_validator::cite::numeric::has_value(&evidence));
+    let _ =
+        (evidence_validator::cite::numeric::periods(&claim), evidence_validator::cite::numeric::has_value(&evidence));
     let config = evidence_validator::cite::CiteConfig::default();
     match evidence_validator::cite::verify_numeric(&claim, &evidence, &config) {
         Err(e) => super::typed_error(&e),
