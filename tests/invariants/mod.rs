@@ -315,7 +315,7 @@ pub fn normalized(original: &str, n: &Normalized) -> Check {
         }
         last = s;
     }
-    if n.as_str().len() > 0 && n.original_range(0, n.as_str().len()).is_none() {
+    if !n.as_str().is_empty() && n.original_range(0, n.as_str().len()).is_none() {
         return fail("the whole normalized text maps to no original range");
     }
     Ok(())

@@ -14,8 +14,11 @@ use evidence_validator::transcript::{parse_transcript, EvaluationItem, InputForm
 use evidence_validator::{Document, Format};
 use serde_json::{json, Value};
 
+/// A target: an input's bytes to the invariants' verdict.
+pub type Target = fn(&[u8]) -> Check;
+
 /// Every target, by name (the fuzz target's and the regression folder's).
-pub const ALL: &[(&str, fn(&[u8]) -> Check)] = &[
+pub const ALL: &[(&str, Target)] = &[
     ("document", document),
     ("normalize", normalize),
     ("find", find),
