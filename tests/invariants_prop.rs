@@ -207,7 +207,7 @@ proptest! {
 
     #[test]
     fn validate_json(src in text(MARKUP, 8), quote in text(MARKUP, 3), garbage in text(ANSWERS, 4)) {
-        let claims = serde_json::json!({"claims": [{"id": "EV1", "task_id": "T1", "quote": quote, "evidence_type": "direct_quote"}]});
+        let claims = serde_json::json!({"claims": [{"id": "EV1", "task_id": "P1.T001", "quote": quote, "evidence_type": "direct_quote"}]});
         for (c, cfg) in [(claims.to_string(), String::new()), (garbage.clone(), garbage.clone()), (claims.to_string(), garbage)] {
             let mut v = src.clone().into_bytes();
             v.extend_from_slice(format!("\u{1}{c}\u{1}{cfg}").as_bytes());

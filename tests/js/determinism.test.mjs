@@ -75,7 +75,7 @@ function hostile() {
       if (c === 1) quote = quote.toLowerCase().replace(/[\u201C\u201D]/g, '"').replace(/\u2019/g, "'");
       if (c === 2) quote = quote.replace(/15%/g, '16%').replace(/grew/g, 'fell');
       if (c === 3) quote = 'Nothing like this is written anywhere in the source text';
-      claims.push({ id: `EV${c}`, task_id: 'T1', quote: quote.length >= 10 ? quote : `${quote} padding words`,
+      claims.push({ id: `EV${c}`, task_id: 'P1.T001', quote: quote.length >= 10 ? quote : `${quote} padding words`,
         evidence_type: ['direct_quote', 'paraphrase', 'concept_reference'][c % 3] });
     }
     const config = seed % 2 ? null : { fuzzy_matching: { enabled: true, max_edit_distance: seed % 5 } };
@@ -84,11 +84,11 @@ function hostile() {
   // huge repeats: many occurrences of one quote, and one long line
   const line = 'the cat sat on the mat. ';
   out.push({ name: 'huge repeat', source: line.repeat(6000) + 'the cat sat on the hat.\r\n',
-    claims: { claims: [{ id: 'EV1', task_id: 'T1', quote: 'the cat sat on the hat', evidence_type: 'direct_quote' },
-      { id: 'EV2', task_id: 'T1', quote: 'the cat sat on the mat', evidence_type: 'direct_quote' }] }, config: null });
+    claims: { claims: [{ id: 'EV1', task_id: 'P1.T001', quote: 'the cat sat on the hat', evidence_type: 'direct_quote' },
+      { id: 'EV2', task_id: 'P1.T001', quote: 'the cat sat on the mat', evidence_type: 'direct_quote' }] }, config: null });
   out.push({ name: 'one long run', source: '😀'.repeat(3000) + 'a'.repeat(40000),
-    claims: { claims: [{ id: 'EV1', task_id: 'T1', quote: 'a'.repeat(64), evidence_type: 'direct_quote' },
-      { id: 'EV2', task_id: 'T1', quote: '😀'.repeat(12) + 'ab', evidence_type: 'paraphrase' }] }, config: null });
+    claims: { claims: [{ id: 'EV1', task_id: 'P1.T001', quote: 'a'.repeat(64), evidence_type: 'direct_quote' },
+      { id: 'EV2', task_id: 'P1.T001', quote: '😀'.repeat(12) + 'ab', evidence_type: 'paraphrase' }] }, config: null });
   return out;
 }
 
@@ -124,7 +124,7 @@ async function native(dir, c) {
 test('the CLI and the npm package give the same bytes on every case, twice', { timeout: 10 * 60 * 1000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-determinism-'));
   const cases = corpus();
-  assert.ok(cases.length >= 45, `${cases.length} cases`);
+  assert.ok(cases.length >= 36, `${cases.length} cases`);
   let compared = 0;
   try {
     for (const c of cases) {
@@ -140,6 +140,8 @@ test('the CLI and the npm package give the same bytes on every case, twice', { t
       if (wasmError || first.failed !== undefined) {
         assert.ok(wasmError && first.failed !== undefined,
           `[${c.name}] one side failed: wasm ${wasmError?.message}, CLI ${first.stderr}`);
+        // the same typed error, word for word
+        assert.ok(first.stderr.includes(wasmError.message), `[${c.name}] wasm: ${wasmError.message}; CLI: ${first.stderr}`);
         continue;
       }
       // two native runs: the raw bytes, timestamp masked
@@ -163,5 +165,5 @@ test('the CLI and the npm package give the same bytes on every case, twice', { t
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  assert.ok(compared >= 40, `only ${compared} reports compared`);
+  assert.ok(compared >= 30, `only ${compared} reports compared`);
 });
