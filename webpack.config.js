@@ -65,6 +65,9 @@ export default (env, argv) => {
       filename: '[name].[contenthash:8].js',
       chunkFilename: '[name].[contenthash:8].js',
       webassemblyModuleFilename: '[hash].wasm',
+      // the .wasm (www/src/library.js's `new URL('evidence-validator/web/wasm',
+      // import.meta.url)`, compiled once for the page and its worker) by name
+      assetModuleFilename: '[name].[contenthash:8][ext]',
       publicPath: 'auto',
       clean: true,
     },

@@ -120,5 +120,43 @@ fn bench_citations(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_citations);
+/// The readers (issue 20 item 5 converted their indexing to `get`): the
+/// markdown and HTML readers over the ~1 MB document, and a transcript of
+/// 20,000 SRT cues imported and checked (one quote from every 100th cue).
+fn bench_readers(c: &mut Criterion) {
+    use evidence_validator::extract::{extract_html, extract_markdown};
+    use evidence_validator::transcript::{parse_transcript, EvaluationItem, InputFormat, TranscriptConfig};
+    let mut group = c.benchmark_group("readers");
+    group.sample_size(10);
+    group.bench_function("extract_markdown 1 MB", |b| b.iter(|| extract_markdown(black_box(SOURCE)).units.len()));
+    let html: String = SOURCE
+        .split("\n\n")
+        .map(|p| format!("<p class=\"x\">{}</p>\n", p.replace('&', "&amp;").replace('<', "&lt;")))
+        .collect();
+    group.bench_function("extract_html 1 MB", |b| b.iter(|| extract_html(black_box(&html)).units.len()));
+    let words: Vec<&str> = SOURCE.split_whitespace().take(200_000).collect();
+    let mut srt = String::new();
+    for (k, cue) in words.chunks(10).enumerate().take(20_000) {
+        let (s, e) = (k * 2, k * 2 + 2);
+        let at = |t: usize| format!("{:02}:{:02}:{:02},000", t / 3600, t / 60 % 60, t % 60);
+        srt.push_str(&format!("{}\n{} --> {}\n{}\n\n", k + 1, at(s), at(e), cue.join(" ")));
+    }
+    group.bench_function("parse_transcript 20,000 SRT cues", |b| {
+        b.iter(|| parse_transcript(black_box(&srt), InputFormat::Srt).unwrap().text().len())
+    });
+    let t = parse_transcript(&srt, InputFormat::Srt).unwrap();
+    let items: Vec<EvaluationItem> = words
+        .chunks(10)
+        .step_by(100)
+        .enumerate()
+        .map(|(k, c)| EvaluationItem::new(c[..6].join(" "), (k * 200) as f64))
+        .collect();
+    let config = TranscriptConfig::default();
+    group.bench_function("validate 200 transcript items", |b| {
+        b.iter(|| items.iter().filter(|i| t.validate(black_box(i), &config).passed).count())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_citations, bench_readers);
 criterion_main!(benches);

@@ -204,6 +204,17 @@ function writeEntryPoints(names) {
     `import wasm from './${base}_bg.wasm';\nimport { initSync } from './${base}.js';\n\n` +
     `initSync({ module: wasm });\n\nexport * from './${base}.js';\n`);
   fs.writeFileSync(path.join(pkgDir, 'web', 'workerd.d.ts'), `${HEADER}export * from './${base}.js';\n`);
+
+  // webpack bundling for Node (the `node` + `webpack` conditions, from
+  // `require` or `import`): the nodejs target reads its .wasm at
+  // `${__dirname}`, which in a bundle is the bundle's folder, where nothing
+  // put it. Here `new URL(…, import.meta.url)` makes webpack emit the .wasm
+  // next to the bundle and find it at run time; it is compiled synchronously
+  // (no async module: `require` works).
+  fs.writeFileSync(path.join(pkgDir, 'web', 'node-bundler.mjs'),
+    `${HEADER}// Node entry for webpack bundles: the .wasm is emitted by the bundler and read next to the bundle.\n` +
+    `import { readFileSync } from 'node:fs';\nimport { initSync } from './${base}.js';\n\n` +
+    `initSync({ module: readFileSync(new URL('./${base}_bg.wasm', import.meta.url)) });\n\nexport * from './${base}.js';\n`);
 }
 
 function packageJson(cargo) {
@@ -215,6 +226,7 @@ function packageJson(cargo) {
     `./nodejs/${base}.js`,
     './nodejs/index.mjs',
     './web/workerd.js',
+    './web/node-bundler.mjs',
   ];
   for (const t of targets) if (fs.existsSync(path.join(pkgDir, t, 'snippets'))) sideEffects.push(`./${t}/snippets/*`);
   return {
@@ -234,6 +246,8 @@ function packageJson(cargo) {
         // First: Cloudflare's bundler (wrangler) also sets `browser` and `import`.
         workerd: { types: './web/workerd.d.ts', default: './web/workerd.js' },
         node: {
+          // webpack bundling for Node (web/node-bundler.mjs), before Node's own entries
+          webpack: { types: `./nodejs/${base}.d.ts`, default: './web/node-bundler.mjs' },
           import: { types: './nodejs/index.d.mts', default: './nodejs/index.mjs' },
           require: { types: `./nodejs/${base}.d.ts`, default: `./nodejs/${base}.js` },
           default: { types: `./nodejs/${base}.d.ts`, default: `./nodejs/${base}.js` },
@@ -244,6 +258,9 @@ function packageJson(cargo) {
       },
       // Browsers without a bundler: `await init()` before the first call.
       './web': web,
+      // The wasm itself, for a page that compiles it once and posts the
+      // WebAssembly.Module to its workers (`init({ module_or_path: module })`).
+      './web/wasm': `./web/${base}_bg.wasm`,
       './workerd': { types: './web/workerd.d.ts', default: './web/workerd.js' },
       './package.json': './package.json',
     },

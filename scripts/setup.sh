@@ -43,7 +43,7 @@ if ! [ -f /usr/share/dict/american-english ] || ! [ -f /usr/share/dict/british-e
 fi
 
 # python3: the CPython difflib oracle of src/matching/tests/difflib_diff.rs and
-# tests/judge_difflib.rs (those tests fail without it, never skip).
+# src/judge/difflib_tests.rs (those tests fail without it, never skip).
 if ! command -v python3 >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3

@@ -20,7 +20,10 @@ pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     if v.len() < 2 {
         return;
     }
-    let mut perm = sorted_indices(v.len(), &mut |i, j| cmp(&v[i], &v[j]));
+    let mut perm = sorted_indices(v.len(), &mut |i, j| match (v.get(i), v.get(j)) {
+        (Some(a), Some(b)) => cmp(a, b),
+        _ => Ordering::Equal, // never: both are indices of `v`
+    });
     permute(v, &mut perm);
 }
 
@@ -39,7 +42,7 @@ fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Ve
     for run in a.chunks_mut(RUN) {
         for i in 1..run.len() {
             let mut j = i;
-            while j > 0 && cmp(run[j - 1], run[j]) == Ordering::Greater {
+            while j > 0 && run.get(j - 1).zip(run.get(j)).is_some_and(|(&x, &y)| cmp(x, y) == Ordering::Greater) {
                 run.swap(j - 1, j);
                 j -= 1;
             }
@@ -48,26 +51,9 @@ fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Ve
     let mut b = vec![0usize; n];
     let mut width = RUN;
     while width < n {
-        let mut lo = 0;
-        while lo < n {
-            let mid = (lo + width).min(n);
-            let hi = (lo + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (lo, mid, lo);
-            while i < mid && j < hi {
-                // the right element goes first only when strictly smaller: stable
-                if cmp(a[j], a[i]) == Ordering::Less {
-                    b[k] = a[j];
-                    j += 1;
-                } else {
-                    b[k] = a[i];
-                    i += 1;
-                }
-                k += 1;
-            }
-            b[k..k + (mid - i)].copy_from_slice(&a[i..mid]);
-            k += mid - i;
-            b[k..k + (hi - j)].copy_from_slice(&a[j..hi]);
-            lo = hi;
+        for (from, to) in a.chunks(2 * width).zip(b.chunks_mut(2 * width)) {
+            let (left, right) = from.split_at(width.min(from.len()));
+            merge(left, right, to, cmp);
         }
         std::mem::swap(&mut a, &mut b);
         width *= 2;
@@ -75,14 +61,32 @@ fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Ve
     a
 }
 
+/// Merges the sorted `left` and `right` into `out` (as long as both).
+fn merge(mut left: &[usize], mut right: &[usize], out: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
+    let mut out = out.iter_mut();
+    while let ([l, left_rest @ ..], [r, right_rest @ ..]) = (left, right) {
+        let Some(slot) = out.next() else { return };
+        // the right element goes first only when strictly smaller: stable
+        if cmp(*r, *l) == Ordering::Less {
+            *slot = *r;
+            right = right_rest;
+        } else {
+            *slot = *l;
+            left = left_rest;
+        }
+    }
+    for (slot, &x) in out.zip(left.iter().chain(right)) {
+        *slot = x;
+    }
+}
+
 /// Reorders `v` so that position `i` holds the element that was at
 /// `perm[i]`, by following each cycle of the permutation (`perm` is used up).
 fn permute<T>(v: &mut [T], perm: &mut [usize]) {
     for start in 0..perm.len() {
         let mut cur = start;
-        loop {
-            let next = perm[cur];
-            perm[cur] = cur;
+        while let Some(slot) = perm.get_mut(cur) {
+            let next = std::mem::replace(slot, cur);
             if next == start {
                 break;
             }

@@ -18,8 +18,12 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "meaning_common/levenshtein.rs"]
+mod levenshtein;
+
 use evidence_validator::host::FixedClock;
 use evidence_validator::validate::validate_evidence;
+use levenshtein::levenshtein;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,21 +65,6 @@ fn validate(source: &str, quote: &str) -> (String, String) {
     let claim = &report["validated_claims"][0];
     let status = claim["validation_status"].as_str().unwrap_or("?").to_string();
     (status, claim["match_details"]["match_type"].as_str().unwrap_or("none").to_string())
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != b[j])).min(row[j] + 1).min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 #[test]

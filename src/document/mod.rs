@@ -173,7 +173,7 @@ pub struct Document {
     format: Format,
     sections: Vec<Section>,
     positions: PositionIndex,
-    indexes: Vec<(Profile, OnceCell<SearchIndex>)>,
+    indexes: [(Profile, OnceCell<SearchIndex>); 4],
     /// The text no reader sees, kept apart (not searched by default).
     hidden: Hidden,
     /// Per profile, the index of all text, hidden included (built on first
@@ -200,11 +200,8 @@ impl Document {
         }
         let format = format.unwrap_or_else(|| Format::detect(&source));
         let positions = PositionIndex::new(&source);
-        let indexes: Vec<(Profile, OnceCell<SearchIndex>)> = [true, false]
-            .iter()
-            .flat_map(|&c| [true, false].map(move |w| Profile { fold_case: c, collapse_whitespace: w }))
-            .map(|p| (p, OnceCell::new()))
-            .collect();
+        let indexes = [(true, true), (true, false), (false, true), (false, false)]
+            .map(|(c, w)| (Profile { fold_case: c, collapse_whitespace: w }, OnceCell::new()));
         // Markdown and HTML are read once: the same pass gives the headings
         // and the default profile's normalized text (which nearly every
         // query needs); other profiles are built on first use.

@@ -54,7 +54,7 @@ fn decode_numeric_ref(b: &[u8], mut j: usize, strict: bool) -> Option<(char, usi
 fn decode_named_ref(src: &str, name_start: usize, strict: bool) -> Option<(char, usize)> {
     let b = src.as_bytes();
     let mut j = name_start;
-    while j < b.len() && j - name_start < 40 && b[j].is_ascii_alphanumeric() {
+    while j - name_start < 40 && b.get(j).is_some_and(u8::is_ascii_alphanumeric) {
         j += 1;
     }
     if j == name_start {
@@ -91,8 +91,8 @@ fn numeric_char(value: u32, windows_1252: bool) -> char {
             0x17D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161, 0x203A,
             0x153, 0x9D, 0x17E, 0x178,
         ];
-        let mapped = u32::from(C1[(value - 0x80) as usize]);
-        return char::from_u32(mapped).unwrap_or('\u{FFFD}');
+        let mapped = C1.get((value - 0x80) as usize).map(|&c| u32::from(c));
+        return mapped.and_then(char::from_u32).unwrap_or('\u{FFFD}');
     }
     if value == 0 {
         return '\u{FFFD}';
@@ -102,7 +102,7 @@ fn numeric_char(value: u32, windows_1252: bool) -> char {
 }
 
 fn lookup_entity(name: &str) -> Option<char> {
-    ENTITIES.binary_search_by(|(k, _)| k.cmp(&name)).ok().map(|i| ENTITIES[i].1)
+    ENTITIES.binary_search_by(|(k, _)| k.cmp(&name)).ok().and_then(|i| ENTITIES.get(i)).map(|e| e.1)
 }
 
 /// Named character references (name without `&` and `;`, decoded char), sorted

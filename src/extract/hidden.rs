@@ -31,7 +31,7 @@
 //! `<details>` content (a reader can open it).
 
 use super::entities::decode_char_ref;
-use super::scan::is_ws;
+use super::scan::{byte_at, is_ws, skip_while};
 use super::units::HiddenReason;
 use std::collections::HashMap;
 
@@ -51,72 +51,52 @@ pub(crate) struct TagHiding {
 pub(crate) fn tag_hiding(b: &[u8], from: usize, to: usize) -> TagHiding {
     let to = to.min(b.len());
     let mut j = from;
-    let mut seen = [false; 3]; // hidden, aria-hidden, style
-    let mut out = TagHiding::default();
-    let mut aria = false;
-    let mut style: Option<(Option<bool>, Option<bool>)> = None;
+    let (mut hidden, mut aria, mut style) = (None, None, None);
     while j < to {
-        while j < to && (is_ws(b[j]) || b[j] == b'/') {
-            j += 1;
-        }
+        j = skip_while(b, j, to, |c| is_ws(c) || c == b'/');
         if j >= to {
             break;
         }
         let name_start = j;
-        j += 1;
-        while j < to && !is_ws(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
-            j += 1;
-        }
-        let name = &b[name_start..j];
-        while j < to && is_ws(b[j]) {
-            j += 1;
-        }
+        j = skip_while(b, j + 1, to, |c| !is_ws(c) && !matches!(c, b'/' | b'>' | b'='));
+        let name = b.get(name_start..j).unwrap_or_default();
+        j = skip_while(b, j, to, is_ws);
         let mut value: Option<(usize, usize)> = None;
-        if j < to && b[j] == b'=' {
-            j += 1;
-            while j < to && is_ws(b[j]) {
-                j += 1;
-            }
-            if j < to && (b[j] == b'"' || b[j] == b'\'') {
-                let q = b[j];
+        if byte_at(b, j, to) == Some(b'=') {
+            j = skip_while(b, j + 1, to, is_ws);
+            if let Some(q @ (b'"' | b'\'')) = byte_at(b, j, to) {
                 let vs = j + 1;
-                let mut k = vs;
-                while k < to && b[k] != q {
-                    k += 1;
-                }
+                let k = skip_while(b, vs, to, |c| c != q);
                 value = Some((vs, k));
                 j = (k + 1).min(to);
             } else {
                 let vs = j;
-                while j < to && !is_ws(b[j]) && b[j] != b'>' {
-                    j += 1;
-                }
+                j = skip_while(b, j, to, |c| !is_ws(c) && c != b'>');
                 value = Some((vs, j));
             }
         }
+        // the first of duplicate attributes counts
         let slot = if name.eq_ignore_ascii_case(b"hidden") {
-            0
+            &mut hidden
         } else if name.eq_ignore_ascii_case(b"aria-hidden") {
-            1
+            &mut aria
         } else if name.eq_ignore_ascii_case(b"style") {
-            2
+            &mut style
         } else {
             continue;
         };
-        if seen[slot] {
-            continue;
-        }
-        seen[slot] = true;
-        let raw = value.and_then(|(s, e)| std::str::from_utf8(b.get(s..e)?).ok()).unwrap_or("");
-        match slot {
-            0 => out.hides = Some(HiddenReason::HiddenAttribute),
-            1 => {
-                aria =
-                    decode_attribute(raw).trim_matches(|c: char| c.is_ascii_whitespace()).eq_ignore_ascii_case("true")
-            }
-            _ => style = Some(css_hiding(&decode_attribute(raw))),
+        if slot.is_none() {
+            *slot = Some(value.and_then(|(s, e)| std::str::from_utf8(b.get(s..e)?).ok()).unwrap_or(""));
         }
     }
+    let mut out = TagHiding::default();
+    if hidden.is_some() {
+        out.hides = Some(HiddenReason::HiddenAttribute);
+    }
+    let aria = aria.is_some_and(|raw| {
+        decode_attribute(raw).trim_matches(|c: char| c.is_ascii_whitespace()).eq_ignore_ascii_case("true")
+    });
+    let style = style.map(|raw| css_hiding(&decode_attribute(raw)));
     if out.hides.is_none() && aria {
         out.hides = Some(HiddenReason::AriaHidden);
     }
@@ -136,8 +116,8 @@ fn decode_attribute(raw: &str) -> String {
     }
     let mut out = String::with_capacity(raw.len());
     let mut i = 0;
-    while i < raw.len() {
-        if raw.as_bytes()[i] == b'&' {
+    while let Some(&c) = raw.as_bytes().get(i) {
+        if c == b'&' {
             if let Some((ch, end)) = decode_char_ref(raw, i, false) {
                 out.push(ch);
                 i = end;

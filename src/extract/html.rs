@@ -42,7 +42,7 @@
 
 use super::entities::decode_char_ref;
 use super::hidden::{tag_hiding, Tracker};
-use super::scan::{addressable, find_byte, find_seq, is_ws};
+use super::scan::{addressable, find_byte, find_seq, is_ws, skip_while};
 use super::units::{title_of, Extracted, Heading, Hidden, HiddenReason, Unit};
 
 /// Extracts the visible text of an HTML source as units, its headings, and
@@ -91,10 +91,9 @@ enum Kind {
 
 fn classify(name: &[u8]) -> Kind {
     let mut buf = [0u8; 12];
-    if name.len() > buf.len() {
+    let Some(lower) = buf.get_mut(..name.len()) else {
         return Kind::Inline;
-    }
-    let lower = &mut buf[..name.len()];
+    };
     lower.copy_from_slice(name);
     lower.make_ascii_lowercase();
     match &*lower {
@@ -169,16 +168,15 @@ struct Html<'a> {
 
 impl Html<'_> {
     fn run(&mut self) {
-        let n = self.b.len();
         let mut i = 0;
-        while i < n {
-            i = match self.b[i] {
+        while let Some(&c) = self.b.get(i) {
+            i = match c {
                 b'<' => self.markup(i),
                 b'&' => self.reference(i),
                 _ => self.text_char(i),
             };
         }
-        self.close_heading(n);
+        self.close_heading(self.b.len());
     }
 
     fn push(&mut self, ch: char, start: usize, end: usize) {
@@ -239,8 +237,8 @@ impl Html<'_> {
     /// Emits `[from, to)` as text, decoding references if asked.
     fn text_range(&mut self, from: usize, to: usize, references: bool) {
         let mut i = from;
-        while i < to {
-            i = if references && self.b[i] == b'&' { self.reference(i) } else { self.text_char(i) };
+        while let Some(&c) = self.b.get(i).filter(|_| i < to) {
+            i = if references && c == b'&' { self.reference(i) } else { self.text_char(i) };
         }
     }
 
@@ -254,9 +252,10 @@ impl Html<'_> {
         };
         match c1 {
             b'!' => {
-                if b[i..].starts_with(b"<!--") {
+                let rest = b.get(i..).unwrap_or_default();
+                if rest.starts_with(b"<!--") {
                     comment_end(b, i + 4)
-                } else if b[i..].starts_with(b"<![CDATA[") {
+                } else if rest.starts_with(b"<![CDATA[") {
                     find_seq(b, i + 9, b"]]>").map_or(n, |k| k + 3)
                 } else {
                     find_byte(b, i + 2, b'>').map_or(n, |k| k + 1)
@@ -286,7 +285,7 @@ impl Html<'_> {
         let n = b.len();
         let (name_end, end) = scan_tag(b, i + 1);
         let Some(end) = end else { return n };
-        let name = &b[i + 1..name_end];
+        let name = b.get(i + 1..name_end).unwrap_or_default();
         let hiding = tag_hiding(b, name_end, end - 1);
         self.tracker.close_implied(name);
         match classify(name) {
@@ -341,7 +340,7 @@ impl Html<'_> {
         let b = self.b;
         let (name_end, end) = scan_tag(b, i + 2);
         let Some(end) = end else { return b.len() };
-        let name = &b[i + 2..name_end];
+        let name = b.get(i + 2..name_end).unwrap_or_default();
         match classify(name) {
             Kind::Hidden => return end,
             Kind::Rcdata | Kind::Literal | Kind::Plaintext => {}
@@ -384,15 +383,12 @@ fn comment_end(b: &[u8], j: usize) -> usize {
         return j + 2;
     }
     let mut k = j;
-    while k < n {
-        if b[k] == b'-' {
-            let rest = &b[k..];
-            if rest.starts_with(b"-->") {
-                return k + 3;
-            }
-            if rest.starts_with(b"--!>") {
-                return k + 4;
-            }
+    while let Some(rest) = b.get(k..).filter(|r| !r.is_empty()) {
+        if rest.starts_with(b"-->") {
+            return k + 3;
+        }
+        if rest.starts_with(b"--!>") {
+            return k + 4;
         }
         k += 1;
     }
@@ -403,48 +399,28 @@ fn comment_end(b: &[u8], j: usize) -> usize {
 /// and the offset just past the closing `>`, or `None` if the input ends first.
 fn scan_tag(b: &[u8], name_start: usize) -> (usize, Option<usize>) {
     let n = b.len();
-    let mut j = name_start;
-    while j < n && !is_ws(b[j]) && b[j] != b'/' && b[j] != b'>' {
-        j += 1;
-    }
-    let name_end = j;
+    let name_end = skip_while(b, name_start, n, |c| !is_ws(c) && c != b'/' && c != b'>');
+    let mut j = name_end;
     loop {
-        while j < n && (is_ws(b[j]) || b[j] == b'/') {
-            j += 1;
-        }
-        if j >= n {
-            return (name_end, None);
-        }
-        if b[j] == b'>' {
-            return (name_end, Some(j + 1));
+        j = skip_while(b, j, n, |c| is_ws(c) || c == b'/');
+        match b.get(j) {
+            None => return (name_end, None),
+            Some(b'>') => return (name_end, Some(j + 1)),
+            Some(_) => {}
         }
         // Attribute name: its first char may be anything (even `=`).
-        j += 1;
-        while j < n && !is_ws(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
-            j += 1;
-        }
-        while j < n && is_ws(b[j]) {
-            j += 1;
-        }
-        if j < n && b[j] == b'=' {
-            j += 1;
-            while j < n && is_ws(b[j]) {
-                j += 1;
-            }
-            if j >= n {
-                return (name_end, None);
-            }
-            match b[j] {
-                q @ (b'"' | b'\'') => match find_byte(b, j + 1, q) {
+        j = skip_while(b, j + 1, n, |c| !is_ws(c) && !matches!(c, b'/' | b'>' | b'='));
+        j = skip_while(b, j, n, is_ws);
+        if b.get(j) == Some(&b'=') {
+            j = skip_while(b, j + 1, n, is_ws);
+            match b.get(j) {
+                None => return (name_end, None),
+                Some(&q @ (b'"' | b'\'')) => match find_byte(b, j + 1, q) {
                     Some(k) => j = k + 1,
                     None => return (name_end, None),
                 },
-                b'>' => return (name_end, Some(j + 1)),
-                _ => {
-                    while j < n && !is_ws(b[j]) && b[j] != b'>' {
-                        j += 1;
-                    }
-                }
+                Some(b'>') => return (name_end, Some(j + 1)),
+                Some(_) => j = skip_while(b, j, n, |c| !is_ws(c) && c != b'>'),
             }
         }
     }

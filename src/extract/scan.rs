@@ -6,6 +6,24 @@ pub(crate) fn is_ws(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
+/// The byte at `j`, if `j < to` and there is one.
+pub(crate) fn byte_at(b: &[u8], j: usize, to: usize) -> Option<u8> {
+    if j < to {
+        b.get(j).copied()
+    } else {
+        None
+    }
+}
+
+/// The end of the run of bytes from `from` (below `to`) that `pred` accepts.
+pub(crate) fn skip_while(b: &[u8], from: usize, to: usize, pred: impl Fn(u8) -> bool) -> usize {
+    let mut j = from;
+    while byte_at(b, j, to).is_some_and(&pred) {
+        j += 1;
+    }
+    j
+}
+
 /// The first `c` at or after `from`.
 pub(crate) fn find_byte(b: &[u8], from: usize, c: u8) -> Option<usize> {
     b.get(from..)?.iter().position(|&x| x == c).map(|k| from + k)

@@ -41,78 +41,65 @@ fn string_or_null<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
 }
 
-/// A single piece of evidence extracted from a source (spec 003 §2.1).
-///
-/// Construction does not check anything (like the spec's dataclass);
-/// [`Finding::validate`] does.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Finding {
-    /// E.g. `market_intelligence`, `competitive_analysis`, `technical_analysis`.
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub category: String,
-    /// Brief title (5–10 words).
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub title: String,
-    /// The finding (1–3 sentences).
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub content: String,
-    /// Full URL of the source.
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub source_url: String,
-    /// When it was extracted: an RFC 3339 timestamp (`2025-01-31T12:00:00Z`),
-    /// or a naive one read as UTC (`2025-01-31T12:00:00`).
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub extracted_at: String,
-    /// The quote from the source the finding rests on (required, ≥ 20 chars).
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub extraction_span: String,
-    /// SHA-256 of the whitespace-normalized `extraction_span` ([`compute_hash`]).
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub extraction_span_hash: String,
-    /// Where the span is in the source, `[start, end)` in characters, if known.
-    #[serde(default)]
-    pub char_offsets: Option<(usize, usize)>,
-    /// How relevant to the research goal, 0–10.
-    pub relevance_score: i64,
-    /// How recent, 0–10 (10 = this week, 0 = over a year old).
-    pub recency_score: i64,
-    /// Source trust tier, 0–3 (unverified, community, credible, authoritative).
-    pub trust_score: i64,
+/// Declares a finding struct with spec 003 §2.1's fields (in its order,
+/// which is the JSON's), and `extraction_span_hash` after the span when named.
+macro_rules! finding_struct {
+    ($(#[$doc:meta])* $name:ident $(, $(#[$hash_doc:meta])* $hash:ident)?) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// E.g. `market_intelligence`, `competitive_analysis`, `technical_analysis`.
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub category: String,
+            /// Brief title (5–10 words).
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub title: String,
+            /// The finding (1–3 sentences).
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub content: String,
+            /// Full URL of the source.
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub source_url: String,
+            /// When it was extracted: an RFC 3339 timestamp (`2025-01-31T12:00:00Z`),
+            /// or a naive one read as UTC (`2025-01-31T12:00:00`).
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub extracted_at: String,
+            /// The quote from the source the finding rests on (required, ≥ 20 chars).
+            #[serde(default, deserialize_with = "string_or_null")]
+            pub extraction_span: String,
+            $(
+                $(#[$hash_doc])*
+                #[serde(default, deserialize_with = "string_or_null")]
+                pub $hash: String,
+            )?
+            /// Where the span is in the source, `[start, end)` in characters, if known.
+            #[serde(default)]
+            pub char_offsets: Option<(usize, usize)>,
+            /// How relevant to the research goal, 0–10.
+            pub relevance_score: i64,
+            /// How recent, 0–10 (10 = this week, 0 = over a year old).
+            pub recency_score: i64,
+            /// Source trust tier, 0–3 (unverified, community, credible, authoritative).
+            pub trust_score: i64,
+        }
+    };
 }
 
-/// A finding's fields without the hash: the input of [`Finding::create_with_hash`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewFinding {
-    /// See [`Finding::category`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub category: String,
-    /// See [`Finding::title`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub title: String,
-    /// See [`Finding::content`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub content: String,
-    /// See [`Finding::source_url`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub source_url: String,
-    /// See [`Finding::extracted_at`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub extracted_at: String,
-    /// See [`Finding::extraction_span`].
-    #[serde(default, deserialize_with = "string_or_null")]
-    pub extraction_span: String,
-    /// See [`Finding::char_offsets`].
-    #[serde(default)]
-    pub char_offsets: Option<(usize, usize)>,
-    /// See [`Finding::relevance_score`].
-    pub relevance_score: i64,
-    /// See [`Finding::recency_score`].
-    pub recency_score: i64,
-    /// See [`Finding::trust_score`].
-    pub trust_score: i64,
-}
+finding_struct!(
+    /// A single piece of evidence extracted from a source (spec 003 §2.1).
+    ///
+    /// Construction does not check anything (like the spec's dataclass);
+    /// [`Finding::validate`] does.
+    Finding,
+    /// SHA-256 of the whitespace-normalized `extraction_span` ([`compute_hash`]).
+    extraction_span_hash
+);
+
+finding_struct!(
+    /// A finding's fields without the hash: the input of [`Finding::create_with_hash`].
+    NewFinding
+);
 
 /// What [`Finding::validate`] found wrong. `Display` gives the spec's
 /// messages word for word.
@@ -310,7 +297,7 @@ pub fn is_rfc3339(s: &str) -> bool {
     }
     match b.get(i..) {
         Some(b"") | Some(b"Z") | Some(b"z") => true,
-        Some(rest) if rest.len() == 6 && matches!(rest[0], b'+' | b'-') && rest[3] == b':' => {
+        Some([b'+' | b'-', _, _, b':', _, _]) => {
             matches!((num(i + 1, 2), num(i + 4, 2)), (Some(oh), Some(om)) if oh <= 23 && om <= 59)
         }
         _ => false,

@@ -65,18 +65,19 @@ impl<'t> Scanner<'t> {
         if n == 0 {
             return None;
         }
-        let mut value: String = String::from_utf8_lossy(&r[..n]).into_owned();
+        let text = |from: usize, to: usize| String::from_utf8_lossy(r.get(from..to).unwrap_or_default());
+        let mut value: String = text(0, n).into_owned();
         if n <= 3 {
             // thousands groups: ",ddd" not followed by another digit
             while r.get(n) == Some(&b',') && digits(n + 1) == 3 {
-                value.push_str(&String::from_utf8_lossy(&r[n + 1..n + 4]));
+                value.push_str(&text(n + 1, n + 4));
                 n += 4;
             }
         }
         if r.get(n) == Some(&b'.') && digits(n + 1) > 0 {
             let d = digits(n + 1);
             value.push('.');
-            value.push_str(&String::from_utf8_lossy(&r[n + 1..n + 1 + d]));
+            value.push_str(&text(n + 1, n + 1 + d));
             n += 1 + d;
         }
         self.pos += n;

@@ -171,7 +171,7 @@ fn reasoning_tag(lower: &str) -> Option<(&'static str, bool, usize)> {
         let end = match after.as_bytes().first() {
             Some(b'>') => 1,
             Some(b' ' | b'\t' | b'\n' | b'\r') if !closing => match after.find(['>', '<', '\n']) {
-                Some(p) if after.as_bytes()[p] == b'>' => p + 1,
+                Some(p) if after.as_bytes().get(p) == Some(&b'>') => p + 1,
                 _ => continue,
             },
             _ => continue,
@@ -421,7 +421,7 @@ fn is_negated(s: &str, toks: &[Tok<'_>], k: usize) -> bool {
         if ends_clause(gap_after(s, toks, j)) {
             return false;
         }
-        if NEGATIONS.iter().any(|n| toks[j].word.eq_ignore_ascii_case(n)) {
+        if toks.get(j).is_some_and(|t| NEGATIONS.iter().any(|n| t.word.eq_ignore_ascii_case(n))) {
             return true;
         }
     }
@@ -466,7 +466,7 @@ fn is_labelled(s: &str, toks: &[Tok<'_>], k: usize) -> bool {
         return false;
     };
     let gap = gap_after(s, toks, p);
-    toks[p].word.eq_ignore_ascii_case("verdict")
+    toks.get(p).is_some_and(|t| t.word.eq_ignore_ascii_case("verdict"))
         && !gap.is_empty()
         && gap.chars().all(|c| c.is_whitespace() || matches!(c, ':' | '=' | '-' | '*' | '"' | '\'' | '`' | '_' | '#'))
 }

@@ -84,7 +84,7 @@ fn start_all(
     let mut pending = Vec::new();
     for (slot, req) in requests.iter().enumerate() {
         let Some(juror) = jurors.get(req.index).cloned() else {
-            results[slot] = Some(failed(req.index, format!("no juror at index {}", req.index)));
+            put(results, slot, failed(req.index, format!("no juror at index {}", req.index)));
             continue;
         };
         let timeout = juror.timeout().unwrap_or(default_timeout);
@@ -99,10 +99,17 @@ fn start_all(
         });
         match spawned {
             Ok(_) => pending.push((slot, start + timeout, timeout)),
-            Err(e) => results[slot] = Some(failed(req.index, format!("cannot start a thread: {e}"))),
+            Err(e) => put(results, slot, failed(req.index, format!("cannot start a thread: {e}"))),
         }
     }
     pending
+}
+
+/// Records the answer of request `slot` (a slot of `results`).
+fn put(results: &mut [Option<Asked>], slot: usize, asked: Asked) {
+    if let Some(r) = results.get_mut(slot) {
+        *r = Some(asked);
+    }
 }
 
 /// Receives the answers of `pending` until each has answered or passed its
@@ -121,7 +128,7 @@ fn wait_for(
                 if let Some(pos) = pending.iter().position(|(s, _, _)| *s == slot) {
                     pending.swap_remove(pos);
                     let index = index_of(requests, slot);
-                    results[slot] = Some(Asked { index, outcome: answer.map_err(JurorFailure::Error), elapsed_ms });
+                    put(results, slot, Asked { index, outcome: answer.map_err(JurorFailure::Error), elapsed_ms });
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -130,20 +137,20 @@ fn wait_for(
                     if deadline > now {
                         return true;
                     }
-                    results[slot] = Some(Asked {
-                        index: index_of(requests, slot),
-                        outcome: Err(JurorFailure::Timeout {
-                            after_ms: timeout.as_millis().min(u64::MAX as u128) as u64,
-                        }),
-                        elapsed_ms: timeout.as_secs_f64() * 1000.0,
-                    });
+                    let outcome =
+                        Err(JurorFailure::Timeout { after_ms: timeout.as_millis().min(u64::MAX as u128) as u64 });
+                    let elapsed_ms = timeout.as_secs_f64() * 1000.0;
+                    put(results, slot, Asked { index: index_of(requests, slot), outcome, elapsed_ms });
                     false
                 });
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 for (slot, _, _) in pending.drain(..) {
-                    results[slot] =
-                        Some(failed(index_of(requests, slot), "the juror's thread ended without an answer".into()));
+                    put(
+                        results,
+                        slot,
+                        failed(index_of(requests, slot), "the juror's thread ended without an answer".into()),
+                    );
                 }
             }
         }

@@ -52,6 +52,8 @@ mod prompt;
 pub mod quote;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod difflib_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod no_panic_tests;
 
 use crate::error::{Error, ErrorKind};

@@ -114,6 +114,18 @@ impl JudgeOptions {
             "timeoutMs": self.config.timeout_ms,
         })
     }
+
+    /// The ranges [`JudgeOptions::from_json`] accepts, under the JS names
+    /// (`{threshold, contextLines, timeoutMs}`, each `{min, max}`, both
+    /// inclusive): what `judgeOptionBounds()` gives hosts, so that a form
+    /// writes no bound of its own.
+    pub fn bounds_json() -> Value {
+        serde_json::json!({
+            "threshold": { "min": 0.0, "max": 1.0 },
+            "contextLines": { "min": 0, "max": MAX_CONTEXT_LINES },
+            "timeoutMs": { "min": 1, "max": MAX_TIMEOUT_MS },
+        })
+    }
 }
 
 /// Milliseconds from 1 to [`MAX_TIMEOUT_MS`], rounded.
@@ -178,5 +190,24 @@ mod tests {
         assert!(JudgeOptions::from_json(&json!({ "contextLines": MAX_CONTEXT_LINES }), JudgeCall::Steps).is_ok());
         let s = JudgeOptions::default().settings_json();
         assert_eq!(s, json!({"threshold": 0.8, "contextLines": 5, "autojunk": false, "timeoutMs": 120_000}));
+    }
+
+    #[test]
+    fn the_published_bounds_are_the_ones_the_options_accept() {
+        let bounds = JudgeOptions::bounds_json();
+        for (key, call) in
+            [("threshold", JudgeCall::Steps), ("contextLines", JudgeCall::Steps), ("timeoutMs", JudgeCall::Jury)]
+        {
+            let (min, max) = (&bounds[key]["min"], &bounds[key]["max"]);
+            let (lo, hi) = (min.as_f64().unwrap(), max.as_f64().unwrap());
+            assert!(JudgeOptions::from_json(&json!({ key: min }), call).is_ok(), "{key} = {min}");
+            assert!(JudgeOptions::from_json(&json!({ key: max }), call).is_ok(), "{key} = {max}");
+            // just outside either end: refused, naming the key
+            let step = if key == "threshold" { 0.001 } else { 1.0 };
+            assert_eq!(path_of(json!({ key: lo - step }), call), format!("$.{key}"));
+            assert_eq!(path_of(json!({ key: hi + step }), call), format!("$.{key}"));
+        }
+        assert_eq!(bounds["contextLines"]["max"], 10_000);
+        assert_eq!(bounds["timeoutMs"]["max"], 86_400_000);
     }
 }

@@ -171,7 +171,10 @@ fn windows_1252(b: u8) -> char {
 /// UTF-16 code units of `body` (two bytes each, in the order `unit` reads)
 /// as text; `Err(byte offset)` of a lone surrogate or an odd last byte.
 fn utf16(body: &[u8], unit: fn([u8; 2]) -> u16) -> std::result::Result<String, usize> {
-    let units = body.chunks_exact(2).map(|p| unit([p[0], p.get(1).copied().unwrap_or(0)]));
+    let units = body.chunks_exact(2).map(|p| match *p {
+        [a, b] => unit([a, b]),
+        _ => unit([0, 0]), // never: chunks_exact(2)
+    });
     let mut text = String::with_capacity(body.len());
     let mut at = 0;
     for c in char::decode_utf16(units) {

@@ -562,10 +562,11 @@ const COMPARATIVES: &[&str] = &[
     "equal",
     "unequal",
 ];
-const NUMBER_WORDS: &[&str] = &[
+/// The number words below twenty, by value (`SMALL_NUMBERS[5]` is
+/// `"five"`): read by the quantity reader, and number words for the
+/// meaning guard.
+pub(crate) const SMALL_NUMBERS: [&str; 20] = [
     "zero",
-    "nil",
-    "none",
     "one",
     "two",
     "three",
@@ -585,14 +586,13 @@ const NUMBER_WORDS: &[&str] = &[
     "seventeen",
     "eighteen",
     "nineteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
+];
+/// The tens from twenty, by value (`TENS[0]` is `"twenty"`).
+pub(crate) const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+/// Number words besides [`SMALL_NUMBERS`] and [`TENS`].
+const NUMBER_WORDS: &[&str] = &[
+    "nil",
+    "none",
     "hundred",
     "hundreds",
     "dozen",
@@ -626,7 +626,10 @@ const NUMBER_WORDS: &[&str] = &[
     "nought",
     "naught",
 ];
-const ORDINALS: &[&str] = &[
+/// The ordinals below twentieth, by value (`SMALL_ORDINALS[5]` is
+/// `"fifth"`; `"zeroth"` is read as a number but is no closed-class word).
+pub(crate) const SMALL_ORDINALS: [&str; 20] = [
+    "zeroth",
     "first",
     "second",
     "third",
@@ -646,14 +649,13 @@ const ORDINALS: &[&str] = &[
     "seventeenth",
     "eighteenth",
     "nineteenth",
-    "twentieth",
-    "thirtieth",
-    "fortieth",
-    "fiftieth",
-    "sixtieth",
-    "seventieth",
-    "eightieth",
-    "ninetieth",
+];
+/// The tens' ordinals from twentieth, by value.
+pub(crate) const TENS_ORDINALS: [&str; 8] =
+    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"];
+
+/// Ordinals besides [`SMALL_ORDINALS`] (but `zeroth`) and [`TENS_ORDINALS`].
+const ORDINALS: &[&str] = &[
     "hundredth",
     "thousandth",
     "millionth",
@@ -981,7 +983,8 @@ const SCALES: &[&str] = &[
 fn table() -> &'static [(&'static str, u16)] {
     static TABLE: OnceLock<Vec<(&'static str, u16)>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let lists: [(WordClass, &[&str]); 14] = [
+        let small_ordinals = SMALL_ORDINALS.split_first().map_or(&[][..], |(_zeroth, rest)| rest);
+        let lists: [(WordClass, &[&str]); 18] = [
             (WordClass::Pronoun, PRONOUNS),
             (WordClass::Determiner, DETERMINERS),
             (WordClass::Quantifier, QUANTIFIERS),
@@ -990,7 +993,11 @@ fn table() -> &'static [(&'static str, u16)] {
             (WordClass::Conjunction, CONJUNCTIONS),
             (WordClass::Negation, NEGATIONS),
             (WordClass::Comparative, COMPARATIVES),
+            (WordClass::NumberWord, &SMALL_NUMBERS),
+            (WordClass::NumberWord, &TENS),
             (WordClass::NumberWord, NUMBER_WORDS),
+            (WordClass::Ordinal, small_ordinals),
+            (WordClass::Ordinal, &TENS_ORDINALS),
             (WordClass::Ordinal, ORDINALS),
             (WordClass::Month, MONTHS),
             (WordClass::Weekday, WEEKDAYS),

@@ -22,6 +22,7 @@
 //! Callers pass passages, not documents: [`unmatched`] looks at most
 //! [`MAX_COMPARED`] quantities a side.
 
+use crate::text::lexicon::{SMALL_NUMBERS as SMALL, SMALL_ORDINALS, TENS, TENS_ORDINALS};
 use crate::text::tokens;
 
 /// Most quantities of a side that [`unmatched`] compares; the rest count as
@@ -63,54 +64,6 @@ impl Quantity {
 pub fn same_value(a: f64, b: f64) -> bool {
     a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
 }
-
-const SMALL: [&str; 20] = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-];
-const TENS: [&str; 8] = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-const SMALL_ORDINALS: [&str; 20] = [
-    "zeroth",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-];
-const TENS_ORDINALS: [&str; 8] =
-    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"];
 
 /// Scale words and letters (`bn`), with their multipliers.
 const SCALE_WORDS: &[(&str, f64)] = &[

@@ -78,6 +78,7 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
 }
 
 /// ASCII letters and digits.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of bounds fails the build
 static ASCII_ALNUM: [bool; 128] = {
     let mut t = [false; 128];
     let mut b = 0;
@@ -106,7 +107,7 @@ fn word_end(text: &str, first: char, from: usize) -> usize {
         }
         if j > run {
             end = j;
-            prev = char::from(bytes[j - 1]);
+            prev = bytes.get(j - 1).map_or(prev, |&b| char::from(b));
         }
         let Some(&b) = bytes.get(j) else { break };
         if b.is_ascii() {
@@ -294,7 +295,7 @@ pub fn is_negation(word: &str) -> bool {
 /// share a stem. Deliberately conservative (stems keep at least 4 chars);
 /// words of other scripts and numbers are returned unchanged.
 pub fn stem(word: &str) -> &str {
-    if !word.is_ascii() || word.len() <= 4 || word.as_bytes()[0].is_ascii_digit() {
+    if !word.is_ascii() || word.len() <= 4 || word.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return word;
     }
     const SUFFIXES: &[&str] = &[

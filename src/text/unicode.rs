@@ -34,7 +34,8 @@ struct Decompositions {
 impl Decompositions {
     fn get(&self, c: char) -> Option<&[char]> {
         let i = self.keys.binary_search(&(c as u32)).ok()?;
-        Some(&self.chars[self.starts[i] as usize..self.starts[i + 1] as usize])
+        let (&start, &end) = self.starts.get(i).zip(self.starts.get(i + 1))?;
+        self.chars.get(start as usize..end as usize)
     }
 }
 
@@ -89,7 +90,10 @@ impl Reader<'_> {
         let mut value = 0u32;
         let mut shift = 0;
         loop {
-            let b = self.bytes[self.pos];
+            // the embedded tables end with a complete varint (their test reads them all)
+            let Some(&b) = self.bytes.get(self.pos) else {
+                return value;
+            };
             self.pos += 1;
             value |= u32::from(b & 0x7f) << shift;
             if b < 0x80 {
@@ -173,7 +177,7 @@ pub fn canonical_combining_class(c: char) -> u8 {
         return 0;
     }
     let t = &tables.ccc;
-    t.binary_search_by_key(&(c as u32), |&(k, _)| k).map_or(0, |i| t[i].1)
+    t.binary_search_by_key(&(c as u32), |&(k, _)| k).ok().and_then(|i| t.get(i)).map_or(0, |e| e.1)
 }
 
 /// Whether `c` is a combining mark (General_Category Mn, Mc or Me).
@@ -184,7 +188,7 @@ pub fn is_combining_mark(c: char) -> bool {
     }
     let t = &tables().marks;
     let i = t.partition_point(|&(start, _)| start <= c);
-    i > 0 && c <= t[i - 1].1
+    i.checked_sub(1).and_then(|i| t.get(i)).is_some_and(|&(_, end)| c <= end)
 }
 
 // Hangul syllables (Unicode 3.12 Conjoining Jamo Behavior), as in
@@ -261,7 +265,14 @@ fn compose(a: char, b: char) -> Option<char> {
         return None;
     }
     let t = &tables.compose;
-    t.binary_search_by_key(&(a, b), |&(k, _)| k).ok().map(|i| t[i].1)
+    t.binary_search_by_key(&(a, b), |&(k, _)| k).ok().and_then(|i| t.get(i)).map(|e| e.1)
+}
+
+/// Sorts the run of non-starters from `pending` stably by class.
+fn sort_marks(decomposed: &mut [(u8, char)], pending: usize) {
+    if let Some(run) = decomposed.get_mut(pending..) {
+        crate::sort::sort_by(run, |a, b| a.0.cmp(&b.0));
+    }
 }
 
 /// NFC (or, with `compat`, NFKC) of `s`, appended to `out`.
@@ -285,7 +296,7 @@ fn normalize_with(
         decompose(c, compat, &mut |d| {
             let class = canonical_combining_class(d);
             if class == 0 {
-                crate::sort::sort_by(&mut decomposed[pending..], |a, b| a.0.cmp(&b.0));
+                sort_marks(decomposed, pending);
                 decomposed.push((0, d));
                 pending = decomposed.len();
             } else {
@@ -293,7 +304,7 @@ fn normalize_with(
             }
         });
     }
-    crate::sort::sort_by(&mut decomposed[pending..], |a, b| a.0.cmp(&b.0));
+    sort_marks(decomposed, pending);
 
     // recomposition (unicode-normalization's Recompositions, as a loop)
     let mut composee: Option<char> = None;

@@ -351,10 +351,12 @@ struct Working {
     next_pending: usize,
 }
 
-fn kind_index(kind: ItemKind) -> usize {
+/// The count of `kind` in `[commendations, recommendations]`.
+fn count_of(possible: &mut [usize; 2], kind: ItemKind) -> &mut usize {
+    let [commendations, recommendations] = possible;
     match kind {
-        ItemKind::Commendation => 0,
-        ItemKind::Recommendation => 1,
+        ItemKind::Commendation => commendations,
+        ItemKind::Recommendation => recommendations,
     }
 }
 
@@ -363,7 +365,7 @@ impl Working {
         let mut possible = [0, 0];
         for s in &slots {
             if s.state != SlotState::Dropped {
-                possible[kind_index(s.kind)] += 1;
+                *count_of(&mut possible, s.kind) += 1;
             }
         }
         Working { generation, extra, slots, possible, next_pending: 0 }
@@ -371,7 +373,7 @@ impl Working {
 
     /// Items of `kind` passed, or still waiting for a retry.
     fn possible(&self, kind: ItemKind) -> usize {
-        self.possible[kind_index(kind)]
+        *count_of(&mut self.possible.clone(), kind)
     }
 
     /// The first pending slot (amortized O(1): the cursor only moves on).
@@ -731,8 +733,8 @@ impl EvaluationGenerator {
         if slot.state != SlotState::Passed {
             if exhausted {
                 slot.state = SlotState::Dropped;
-                let k = kind_index(slot.kind);
-                working.possible[k] = working.possible[k].saturating_sub(1);
+                let count = count_of(&mut working.possible, slot.kind);
+                *count = count.saturating_sub(1);
                 self.dropped.push(DroppedItem {
                     generation: request.generation,
                     kind: slot.kind,
@@ -822,8 +824,7 @@ impl EvaluationGenerator {
             self.request_generation();
             return;
         }
-        if let Some(i) = pending {
-            let s = &working.slots[i];
+        if let Some((i, s)) = pending.and_then(|i| Some((i, working.slots.get(i)?))) {
             let retries = match s.state {
                 SlotState::Pending { retries } => retries,
                 _ => 0,

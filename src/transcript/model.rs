@@ -611,6 +611,25 @@ fn stopped(what: &str, i: usize, of: usize) -> Error {
     import_time_error(&format!("{what} {i} of {of} (building the transcript)"))
 }
 
+/// Each pending item placed by `place` (`what`: word, segment), the
+/// deadline asked before each.
+fn placed<P, T>(
+    pending: Vec<P>,
+    what: &str,
+    deadline: &crate::host::Deadline<'_>,
+    place: impl Fn(P) -> T,
+) -> Result<Vec<T>> {
+    let n = pending.len();
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    for p in pending {
+        if deadline.expired() {
+            return Err(stopped(what, out.len(), n));
+        }
+        out.push(place(p));
+    }
+    Ok(out)
+}
+
 /// The words with their spans in `text`.
 fn placed_words(
     pending: Vec<PendingWord>,
@@ -618,23 +637,15 @@ fn placed_words(
     positions: &PositionIndex,
     deadline: &crate::host::Deadline<'_>,
 ) -> Result<Vec<Word>> {
-    let n = pending.len();
-    let mut words: Vec<Word> = Vec::with_capacity(n);
-    for w in pending {
-        if deadline.expired() {
-            return Err(stopped("word", words.len(), n));
-        }
-        words.push(Word {
-            span: positions.span(text, w.byte_start, w.byte_end),
-            text: w.text,
-            start: w.start,
-            end: w.end,
-            confidence: w.confidence,
-            speaker: w.speaker,
-            segment: w.segment,
-        });
-    }
-    Ok(words)
+    placed(pending, "word", deadline, |w| Word {
+        span: positions.span(text, w.byte_start, w.byte_end),
+        text: w.text,
+        start: w.start,
+        end: w.end,
+        confidence: w.confidence,
+        speaker: w.speaker,
+        segment: w.segment,
+    })
 }
 
 /// The segments with their spans in `text`.
@@ -644,23 +655,15 @@ fn placed_segments(
     positions: &PositionIndex,
     deadline: &crate::host::Deadline<'_>,
 ) -> Result<Vec<Segment>> {
-    let n = pending.len();
-    let mut segments: Vec<Segment> = Vec::with_capacity(n);
-    for s in pending {
-        if deadline.expired() {
-            return Err(stopped("segment", segments.len(), n));
-        }
-        segments.push(Segment {
-            span: positions.span(text, s.byte_start, s.byte_end),
-            text: s.text,
-            start: s.start,
-            end: s.end,
-            speaker: s.speaker,
-            word_start: s.word_start,
-            word_end: s.word_end,
-        });
-    }
-    Ok(segments)
+    placed(pending, "segment", deadline, |s| Segment {
+        span: positions.span(text, s.byte_start, s.byte_end),
+        text: s.text,
+        start: s.start,
+        end: s.end,
+        speaker: s.speaker,
+        word_start: s.word_start,
+        word_end: s.word_end,
+    })
 }
 
 /// For each word, the start time of the nearest timed word before it and
@@ -669,19 +672,19 @@ fn timed_neighbours(words: &[Word], deadline: &crate::host::Deadline<'_>) -> Res
     let n = words.len();
     let mut neighbours = vec![(None, None); n];
     let mut before = None;
-    for (i, w) in words.iter().enumerate() {
+    for (i, (w, slot)) in words.iter().zip(&mut neighbours).enumerate() {
         if deadline.expired() {
             return Err(stopped("word", i, n));
         }
-        neighbours[i].0 = before;
+        slot.0 = before;
         before = w.start.or(before);
     }
     let mut after = None;
-    for (i, w) in words.iter().enumerate().rev() {
+    for (i, (w, slot)) in words.iter().zip(&mut neighbours).enumerate().rev() {
         if deadline.expired() {
             return Err(stopped("word", i, n));
         }
-        neighbours[i].1 = after;
+        slot.1 = after;
         after = w.start.or(after);
     }
     Ok(neighbours)

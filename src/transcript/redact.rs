@@ -274,7 +274,9 @@ impl<'n> NameIndex<'n> {
             if lengths.len() <= len {
                 lengths.resize(len + 1, false);
             }
-            lengths[len] = true;
+            if let Some(l) = lengths.get_mut(len) {
+                *l = true;
+            }
             by_first.entry(first.chars().flat_map(char::to_lowercase).collect()).or_default().push(i);
         }
         NameIndex { names, by_first, lengths }
@@ -298,7 +300,7 @@ impl<'n> NameIndex<'n> {
                 if best.is_some_and(|(b, _)| b < i) {
                     break;
                 }
-                if let Some(end) = match_name(text, at, &self.names[i]) {
+                if let Some(end) = self.names.get(i).and_then(|name| match_name(text, at, name)) {
                     best = Some((i, end));
                     break;
                 }

@@ -419,7 +419,10 @@ pub fn validate_item_within(
     })?;
     let n = quote.words.len();
     let (localities, chosen) = choose_occurrence(transcript, &starts, n, ts, window, config, deadline)?;
-    let matched = chosen.map(|k| matched_span(transcript, starts[k], starts[k] + n, localities[k].clone()));
+    let matched = chosen.and_then(|k| {
+        let (&start, locality) = starts.get(k).zip(localities.get(k))?;
+        matched_span(transcript, start, start + n, locality.clone())
+    });
     let occurrences = occurrence_list(transcript, &starts, &localities, chosen);
     let (contiguous_match, partial) =
         contiguous_check(transcript, &quote, &starts, matched.as_ref(), ts, config, deadline)?;
@@ -522,7 +525,7 @@ fn choose_occurrence(
         localities.push(span_locality(transcript, i, i + n, ts, window));
     }
     let key = |k: usize| {
-        let l = localities[k].as_ref();
+        let l = localities.get(k).and_then(Option::as_ref);
         (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
     };
     let chosen = (0..starts.len()).min_by(|&a, &b| {
@@ -738,6 +741,10 @@ fn describe_locality(transcript: &Transcript, m: &MatchedSpan, l: &Locality, ts:
 /// Every start of `q` in `mapped` (`None` never matches), by Knuth–Morris–
 /// Pratt: linear in both lengths whatever they repeat. `Err(token)` when
 /// the deadline passes.
+// Every index is in bounds: `fail` and `q` are `n` long, `1 <= j < n`, and
+// `k < n` before each use (`k <= j` while building `fail`; while matching,
+// `k` reaching `n` is at once reset to `fail[n - 1] < n`).
+#[allow(clippy::indexing_slicing)]
 fn occurrences_of(
     q: &[usize],
     mapped: &[Option<usize>],
@@ -835,13 +842,13 @@ pub(crate) fn validate_or_time_out(
         .unwrap_or_else(|_| ItemValidation::not_finished(transcript, item, config))
 }
 
-fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> MatchedSpan {
+fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Locality>) -> Option<MatchedSpan> {
     let tokens = t.tokens();
-    let (first, last) = (&tokens[start], &tokens[end - 1]);
+    let (first, last) = tokens.get(start).zip(tokens.get(end.checked_sub(1)?))?;
     let (bs, be) = (first.span.byte_start, last.span.byte_end);
     let last_word = t.word_at(be.saturating_sub(1)).or(last.word);
     let last_segment = t.segment_at(be.saturating_sub(1)).or(last.segment);
-    MatchedSpan {
+    Some(MatchedSpan {
         token_start: start,
         token_end: end,
         word_start: first.word,
@@ -853,7 +860,7 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
         start_time: first.start,
         end_time: end_time(first.start, tokens.get(start..end).unwrap_or(&[])),
         locality,
-    }
+    })
 }
 
 /// When a passage ends: the latest end of its tokens, never before `start`
@@ -893,9 +900,10 @@ fn longest_run(
         if deadline.expired() {
             return Err(i);
         }
-        for j in 0..n {
-            cur[j + 1] = if *m == Some(q[j]) { prev[j] + 1 } else { 0 };
-            let len = cur[j + 1];
+        // cur[j + 1] = prev[j] + 1 where the quote's token j is here
+        for (j, ((&qj, c), &p)) in q.iter().zip(cur.iter_mut().skip(1)).zip(&prev).enumerate() {
+            *c = if *m == Some(qj) { p + 1 } else { 0 };
+            let len = *c;
             if len == 0 || best.is_some_and(|b| len < b.0) {
                 continue;
             }
@@ -912,14 +920,17 @@ fn longest_run(
     }
     let Some((length, _, token_start, quote_token_start)) = best else { return Ok(None) };
     let tokens = t.tokens();
-    let (bs, be) = (tokens[token_start].span.byte_start, tokens[token_start + length - 1].span.byte_end);
+    let Some((first, last)) = tokens.get(token_start).zip(tokens.get(token_start + length - 1)) else {
+        return Ok(None);
+    };
+    let (bs, be) = (first.span.byte_start, last.span.byte_end);
     Ok(Some(PartialMatch {
         length,
         quote_token_start,
         token_start,
         span: t.span(bs, be),
         text: t.text().get(bs..be).unwrap_or("").to_string(),
-        start_time: tokens[token_start].start,
+        start_time: first.start,
     }))
 }
 

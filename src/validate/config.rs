@@ -233,67 +233,20 @@ impl Config {
             },
         };
         let mut c = Config::default();
-        if let Some(mut f) = top.object("fuzzy_matching")? {
-            let d = &mut c.fuzzy_matching;
-            f.bool("enabled", &mut d.enabled)?;
-            f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
-            f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND as u64, &mut d.max_edit_distance)?;
-            if let Some((s, p)) = f.string("algorithm")? {
-                d.algorithm = match s {
-                    "levenshtein" => FuzzyAlgorithm::Levenshtein,
-                    "sequence_matcher" => FuzzyAlgorithm::SequenceMatcher,
-                    other => {
-                        return Err(Error::invalid_config(
-                            &p,
-                            "enum",
-                            format!("unknown algorithm {other:?}; expected \"levenshtein\" or \"sequence_matcher\""),
-                        ))
-                    }
-                };
-            }
-            f.finish()?;
+        if let Some(f) = top.object("fuzzy_matching")? {
+            c.fuzzy_matching.read(f)?;
         }
-        if let Some(mut f) = top.object("exact_matching")? {
-            let d = &mut c.exact_matching;
-            f.bool("enabled", &mut d.enabled)?;
-            f.bool("case_sensitive", &mut d.case_sensitive)?;
-            f.bool("normalize_whitespace", &mut d.normalize_whitespace)?;
-            f.finish()?;
+        if let Some(f) = top.object("exact_matching")? {
+            c.exact_matching.read(f)?;
         }
-        if let Some(mut f) = top.object("semantic_matching")? {
-            let d = &mut c.semantic_matching;
-            let at = f.path().key("overlap_size");
-            f.bool("enabled", &mut d.enabled)?;
-            f.count("chunk_size", MIN_CHUNK_SIZE as u64, MAX_WINDOW_BOUND as u64, &mut d.chunk_size)?;
-            f.count("overlap_size", 0, MAX_WINDOW_BOUND as u64, &mut d.overlap_size)?;
-            f.fraction("similarity_threshold", &mut d.similarity_threshold)?;
-            f.finish()?;
-            if d.overlap_size >= d.chunk_size {
-                return Err(Error::invalid_config(
-                    &at,
-                    "maximum",
-                    format!("overlap_size ({}) must be smaller than chunk_size ({})", d.overlap_size, d.chunk_size),
-                ));
-            }
+        if let Some(f) = top.object("semantic_matching")? {
+            c.semantic_matching.read(f)?;
         }
-        if let Some(mut f) = top.object("context_validation")? {
-            let d = &mut c.context_validation;
-            f.bool("enabled", &mut d.enabled)?;
-            f.count("context_window", 0, MAX_WINDOW_BOUND as u64, &mut d.context_window)?;
-            f.bool("section_awareness", &mut d.section_awareness)?;
-            f.finish()?;
+        if let Some(f) = top.object("context_validation")? {
+            c.context_validation.read(f)?;
         }
-        if let Some(mut f) = top.object("performance_limits")? {
-            let d = &mut c.performance_limits;
-            f.positive("max_document_size_mb", MAX_DOCUMENT_SIZE_MB_BOUND, &mut d.max_document_size_mb)?;
-            f.count("max_claims", 1, MAX_CLAIMS as u64, &mut d.max_claims)?;
-            f.positive(
-                "max_processing_time_seconds",
-                MAX_PROCESSING_SECONDS_BOUND,
-                &mut d.max_processing_time_seconds,
-            )?;
-            f.positive("max_memory_mb", MAX_MEMORY_MB_BOUND, &mut d.max_memory_mb)?;
-            f.finish()?;
+        if let Some(f) = top.object("performance_limits")? {
+            c.performance_limits.read(f)?;
         }
         top.bool("strict", &mut c.strict)?;
         if let Some(mut f) = top.object("document_processing")? {
@@ -302,6 +255,81 @@ impl Config {
         }
         top.finish()?;
         Ok(c)
+    }
+}
+
+impl FuzzyConfig {
+    /// `fuzzy_matching`'s fields over these values.
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.bool("enabled", &mut self.enabled)?;
+        f.fraction("similarity_threshold", &mut self.similarity_threshold)?;
+        f.count("max_edit_distance", 0, MAX_EDIT_DISTANCE_BOUND as u64, &mut self.max_edit_distance)?;
+        if let Some((s, p)) = f.string("algorithm")? {
+            self.algorithm = match s {
+                "levenshtein" => FuzzyAlgorithm::Levenshtein,
+                "sequence_matcher" => FuzzyAlgorithm::SequenceMatcher,
+                other => {
+                    return Err(Error::invalid_config(
+                        &p,
+                        "enum",
+                        format!("unknown algorithm {other:?}; expected \"levenshtein\" or \"sequence_matcher\""),
+                    ))
+                }
+            };
+        }
+        f.finish()
+    }
+}
+
+impl ExactConfig {
+    /// `exact_matching`'s fields over these values.
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.bool("enabled", &mut self.enabled)?;
+        f.bool("case_sensitive", &mut self.case_sensitive)?;
+        f.bool("normalize_whitespace", &mut self.normalize_whitespace)?;
+        f.finish()
+    }
+}
+
+impl SemanticConfig {
+    /// `semantic_matching`'s fields over these values (the overlap smaller
+    /// than the chunk).
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        let at = f.path().key("overlap_size");
+        f.bool("enabled", &mut self.enabled)?;
+        f.count("chunk_size", MIN_CHUNK_SIZE as u64, MAX_WINDOW_BOUND as u64, &mut self.chunk_size)?;
+        f.count("overlap_size", 0, MAX_WINDOW_BOUND as u64, &mut self.overlap_size)?;
+        f.fraction("similarity_threshold", &mut self.similarity_threshold)?;
+        f.finish()?;
+        if self.overlap_size >= self.chunk_size {
+            return Err(Error::invalid_config(
+                &at,
+                "maximum",
+                format!("overlap_size ({}) must be smaller than chunk_size ({})", self.overlap_size, self.chunk_size),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl ContextConfig {
+    /// `context_validation`'s fields over these values.
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.bool("enabled", &mut self.enabled)?;
+        f.count("context_window", 0, MAX_WINDOW_BOUND as u64, &mut self.context_window)?;
+        f.bool("section_awareness", &mut self.section_awareness)?;
+        f.finish()
+    }
+}
+
+impl LimitsConfig {
+    /// `performance_limits`' fields over these values.
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.positive("max_document_size_mb", MAX_DOCUMENT_SIZE_MB_BOUND, &mut self.max_document_size_mb)?;
+        f.count("max_claims", 1, MAX_CLAIMS as u64, &mut self.max_claims)?;
+        f.positive("max_processing_time_seconds", MAX_PROCESSING_SECONDS_BOUND, &mut self.max_processing_time_seconds)?;
+        f.positive("max_memory_mb", MAX_MEMORY_MB_BOUND, &mut self.max_memory_mb)?;
+        f.finish()
     }
 }
 

@@ -100,6 +100,22 @@ export interface DefaultJudgeOptions {
 /** The judge's default options (step-2 threshold, context lines, autojunk, juror timeout), so that hosts copy none. */
 export function defaultJudgeOptions(): DefaultJudgeOptions;
 
+/** An inclusive range of a numeric option. */
+export interface OptionBounds {
+  min: number;
+  max: number;
+}
+
+/** The ranges the judge's options accept (`judgeOptionBounds()`); outside them a call throws CONFIGURATION_ERROR. */
+export interface JudgeOptionBounds {
+  threshold: OptionBounds;
+  contextLines: OptionBounds;
+  timeoutMs: OptionBounds;
+}
+
+/** The ranges the judge's numeric options accept, so that a form writes no bound of its own. */
+export function judgeOptionBounds(): JudgeOptionBounds;
+
 /** Options of the synchronous steps-1-and-2 functions. */
 export interface JudgeStepOptions {
   threshold?: number;
@@ -909,6 +925,12 @@ pub fn verify_finding(finding: JsValue, source_content: JsValue) -> Result<JsVal
 #[wasm_bindgen(js_name = defaultJudgeOptions, skip_typescript)]
 pub fn default_judge_options() -> Result<JsValue, JsValue> {
     to_js(&JudgeOptions::default().settings_json())
+}
+
+/// The ranges of the judge's numeric options under their JS names.
+#[wasm_bindgen(js_name = judgeOptionBounds, skip_typescript)]
+pub fn judge_option_bounds() -> Result<JsValue, JsValue> {
+    to_js(&JudgeOptions::bounds_json())
 }
 
 /// The instructions sent to every juror as the system message.

@@ -235,7 +235,9 @@ test('edits re-run steps 1 and 2 at once and clear the jury\'s verdict; bad rang
   // a range that is not L<a>-L<b>: the library's error, no steps
   await page.fill('input[id^="jd-lines"]', 'L7-');
   await page.waitForFunction(() => document.querySelector('.claim-results').dataset.state === 'error');
-  assert.match(await page.textContent('.claim-results .problem'), /VALIDATION_ERROR/);
+  const problem = await page.textContent('.claim-results .problem');
+  assert.match(problem, /^Input: VALIDATION_ERROR: request\.lines "L7-" is not a range like L12-L14 or L12\. Fix "Cited lines" above; the check runs again as you type\.$/);
+  assert.equal(problem.split('VALIDATION_ERROR').length - 1, 1, problem);
   await page.fill('input[id^="jd-lines"]', 'L14-L15');
   await page.waitForFunction(() => document.querySelector('.claim-results').dataset.state === 'ok');
 });
@@ -283,7 +285,10 @@ test('host judges: registered by the page, given the spec prompt and instruction
   assert.equal(await page.$$eval('.jury-panel .juror-item', (l) => l.length), 3);
   await page.check('.jury-panel input[data-juror="demo-strict"]');
 
-  // judges declared by the host page before the bundle loads are adopted
+  // judges declared by the host page before the bundle loads are adopted (a
+  // first visit: nothing kept from this page's edits, so the first sample is asked)
+  await page.click('.judge-mode button.clear-button');
+  await page.waitForTimeout(300);
   const early = await context.newPage();
   watch(early);
   await early.addInitScript(() => {

@@ -1,12 +1,17 @@
 // Issue 19, point 5: the UI looks right everywhere, in Chromium against
 // www/dist/:
 //   - at 390 px, no mode (with its sample loaded) is wider than the screen;
-//   - the theme follows the system setting (prefers-color-scheme);
+//   - the theme follows the system setting (prefers-color-scheme), the
+//     header's switch overrides it (kept across a reload), and style.css
+//     writes each colour once (light-dark()), for both ways of choosing;
 //   - a favicon, and no request for /favicon.ico;
 //   - an error says what to do, and names its code once.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { root } from './build.mjs';
 import { evidenceApp, testClean } from './app.mjs';
 
 let page;
@@ -54,6 +59,34 @@ test('the theme follows the system setting', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
+test('the theme switch overrides the system setting and is kept; each colour is written once', async () => {
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await bg();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await bg();
+  assert.notEqual(light, dark);
+  // system dark, switch light: the light colours
+  await page.selectOption('#theme-select', 'light');
+  assert.equal(await bg(), light);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.selectOption('#theme-select', 'dark');
+  assert.equal(await bg(), dark);
+  await page.reload();
+  await page.waitForSelector('#theme-select');
+  assert.equal(await page.$eval('#theme-select', (s) => s.value), 'dark');
+  assert.equal(await bg(), dark, 'kept across a reload');
+  await page.selectOption('#theme-select', '');
+  assert.equal(await bg(), light, 'System follows the system again');
+
+  // one declaration per custom property, no colour block repeated for a media query or a selector
+  const css = fs.readFileSync(path.join(root, 'www', 'style.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  const declared = [...css.matchAll(/(--[\w-]+)\s*:/g)].map((m) => m[1]);
+  assert.ok(declared.length > 10);
+  assert.deepEqual(declared.filter((d, i) => declared.indexOf(d) !== i), [], 'custom properties declared twice');
+  assert.doesNotMatch(css, /prefers-color-scheme/);
+});
+
 test('a favicon, and nothing asked for /favicon.ico', async () => {
   const href = await page.$eval('link[rel="icon"]', (l) => l.getAttribute('href'));
   assert.match(href, /^data:image\/svg\+xml,/);
@@ -74,6 +107,18 @@ test('an error says what to do and names its code once', async () => {
   assert.match(text, /Change the highlighted setting under Matching thresholds, or reset them to the defaults/);
   assert.equal(text.split('CONFIGURATION_ERROR').length - 1, 1, text);
   await page.click('button:text-is("Reset to defaults")');
+
+  // the transcript mode: where, the code once, the library's message, what to do
+  await page.goto(`${app.server.url}index.html#transcript`);
+  await page.waitForSelector('.transcript-mode[data-state]');
+  await page.fill('textarea[id^="tx-transcript"]', 'not a transcript {');
+  await page.fill('textarea[id^="tx-items"]', '[{"evidence_quote": "a transcript", "evidence_timestamp": 1}]');
+  await page.waitForFunction(() => document.querySelector('.transcript-mode').dataset.state === 'error');
+  const tx = await page.textContent('.transcript-mode .problem');
+  assert.match(tx, /^Transcript: DOCUMENT_PARSING_ERROR: /);
+  assert.match(tx, /Check the transcript, or pick its format under Format instead of Auto-detect$/);
+  assert.equal(tx.split('DOCUMENT_PARSING_ERROR').length - 1, 1, tx);
+  await page.click('.transcript-mode button.clear-button');
 });
 
 testClean(app);

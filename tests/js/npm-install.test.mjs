@@ -48,6 +48,34 @@ after(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** Runs webpack on `config` (in the project); returns the stats, failing on any error. */
+async function bundle(config) {
+  const nodeModules = path.join(project, 'node_modules');
+  const compiler = webpack({
+    mode: 'production', context: project, performance: { hints: false }, infrastructureLogging: { level: 'error' },
+    resolveLoader: { modules: [nodeModules] }, ...config, resolve: { modules: [nodeModules], ...config.resolve },
+  });
+  const stats = await new Promise((resolve, reject) => {
+    compiler.run((err, s) => compiler.close(() => (err ? reject(err) : resolve(s))));
+  });
+  assert.equal(stats.hasErrors(), false, stats.toString('errors-only'));
+  return stats;
+}
+
+/** The package's files webpack put in a bundle. */
+function bundledFiles(stats) {
+  return stats.toJson({ modules: true }).modules.map((m) => m.nameForCondition ?? m.name ?? '')
+    .filter((m) => m.includes(`${path.sep}evidence-validator${path.sep}`));
+}
+
+/** Copies the project's dist/ away from its node_modules and runs `file` there; returns its JSON output. */
+async function runAlone(name, file) {
+  const alone = path.join(tmp, name);
+  fs.cpSync(path.join(project, 'dist'), alone, { recursive: true });
+  const { stdout } = await exec(process.execPath, ['--no-warnings', path.join(alone, file)], { cwd: alone, timeout: 60_000 });
+  return JSON.parse(stdout);
+}
+
 /** Runs `node file` in the project; returns its JSON output. */
 async function runNode(file) {
   const { stdout } = await exec(process.execPath, ['--no-warnings', file], { cwd: project, timeout: 60_000 });
@@ -108,9 +136,7 @@ ${consumerBody}
 console.log(JSON.stringify(out));
 `);
   const nodeModules = path.join(project, 'node_modules');
-  const compiler = webpack({
-    mode: 'production',
-    context: project,
+  const stats = await bundle({
     entry: './src/index.js',
     // Runs in Node, but resolves the package as a browser bundle would (the
     // `browser`/`import` conditions: the bundler build); webpack loads the
@@ -118,17 +144,9 @@ console.log(JSON.stringify(out));
     target: 'node',
     output: { path: path.join(project, 'dist'), filename: 'bundle.cjs', webassemblyModuleFilename: '[hash].wasm', clean: true },
     experiments: { asyncWebAssembly: true },
-    resolve: { conditionNames: ['browser', 'import', 'module', 'webpack', 'default'], modules: [nodeModules] },
-    resolveLoader: { modules: [nodeModules] },
-    performance: { hints: false },
-    infrastructureLogging: { level: 'error' },
+    resolve: { conditionNames: ['browser', 'import', 'module', 'webpack', 'default'] },
   });
-  const stats = await new Promise((resolve, reject) => {
-    compiler.run((err, s) => compiler.close(() => (err ? reject(err) : resolve(s))));
-  });
-  assert.equal(stats.hasErrors(), false, stats.toString('errors-only'));
-  const modules = stats.toJson({ modules: true }).modules.map((m) => m.nameForCondition ?? m.name ?? '');
-  const bundled = modules.filter((m) => m.includes(`${path.sep}evidence-validator${path.sep}`));
+  const bundled = bundledFiles(stats);
   assert.ok(bundled.some((m) => m.startsWith(path.join(nodeModules, 'evidence-validator', 'bundler', 'evidence_validator_bg.wasm'))),
     `the bundler build's wasm from the installed package: ${bundled.join(', ')}`);
   assert.ok(bundled.every((m) => m.startsWith(path.join(nodeModules, 'evidence-validator', 'bundler'))), bundled.join(', '));
@@ -136,10 +154,32 @@ console.log(JSON.stringify(out));
   assert.ok(emitted.some((f) => f.endsWith('.wasm')), `webpack emitted the .wasm: ${emitted.join(', ')}`);
 
   // The bundle alone: moved away from the project's node_modules.
-  const alone = path.join(tmp, 'bundle-only');
-  fs.cpSync(path.join(project, 'dist'), alone, { recursive: true });
-  const { stdout } = await exec(process.execPath, ['--no-warnings', path.join(alone, 'bundle.cjs')], { cwd: alone, timeout: 60_000 });
-  const out = JSON.parse(stdout);
+  const out = await runAlone('bundle-only', 'bundle.cjs');
+  assert.equal(out.status, 'VALIDATED');
+  assert.equal(out.hash, expected.generated.contentHash);
+  assert.equal(out.sliced, true);
+  assert.equal(out.found, 1);
+  assert.equal(out.version, pkg.version);
+});
+
+test('a webpack 5 bundle of a CommonJS project that requires the package, for Node, runs away from node_modules', { timeout: 180_000 }, async () => {
+  fs.writeFileSync(path.join(project, 'src', 'main.cjs'), `const { validateEvidence, Document, version } = require('evidence-validator');
+${consumerBody}
+console.log(JSON.stringify(out));
+`);
+  // webpack's own defaults for Node: no conditions or experiments set here
+  const stats = await bundle({
+    entry: './src/main.cjs', target: 'node', output: { path: path.join(project, 'dist'), filename: 'main.js', clean: true },
+  });
+  const installed = path.join(project, 'node_modules', 'evidence-validator');
+  const bundled = bundledFiles(stats);
+  assert.ok(bundled.includes(path.join(installed, 'web', 'node-bundler.mjs')), `the node + webpack entry: ${bundled.join(', ')}`);
+  const emitted = fs.readdirSync(path.join(project, 'dist'));
+  const wasm = emitted.filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, `webpack emitted the .wasm once: ${emitted.join(', ')}`);
+  assert.deepEqual(fs.readFileSync(path.join(project, 'dist', wasm[0])), fs.readFileSync(path.join(installed, 'web', 'evidence_validator_bg.wasm')));
+
+  const out = await runAlone('cjs-bundle-only', 'main.js');
   assert.equal(out.status, 'VALIDATED');
   assert.equal(out.hash, expected.generated.contentHash);
   assert.equal(out.sliced, true);

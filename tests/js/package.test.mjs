@@ -78,6 +78,31 @@ test('`evidence-validator/web`: the web target after `await init()`', async () =
   assert.notEqual(web.Document, esm.Document, 'a separate instance from the node entry');
 });
 
+test('`evidence-validator/web/wasm`: compiled once, the Module posted to a worker thread that instantiates it without compiling', { timeout: 60_000 }, async () => {
+  const wasmUrl = import.meta.resolve('evidence-validator/web/wasm');
+  assert.ok(wasmUrl.endsWith('/pkg/web/evidence_validator_bg.wasm'), wasmUrl);
+  const module = await WebAssembly.compile(fs.readFileSync(fileURLToPath(wasmUrl)));
+  const { Worker } = await import('node:worker_threads');
+  // the worker refuses bytes: only a compiled Module will do
+  const worker = new Worker(`
+    const { parentPort } = require('node:worker_threads');
+    parentPort.once('message', async ({ module }) => {
+      if (!(module instanceof WebAssembly.Module)) throw new Error('not a WebAssembly.Module');
+      const web = await import(${JSON.stringify(import.meta.resolve('evidence-validator/web'))});
+      web.initSync({ module });
+      const r = web.validateEvidence(${JSON.stringify(source)}, ${JSON.stringify(claims)}, null);
+      parentPort.postMessage({ status: r.validated_claims[0].validation_status, hash: r.generated.contentHash });
+    });`, { eval: true });
+  try {
+    const answer = new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    worker.postMessage({ module });
+    const out = await answer;
+    assert.deepEqual(out, { status: 'VALIDATED', hash: expected.generated.contentHash });
+  } finally {
+    await worker.terminate();
+  }
+});
+
 test('`workerd` condition: imports the .wasm as a WebAssembly.Module and calls initSync', { timeout: 60_000 }, async () => {
   const loader = pathToFileURL(path.join(here, 'fixtures', 'wasm-as-module.mjs')).href;
   const out = await nodeEval(probe('evidence-validator'), ['--conditions=workerd', '--import', loader]);

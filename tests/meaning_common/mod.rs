@@ -12,6 +12,8 @@
 //! (units, versions, acronyms, …) the material is inserted into the
 //! sentence on both sides, and only the quote's copy is changed.
 
+mod levenshtein;
+
 use std::collections::{BTreeMap, HashSet};
 
 /// The text the sentences come from (The Rust Programming Language,
@@ -292,21 +294,7 @@ pub fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Levenshtein distance on chars (a swap of neighbours costs two).
-pub fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != b[j])).min(row[j] + 1).min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
+pub use levenshtein::levenshtein;
 
 /// Lowercase letters and digits only, ligatures expanded: what is left when
 /// every cosmetic difference is taken away.

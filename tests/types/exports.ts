@@ -37,6 +37,7 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   normalizeEvidenceText: 'transcript.ts',
   evidenceTokens: 'transcript.ts',
   defaultJudgeOptions: 'judge.ts',
+  judgeOptionBounds: 'judge.ts',
   defaultTranscriptConfig: 'transcript.ts',
   cite: 'cite.ts',
   citeAsync: 'cite.ts',

@@ -8,6 +8,7 @@ import {
   Finding,
   checkClaim,
   defaultJudgeOptions,
+  judgeOptionBounds,
   judgePrompt,
   juryInstructions,
   normalizeJudgeText,
@@ -27,6 +28,7 @@ import type {
   JudgeBallot,
   JudgeFunction,
   JudgeLogEntry,
+  JudgeOptionBounds,
   JudgeOptions,
   JudgePrompt,
   JudgeResult,
@@ -91,6 +93,14 @@ export async function testJudge(): Promise<void> {
   const defaults: DefaultJudgeOptions = defaultJudgeOptions();
   shape(defaults, { threshold: 'required', contextLines: 'required', autojunk: 'required', timeoutMs: 'required' }, 'defaultJudgeOptions()');
   check(defaults.threshold === 0.8 && defaults.contextLines === 5 && defaults.autojunk === false && defaults.timeoutMs === 120000, 'defaultJudgeOptions() values');
+  // the ranges the options accept: the defaults inside them, one past the top refused
+  const bounds: JudgeOptionBounds = judgeOptionBounds();
+  shape(bounds, { threshold: 'required', contextLines: 'required', timeoutMs: 'required' }, 'judgeOptionBounds()');
+  const inside = (b: { min: number; max: number }, v: number): boolean => v >= b.min && v <= b.max;
+  check(inside(bounds.threshold, defaults.threshold) && inside(bounds.contextLines, defaults.contextLines) && inside(bounds.timeoutMs, defaults.timeoutMs),
+    'the defaults are within judgeOptionBounds()');
+  throwsCode(() => checkClaim({ claim: 'c', quote: 'q', filename: 'f', lines: 'L1', source: 'x' }, { contextLines: bounds.contextLines.max + 1 }),
+    'CONFIGURATION_ERROR', 'contextLines above judgeOptionBounds().contextLines.max');
   const logs: JudgeLogEntry[] = [];
   const valid: JudgeFunction = async (prompt, context) => {
     shape(context, { judge: 'required', system: 'required' }, 'JudgeCallContext');

@@ -1,6 +1,6 @@
 // The page shell: a tab per mode (www/src/modes/index.js), the WAI-ARIA tabs
 // pattern (arrow keys, Home, End move between tabs; Tab moves into the
-// panel), the selected mode in the URL hash (#evidence).
+// panel), the selected mode in the URL hash (#evidence); the theme switch.
 
 import { h } from './dom.js';
 import { modes } from './modes/index.js';
@@ -10,7 +10,49 @@ import { installJudgeHook } from './modes/judge/registry.js';
 // judge view, registrable before the view is opened (www/README.md).
 installJudgeHook();
 
+// Every mode needs the library: its wasm is fetched and compiled (library.js)
+// while the first mode's own chunk loads, not after it. A failure is the
+// mode's to report (its import of library.js fails the same way).
+import(/* webpackChunkName: "library" */ './library.js').catch(() => {});
+
+/** The theme chosen in the header ('' follows the system), kept in this browser. */
+const THEME_KEY = 'evidence-validator:theme';
+const THEMES = [['', 'System'], ['light', 'Light'], ['dark', 'Dark']];
+
+/** Sets <html data-theme> (style.css only switches color-scheme on it). */
+function applyTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
+/** The header's theme switch; its choice survives a reload (a few bytes: localStorage). */
+function themeSwitch() {
+  let kept = '';
+  try {
+    kept = localStorage.getItem(THEME_KEY) ?? '';
+  } catch {
+    // no storage: the system setting, for this visit
+  }
+  if (!THEMES.some(([v]) => v === kept)) kept = '';
+  applyTheme(kept);
+  const select = h('select', {
+    id: 'theme-select',
+    onchange: () => {
+      applyTheme(select.value);
+      try {
+        if (select.value) localStorage.setItem(THEME_KEY, select.value);
+        else localStorage.removeItem(THEME_KEY);
+      } catch {
+        // not kept: the choice holds while the page is open
+      }
+    },
+  }, THEMES.map(([v, label]) => h('option', { value: v }, label)));
+  select.value = kept;
+  return h('div', { class: 'theme-switch' }, h('label', { for: 'theme-select' }, 'Theme'), select);
+}
+
 function start() {
+  document.querySelector('.app-header').append(themeSwitch());
   const tablist = document.getElementById('mode-tabs');
   const panels = document.getElementById('mode-panels');
   const status = document.getElementById('app-status');
@@ -62,7 +104,8 @@ function start() {
       } catch (e) {
         mounted.delete(current.mode.id);
         current.panel.replaceChildren(h('p', { class: 'error', role: 'alert' },
-          `Could not start ${current.mode.label}: ${e?.message ?? e}`));
+          `Could not start ${current.mode.label}: ${e?.message ?? e}. Reload the page; if this persists, ` +
+          'use a browser with WebAssembly enabled (a recent Chrome, Edge, Firefox or Safari).'));
         throw e;
       }
     })();

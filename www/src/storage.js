@@ -2,13 +2,23 @@
 // browser's own storage for this page, one record per mode. IndexedDB, not
 // localStorage: a megabyte of source written to localStorage blocks the page
 // for a long task on every save (it is synchronous), IndexedDB writes off the
-// main thread. Storage may be missing (a private window, a policy) or full:
+// main thread. Long texts go in as Blobs, built a piece per task: put()
+// copies a string value into its record on the main thread (about 20 ms a
+// megabyte in Chromium: a long task for a 1 MB source), a Blob it only
+// references. Storage may be missing (a private window, a policy) or full:
 // saving then says so once, through `onProblem`, and the page keeps working.
 
 import { debounce } from './dom.js';
 
+/** The status line after a mode brought back its last work. */
+export const RESTORED_NOTE = 'Restored your last work from this browser (Clear forgets it).';
+/** The status line after Clear. */
+export const CLEARED_NOTE = 'Cleared: nothing of this mode is kept in this browser now.';
+
 /** Saving waits this long after the last edit. */
 const SAVE_DELAY_MS = 400;
+/** A string longer than this (UTF-16 units) is stored as a Blob. */
+const BLOB_UNITS = 16_384;
 const DB_NAME = 'evidence-validator';
 const STORE = 'work';
 
@@ -42,6 +52,52 @@ async function withStore(mode, fn) {
   });
 }
 
+/** A long string becomes a Blob this many UTF-16 units at a time, one piece per task. */
+export const PIECE_UNITS = 262_144;
+
+/**
+ * `text` as a Blob, built a piece at a time with a task between pieces (a
+ * Blob encodes its text as UTF-8 at once: about 6 ms a megabyte), never
+ * cutting a surrogate pair (half of one would be stored as U+FFFD).
+ */
+async function blobOf(text) {
+  const pieces = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + PIECE_UNITS);
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+    pieces.push(new Blob([text.slice(at, end)]));
+    at = end;
+    if (at < text.length) await new Promise((resolve) => { setTimeout(resolve, 0); });
+  }
+  return new Blob(pieces, { type: 'text/plain' });
+}
+
+/** `value` with its long strings as Blobs (a record is a small tree of plain objects, arrays and values). */
+export async function packed(value) {
+  if (typeof value === 'string') return value.length > BLOB_UNITS ? blobOf(value) : value;
+  if (Array.isArray(value)) {
+    const out = [];
+    for (const v of value) out.push(await packed(v));
+    return out;
+  }
+  if (value !== null && typeof value === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await packed(v);
+    return out;
+  }
+  return value;
+}
+
+/** `packed`'s inverse: every Blob read back as its text. */
+export async function unpacked(value) {
+  if (value instanceof Blob) return value.text();
+  if (Array.isArray(value)) return Promise.all(value.map(unpacked));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await unpacked(v)])));
+  }
+  return value;
+}
+
 /**
  * @param {string} key  the record's key (the mode's id)
  * @param {(message: string) => void} onProblem
@@ -50,11 +106,16 @@ async function withStore(mode, fn) {
  */
 export function savedWork(key, onProblem) {
   let reader = null;
+  /** Counts Clears: a save that began before one is dropped. */
+  let generation = 0;
   let warned = false;
   const write = debounce(async () => {
     if (!reader) return;
+    const mine = generation;
     try {
-      await withStore('readwrite', (store) => store.put(reader(), key));
+      const record = await packed(reader());
+      if (mine !== generation) return; // cleared meanwhile
+      await withStore('readwrite', (store) => store.put(record, key));
       warned = false;
     } catch (e) {
       if (warned) return;
@@ -68,7 +129,7 @@ export function savedWork(key, onProblem) {
     async load() {
       try {
         const value = await withStore('readonly', (store) => store.get(key));
-        return value !== null && typeof value === 'object' ? value : null;
+        return value !== null && typeof value === 'object' ? await unpacked(value) : null;
       } catch {
         return null;
       }
@@ -80,6 +141,7 @@ export function savedWork(key, onProblem) {
     async clear() {
       write.cancel();
       reader = null;
+      generation++;
       try {
         await withStore('readwrite', (store) => store.delete(key));
       } catch {

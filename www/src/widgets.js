@@ -53,6 +53,11 @@ export function sampleBar(id, samples, onLoad) {
   return { element: h('div', { class: 'sample-bar' }, h('label', { for: id }, 'Sample'), select, load), select };
 }
 
+/** The Clear control of a mode whose work is kept across reloads (storage.js). */
+export function clearButton(onClear) {
+  return h('button', { type: 'button', class: 'secondary clear-button', onclick: onClear }, 'Clear');
+}
+
 /** A labelled input with its tools (format selector, file loader, …) in the head and help below. */
 export function field(id, label, input, { tools = [], help = null } = {}) {
   return h('div', { class: 'field' },
@@ -85,8 +90,9 @@ export function selectIn(list, selector, item, scroll = true) {
 }
 
 /** "Where: CODE: message" in the problem box, which is shown. */
-export function showProblem(problem, where, message, code) {
-  replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', message.replace(/^[A-Z_]+: /, ''));
+export function showProblem(problem, where, message, code, hint = null) {
+  const text = message.replace(/^[A-Z_]+: /, '');
+  replaceChildren(problem, h('strong', {}, `${where}: `), code ? `${code}: ` : '', hint ? `${text.replace(/\.$/, '')}. ${hint}` : text);
   problem.hidden = false;
 }
 

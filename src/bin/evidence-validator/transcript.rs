@@ -253,28 +253,53 @@ fn emit<T: Serialize>(args: &TranscriptArgs, report: &T, text: String) -> Result
     }
 }
 
-/// Runs `transcript`.
+/// Runs `transcript`: the evaluation's budget preview (`--evaluation`) or
+/// the checks of each item (`--items`).
 pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
-    let config = match &args.config {
-        Some(p) => {
-            let text = read_text(p, ErrorKind::Configuration)?;
-            TranscriptConfig::from_json(&parse_json(&text, &p.display().to_string(), ErrorKind::Configuration)?)
-                .map_err(|e| in_file(e, p))?
-        }
-        None => TranscriptConfig::default(),
-    };
+    let config = load_config(args.config.as_deref())?;
     // One deadline for the whole command, from the configuration's time limit.
     let deadline = config.deadline(&SystemClock);
     let transcript = load_transcript(&args.transcript, &args.transcript_format, &deadline)?;
     let mut text = String::new();
     let summary = summary(&args.transcript, &transcript);
     describe_transcript(&mut text, &summary);
-
+    let run = Run { args: &args, config: &config, deadline: &deadline, transcript: &transcript };
     if let Some(path) = &args.evaluation {
+        return run.evaluation(path, summary, text);
+    }
+    let Some(items_path) = &args.items else {
+        return Err(Failure::Input(Error::new(ErrorKind::Configuration, "give --items FILE or --evaluation FILE")));
+    };
+    run.items(items_path, summary, text)
+}
+
+/// The `--config` file's settings, or the defaults.
+fn load_config(path: Option<&Path>) -> Result<TranscriptConfig, Failure> {
+    Ok(match path {
+        Some(p) => {
+            let text = read_text(p, ErrorKind::Configuration)?;
+            TranscriptConfig::from_json(&parse_json(&text, &p.display().to_string(), ErrorKind::Configuration)?)
+                .map_err(|e| in_file(e, p))?
+        }
+        None => TranscriptConfig::default(),
+    })
+}
+
+/// What one `transcript` command checks against.
+struct Run<'a> {
+    args: &'a TranscriptArgs,
+    config: &'a TranscriptConfig,
+    deadline: &'a Deadline<'a>,
+    transcript: &'a Transcript,
+}
+
+impl Run<'_> {
+    /// `--evaluation`: what the retry budget would do with each item.
+    fn evaluation(&self, path: &Path, summary: TranscriptSummary<'_>, mut text: String) -> Result<ExitCode, Failure> {
         let name = path.display().to_string();
         let value = parse_json(&read_text(path, ErrorKind::Validation)?, &name, ErrorKind::Validation)?;
         let evaluation = StructuredEvaluation::from_json(&value).map_err(|e| in_file(e, path))?;
-        let budget = preview_budget_within(&transcript, &evaluation, &config, &deadline);
+        let budget = preview_budget_within(self.transcript, &evaluation, self.config, self.deadline);
         for p in &budget.items {
             let verdict = match p.action {
                 PreviewAction::Keep => "KEEP",
@@ -299,43 +324,42 @@ pub fn run(args: TranscriptArgs) -> Result<ExitCode, Failure> {
             let _ = writeln!(text, "warning {}: {}", w.code, w.message);
         }
         let failing = budget.items.iter().any(|i| i.action != PreviewAction::Keep);
-        emit(&args, &EvaluationReport { transcript: summary, config: &config, budget }, text)?;
-        return Ok(if args.strict && failing { ExitCode::from(1) } else { ExitCode::SUCCESS });
+        emit(self.args, &EvaluationReport { transcript: summary, config: self.config, budget }, text)?;
+        Ok(if self.args.strict && failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
     }
 
-    let Some(items_path) = &args.items else {
-        return Err(Failure::Input(Error::new(ErrorKind::Configuration, "give --items FILE or --evaluation FILE")));
-    };
-    let items = load_items(items_path)?;
-    let mut reports = Vec::new();
-    let mut not_finished = Vec::new();
-    for (label, item) in items {
-        let validation = validate_item_within(&transcript, &item, &config, &deadline)
-            .unwrap_or_else(|_| ItemValidation::not_finished(&transcript, &item, &config));
-        let verdict = if validation.passed {
-            "PASS"
-        } else if validation.timed_out() {
-            not_finished.push(label.clone());
-            "NOT CHECKED (time limit)"
-        } else {
-            "FAIL"
-        };
-        describe_item(&mut text, &label, verdict, &item, &validation);
-        reports.push(ItemReport { label, item, validation });
+    /// `--items`: each item's three checks.
+    fn items(&self, items_path: &Path, summary: TranscriptSummary<'_>, mut text: String) -> Result<ExitCode, Failure> {
+        let (transcript, config) = (self.transcript, self.config);
+        let items = load_items(items_path)?;
+        let mut reports = Vec::new();
+        let mut not_finished = Vec::new();
+        for (label, item) in items {
+            let validation = validate_item_within(transcript, &item, config, self.deadline)
+                .unwrap_or_else(|_| ItemValidation::not_finished(transcript, &item, config));
+            let verdict = if validation.passed {
+                "PASS"
+            } else if validation.timed_out() {
+                not_finished.push(label.clone());
+                "NOT CHECKED (time limit)"
+            } else {
+                "FAIL"
+            };
+            describe_item(&mut text, &label, verdict, &item, &validation);
+            reports.push(ItemReport { label, item, validation });
+        }
+        let passed = reports.iter().filter(|r| r.validation.passed).count();
+        let failed = reports.len() - passed;
+        let errors: Vec<ProcessingFailure> =
+            ProcessingFailure::for_items(config, not_finished, reports.len()).into_iter().collect();
+        let _ =
+            writeln!(text, "\n{passed} of {} item{} pass", reports.len(), if reports.len() == 1 { "" } else { "s" });
+        for e in &errors {
+            let _ = writeln!(text, "error {}: {}", e.code, e.message);
+        }
+        let ok = errors.is_empty();
+        let report = ItemsReport { transcript: summary, config, items: reports, passed, failed, ok, errors };
+        emit(self.args, &report, text)?;
+        Ok(if self.args.strict && failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
     }
-    let passed = reports.iter().filter(|r| r.validation.passed).count();
-    let failed = reports.len() - passed;
-    let errors: Vec<ProcessingFailure> =
-        ProcessingFailure::for_items(&config, not_finished, reports.len()).into_iter().collect();
-    let _ = writeln!(text, "\n{passed} of {} item{} pass", reports.len(), if reports.len() == 1 { "" } else { "s" });
-    for e in &errors {
-        let _ = writeln!(text, "error {}: {}", e.code, e.message);
-    }
-    let ok = errors.is_empty();
-    emit(
-        &args,
-        &ItemsReport { transcript: summary, config: &config, items: reports, passed, failed, ok, errors },
-        text,
-    )?;
-    Ok(if args.strict && failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -161,7 +161,7 @@ impl<'a> Blocks<'a> {
         let mut at_line_start = true;
         while pos < n {
             let (le, next) = match find_byte(b, pos, b'\n') {
-                Some(k) if k > pos && b[k - 1] == b'\r' => (k - 1, k + 1),
+                Some(k) if k > pos && b.get(k - 1) == Some(&b'\r') => (k - 1, k + 1),
                 Some(k) => (k, k + 1),
                 None => (n, n),
             };
@@ -232,11 +232,11 @@ impl<'a> Blocks<'a> {
         let mut p = ls;
         for found in 0..depth {
             let q = skip_ws(b, p, le);
-            if q >= le || b[q] != b'>' {
+            if q >= le || b.get(q) != Some(&b'>') {
                 return (p, found);
             }
             p = q + 1;
-            if p < le && is_space_tab(b[p]) {
+            if p < le && b.get(p).is_some_and(|&c| is_space_tab(c)) {
                 p += 1;
             }
         }
@@ -247,17 +247,17 @@ impl<'a> Blocks<'a> {
     /// and the offset of the item's content column (CommonMark's rules).
     pub(super) fn list_marker(&self, q: usize, le: usize, interrupts_para: bool) -> Option<(usize, usize)> {
         let b = self.b;
-        let (after, number) = match b[q] {
+        let (after, number) = match b.get(q)? {
             b'-' | b'*' | b'+' => (q + 1, None),
             _ => {
                 let mut d = q;
-                while d < le && d - q < 10 && b[d].is_ascii_digit() {
+                while d < le && d - q < 10 && b.get(d).is_some_and(u8::is_ascii_digit) {
                     d += 1;
                 }
-                if d == q || d - q > 9 || d >= le || (b[d] != b'.' && b[d] != b')') {
+                if d == q || d - q > 9 || d >= le || !matches!(b.get(d), Some(b'.' | b')')) {
                     return None;
                 }
-                let number = std::str::from_utf8(&b[q..d]).ok()?.parse::<u32>().ok()?;
+                let number = std::str::from_utf8(b.get(q..d)?).ok()?.parse::<u32>().ok()?;
                 (d + 1, Some(number))
             }
         };
@@ -332,18 +332,21 @@ impl<'a> Blocks<'a> {
             if q >= le {
                 break;
             }
-            if b[q] == b'>' {
+            let Some(&c) = b.get(q) else {
+                break;
+            };
+            if c == b'>' {
                 m.quote_indents.push(indent(b, p, q));
                 m.blockquotes += 1;
                 p = q + 1;
-                if p < le && is_space_tab(b[p]) {
+                if p < le && b.get(p).is_some_and(|&c| is_space_tab(c)) {
                     p += 1;
                 }
                 m.content = p;
                 m.after_blockquotes = p;
                 continue;
             }
-            if list_markers < 32 && matches!(b[q], b'-' | b'*' | b'+' | b'0'..=b'9') {
+            if list_markers < 32 && matches!(c, b'-' | b'*' | b'+' | b'0'..=b'9') {
                 list_markers += 1;
                 // The paragraph this line would continue, if any (a new
                 // blockquote or list item starts a new one).

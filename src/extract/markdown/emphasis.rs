@@ -41,7 +41,7 @@ pub(super) fn rule_of_three_forbids(opener: Delim, closer: Delim) -> bool {
 impl Inline<'_> {
     pub(super) fn push_delim(&mut self, ch: char, i: usize, len: usize) {
         let cs = self.cs;
-        let before = if i == 0 { '\n' } else { cs[i - 1].ch };
+        let before = i.checked_sub(1).and_then(|k| cs.get(k)).map_or('\n', |c| c.ch);
         let after = cs.get(i + len).map_or('\n', |c| c.ch);
         let (ws_before, ws_after) = (before.is_whitespace(), after.is_whitespace());
         let (p_before, p_after) = (is_punct(before), is_punct(after));
@@ -54,51 +54,62 @@ impl Inline<'_> {
         }
         let idx = self.delims.len();
         self.delims.push(Delim { ch, pos: i, len, orig: len, open, close, prev: self.tail, next: None });
-        match self.tail {
-            Some(t) => self.delims[t].next = Some(idx),
+        match self.tail.and_then(|t| self.delims.get_mut(t)) {
+            Some(t) => t.next = Some(idx),
             None => self.head = Some(idx),
         }
         self.tail = Some(idx);
     }
 
+    /// Delimiter `d` (a copy), if there is one.
+    fn delim(&self, d: usize) -> Option<Delim> {
+        self.delims.get(d).copied()
+    }
+
+    /// The delimiter after `d`, or the first when `d` is `None`.
+    fn next_delim(&self, d: Option<usize>) -> Option<usize> {
+        match d {
+            Some(b) => self.delim(b).and_then(|b| b.next),
+            None => self.head,
+        }
+    }
+
     pub(super) fn unlink(&mut self, d: usize) {
-        let Delim { prev, next, .. } = self.delims[d];
-        match prev {
-            Some(p) => self.delims[p].next = next,
+        let Some(Delim { prev, next, .. }) = self.delim(d) else {
+            return;
+        };
+        match prev.and_then(|p| self.delims.get_mut(p)) {
+            Some(p) => p.next = next,
             None => self.head = next,
         }
-        match next {
-            Some(x) => self.delims[x].prev = prev,
+        match next.and_then(|x| self.delims.get_mut(x)) {
+            Some(x) => x.prev = prev,
             None => self.tail = prev,
         }
     }
 
     /// CommonMark's "process emphasis" over the delimiters above `bottom`.
     pub(super) fn process_emphasis(&mut self, bottom: Option<usize>) {
-        let kind = |c: char| match c {
-            '*' => 0,
-            '_' => 1,
-            _ => 2,
-        };
-        let mut openers_bottom = [[[bottom; 3]; 2]; 3];
-        let mut closer = match bottom {
-            Some(b) => self.delims[b].next,
-            None => self.head,
-        };
+        let mut openers_bottom = OpenersBottom([[[bottom; 3]; 2]; 3]);
+        let mut closer = self.next_delim(bottom);
         while let Some(c) = closer {
-            let d = self.delims[c];
+            let Some(d) = self.delim(c) else {
+                break;
+            };
             if !d.close {
                 closer = d.next;
                 continue;
             }
-            let ob = openers_bottom[kind(d.ch)][usize::from(d.open)][d.orig % 3];
+            let ob = *openers_bottom.slot(d);
             let mut opener = d.prev;
             let mut found = None;
             while let Some(o) = opener {
                 if Some(o) == ob || Some(o) == bottom {
                     break;
                 }
-                let od = self.delims[o];
+                let Some(od) = self.delim(o) else {
+                    break;
+                };
                 let matches = od.ch == d.ch
                     && od.open
                     && if d.ch == '~' { od.len == d.len } else { !rule_of_three_forbids(od, d) };
@@ -108,44 +119,61 @@ impl Inline<'_> {
                 }
                 opener = od.prev;
             }
-            let Some(o) = found else {
-                openers_bottom[kind(d.ch)][usize::from(d.open)][d.orig % 3] = d.prev;
+            let Some((o, od)) = found.and_then(|o| Some((o, self.delim(o)?))) else {
+                *openers_bottom.slot(d) = d.prev;
                 if !d.open {
                     self.unlink(c);
                 }
                 closer = d.next;
                 continue;
             };
-            let od = self.delims[o];
+            // both runs are at least 2 long when 2 are used (`~~` always is)
             let used = if d.ch == '~' || (od.len >= 2 && d.len >= 2) { 2 } else { 1 };
             self.drop_range(od.pos + od.len - used, od.pos + od.len);
             self.drop_range(d.pos, d.pos + used);
-            self.delims[o].len -= used;
-            self.delims[c].len -= used;
-            self.delims[c].pos += used;
+            if let Some(o) = self.delims.get_mut(o) {
+                o.len -= used;
+            }
+            if let Some(c) = self.delims.get_mut(c) {
+                c.len -= used;
+                c.pos += used;
+            }
             let mut between = od.next;
             while let Some(x) = between {
                 if x == c {
                     break;
                 }
-                between = self.delims[x].next;
+                between = self.next_delim(Some(x));
                 self.unlink(x);
             }
-            if self.delims[o].len == 0 {
+            if self.delim(o).is_some_and(|o| o.len == 0) {
                 self.unlink(o);
             }
-            if self.delims[c].len == 0 {
-                closer = self.delims[c].next;
+            if let Some(cd) = self.delim(c).filter(|c| c.len == 0) {
+                closer = cd.next;
                 self.unlink(c);
             }
         }
-        let mut rest = match bottom {
-            Some(b) => self.delims[b].next,
-            None => self.head,
-        };
+        let mut rest = self.next_delim(bottom);
         while let Some(x) = rest {
-            rest = self.delims[x].next;
+            rest = self.next_delim(Some(x));
             self.unlink(x);
         }
+    }
+}
+
+/// CommonMark's `openers_bottom`: per delimiter char, whether the closer
+/// can open, and its original length modulo 3.
+struct OpenersBottom([[[Option<usize>; 3]; 2]; 3]);
+
+impl OpenersBottom {
+    #[allow(clippy::indexing_slicing)] // in bounds: kind < 3, a bool < 2, `% 3` < 3
+    fn slot(&mut self, d: Delim) -> &mut Option<usize> {
+        let kind = match d.ch {
+            '*' => 0,
+            '_' => 1,
+            _ => 2,
+        };
+        &mut self.0[kind][usize::from(d.open)][d.orig % 3]
     }
 }

@@ -54,8 +54,8 @@ impl Backticks {
     pub(super) fn new(cs: &[Cand]) -> Backticks {
         let mut runs: HashMap<usize, (Vec<usize>, usize)> = HashMap::new();
         let mut i = 0;
-        while i < cs.len() {
-            if cs[i].ch == '`' {
+        while let Some(c) = cs.get(i) {
+            if c.ch == '`' {
                 let len = run_len(cs, i, '`');
                 runs.entry(len).or_default().0.push(i);
                 i += len;
@@ -69,7 +69,7 @@ impl Backticks {
     /// The first run of exactly `len` backticks starting after `i`.
     pub(super) fn closer(&mut self, i: usize, len: usize) -> Option<usize> {
         let (positions, cursor) = self.runs.get_mut(&len)?;
-        while *cursor < positions.len() && positions[*cursor] <= i {
+        while positions.get(*cursor).is_some_and(|&p| p <= i) {
             *cursor += 1;
         }
         positions.get(*cursor).copied()
@@ -93,8 +93,8 @@ pub(super) fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut V
         html_ends: None,
     };
     let mut i = 0;
-    while i < n {
-        i = match cs[i].ch {
+    while let Some(c) = cs.get(i) {
+        i = match c.ch {
             '\\' => st.backslash(i),
             '`' => st.code_span(i),
             '<' => st.angle(i),
@@ -111,7 +111,7 @@ pub(super) fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut V
                 }
                 i + len
             }
-            '!' if i + 1 < n && cs[i + 1].ch == '[' => {
+            '!' if st.ch(i + 1) == Some('[') => {
                 st.brackets.push(Bracket { pos: i, image: true, bottom: st.tail, text_start: i + 2 });
                 i + 2
             }
@@ -129,25 +129,35 @@ pub(super) fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut V
 
 impl Inline<'_> {
     pub(super) fn drop_range(&mut self, from: usize, to: usize) {
-        for s in &mut self.slots[from..to] {
+        for s in self.slots.get_mut(from..to).unwrap_or_default() {
             *s = Slot::Drop;
         }
+    }
+
+    /// Says what becomes of candidate `i` (nothing past the end).
+    fn set(&mut self, i: usize, slot: Slot) {
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = slot;
+        }
+    }
+
+    /// The char of candidate `i`, if there is one.
+    pub(super) fn ch(&self, i: usize) -> Option<char> {
+        self.cs.get(i).map(|c| c.ch)
     }
 
     /// A backslash at `i`: drops it if it escapes the next char (a backslash
     /// before a line ending is a hard line break, except at the very end of
     /// the paragraph). Returns where to continue.
     fn backslash(&mut self, i: usize) -> usize {
-        let cs = self.cs;
-        let n = cs.len();
-        let escapes = i + 1 < n && {
-            let c = cs[i + 1].ch;
+        let n = self.cs.len();
+        let escapes = self.ch(i + 1).is_some_and(|c| {
             c.is_ascii_punctuation()
                 || (c == '\n' && i + 2 < n)
-                || (c == '\r' && i + 2 < n && !(cs[i + 2].ch == '\n' && i + 3 == n))
-        };
+                || (c == '\r' && i + 2 < n && !(self.ch(i + 2) == Some('\n') && i + 3 == n))
+        });
         if escapes {
-            self.slots[i] = Slot::Drop;
+            self.set(i, Slot::Drop);
             i + 2
         } else {
             i + 1
@@ -167,10 +177,11 @@ impl Inline<'_> {
         self.drop_range(c, c + len);
         // One space of padding on both sides goes (CommonMark).
         let pad = |x: &Cand| x.ch == ' ' || x.ch == '\n';
-        let code = &cs[i + len..c];
-        if code.len() >= 2 && pad(&code[0]) && pad(&code[code.len() - 1]) && !code.iter().all(pad) {
-            self.slots[i + len] = Slot::Drop;
-            self.slots[c - 1] = Slot::Drop;
+        if let Some(code @ [first, .., last]) = cs.get(i + len..c) {
+            if pad(first) && pad(last) && !code.iter().all(pad) {
+                self.set(i + len, Slot::Drop);
+                self.set(c - 1, Slot::Drop);
+            }
         }
         c + len
     }
@@ -180,19 +191,20 @@ impl Inline<'_> {
     fn angle(&mut self, i: usize) -> usize {
         let cs = self.cs;
         if let Some(end) = autolink(cs, i) {
-            self.slots[i] = Slot::Drop;
-            self.slots[end - 1] = Slot::Drop;
+            self.set(i, Slot::Drop);
+            self.set(end - 1, Slot::Drop);
             return end;
         }
         let Some((end, block)) = raw_html(cs, i, self.html_ends.get_or_insert_with(HtmlEnds::new)) else {
             return i + 1;
         };
-        if let Some(tag) = TagEvent::read(&cs[i..end]) {
+        let html = cs.get(i..end).unwrap_or_default();
+        if let Some(tag) = TagEvent::read(html) {
             self.tags.push((i, tag));
         }
         self.drop_range(i, end);
-        if block {
-            self.slots[i] = Slot::Emit(Unit { ch: '\n', start: cs[i].start, end: cs[end - 1].end });
+        if let ([first, ..], [.., last], true) = (html, html, block) {
+            self.set(i, Slot::Emit(Unit { ch: '\n', start: first.start, end: last.end }));
         }
         end
     }
@@ -200,13 +212,18 @@ impl Inline<'_> {
     /// A `&` at `i`: a character reference becomes one unit spanning it.
     fn char_ref(&mut self, i: usize, src: &str) -> usize {
         let cs = self.cs;
-        let n = cs.len();
-        let start = cs[i].start as usize;
+        let Some(start) = cs.get(i).map(|c| c.start as usize) else {
+            return i + 1;
+        };
+        // the reference's last char must be a candidate (not one a container dropped)
+        let ends_at = |end: usize| {
+            (end - start).checked_sub(1).and_then(|k| cs.get(i + k)).is_some_and(|c| c.end as usize == end)
+        };
         match decode_char_ref(src, start, true) {
-            Some((ch, end)) if i + (end - start) <= n && cs[i + (end - start) - 1].end as usize == end => {
+            Some((ch, end)) if ends_at(end) => {
                 let len = end - start;
                 self.drop_range(i + 1, i + len);
-                self.slots[i] = Slot::Emit(Unit { ch, start: start as u32, end: end as u32 });
+                self.set(i, Slot::Emit(Unit { ch, start: start as u32, end: end as u32 }));
                 i + len
             }
             _ => i + 1,
@@ -218,20 +235,20 @@ impl Inline<'_> {
     fn emit(self, out: &mut Vec<Unit>, events: &mut Vec<TagEvent>) {
         let cs = self.cs;
         if self.tags.is_empty() {
-            for (k, slot) in self.slots.iter().enumerate() {
-                push_slot(out, cs[k], slot);
+            for (&cand, slot) in cs.iter().zip(&self.slots) {
+                push_slot(out, cand, slot);
             }
             return;
         }
         let base = out.len();
         let mut tags = self.tags.into_iter().peekable();
-        for (k, slot) in self.slots.iter().enumerate() {
+        for (k, (&cand, slot)) in cs.iter().zip(&self.slots).enumerate() {
             // an end tag acts before its own newline unit, a start tag after it
             let tag = tags.next_if(|(at, _)| *at == k);
             if let Some((_, t)) = tag.as_ref().filter(|(_, t)| t.end_tag) {
                 events.push(TagEvent { at: out.len() - base, ..t.clone() });
             }
-            push_slot(out, cs[k], slot);
+            push_slot(out, cand, slot);
             if let Some((_, t)) = tag.filter(|(_, t)| !t.end_tag) {
                 events.push(TagEvent { at: out.len() - base, ..t });
             }
@@ -241,7 +258,6 @@ impl Inline<'_> {
     /// Handles the `]` at `i`; returns where to continue.
     pub(super) fn close_bracket(&mut self, i: usize, defs: &HashSet<String>) -> usize {
         let cs = self.cs;
-        let n = cs.len();
         let Some(br) = self.brackets.pop() else {
             return i + 1;
         };
@@ -250,18 +266,19 @@ impl Inline<'_> {
         }
         let after = i + 1;
         let mut end = None;
-        if after < n && cs[after].ch == '(' {
+        if self.ch(after) == Some('(') {
             end = link_tail(cs, after);
         }
         if end.is_none() && !defs.is_empty() && i - br.text_start <= 999 {
             // Followed by a link label: a full reference or nothing, never a shortcut.
             let mut labelled = false;
-            if after < n && cs[after].ch == '[' {
+            let text = cs.get(br.text_start..i).unwrap_or_default();
+            if self.ch(after) == Some('[') {
                 if let Some(close) = label_end(cs, after) {
                     let label = if close == after + 1 {
-                        label_text(&cs[br.text_start..i])
+                        label_text(text)
                     } else {
-                        label_text(&cs[after + 1..close])
+                        label_text(cs.get(after + 1..close).unwrap_or_default())
                     };
                     if defs.contains(&label) {
                         end = Some(close + 1);
@@ -269,7 +286,7 @@ impl Inline<'_> {
                     labelled = !label.is_empty();
                 }
             }
-            if end.is_none() && !labelled && defs.contains(&label_text(&cs[br.text_start..i])) {
+            if end.is_none() && !labelled && defs.contains(&label_text(text)) {
                 end = Some(i + 1);
             }
         }

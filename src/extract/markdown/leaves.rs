@@ -68,12 +68,12 @@ impl Blocks<'_> {
     /// end), and parsing goes on after it, mid-line.
     fn comment_block(&mut self, l: &Line) -> Option<(usize, bool)> {
         let (b, q) = (self.b, l.q);
-        if !l.small_indent || !b[q..l.le].starts_with(b"<!--") {
+        if !l.small_indent || !b.get(q..l.le).is_some_and(|t| t.starts_with(b"<!--")) {
             return None;
         }
         let end = if b.get(q + 4) == Some(&b'>') {
             Some(q + 5)
-        } else if b[q + 4..].starts_with(b"->") {
+        } else if b.get(q + 4..).is_some_and(|t| t.starts_with(b"->")) {
             Some(q + 6)
         } else {
             find_seq(b, q + 4, b"-->").map(|k| k + 3)
@@ -136,9 +136,10 @@ impl Blocks<'_> {
             self.row(l.content, le, next);
             return Some((next, true));
         }
-        if b[q..le].contains(&b'|') {
+        let line = b.get(q..le).unwrap_or_default();
+        if line.contains(&b'|') {
             if let Some(cells) = self.next_line_delimiter_cells(next) {
-                if row_cells(&b[q..le]) == cells {
+                if row_cells(line) == cells {
                     self.table = Table::Header;
                     self.close_items(l);
                     self.row(l.content, le, next);
@@ -204,13 +205,13 @@ impl Blocks<'_> {
             return None;
         }
         let mut ne = find_byte(b, next, b'\n').unwrap_or(n);
-        if ne > next && b[ne - 1] == b'\r' {
+        if ne > next && b.get(ne - 1) == Some(&b'\r') {
             ne -= 1;
         }
         let mut r = next;
         loop {
             r = skip_ws(b, r, ne);
-            if r < ne && b[r] == b'>' {
+            if r < ne && b.get(r) == Some(&b'>') {
                 r += 1;
                 continue;
             }
@@ -225,12 +226,12 @@ impl Blocks<'_> {
         let b = self.b;
         let mut cell = content;
         let mut j = content;
-        while j < le {
-            if b[j] == b'\\' && j + 1 < le && b[j + 1] == b'|' {
+        while let Some(&c) = b.get(j).filter(|_| j < le) {
+            if c == b'\\' && j + 1 < le && b.get(j + 1) == Some(&b'|') {
                 j += 2;
                 continue;
             }
-            if b[j] == b'|' {
+            if c == b'|' {
                 self.inline_seg(cell, j);
                 let c0 = self.cands.len();
                 self.cands.push(Cand { ch: ' ', start: j as u32, end: j as u32 + 1 });

@@ -1,7 +1,7 @@
 //! Links and images: link labels, inline link tails `(dest "title")`,
 //! autolinks.
 
-use super::scanners::{normalize_label, skip_ws_nl};
+use super::scanners::{ch_at, normalize_label, skip_ws_nl};
 use super::{Cand, MAX_SCAN};
 
 pub(super) fn label_text(cs: &[Cand]) -> String {
@@ -12,8 +12,8 @@ pub(super) fn label_text(cs: &[Cand]) -> String {
 pub(super) fn label_end(cs: &[Cand], at: usize) -> Option<usize> {
     let limit = cs.len().min(at + 1001);
     let mut j = at + 1;
-    while j < limit {
-        match cs[j].ch {
+    while let Some(c) = ch_at(cs, j, limit) {
+        match c {
             '\\' => j += 2,
             '[' => return None,
             ']' => return Some(j),
@@ -32,17 +32,12 @@ pub(super) fn link_tail(cs: &[Cand], at: usize) -> Option<usize> {
     }
     let dest_end = link_destination(cs, dest_start, limit)?;
     let mut j = skip_ws_nl(cs, dest_end, limit);
-    if j >= limit {
-        return None;
-    }
-    if (j > dest_end || dest_end == dest_start) && matches!(cs[j].ch, '"' | '\'' | '(') {
+    let c = ch_at(cs, j, limit)?;
+    if (j > dest_end || dest_end == dest_start) && matches!(c, '"' | '\'' | '(') {
         j = link_title(cs, j, limit)?;
         j = skip_ws_nl(cs, j, limit);
-        if j >= limit {
-            return None;
-        }
     }
-    if cs[j].ch == ')' {
+    if ch_at(cs, j, limit)? == ')' {
         Some(j + 1)
     } else {
         None
@@ -52,13 +47,10 @@ pub(super) fn link_tail(cs: &[Cand], at: usize) -> Option<usize> {
 /// The end of a link destination at `j < limit`: `<…>` on one line, or a
 /// run of non-space chars with balanced parentheses (possibly empty).
 fn link_destination(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
-    if cs[j].ch == '<' {
+    if ch_at(cs, j, limit)? == '<' {
         j += 1;
         loop {
-            if j >= limit {
-                return None;
-            }
-            match cs[j].ch {
+            match ch_at(cs, j, limit)? {
                 '>' => return Some(j + 1),
                 '<' | '\n' | '\r' => return None,
                 '\\' => j += 2,
@@ -67,9 +59,8 @@ fn link_destination(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
         }
     }
     let mut depth = 0;
-    while j < limit {
-        let c = cs[j].ch;
-        if c == '\\' && j + 1 < limit && cs[j + 1].ch.is_ascii_punctuation() {
+    while let Some(c) = ch_at(cs, j, limit) {
+        if c == '\\' && ch_at(cs, j + 1, limit).is_some_and(|c| c.is_ascii_punctuation()) {
             j += 2;
             continue;
         }
@@ -98,14 +89,11 @@ fn link_destination(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
 /// The end (past its closing quote or parenthesis) of a link title opening
 /// at `j`.
 fn link_title(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
-    let open = cs[j].ch;
+    let open = ch_at(cs, j, limit)?;
     let close = if open == '(' { ')' } else { open };
     j += 1;
     loop {
-        if j >= limit {
-            return None;
-        }
-        let c = cs[j].ch;
+        let c = ch_at(cs, j, limit)?;
         if c == '\\' {
             j += 2;
             continue;
@@ -123,17 +111,17 @@ fn link_title(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
 /// The end (past `>`) of an autolink `<scheme:…>` or `<local@domain>` at `i`.
 pub(super) fn autolink(cs: &[Cand], i: usize) -> Option<usize> {
     let limit = cs.len().min(i + MAX_SCAN);
+    let at = |j: usize| ch_at(cs, j, limit);
     let mut j = i + 1;
-    if j < limit && cs[j].ch.is_ascii_alphabetic() {
+    if at(j).is_some_and(|c| c.is_ascii_alphabetic()) {
         j += 1;
-        while j < limit && (cs[j].ch.is_ascii_alphanumeric() || matches!(cs[j].ch, '+' | '.' | '-')) {
+        while at(j).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')) {
             j += 1;
         }
         let scheme = j - (i + 1);
-        if (2..=32).contains(&scheme) && j < limit && cs[j].ch == ':' {
+        if (2..=32).contains(&scheme) && at(j) == Some(':') {
             j += 1;
-            while j < limit {
-                let c = cs[j].ch;
+            while let Some(c) = at(j) {
                 if c == '>' {
                     return Some(j + 1);
                 }
@@ -148,18 +136,18 @@ pub(super) fn autolink(cs: &[Cand], i: usize) -> Option<usize> {
     // Email autolink.
     j = i + 1;
     let local_start = j;
-    while j < limit && (cs[j].ch.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(cs[j].ch)) {
+    while at(j).is_some_and(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c)) {
         j += 1;
     }
-    if j == local_start || j >= limit || cs[j].ch != '@' {
+    if j == local_start || at(j) != Some('@') {
         return None;
     }
     j += 1;
     let domain_start = j;
-    while j < limit && (cs[j].ch.is_ascii_alphanumeric() || cs[j].ch == '.' || cs[j].ch == '-') {
+    while at(j).is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-') {
         j += 1;
     }
-    if j == domain_start || cs[domain_start].ch == '.' || j >= limit || cs[j].ch != '>' {
+    if j == domain_start || at(domain_start) == Some('.') || at(j) != Some('>') {
         return None;
     }
     Some(j + 1)

@@ -2,7 +2,7 @@
 //! instructions, declarations and CDATA, and the tag events that tell the
 //! hidden-text tracker what a tag hides.
 
-use super::scanners::skip_ws_nl;
+use super::scanners::{ch_at, skip_ws_nl};
 use super::{Cand, MAX_SCAN};
 use crate::extract::hidden::{self, TagHiding};
 
@@ -27,11 +27,10 @@ impl TagEvent {
         if !b.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
             return None;
         }
-        let mut j = name_start;
-        while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-            j += 1;
-        }
-        let name = b[name_start..j].to_ascii_lowercase();
+        let tail = b.get(name_start..).unwrap_or_default();
+        let name_len = tail.iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'-').count();
+        let j = name_start + name_len;
+        let name = tail.get(..name_len).unwrap_or_default().to_ascii_lowercase();
         let hiding = if end_tag { TagHiding::default() } else { hidden::tag_hiding(b, j, b.len().saturating_sub(1)) };
         Some(TagEvent { at: 0, end_tag, name, hiding })
     }
@@ -84,7 +83,7 @@ pub(super) fn is_block_tag(name: &str) -> bool {
 
 pub(super) fn find_cands(cs: &[Cand], from: usize, pat: &str) -> Option<usize> {
     let len = pat.chars().count();
-    (from..(cs.len() + 1).saturating_sub(len)).find(|&j| cs[j..j + len].iter().zip(pat.chars()).all(|(c, p)| c.ch == p))
+    (from..(cs.len() + 1).saturating_sub(len)).find(|&j| starts_with_cands(cs, j, pat))
 }
 
 /// The next occurrence of a fixed string, remembered so that repeated searches
@@ -179,21 +178,21 @@ fn markup_declaration(cs: &[Cand], i: usize, ends: &mut HtmlEnds) -> Option<(usi
 /// A tag name at `from`: its end and its lowercase text.
 fn tag_name(cs: &[Cand], from: usize, limit: usize) -> (usize, String) {
     let mut j = from;
-    while j < limit && (cs[j].ch.is_ascii_alphanumeric() || cs[j].ch == '-') {
+    while ch_at(cs, j, limit).is_some_and(|c| c.is_ascii_alphanumeric() || c == '-') {
         j += 1;
     }
-    (j, cs[from..j].iter().map(|c| c.ch.to_ascii_lowercase()).collect())
+    (j, cs.get(from..j).unwrap_or_default().iter().map(|c| c.ch.to_ascii_lowercase()).collect())
 }
 
 /// A closing tag `</name >` at `i`.
 fn closing_tag(cs: &[Cand], i: usize, limit: usize) -> Option<(usize, bool)> {
     let name_start = i + 2;
-    if name_start >= limit || !cs[name_start].ch.is_ascii_alphabetic() {
+    if !ch_at(cs, name_start, limit).is_some_and(|c| c.is_ascii_alphabetic()) {
         return None;
     }
     let (j, name) = tag_name(cs, name_start, limit);
     let j = skip_ws_nl(cs, j, limit);
-    if j < limit && cs[j].ch == '>' {
+    if ch_at(cs, j, limit) == Some('>') {
         Some((j + 1, is_block_tag(&name)))
     } else {
         None
@@ -206,13 +205,10 @@ fn open_tag(cs: &[Cand], i: usize, limit: usize) -> Option<(usize, bool)> {
     loop {
         let ws_start = j;
         j = skip_ws_nl(cs, j, limit);
-        if j >= limit {
-            return None;
-        }
-        match cs[j].ch {
+        match ch_at(cs, j, limit)? {
             '>' => return Some((j + 1, is_block_tag(&name))),
             '/' => {
-                return if j + 1 < limit && cs[j + 1].ch == '>' { Some((j + 2, is_block_tag(&name))) } else { None };
+                return if ch_at(cs, j + 1, limit) == Some('>') { Some((j + 2, is_block_tag(&name))) } else { None };
             }
             c if (c.is_ascii_alphabetic() || c == '_' || c == ':') && j > ws_start => j = attribute(cs, j, limit)?,
             _ => return None,
@@ -223,22 +219,20 @@ fn open_tag(cs: &[Cand], i: usize, limit: usize) -> Option<(usize, bool)> {
 /// An attribute whose name starts at `j`: the end of its name, or of its
 /// `= value` if it has one.
 fn attribute(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
+    let at = |j: usize| ch_at(cs, j, limit);
     j += 1;
-    while j < limit && (cs[j].ch.is_ascii_alphanumeric() || matches!(cs[j].ch, '_' | '.' | ':' | '-')) {
+    while at(j).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')) {
         j += 1;
     }
     let k = skip_ws_nl(cs, j, limit);
-    if k >= limit || cs[k].ch != '=' {
+    if at(k) != Some('=') {
         return Some(j);
     }
     j = skip_ws_nl(cs, k + 1, limit);
-    if j >= limit {
-        return None;
-    }
-    match cs[j].ch {
+    match at(j)? {
         q @ ('"' | '\'') => {
             j += 1;
-            while j < limit && cs[j].ch != q {
+            while at(j).is_some_and(|c| c != q) {
                 j += 1;
             }
             if j >= limit {
@@ -248,7 +242,7 @@ fn attribute(cs: &[Cand], mut j: usize, limit: usize) -> Option<usize> {
         }
         c if c.is_whitespace() || "\"'=<>`".contains(c) => None,
         _ => {
-            while j < limit && !cs[j].ch.is_whitespace() && !"\"'=<>`".contains(cs[j].ch) {
+            while at(j).is_some_and(|c| !c.is_whitespace() && !"\"'=<>`".contains(c)) {
                 j += 1;
             }
             Some(j)

@@ -24,7 +24,7 @@ impl Blocks<'_> {
         for (i, seg) in self.segs.iter().enumerate() {
             units.clear();
             events.clear();
-            let cands = &self.cands[seg.from..seg.to];
+            let cands = self.cands.get(seg.from..seg.to).unwrap_or_default();
             // a block starts (a paragraph, heading, table cell, code block,
             // blank line): the block element markdown renders, or the end of
             // the paragraph, closes a raw `<p>` left open before it
@@ -64,7 +64,7 @@ struct Titles {
 impl Titles {
     fn new(headings: &[PendingHeading]) -> Titles {
         // headings are pushed in order of their first segment
-        debug_assert!(headings.windows(2).all(|w| w[0].seg_from <= w[1].seg_from));
+        debug_assert!(headings.windows(2).all(|w| matches!(w, [a, b] if a.seg_from <= b.seg_from)));
         Titles { titles: vec![(Vec::new(), false); headings.len()], first_open: 0 }
     }
 

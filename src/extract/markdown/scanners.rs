@@ -9,7 +9,7 @@ pub(super) fn is_space_tab(c: u8) -> bool {
 }
 
 pub(super) fn skip_ws(b: &[u8], mut p: usize, le: usize) -> usize {
-    while p < le && is_space_tab(b[p]) {
+    while p < le && b.get(p).is_some_and(|&c| is_space_tab(c)) {
         p += 1;
     }
     p
@@ -17,13 +17,13 @@ pub(super) fn skip_ws(b: &[u8], mut p: usize, le: usize) -> usize {
 
 /// Indentation width of `[from, to)` (spaces and tabs), tabs counting as 4.
 pub(super) fn indent(b: &[u8], from: usize, to: usize) -> usize {
-    b[from..to].iter().map(|&c| if c == b'\t' { 4 } else { 1 }).sum()
+    b.get(from..to).unwrap_or_default().iter().map(|&c| if c == b'\t' { 4 } else { 1 }).sum()
 }
 
 /// The end of the run of `c`s at `from` (at most `le`).
 fn run_end(b: &[u8], from: usize, le: usize, c: u8) -> usize {
     let mut r = from;
-    while r < le && b[r] == c {
+    while r < le && b.get(r) == Some(&c) {
         r += 1;
     }
     r
@@ -31,12 +31,12 @@ fn run_end(b: &[u8], from: usize, le: usize, c: u8) -> usize {
 
 /// `***`, `---`, `___` (3 or more, spaces allowed between) and nothing else.
 pub(super) fn thematic_break(b: &[u8], q: usize, le: usize) -> bool {
-    let c = b[q];
-    if !matches!(c, b'-' | b'*' | b'_') {
+    let Some(line @ [c @ (b'-' | b'*' | b'_'), ..]) = b.get(q..le) else {
         return false;
-    }
+    };
+    let c = *c;
     let mut count = 0;
-    for &x in &b[q..le] {
+    for &x in line {
         if x == c {
             count += 1;
         } else if !is_space_tab(x) {
@@ -48,7 +48,7 @@ pub(super) fn thematic_break(b: &[u8], q: usize, le: usize) -> bool {
 
 /// `===` (level 1) or `---` (level 2), trailing spaces allowed.
 pub(super) fn setext_underline(b: &[u8], q: usize, le: usize) -> Option<u8> {
-    let c = b[q];
+    let c = *b.get(q)?;
     if c != b'=' && c != b'-' {
         return None;
     }
@@ -61,12 +61,12 @@ pub(super) fn setext_underline(b: &[u8], q: usize, le: usize) -> Option<u8> {
 
 /// An opening code fence at `q`: its char and length.
 pub(super) fn fence_open(b: &[u8], q: usize, le: usize) -> Option<(u8, usize)> {
-    let c = b[q];
+    let c = *b.get(q)?;
     if c != b'`' && c != b'~' {
         return None;
     }
     let r = run_end(b, q, le, c);
-    if r - q < 3 || (c == b'`' && b[r..le].contains(&b'`')) {
+    if r - q < 3 || (c == b'`' && b.get(r..le).unwrap_or_default().contains(&b'`')) {
         return None;
     }
     Some((c, r - q))
@@ -83,23 +83,24 @@ pub(super) fn closing_fence(b: &[u8], p: usize, le: usize, ch: u8, len: usize) -
 pub(super) fn atx_heading(b: &[u8], q: usize, le: usize) -> Option<(u8, usize, usize)> {
     let r = run_end(b, q, le, b'#');
     let level = r - q;
-    if level == 0 || level > 6 || (r < le && !is_space_tab(b[r])) {
+    if level == 0 || level > 6 || (r < le && !b.get(r).is_some_and(|&c| is_space_tab(c))) {
         return None;
     }
     let cs = skip_ws(b, r, le);
-    let mut ce = le;
-    while ce > cs && is_space_tab(b[ce - 1]) {
-        ce -= 1;
-    }
-    let mut h = ce;
-    while h > cs && b[h - 1] == b'#' {
-        h -= 1;
-    }
-    if h < ce && (h == cs || is_space_tab(b[h - 1])) {
-        ce = h;
-        while ce > cs && is_space_tab(b[ce - 1]) {
+    let before = |i: usize| if i > 0 { b.get(i - 1).copied() } else { None };
+    let trim_end = |mut ce: usize| {
+        while ce > cs && before(ce).is_some_and(is_space_tab) {
             ce -= 1;
         }
+        ce
+    };
+    let mut ce = trim_end(le);
+    let mut h = ce;
+    while h > cs && before(h) == Some(b'#') {
+        h -= 1;
+    }
+    if h < ce && (h == cs || before(h).is_some_and(is_space_tab)) {
+        ce = trim_end(h);
     }
     Some((level as u8, cs, ce))
 }
@@ -150,16 +151,15 @@ pub(super) fn row_cells(line: &[u8]) -> usize {
         }
     }
     let mut cells = 1;
-    let mut j = 0;
-    while j < t.len() {
-        if t[j] == b'\\' {
-            j += 2;
-            continue;
+    while let [c, rest @ ..] = t {
+        match c {
+            b'\\' => t = rest.get(1..).unwrap_or_default(),
+            b'|' => {
+                cells += 1;
+                t = rest;
+            }
+            _ => t = rest,
         }
-        if t[j] == b'|' {
-            cells += 1;
-        }
-        j += 1;
     }
     cells
 }
@@ -172,13 +172,14 @@ pub(super) fn normalize_label(label: &str) -> String {
 /// A one-line link reference definition at `q`: its normalized label.
 pub(super) fn link_definition(src: &str, q: usize, le: usize) -> Option<String> {
     let b = src.as_bytes();
-    if b[q] != b'[' {
+    let at = |i: usize| if i < le { b.get(i).copied() } else { None };
+    if at(q) != Some(b'[') {
         return None;
     }
     let label_start = q + 1;
     let mut j = label_start;
-    while j < le && b[j] != b']' {
-        match b[j] {
+    while let Some(c) = at(j).filter(|&c| c != b']') {
+        match c {
             b'\\' => j += 2,
             b'[' => return None,
             _ => j += 1,
@@ -195,17 +196,15 @@ pub(super) fn link_definition(src: &str, q: usize, le: usize) -> Option<String> 
         return None;
     }
     j += 1;
-    if j >= le || b[j] != b':' {
+    if at(j) != Some(b':') {
         return None;
     }
     j = skip_ws(b, j + 1, le);
-    if j >= le {
-        return None;
-    }
-    if b[j] == b'<' {
+    let first = at(j)?;
+    if first == b'<' {
         j += 1;
-        while j < le && b[j] != b'>' {
-            if b[j] == b'<' {
+        while let Some(c) = at(j).filter(|&c| c != b'>') {
+            if c == b'<' {
                 return None;
             }
             j += 1;
@@ -215,13 +214,13 @@ pub(super) fn link_definition(src: &str, q: usize, le: usize) -> Option<String> 
         }
         j += 1;
     } else {
-        while j < le && !is_space_tab(b[j]) {
+        while at(j).is_some_and(|c| !is_space_tab(c)) {
             j += 1;
         }
     }
     let k = skip_ws(b, j, le);
-    if k < le {
-        let close = match b[k] {
+    if let Some(open) = at(k) {
+        let close = match open {
             b'"' => b'"',
             b'\'' => b'\'',
             b'(' => b')',
@@ -231,8 +230,8 @@ pub(super) fn link_definition(src: &str, q: usize, le: usize) -> Option<String> 
             return None;
         }
         let mut t = k + 1;
-        while t < le && b[t] != close {
-            t += if b[t] == b'\\' { 2 } else { 1 };
+        while let Some(c) = at(t).filter(|&c| c != close) {
+            t += if c == b'\\' { 2 } else { 1 };
         }
         if t >= le || skip_ws(b, t + 1, le) != le {
             return None;
@@ -241,12 +240,21 @@ pub(super) fn link_definition(src: &str, q: usize, le: usize) -> Option<String> 
     Some(normalize_label(label))
 }
 
+/// The char of candidate `j`, if `j < limit` and there is one.
+pub(super) fn ch_at(cs: &[Cand], j: usize, limit: usize) -> Option<char> {
+    if j < limit {
+        cs.get(j).map(|c| c.ch)
+    } else {
+        None
+    }
+}
+
 pub(super) fn run_len(cs: &[Cand], i: usize, c: char) -> usize {
-    cs[i..].iter().take_while(|x| x.ch == c).count()
+    cs.get(i..).unwrap_or_default().iter().take_while(|x| x.ch == c).count()
 }
 
 pub(super) fn skip_ws_nl(cs: &[Cand], mut j: usize, limit: usize) -> usize {
-    while j < limit && matches!(cs[j].ch, ' ' | '\t' | '\n' | '\r') {
+    while ch_at(cs, j, limit).is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) {
         j += 1;
     }
     j

@@ -6,28 +6,10 @@
 //! for each pair, and compares the results exactly with the Rust port.
 
 use crate::matching::sequence_matcher::{longest_match_score, Block, SequenceMatcher};
+use crate::test_rng::{run_python, SplitMix64};
 use serde_json::{json, Value};
-use std::process::Command;
 
-/// SplitMix64: small deterministic PRNG (no external randomness).
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform-ish in `0..n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-}
+type Rng = SplitMix64;
 
 const ALPHABETS: &[&str] = &[
     "ab",
@@ -175,7 +157,7 @@ fn as_block(v: &Value) -> Block {
 
 #[test]
 fn differential_against_cpython_difflib() {
-    let mut rng = Rng(0x5EED_D1FF_11B5_2024);
+    let mut rng = SplitMix64(0x5EED_D1FF_11B5_2024);
     let n_base = 700;
     let mut cases: Vec<(String, String, bool, [usize; 4])> = Vec::new();
     for idx in 0..n_base {
@@ -191,29 +173,10 @@ fn differential_against_cpython_difflib() {
         }
     }
 
-    let dir = std::env::temp_dir();
-    let pid = std::process::id();
-    let in_path = dir.join(format!("seqmatch_diff_in_{pid}.json"));
-    let out_path = dir.join(format!("seqmatch_diff_out_{pid}.json"));
     let payload: Vec<Value> =
         cases.iter().map(|(a, b, aj, sub)| json!({"a": a, "b": b, "autojunk": aj, "sub": sub})).collect();
-    std::fs::write(&in_path, serde_json::to_string(&payload).unwrap()).unwrap();
-
-    // the oracle is required: a missing python3 fails the test (CI
-    // installs it), it never passes unchecked
-    let output = match Command::new("python3").arg("-c").arg(PY).arg(&in_path).arg(&out_path).output() {
-        Ok(o) => o,
-        Err(e) => {
-            let _ = std::fs::remove_file(&in_path);
-            panic!("cannot run python3, the CPython difflib oracle of this test ({e}): install python3");
-        }
-    };
-    let _ = std::fs::remove_file(&in_path);
-    assert!(output.status.success(), "python3 failed: {}", String::from_utf8_lossy(&output.stderr));
-    println!("python: {}", String::from_utf8_lossy(&output.stdout).trim());
-    let text = std::fs::read_to_string(&out_path).unwrap();
-    let _ = std::fs::remove_file(&out_path);
-    let results: Value = serde_json::from_str(&text).unwrap();
+    let (results, version) = run_python("seqmatch_diff", PY, &Value::from(payload));
+    println!("python: {version}");
     let results = results.as_array().unwrap();
     assert_eq!(results.len(), cases.len());
 

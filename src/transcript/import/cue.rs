@@ -2,6 +2,8 @@
 //! removed, entities decoded) so that `<i>`, `<v Name>` or `&amp;` never
 //! reach the normalized tokens.
 
+use super::super::model::{Builder, Origin};
+
 /// Parses a cue timestamp: `[h…:]mm:ss[.,]fff` (hours optional and of any
 /// length, a fraction of 1–9 digits, or none). Seconds, or why not.
 pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
@@ -16,9 +18,12 @@ pub(crate) fn parse_timestamp(s: &str) -> std::result::Result<f64, String> {
         return Err(format!("{s:?} is not a timestamp like 00:01:02,500 or 01:02.500"));
     }
     let n = |p: &str| p.parse::<u64>().map_err(|_| format!("{s:?}: {p} is too large"));
-    let (h, m, sec) =
-        if parts.len() == 3 { (n(parts[0])?, n(parts[1])?, n(parts[2])?) } else { (0, n(parts[0])?, n(parts[1])?) };
-    if parts[parts.len() - 1].len() != 2 || (parts.len() == 3 && parts[1].len() != 2) {
+    let ((h, m, sec), two_digits) = match parts[..] {
+        [h, m, sec] => ((n(h)?, n(m)?, n(sec)?), m.len() == 2 && sec.len() == 2),
+        [m, sec] => ((0, n(m)?, n(sec)?), sec.len() == 2),
+        _ => ((0, 0, 0), false), // never: 2 or 3 parts, checked above
+    };
+    if !two_digits {
         return Err(format!("{s:?}: minutes and seconds must have two digits"));
     }
     if m > 59 || sec > 59 {
@@ -103,6 +108,22 @@ pub(crate) fn clean_cue_text(text: &str) -> (String, Option<String>) {
     (out, speaker)
 }
 
+/// Adds the cue whose payload lines are `payload` (timed on line
+/// `timing_line` of a `format` file) as a segment, unless nothing is left of
+/// it once cleaned ([`clean_cue_text`]).
+pub(crate) fn push_cue(
+    b: &mut Builder,
+    payload: &[&str],
+    (start, end): (f64, f64),
+    format: &'static str,
+    timing_line: usize,
+) {
+    let (clean, speaker) = clean_cue_text(&payload.join("\n"));
+    if !clean.trim().is_empty() {
+        b.push_segment(&clean, start, end, speaker, Origin::Line(format, timing_line));
+    }
+}
+
 /// The speaker of a `<v Name>` / `<v.class Name>` tag.
 fn voice(tag: &str) -> Option<String> {
     let after = tag.strip_prefix('v')?;
@@ -152,8 +173,8 @@ pub(crate) fn lines_within<'a>(
     let bytes = input.as_bytes();
     let mut out = Vec::new();
     let (mut start, mut i) = (0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&c) = bytes.get(i) {
+        match c {
             b'\n' | b'\r' if deadline.expired() => {
                 return Err(super::import_time_error(&format!("line {} (splitting lines)", out.len() + 1)));
             }

@@ -137,11 +137,13 @@ fn assign_by_time(segments: &mut [SegmentIn], items: Vec<Item>, deadline: &Deadl
     for (n, item) in items.into_iter().enumerate() {
         tick(deadline, || format!("word {n} (putting words into segments)"))?;
         if let Some(s) = item.start() {
-            while k + 1 < segments.len() && s + 1e-6 >= segments[k + 1].start {
+            while segments.get(k + 1).is_some_and(|next| s + 1e-6 >= next.start) {
                 k += 1;
             }
         }
-        segments[k].items.push(item);
+        if let Some(segment) = segments.get_mut(k) {
+            segment.items.push(item);
+        }
     }
     Ok(())
 }
@@ -375,19 +377,19 @@ fn whisper_cpp(o: &Map<String, Value>, root: &JsonPath, d: &Deadline<'_>) -> Res
 
 fn deepgram(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Result<Transcript> {
     let mut warnings = Vec::new();
-    let channels = array(r, "channels", rp)?
-        .filter(|c| !c.is_empty())
+    let (channel, channels) = array(r, "channels", rp)?
+        .and_then(|c| Some((c.first()?, c)))
         .ok_or_else(|| bad(&rp.key("channels"), "minItems", "results.channels must hold at least one channel"))?;
     if channels.len() > 1 {
         warnings.push(format!("{} channels; only channel 0 was read", channels.len()));
     }
     let cp = rp.key("channels").index(0);
-    let channel = object(&channels[0], &cp, "a channel")?;
-    let alternatives = array(channel, "alternatives", &cp)?
-        .filter(|a| !a.is_empty())
+    let channel = object(channel, &cp, "a channel")?;
+    let alternative = array(channel, "alternatives", &cp)?
+        .and_then(|a| a.first())
         .ok_or_else(|| bad(&cp.key("alternatives"), "minItems", "alternatives must hold at least one alternative"))?;
     let ap = cp.key("alternatives").index(0);
-    let alt = object(&alternatives[0], &ap, "an alternative")?;
+    let alt = object(alternative, &ap, "an alternative")?;
     let items = deepgram_words(alt, &ap, d, &mut warnings)?;
     // Segments: the sentences of `paragraphs`, else `results.utterances` of channel 0.
     let mut segments = deepgram_sentences(alt, &ap, d, &mut warnings)?;
@@ -566,11 +568,11 @@ fn speechmatics_result(
     warnings: &mut Vec<String>,
 ) -> Result<()> {
     let ty = string(r, "type", p)?.ok_or_else(|| bad(&p.key("type"), "required", "type is required"))?;
-    let alts = array(r, "alternatives", p)?
-        .filter(|a| !a.is_empty())
+    let alt0 = array(r, "alternatives", p)?
+        .and_then(|a| a.first())
         .ok_or_else(|| bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative"))?;
     let a0p = p.key("alternatives").index(0);
-    let a0 = object(&alts[0], &a0p, "an alternative")?;
+    let a0 = object(alt0, &a0p, "an alternative")?;
     let content =
         string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
     let start = required_time(r, "start_time", p, 1.0)?;
@@ -620,11 +622,11 @@ fn aws_transcribe(r: &Map<String, Value>, rp: &JsonPath, d: &Deadline<'_>) -> Re
         let p = rp.key("items").index(i);
         let it = object(v, &p, "an item")?;
         let ty = string(it, "type", &p)?.unwrap_or("pronunciation");
-        let alts = array(it, "alternatives", &p)?.filter(|a| !a.is_empty()).ok_or_else(|| {
+        let alt0 = array(it, "alternatives", &p)?.and_then(|a| a.first()).ok_or_else(|| {
             bad(&p.key("alternatives"), "minItems", "alternatives must hold at least one alternative")
         })?;
         let a0p = p.key("alternatives").index(0);
-        let a0 = object(&alts[0], &a0p, "an alternative")?;
+        let a0 = object(alt0, &a0p, "an alternative")?;
         let content =
             string(a0, "content", &a0p)?.ok_or_else(|| bad(&a0p.key("content"), "required", "content is required"))?;
         if ty == "punctuation" {

@@ -4,8 +4,8 @@
 //! no blank line before the next cue, markup such as `<i>` or `{\an8}`);
 //! anything else is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines_within, parse_timing};
+use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::cue::{lines_within, parse_timing, push_cue};
 use super::tick;
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::Deadline;
@@ -36,9 +36,9 @@ pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
     let mut b = Builder::new(TranscriptFormat::Srt, Spacing::Join(" "));
     let mut cues = 0usize;
     let mut i = 0;
-    while i < lines.len() {
+    while let Some(line) = lines.get(i) {
         tick(deadline, || format!("SRT line {}", i + 1))?;
-        let line = lines[i].trim();
+        let line = line.trim();
         if line.is_empty() {
             i += 1;
             continue;
@@ -70,19 +70,16 @@ pub(crate) fn parse_srt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
         }
         let mut j = timing_at + 1;
         let mut text = Vec::new();
-        while j < lines.len() {
+        while let Some(l) = lines.get(j) {
             tick(deadline, || format!("SRT line {}", j + 1))?;
-            let l = lines[j].trim();
+            let l = l.trim();
             if l.is_empty() || is_timing(l) || (is_index(l) && lines.get(j + 1).is_some_and(|n| is_timing(n.trim()))) {
                 break;
             }
             text.push(l);
             j += 1;
         }
-        let (clean, speaker) = clean_cue_text(&text.join("\n"));
-        if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker, Origin::Line("SRT", timing_at + 1));
-        }
+        push_cue(&mut b, &text, (start, end), "SRT", timing_at + 1);
         cues += 1;
         i = j;
     }

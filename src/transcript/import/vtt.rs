@@ -6,8 +6,8 @@
 //! timing line is skipped (with a warning); a timing line that does not parse
 //! is a `DOCUMENT_PARSING_ERROR` naming the line.
 
-use super::super::model::{Builder, Origin, Spacing, Transcript, TranscriptFormat};
-use super::cue::{clean_cue_text, lines_within, parse_timing};
+use super::super::model::{Builder, Spacing, Transcript, TranscriptFormat};
+use super::cue::{lines_within, parse_timing, push_cue};
 use super::srt::line_error;
 use super::tick;
 use crate::error::Result;
@@ -37,21 +37,20 @@ pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
     let blank = |l: &str| l.trim().is_empty();
     // The header runs to the first blank line.
     let mut i = 1;
-    while i < lines.len() && !blank(lines[i]) && !lines[i].contains("-->") {
+    while lines.get(i).is_some_and(|l| !blank(l) && !l.contains("-->")) {
         tick(deadline, || format!("WebVTT line {}", i + 1))?;
         i += 1;
     }
     let skip_block = |mut i: usize| -> Result<usize> {
-        while i < lines.len() && !blank(lines[i]) {
+        while lines.get(i).is_some_and(|l| !blank(l)) {
             tick(deadline, || format!("WebVTT line {}", i + 1))?;
             i += 1;
         }
         Ok(i)
     };
     let mut cues = 0usize;
-    while i < lines.len() {
+    while let Some(&line) = lines.get(i) {
         tick(deadline, || format!("WebVTT line {}", i + 1))?;
-        let line = lines[i];
         if blank(line) {
             i += 1;
             continue;
@@ -63,10 +62,10 @@ pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
             i = skip_block(i)?;
             continue;
         }
-        let timing_at = if line.contains("-->") {
-            i
-        } else if lines.get(i + 1).is_some_and(|n| n.contains("-->")) {
-            i + 1
+        let (timing_at, timing) = if line.contains("-->") {
+            (i, line)
+        } else if let Some(&next) = lines.get(i + 1).filter(|n| n.contains("-->")) {
+            (i + 1, next)
         } else {
             b.warn(format!(
                 "WebVTT line {}: block without a cue timing ignored ({:?})",
@@ -76,23 +75,20 @@ pub(crate) fn parse_vtt_within(input: &str, deadline: &Deadline<'_>) -> Result<T
             i = skip_block(i)?;
             continue;
         };
-        let (start, mut end) = parse_timing(lines[timing_at])
-            .map_err(|m| line_error("WebVTT", timing_at + 1, format!("bad cue timing: {m}")))?;
+        let (start, mut end) =
+            parse_timing(timing).map_err(|m| line_error("WebVTT", timing_at + 1, format!("bad cue timing: {m}")))?;
         if end < start {
             b.warn(format!("WebVTT line {}: the cue ends before it starts; end set to the start", timing_at + 1));
             end = start;
         }
         let mut j = timing_at + 1;
         let mut payload = Vec::new();
-        while j < lines.len() && !blank(lines[j]) && !lines[j].contains("-->") {
+        while let Some(l) = lines.get(j).filter(|l| !blank(l) && !l.contains("-->")) {
             tick(deadline, || format!("WebVTT line {}", j + 1))?;
-            payload.push(lines[j].trim());
+            payload.push(l.trim());
             j += 1;
         }
-        let (clean, speaker) = clean_cue_text(&payload.join("\n"));
-        if !clean.trim().is_empty() {
-            b.push_segment(&clean, start, end, speaker, Origin::Line("WebVTT", timing_at + 1));
-        }
+        push_cue(&mut b, &payload, (start, end), "WebVTT", timing_at + 1);
         cues += 1;
         i = j;
     }

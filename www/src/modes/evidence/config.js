@@ -4,7 +4,7 @@
 // The initial values are the library's own defaults (`defaultConfig()`), so
 // no default or bound is written here.
 
-import { defaultConfig } from 'evidence-validator';
+import { defaultConfig } from '../../library.js';
 import { h, uniqueId } from '../../dom.js';
 import { readNumber } from '../../widgets.js';
 

@@ -23,10 +23,10 @@
 // (claims the library checked in the last run: the others' outcomes were
 // kept), and data-running while a run is in flight.
 
-import { version } from 'evidence-validator';
+import { version } from '../../library.js';
 import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
-import { savedWork } from '../../storage.js';
-import { acceptDrops, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
+import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
@@ -114,10 +114,9 @@ export function mount(panel, ctx) {
     h('li', {}, h('mark', { class: 'hl hl-validated legend-swatch', 'aria-hidden': 'true' },
       h('span', { class: 'edit-typo' }, 'receive')), ' Typo in the quote (still validated)'));
 
-  const clearButton = h('button', { type: 'button', class: 'secondary clear-button', onclick: () => clearWork() }, 'Clear');
   const root = h('div', { class: 'evidence-mode', dataset: { validations: '0', docBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      h('div', { class: 'input-bar' }, sample.element, clearButton),
+      h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
       h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
         'Your documents, claims and settings are kept in this browser until you press Clear.'),
       field(ids.source, 'Source document', sourceBox,
@@ -178,7 +177,7 @@ export function mount(panel, ctx) {
     claimsBox.value = work.claims;
     formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
     thresholds.load(work.config);
-    ctx.setStatus('Restored your last work from this browser (Clear forgets it).');
+    ctx.setStatus(RESTORED_NOTE);
     run();
   }
 
@@ -198,7 +197,7 @@ export function mount(panel, ctx) {
     showFormat(null);
     thresholds.reset();
     renderEmpty();
-    ctx.setStatus('Cleared: nothing of this mode is kept in this browser now.');
+    ctx.setStatus(CLEARED_NOTE);
   }
 
   /** A source file was read into the source box: its extension sets the format. */
@@ -398,7 +397,8 @@ export function mount(panel, ctx) {
     const marks = await view.render(source, segments, pause);
     if (!marks) return;
     marksBySpan = marks;
-    viewer.scrollTop = scrollTop;
+    // in the frame's own layout, not one forced now (the last slice's chunks are laid out once)
+    requestAnimationFrame(() => { viewer.scrollTop = scrollTop; });
     drawMarkers(scrollMarkers, spans, source.length);
     if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
@@ -527,7 +527,7 @@ export function mount(panel, ctx) {
     const answer = await worker.report(shown.parsed.claims, shown.config);
     exportButton.disabled = false;
     if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
-    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code);
+    else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code, HINTS[answer.where] ?? HINTS.Export);
   }
 }
 
@@ -576,6 +576,9 @@ const HINTS = {
   Thresholds: 'Change the highlighted setting under Matching thresholds, or reset them to the defaults',
   Limits: 'Raise the limit under Matching thresholds, or check fewer claims at once',
   Claims: 'Fix the claims box',
+  Page: 'Edit anything to run again on a fresh worker; if it happens again, reload the page',
+  Report: 'Wait for the results, then export again',
+  Export: 'Fix what the message names, then export again',
 };
 
 /** What the summary adds after the counts, by how the run ended. */

@@ -10,7 +10,7 @@ import { h, markOf } from '../../dom.js';
 import { describeEdit, describeSpan, primarySpan } from './spans.js';
 
 /** A chunk of the source view holds about this many UTF-16 units (cut after a line end when one is near). */
-export const CHUNK_UNITS = 8192;
+export const CHUNK_UNITS = 2048;
 
 /**
  * Where the source view's chunks end: after the first line end at or past

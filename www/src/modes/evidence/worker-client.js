@@ -2,6 +2,10 @@
 // time; a new run supersedes the one in flight, and Cancel stops at once.
 // Both terminate the busy worker (a wasm call cannot be interrupted any other
 // way) and start a fresh one, which builds its Document again on its next run.
+// Each worker gets the page's compiled library first (library.js): none
+// fetches or compiles the wasm again.
+
+import { wasmModule } from '../../library.js';
 
 /**
  * @returns {{
@@ -22,6 +26,7 @@ export function evidenceWorker() {
 
   function start() {
     worker = new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator' });
+    worker.postMessage({ type: 'init', module: wasmModule });
     worker.onmessage = ({ data }) => {
       if (!inFlight || data.runId !== inFlight.runId) return;
       if (data.type === 'progress') {

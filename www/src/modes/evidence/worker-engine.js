@@ -25,7 +25,7 @@
 //               { type: 'report', runId, report }
 //               { type: 'failed', runId, where, code, message, path }
 
-import { defaultConfig, Document } from 'evidence-validator';
+import { defaultConfig, Document } from 'evidence-validator/web';
 
 /** How often (at most) a long run posts its progress. */
 const PROGRESS_INTERVAL_MS = 100;

@@ -1,13 +1,16 @@
-// The evidence mode's Web Worker entry. The library (its wasm) loads
-// asynchronously; a message that arrived before a handler existed would be
-// lost, so the handler is installed first and waits for the engine
-// (worker-engine.js). Messages are handled in the order they came.
+// The evidence mode's Web Worker entry. The page compiles the library's wasm
+// once (www/src/library.js) and posts the compiled module first
+// (`{ type: 'init', module }`, worker-client.js): the worker instantiates it
+// without fetching or compiling again. Messages are handled in the order
+// they came, so every run finds the library ready.
 
-const engine = import(/* webpackChunkName: "evidence-worker-engine" */ './worker-engine.js');
+import { initSync } from 'evidence-validator/web';
+import { handle } from './worker-engine.js';
 
-self.onmessage = async ({ data }) => {
+self.onmessage = ({ data }) => {
   try {
-    (await engine).handle(data);
+    if (data.type === 'init') initSync({ module: data.module });
+    else handle(data);
   } catch (e) {
     // not the library's typed error (those are answered by the engine): the page says so
     postMessage({ type: 'failed', runId: data.runId, where: 'Page', code: 'INTERNAL', message: String(e?.message ?? e), path: null });

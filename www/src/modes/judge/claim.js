@@ -10,15 +10,22 @@
 // jury runs), data-verdict and data-state (`empty`, `ok`, `error`,
 // `deliberating`) for tests.
 
-import { checkClaim, verifyClaim } from 'evidence-validator';
+import { checkClaim, verifyClaim } from '../../library.js';
 import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
 import { fileInput } from '../../widgets.js';
+import { showInputProblem } from './render.js';
 import { renderJury, renderLines, renderScore, stepChip, verdictBadge, VERDICT_HELP } from './render.js';
 import { claimSamples, minutes } from './samples.js';
 
 const DEBOUNCE_MS = 150;
 
-export function claimView(jury, ctx) {
+/** The inputs kept across reloads (mode.js), by field. */
+const KEPT = ['fileName', 'source', 'claim', 'quote', 'lines'];
+
+/**
+ * @param {() => void} onEdit  called after every change of the inputs (kept across reloads)
+ */
+export function claimView(jury, ctx, onEdit) {
   const ids = {
     sample: uniqueId('jd-sample'), file: uniqueId('jd-file'), source: uniqueId('jd-source'), claim: uniqueId('jd-claim'),
     quote: uniqueId('jd-quote'), lines: uniqueId('jd-lines'), loadFile: uniqueId('jd-load'), linesHelp: uniqueId('jd-lines-help'),
@@ -47,6 +54,7 @@ export function claimView(jury, ctx) {
     fileName.value = file.name;
     changed(true);
   });
+  const fields = { fileName, source, claim, quote, lines };
   const askButton = h('button', { type: 'button', class: 'ask-jury', onclick: () => askJury() }, 'Ask the jury');
 
   const inputs = h('div', { class: 'judge-inputs' },
@@ -99,6 +107,7 @@ export function claimView(jury, ctx) {
   function changed(now = false) {
     runId++;
     juryResult = null;
+    onEdit();
     if (now) { schedule.cancel(); check(); } else schedule();
   }
 
@@ -177,8 +186,7 @@ export function claimView(jury, ctx) {
   }
 
   function showProblem(e) {
-    replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
-    problem.hidden = false;
+    showInputProblem(problem, e, 'the check runs again as you type');
     showNothing('Not checked: fix the problem below.', 'error');
   }
 
@@ -230,6 +238,17 @@ export function claimView(jury, ctx) {
     results,
     refresh: () => changed(true),
     loadSample: (i) => applySample(i, true),
+    /** The inputs, for storage.js. */
+    saved: () => Object.fromEntries(KEPT.map((k) => [k, fields[k].value])),
+    /** Puts kept inputs back and runs steps 1 and 2 (the jury is asked only when the user asks). */
+    restore(work) {
+      for (const k of KEPT) fields[k].value = typeof work?.[k] === 'string' ? work[k] : '';
+      changed(true);
+    },
+    clear() {
+      for (const k of KEPT) fields[k].value = '';
+      changed(true);
+    },
     get result() { return current; },
   };
 }

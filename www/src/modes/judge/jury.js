@@ -1,8 +1,10 @@
 // The jury panel, shared by the claim and report views: which jurors sit
 // (the page's demo jurors and the host's registered ones, each with a
 // checkbox), the step-2 threshold, the context size and the juror timeout.
+// Their defaults and ranges are the library's (defaultJudgeOptions,
+// judgeOptionBounds): none is written here.
 
-import { defaultJudgeOptions, quoteScore } from 'evidence-validator';
+import { defaultJudgeOptions, judgeOptionBounds, quoteScore } from '../../library.js';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
 import { readNumber } from '../../widgets.js';
 import { DEMO_JURORS, DEMO_LABEL, demoJury } from './demo.js';
@@ -10,6 +12,11 @@ import { hostJudges, onJudgesChange } from './registry.js';
 
 /** The library's defaults (read, not copied). */
 const DEFAULTS = (({ threshold, contextLines, timeoutMs }) => ({ threshold, contextLines, timeoutSeconds: timeoutMs / 1000 }))(defaultJudgeOptions());
+/** The ranges the library accepts; the timeout is shown in seconds. */
+const BOUNDS = (({ threshold, contextLines, timeoutMs }) => ({
+  threshold, contextLines, timeoutSeconds: { min: timeoutMs.min / 1000, max: timeoutMs.max / 1000 },
+}))(judgeOptionBounds());
+const within = ({ min, max }) => (v) => v >= min && v <= max;
 
 /**
  * @param {() => void} onChange  called when the settings change (not when jurors are ticked)
@@ -21,12 +28,15 @@ export function juryPanel(onChange) {
   const numberInput = (id, value, attrs) => {
     const input = h('input', { id, type: 'number', inputmode: 'decimal', ...attrs });
     input.value = String(value);
-    input.addEventListener('input', onChange);
+    // marked invalid at once (outside the library's range), whether or not a claim is checked
+    input.addEventListener('input', () => { settings(); onChange(); });
     return input;
   };
-  const threshold = numberInput(ids.threshold, DEFAULTS.threshold, { min: 0, max: 1, step: 0.05, 'data-setting': 'threshold' });
-  const context = numberInput(ids.context, DEFAULTS.contextLines, { min: 0, max: 50, step: 1, 'data-setting': 'contextLines' });
-  const timeout = numberInput(ids.timeout, DEFAULTS.timeoutSeconds, { min: 1, max: 3600, step: 1, 'data-setting': 'timeout' });
+  const threshold = numberInput(ids.threshold, DEFAULTS.threshold, { ...BOUNDS.threshold, step: 0.05, 'data-setting': 'threshold' });
+  const context = numberInput(ids.context, DEFAULTS.contextLines, { ...BOUNDS.contextLines, step: 1, 'data-setting': 'contextLines' });
+  const timeout = numberInput(ids.timeout, DEFAULTS.timeoutSeconds, { ...BOUNDS.timeoutSeconds, step: 'any', 'data-setting': 'timeout' });
+  const numbers = { threshold, contextLines: context, timeout };
+  const starts = { threshold: DEFAULTS.threshold, contextLines: DEFAULTS.contextLines, timeout: DEFAULTS.timeoutSeconds };
 
   const demoList = h('ul', { class: 'juror-list', 'aria-label': 'Demo jurors' });
   const hostList = h('ul', { class: 'juror-list', 'aria-label': 'Host jurors' });
@@ -75,9 +85,9 @@ export function juryPanel(onChange) {
 
   function settings() {
     return {
-      threshold: readNumber(threshold, DEFAULTS.threshold, (v) => v >= 0 && v <= 1),
-      contextLines: readNumber(context, DEFAULTS.contextLines, (v) => Number.isInteger(v) && v >= 0 && v <= 1000),
-      timeoutMs: readNumber(timeout, DEFAULTS.timeoutSeconds, (v) => v > 0 && v <= 86400) * 1000,
+      threshold: readNumber(threshold, DEFAULTS.threshold, within(BOUNDS.threshold)),
+      contextLines: readNumber(context, DEFAULTS.contextLines, (v) => Number.isInteger(v) && within(BOUNDS.contextLines)(v)),
+      timeoutMs: readNumber(timeout, DEFAULTS.timeoutSeconds, within(BOUNDS.timeoutSeconds)) * 1000,
     };
   }
 
@@ -100,5 +110,26 @@ export function juryPanel(onChange) {
     return { threshold: s.threshold, contextLines: s.contextLines, timeoutMs: s.timeoutMs, ...(judges.length ? { judges } : {}) };
   }
 
-  return { element, settings, jurors, options, destroy: stop };
+  /** Ticks every juror box as `unchecked` says. */
+  function tickJurors() {
+    for (const box of element.querySelectorAll('input[data-juror]')) box.checked = !unchecked.has(box.dataset.juror);
+  }
+
+  /** The settings as typed (a bad one included: it stays marked) and the unticked jurors, for storage.js. */
+  function saved() {
+    return { ...Object.fromEntries(Object.entries(numbers).map(([k, input]) => [k, input.value])), unchecked: [...unchecked] };
+  }
+
+  /** Puts kept settings back (`null`: the library's defaults, every juror ticked). */
+  function restore(work) {
+    for (const [k, input] of Object.entries(numbers)) {
+      input.value = typeof work?.[k] === 'string' ? work[k] : String(starts[k]);
+      input.removeAttribute('aria-invalid');
+    }
+    unchecked.clear();
+    for (const name of Array.isArray(work?.unchecked) ? work.unchecked : []) if (typeof name === 'string') unchecked.add(name);
+    tickJurors();
+  }
+
+  return { element, settings, jurors, options, saved, restore, reset: () => restore(null), destroy: stop };
 }

@@ -4,7 +4,31 @@
 // vote, the consensus, the prompt/response log). Text always as text nodes.
 
 import { h } from '../../dom.js';
+import { showProblem } from '../../widgets.js';
 import { DEMO_LABEL } from './demo.js';
+
+/** The page's label of each field a judge error names (`request.lines`, `$.threshold`, …). */
+const FIELD_LABELS = {
+  claim: 'Claim', quote: 'Quote', lines: 'Cited lines', start_line: 'Cited lines', end_line: 'Cited lines',
+  filename: 'Name', source: 'Source file', markdown: 'Report', sources: 'Sources',
+  threshold: 'Step 2 threshold', contextLines: 'Context lines', timeoutMs: 'Juror timeout',
+};
+
+/**
+ * A library error of the claim or report view in `problem`: where it is (the
+ * input or the jury panel), its code once, its message, and what to do
+ * (`again`: how the check runs again once it is fixed).
+ */
+export function showInputProblem(problem, e, again) {
+  const named = /(?:request|\$)\.(\w+)/.exec(e.message)?.[1];
+  const label = FIELD_LABELS[named];
+  if (e.code === 'CONFIGURATION_ERROR') {
+    showProblem(problem, 'Jury settings', e.message, e.code,
+      `Change ${label ? `"${label}"` : 'the highlighted setting'} in the jury panel, or clear it for the default; ${again}.`);
+  } else {
+    showProblem(problem, 'Input', e.message, e.code, `Fix ${label ? `"${label}"` : 'the inputs'} above; ${again}.`);
+  }
+}
 
 /** What each final verdict means, in one sentence. */
 export const VERDICT_HELP = {

@@ -10,13 +10,17 @@
 // The root carries data-runs (finished runs) and data-state (`empty`,
 // `running`, `ok`, `error`) for tests.
 
-import { parseCitations, verifyReport } from 'evidence-validator';
+import { parseCitations, verifyReport } from '../../library.js';
 import { download, h, replaceChildren, uniqueId } from '../../dom.js';
 import { fileInput } from '../../widgets.js';
-import { renderJury, renderLines, stepChip, verdictBadge, verdictTone } from './render.js';
+import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
 
-export function reportView(jury, ctx) {
+/**
+ * @param {() => void} onEdit  called after a change the page made to the inputs (a sample, a file, a removed
+ *   source); typed edits reach mode.js as input events
+ */
+export function reportView(jury, ctx, onEdit) {
   const ids = { report: uniqueId('jd-report'), reportFile: uniqueId('jd-report-file'), sourcesFile: uniqueId('jd-sources-file') };
   let runs = 0;
   let runId = 0;
@@ -30,6 +34,7 @@ export function reportView(jury, ctx) {
     reportBox.value = await file.text();
     reportName = file.name.replace(/\.[^.]*$/, '') || 'report';
     updateCount();
+    onEdit();
   });
   let reportName = 'report';
   const citationCount = h('p', { class: 'help citation-count', 'aria-live': 'polite' });
@@ -37,6 +42,7 @@ export function reportView(jury, ctx) {
   const sourceList = h('ol', { class: 'source-list', 'aria-label': 'Sources' });
   const sourcesLoader = fileInput(ids.sourcesFile, '.txt,.md,.markdown,.html,.htm,.csv,.json,text/*', async (files) => {
     for (const file of files) addSource(file.name, await file.text());
+    onEdit();
   }, { multiple: true, label: 'Load files…' });
   const addButton = h('button', { type: 'button', class: 'secondary', onclick: () => addSource('', '').querySelector('input').focus() }, 'Add source');
   const loadSample = h('button', { type: 'button', onclick: () => applySample(true) }, 'Load sample');
@@ -82,7 +88,7 @@ export function reportView(jury, ctx) {
     const li = h('li', { class: 'source-item' },
       h('div', { class: 'field-head' },
         h('span', { class: 'field-tools' }, h('label', { for: nameId }, 'Name'), nameInput),
-        h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove source ${name}`, onclick: () => li.remove() }, 'Remove')),
+        h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove source ${name}`, onclick: () => { li.remove(); onEdit(); } }, 'Remove')),
       h('label', { for: textId, class: 'visually-hidden' }, 'Text'),
       textBox);
     sourceList.append(li);
@@ -118,7 +124,24 @@ export function reportView(jury, ctx) {
     sourceList.replaceChildren();
     for (const s of reportSample.sources) addSource(s.name, s.text);
     updateCount();
+    onEdit();
     if (go) run();
+  }
+
+  /** Empties the report and its sources (and the results, which were theirs). */
+  function reset(report, name, kept) {
+    runId++;
+    reportBox.value = report;
+    reportName = name;
+    sourceList.replaceChildren();
+    for (const s of kept) addSource(s.name, s.text);
+    updateCount();
+    last = null;
+    problem.hidden = true;
+    summary.replaceChildren();
+    list.replaceChildren();
+    downloads.hidden = true;
+    results.dataset.state = 'empty';
   }
 
   async function run() {
@@ -137,8 +160,7 @@ export function reportView(jury, ctx) {
     } catch (e) {
       if (e?.name !== 'EvidenceValidatorError') throw e;
       if (id !== runId) return;
-      replaceChildren(problem, h('strong', {}, 'Input: '), e.message);
-      problem.hidden = false;
+      showInputProblem(problem, e, 'then press "Verify report" again');
       summary.replaceChildren();
       list.replaceChildren();
       downloads.hidden = true;
@@ -205,6 +227,18 @@ export function reportView(jury, ctx) {
     actions: h('div', { class: 'judge-actions' }, runButton),
     results,
     loadSample: () => applySample(true),
+    /** The report and its sources, for storage.js. */
+    saved: () => ({
+      report: reportBox.value, reportName,
+      sources: [...sourceList.children].map((li) => ({ name: li.querySelector('input').value, text: li.querySelector('textarea').value })),
+    }),
+    /** Puts a kept report and its sources back (verified when the user asks). */
+    restore(work) {
+      const list = Array.isArray(work?.sources)
+        ? work.sources.filter((s) => typeof s?.name === 'string' && typeof s?.text === 'string') : [];
+      reset(typeof work?.report === 'string' ? work.report : '', typeof work?.reportName === 'string' ? work.reportName : 'report', list);
+    },
+    clear: () => reset('', 'report', []),
     get report() { return last; },
   };
 }

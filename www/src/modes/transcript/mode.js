@@ -10,21 +10,31 @@
 //
 // One Transcript is kept while the text and format stay the same (editing
 // the items or the thresholds only re-validates); a new one frees the old.
+// The transcript, the items, the format, the checks' settings and the word
+// times switch are kept in this browser (storage.js) until Clear.
+//
 // The root carries data-runs (validations finished), data-transcript-builds
 // and data-state (`empty`, `ok`, `error`) for tests.
 
-import { defaultTranscriptConfig, Transcript, version } from 'evidence-validator';
+import { defaultTranscriptConfig, Transcript, version } from '../../library.js';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { clearButton, extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { renderItemList } from './item-list.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights } from './layout.js';
 import { samples } from './samples.js';
+import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
 import { renderTranscript } from './view.js';
 
 const DEBOUNCE_MS = 150;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
 const FORMAT_BY_EXTENSION = { json: 'json', srt: 'srt', vtt: 'vtt' };
+/** What to do about a problem, by where it is. */
+const HINTS = {
+  Transcript: 'Check the transcript, or pick its format under Format instead of Auto-detect',
+  'Evaluation items': 'Fix the evaluation items box; the transcript above is shown as read',
+  Checks: 'Change that setting under Checks (spec 001 defaults), or clear the box for the default',
+};
 /** The checks' settings shown; each starts at the library's default (`defaultTranscriptConfig()`). */
 const CONFIG = [
   { key: 'min_contiguous_tokens', label: 'Min. contiguous tokens', step: 1 },
@@ -32,7 +42,7 @@ const CONFIG = [
   { key: 'locality_seconds', label: 'Locality window (s)', step: 1 },
 ];
 
-export function mount(panel, ctx) {
+export async function mount(panel, ctx) {
   const ids = {
     sample: uniqueId('tx-sample'), transcript: uniqueId('tx-transcript'), items: uniqueId('tx-items'), format: uniqueId('tx-format'),
     transcriptFile: uniqueId('tx-transcript-file'), itemsFile: uniqueId('tx-items-file'), wordTimes: uniqueId('tx-word-times'),
@@ -77,7 +87,9 @@ export function mount(panel, ctx) {
   const summary = h('p', { class: 'summary', role: 'status', 'aria-live': 'polite' });
   const notes = h('ul', { class: 'tx-notes', hidden: true });
   const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
-  const wordTimes = h('input', { id: ids.wordTimes, type: 'checkbox', onchange: () => view.classList.toggle('show-word-times', wordTimes.checked) });
+  const wordTimes = h('input', {
+    id: ids.wordTimes, type: 'checkbox', onchange: () => { view.classList.toggle('show-word-times', wordTimes.checked); remember(); },
+  });
   wordTimes.checked = true;
   const wordTimesField = h('span', { class: 'word-times-toggle', hidden: true }, wordTimes, h('label', { for: ids.wordTimes }, 'Word start times'));
   const view = h('ol', { class: 'tx-view show-word-times', 'aria-labelledby': ids.viewTitle });
@@ -93,7 +105,8 @@ export function mount(panel, ctx) {
 
   const root = h('div', { class: 'transcript-mode', dataset: { runs: '0', transcriptBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
-      sample.element,
+      h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
+      h('p', { class: 'help' }, 'Your transcript, items and settings are kept in this browser until you press Clear.'),
       field(ids.transcript, 'Transcript', transcriptBox,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, transcriptFile.input, transcriptFile.label] }),
       field(ids.items, 'Evaluation items', itemsBox, {
@@ -116,10 +129,57 @@ export function mount(panel, ctx) {
   onMarkActivate(view, selectItemOf);
 
   const schedule = debounce(run, DEBOUNCE_MS);
+  const saved = savedWork('evidence-validator:transcript', (message) => ctx.setStatus(message));
   ctx.setStatus(`evidence-validator ${version()}`);
   renderEmpty();
+  await restore();
 
   // ---- behaviour ----
+
+  /** The last session's work, if this browser kept one. */
+  async function restore() {
+    const work = await saved.load();
+    if (transcriptBox.value !== '' || itemsBox.value !== '') return; // the user started meanwhile
+    if (!work || typeof work.transcript !== 'string' || typeof work.items !== 'string') return;
+    transcriptBox.value = work.transcript;
+    itemsBox.value = work.items;
+    formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
+    for (const { c, input } of configInputs) {
+      const value = work.config?.[c.key];
+      input.value = typeof value === 'string' ? value : String(defaults[c.key]);
+    }
+    wordTimes.checked = work.wordTimes !== false;
+    ctx.setStatus(RESTORED_NOTE);
+    run();
+  }
+
+  /** What a reload brings back (the settings as typed, a bad one included: it stays marked). */
+  function remember() {
+    saved.save(() => ({
+      transcript: transcriptBox.value, items: itemsBox.value, format: formatSelect.value, wordTimes: wordTimes.checked,
+      config: Object.fromEntries(configInputs.map(({ c, input }) => [c.key, input.value])),
+    }));
+  }
+
+  /** Empties the boxes, resets the settings and forgets the saved work. */
+  function clearWork() {
+    saved.clear();
+    schedule.cancel();
+    transcriptBox.value = '';
+    itemsBox.value = '';
+    formatSelect.value = 'auto';
+    for (const { c, input } of configInputs) {
+      input.value = String(defaults[c.key]);
+      input.removeAttribute('aria-invalid');
+    }
+    wordTimes.checked = true;
+    transcript?.free();
+    transcript = null;
+    transcriptKey = null;
+    currentKey = null;
+    renderEmpty();
+    ctx.setStatus(CLEARED_NOTE);
+  }
 
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
@@ -153,6 +213,7 @@ export function mount(panel, ctx) {
 
   function run() {
     schedule.cancel();
+    remember();
     const text = transcriptBox.value;
     let parsed;
     try {
@@ -223,7 +284,7 @@ export function mount(panel, ctx) {
   function fail(source, where, message, code) {
     marksByKey = new Map();
     entriesByKey = new Map();
-    showProblem(problem, where, message, code);
+    showProblem(problem, where, message, code, HINTS[where]);
     if (source instanceof Transcript) draw(source, []);
     else replaceChildren(view, h('li', { class: 'tx-row tx-raw' }, h('span', { class: 'tx-time' }, ''), h('span', { class: 'tx-text' }, source)));
     replaceChildren(itemList);

@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! Step 2 against CPython: for 1200 generated (document, cited range,
 //! quote) cases, the judge's own pipeline (step 1's search area, the
 //! judge's normalization, the score) must give exactly what CPython 3's
@@ -13,29 +12,12 @@
 //! from the area with edits, and unrelated quotes; areas of 200+
 //! characters are common, so autojunk matters.
 
-use evidence_validator::judge::quote::{normalize, quote_score};
-use evidence_validator::judge::{ClaimRequest, JudgeConfig, Verification};
+use crate::judge::quote::{normalize, quote_score};
+use crate::judge::{ClaimRequest, JudgeConfig, Verification};
+use crate::test_rng::{run_python, SplitMix64};
 use serde_json::{json, Value};
-use std::process::Command;
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick(&mut self, items: &[&'static str]) -> &'static str {
-        items[self.below(items.len())]
-    }
-}
+type Rng = SplitMix64;
 
 const WORDS: &[&str] = &[
     "the",
@@ -191,31 +173,18 @@ print(sys.version.split()[0])
 
 #[test]
 fn step_two_equals_cpython_difflib() {
-    let mut rng = Rng(0x00D1_FF11_B0CA_5E02);
+    let mut rng = SplitMix64(0x00D1_FF11_B0CA_5E02);
     let cases: Vec<(String, usize, usize, String, usize)> = (0..1200).map(|_| case(&mut rng)).collect();
-    let dir = std::env::temp_dir();
-    let pid = std::process::id();
-    let input = dir.join(format!("judge_difflib_in_{pid}.json"));
-    let output = dir.join(format!("judge_difflib_out_{pid}.json"));
     let payload: Vec<Value> = cases
         .iter()
         .map(|(doc, s, e, q, c)| json!({"doc": doc, "start": s, "end": e, "quote": q, "context": c}))
         .collect();
-    std::fs::write(&input, serde_json::to_string(&payload).unwrap()).unwrap();
-    let run = Command::new("python3").arg("-c").arg(PY).arg(&input).arg(&output).output();
-    let _ = std::fs::remove_file(&input);
-    // the oracle is required: a missing python3 fails the test, it never
-    // passes unchecked
-    let run = run
-        .unwrap_or_else(|e| panic!("cannot run python3, the CPython difflib oracle of step 2 ({e}): install python3"));
-    assert!(run.status.success(), "python3 failed: {}", String::from_utf8_lossy(&run.stderr));
-    let text = std::fs::read_to_string(&output).unwrap();
-    let _ = std::fs::remove_file(&output);
-    let results: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let (results, version) = run_python("judge_difflib", PY, &Value::from(payload));
+    let results = results.as_array().unwrap();
     assert_eq!(results.len(), cases.len());
 
     let (mut compared, mut autojunk_differs, mut long_areas, mut partial) = (0, 0, 0, 0);
-    for (k, ((doc, start, end, quote, context), py)) in cases.iter().zip(&results).enumerate() {
+    for (k, ((doc, start, end, quote, context), py)) in cases.iter().zip(results).enumerate() {
         let ctx = || format!("case {k}: doc={doc:?} lines {start}-{end} context {context} quote={quote:?}");
         assert_eq!(normalize(quote), py["nq"].as_str().unwrap(), "normalized quote, {}", ctx());
         for (i, autojunk) in [false, true].into_iter().enumerate() {
@@ -251,7 +220,7 @@ fn step_two_equals_cpython_difflib() {
             }
         }
     }
-    println!("python {}: {compared} scores equal ({long_areas} areas of 200+ chars, {partial} partial scores, autojunk changed {autojunk_differs})", String::from_utf8_lossy(&run.stdout).trim());
+    println!("python {}: {compared} scores equal ({long_areas} areas of 200+ chars, {partial} partial scores, autojunk changed {autojunk_differs})", version);
     assert!(compared >= 2000, "only {compared} comparisons");
     assert!(
         long_areas > 100 && partial > 100 && autojunk_differs > 20,
