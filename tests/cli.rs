@@ -340,3 +340,42 @@ fn endless_evidence_config_and_transcript_files_are_refused() {
     let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn reanchor_reads_saved_selectors_and_prints_each_status() {
+    let dir = TempDir::new("reanchor");
+    let original = "First.\n\nThe quarterly report shows steady growth in sales.\n\nLast.";
+    let s = dir.write("source.md", original);
+    let e = dir.write(
+        "claims.json",
+        r#"{"claims": [{"id": "EV001", "task_id": "P1.T001", "quote": "quarterly report shows steady growth", "evidence_type": "direct_quote"},
+        {"id": "EV002", "task_id": "P1.T001", "quote": "growth in sales", "evidence_type": "direct_quote"}]}"#,
+    );
+    let out = run(&["validate", "--source", path(&s), "--evidence", path(&e)]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let saved: Vec<Value> = report["validated_claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| serde_json::json!({"id": r["claim_id"], "selectors": r["match_details"]["selectors"]}))
+        .collect();
+    let f = dir.write("selectors.json", serde_json::to_string(&saved).unwrap());
+    let edited_text = format!("Inserted 😀 line.\n{}", original.replace("in sales", "in revenue"));
+    let edited = dir.write("edited.md", &edited_text);
+    let out = run(&["reanchor", "--source", path(&edited), "--selectors", path(&f)]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(found[0]["status"], "moved");
+    let at = edited_text.find("quarterly").unwrap();
+    assert_eq!(found[0]["span"]["start_position"], edited_text[..at].chars().count());
+    assert_eq!(found[1]["status"], "orphaned");
+    assert_eq!(found[1]["span"], Value::Null);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("EV001 moved") && stderr.contains("EV002 orphaned"), "{stderr}");
+    // a bad file names the JSON path
+    let bad = dir.write("bad.json", r#"[{"id": "a", "selectors": [{"type": "TextQuoteSelector"}]}]"#);
+    let out = run(&["reanchor", "--source", path(&edited), "--selectors", path(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("VALIDATION_ERROR") && stderr.contains("$[0].selectors[0]"), "{stderr}");
+}

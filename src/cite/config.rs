@@ -1,12 +1,19 @@
 //! The citation pipeline's configuration (spec 004 Appendix B, "Complete
 //! Toggle Reference", and the per-stage settings its pseudo-code reads):
-//! one typed struct, parsed once with serde. Every default and bound is
-//! written here and nowhere else.
+//! one typed struct, read once by [`crate::options::Fields`] like every
+//! options object of the crate. Every default and bound is written here and
+//! nowhere else.
 //!
-//! Parsing is strict: before serde reads the value it is walked against the
-//! defaults' own JSON, so an unknown key or a value of the wrong type is a
-//! `CONFIGURATION_ERROR` naming its JSON path (`$.citation_correction.lamda`);
-//! then every number is checked against its bound, again with its path.
+//! Parsing is strict: an unknown key, a value of the wrong type or out of
+//! its bound is a `CONFIGURATION_ERROR` naming its JSON path
+//! (`$.citation_correction.lamda`).
+//!
+//! The time limit (`max_processing_time_seconds`) starts from the crate's
+//! [`DEFAULT_TIME_LIMIT_SECONDS`] (120 s) and is bounded by
+//! [`MAX_TIME_LIMIT_SECONDS`] (a day), like every call's: part 1 had its
+//! own 30 s and 3600 s. Part 2's settings: `interleaved_generation` (stage
+//! 2), `isolated_verification` (stage 4) and `llm_calls` (the bounds on the
+//! host's LLM calls: in flight, per-call timeout, retries).
 //!
 //! Defaults the spec states: the eight toggles; `high_threshold` 0.85,
 //! `low_threshold` 0.50, `quote_match_bonus` 0.3, `hedging_word_penalty` 0.2
@@ -16,12 +23,13 @@
 //! the spec leaves open are chosen here and marked "(not in the spec)".
 
 use crate::error::{Error, JsonPath, Result};
-use crate::json::type_name;
-use serde::{Deserialize, Serialize};
+use crate::host::{DEFAULT_TIME_LIMIT_SECONDS, MAX_TIME_LIMIT_SECONDS};
+use crate::options;
+use serde::Serialize;
 use serde_json::Value;
 
 /// How stage 1 ranks spans against the query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RelevanceMethod {
     /// BM25 of the query's words in the span, over all spans of all sources.
@@ -33,7 +41,7 @@ pub enum RelevanceMethod {
 }
 
 /// How stage 5 scores a claim against a span.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CorrectionMethod {
     /// CiteFix method 1: the share of the claim's words found in the span.
@@ -43,8 +51,7 @@ pub enum CorrectionMethod {
 }
 
 /// `evidence_preselection` (stage 1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvidencePreselectionConfig {
     /// Shortest span kept, in characters (code points).
     pub min_span_chars: usize,
@@ -70,8 +77,7 @@ pub struct EvidencePreselectionConfig {
 }
 
 /// `confidence_classification` (stage 3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConfidenceConfig {
     /// Score at or above which a claim is HIGH.
     pub high_threshold: f64,
@@ -84,8 +90,7 @@ pub struct ConfidenceConfig {
 }
 
 /// `citation_correction` (stage 5).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CorrectionConfig {
     /// The strategy. `keyword_semantic_hybrid` needs the host's embed
     /// callback; without one `keyword` stands in (`correction_method_used`).
@@ -100,8 +105,7 @@ pub struct CorrectionConfig {
 }
 
 /// `numeric_qa_verification` (stage 6).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NumericConfig {
     /// Relative difference within which two values are "within rounding
     /// tolerance" (score 0.9).
@@ -111,13 +115,13 @@ pub struct NumericConfig {
 }
 
 /// The whole configuration: Appendix B's toggles and each stage's settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CiteConfig {
     /// Stage 1; off: every source is one span (its first
     /// `fallback_max_chars` characters), relevance 1.0.
     pub enable_evidence_preselection: bool,
-    /// Stage 2 (part 2 of the pipeline; accepted, unused here).
+    /// Stage 2; off: generate-then-cite (one answer from the whole pool,
+    /// split into sentences, each cited by its best span).
     pub enable_interleaved_generation: bool,
     /// Stage 3; off: every claim LOW with score 0.3.
     pub enable_confidence_classification: bool,
@@ -126,22 +130,71 @@ pub struct CiteConfig {
     /// Stage 6; off: numbers compared as written (digits, no normalization,
     /// no entity or period check).
     pub enable_numeric_qa_verification: bool,
-    /// Stage 4 (part 2; accepted, unused here).
+    /// Stage 4; on: a claim whose verdict is NEI, or whose verifier gave
+    /// no verdict, is abstained (shown as not verifiable); off: it is forced
+    /// to UNSUPPORTED.
     pub enable_abstention: bool,
     /// Stage 4; off: NEI is reported as UNSUPPORTED (stage 5 reads it so).
     pub enable_nei_verdict: bool,
-    /// Stage 4 (part 2; accepted, unused here).
+    /// Stage 4's extra web search (accepted; the library has no search, so
+    /// the report warns when it is on).
     pub enable_verification_retrieval: bool,
-    /// Time budget of one call, in seconds (not in the spec).
+    /// Time budget of one call, in seconds: [`DEFAULT_TIME_LIMIT_SECONDS`]
+    /// unless set, at most [`MAX_TIME_LIMIT_SECONDS`].
     pub max_processing_time_seconds: f64,
     /// Stage 1 settings.
     pub evidence_preselection: EvidencePreselectionConfig,
+    /// Stage 2 settings.
+    pub interleaved_generation: GenerationConfig,
     /// Stage 3 settings.
     pub confidence_classification: ConfidenceConfig,
+    /// Stage 4 settings.
+    pub isolated_verification: VerificationConfig,
     /// Stage 5 settings.
     pub citation_correction: CorrectionConfig,
     /// Stage 6 settings.
     pub numeric_qa_verification: NumericConfig,
+    /// The bounds on the host's LLM calls.
+    pub llm_calls: LlmCallsConfig,
+}
+
+/// `interleaved_generation` (stage 2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GenerationConfig {
+    /// Most claims per section of the outline (the spec's key; the number
+    /// is not in the spec).
+    pub max_claims_per_section: usize,
+    /// Least relevance of a span to the section (the share of the section's
+    /// key words in the span, with the span's stage 1 relevance when the
+    /// section is the query) for it to be used (the spec's key; the number
+    /// is not in the spec).
+    pub min_evidence_similarity: f64,
+    /// The quick entailment check: the least share of the claim's key
+    /// words found in its evidence; a claim holding a number the evidence
+    /// does not hold fails whatever the share (not in the spec).
+    pub entailment_threshold: f64,
+}
+
+/// `isolated_verification` (stage 4).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerificationConfig {
+    /// Most verification questions of a full CoVe (LOW confidence) that are
+    /// answered (not in the spec).
+    pub max_cove_questions: usize,
+}
+
+/// `llm_calls`: how the host's LLM callbacks are called (Part VI,
+/// "Parallelization Strategy").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlmCallsConfig {
+    /// Most calls in flight at once (the spec runs 2 to 5 verifications in
+    /// parallel by tier; one bound here).
+    pub max_in_flight: usize,
+    /// Time limit of one call, in seconds.
+    pub call_timeout_seconds: f64,
+    /// Retries of a call that failed transiently (timed out, threw, HTTP 429
+    /// or 5xx).
+    pub max_retries: usize,
 }
 
 /// Most sources in one call.
@@ -159,8 +212,26 @@ pub const MAX_TEXT_CHARS: usize = 100_000;
 pub const MAX_SPAN_CHARS_BOUND: usize = 1_000_000;
 /// Largest `max_spans_per_source`.
 pub const MAX_SPANS_PER_SOURCE_BOUND: usize = 100_000;
-/// Largest `max_processing_time_seconds`.
-pub const MAX_PROCESSING_SECONDS_BOUND: f64 = 3_600.0;
+/// Default `max_claims_per_section` (stage 2).
+pub const DEFAULT_MAX_CLAIMS_PER_SECTION: usize = 5;
+/// Default `min_evidence_similarity` (stage 2).
+pub const DEFAULT_MIN_EVIDENCE_SIMILARITY: f64 = 0.1;
+/// Default `entailment_threshold` (stage 2's quick check).
+pub const DEFAULT_ENTAILMENT_THRESHOLD: f64 = 0.5;
+/// Default `max_cove_questions` (stage 4).
+pub const DEFAULT_MAX_COVE_QUESTIONS: usize = 3;
+/// Largest `max_cove_questions`.
+pub const MAX_COVE_QUESTIONS_BOUND: usize = 20;
+/// Default `max_in_flight`.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 4;
+/// Largest `max_in_flight`.
+pub const MAX_IN_FLIGHT_BOUND: usize = 64;
+/// Default `call_timeout_seconds`.
+pub const DEFAULT_CALL_TIMEOUT_SECONDS: f64 = 60.0;
+/// Default `max_retries`.
+pub const DEFAULT_MAX_RETRIES: usize = 2;
+/// Largest `max_retries`.
+pub const MAX_RETRIES_BOUND: usize = 10;
 /// Score of every claim when stage 3 is off (Appendix B).
 pub const FALLBACK_CONFIDENCE: f64 = 0.3;
 
@@ -213,84 +284,158 @@ impl Default for CiteConfig {
             enable_abstention: true,
             enable_nei_verdict: true,
             enable_verification_retrieval: false,
-            max_processing_time_seconds: 30.0,
+            max_processing_time_seconds: DEFAULT_TIME_LIMIT_SECONDS,
             evidence_preselection: EvidencePreselectionConfig::default(),
+            interleaved_generation: GenerationConfig::default(),
             confidence_classification: ConfidenceConfig::default(),
+            isolated_verification: VerificationConfig::default(),
             citation_correction: CorrectionConfig::default(),
             numeric_qa_verification: NumericConfig::default(),
+            llm_calls: LlmCallsConfig::default(),
+        }
+    }
+}
+
+impl Default for GenerationConfig {
+    fn default() -> Self {
+        GenerationConfig {
+            max_claims_per_section: DEFAULT_MAX_CLAIMS_PER_SECTION,
+            min_evidence_similarity: DEFAULT_MIN_EVIDENCE_SIMILARITY,
+            entailment_threshold: DEFAULT_ENTAILMENT_THRESHOLD,
+        }
+    }
+}
+
+impl Default for VerificationConfig {
+    fn default() -> Self {
+        VerificationConfig { max_cove_questions: DEFAULT_MAX_COVE_QUESTIONS }
+    }
+}
+
+impl Default for LlmCallsConfig {
+    fn default() -> Self {
+        LlmCallsConfig {
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            call_timeout_seconds: DEFAULT_CALL_TIMEOUT_SECONDS,
+            max_retries: DEFAULT_MAX_RETRIES,
         }
     }
 }
 
 impl CiteConfig {
-    /// The configuration `value` asks for; `null` is the defaults.
+    /// The configuration `value` asks for; `null` is the defaults. Read by
+    /// [`crate::options::Fields`] like every options object of the crate.
     ///
     /// # Errors
     /// `CONFIGURATION_ERROR` naming the JSON path of an unknown key, a value
     /// of the wrong type, an unknown method name or a number out of bounds.
     pub fn from_json(value: &Value) -> Result<CiteConfig> {
-        if value.is_null() {
-            return Ok(CiteConfig::default());
+        let mut c = CiteConfig::default();
+        let Some(mut f) = options::root(value, "the citation configuration")? else {
+            return Ok(c);
+        };
+        for (key, out) in [
+            ("enable_evidence_preselection", &mut c.enable_evidence_preselection),
+            ("enable_interleaved_generation", &mut c.enable_interleaved_generation),
+            ("enable_confidence_classification", &mut c.enable_confidence_classification),
+            ("enable_citation_correction", &mut c.enable_citation_correction),
+            ("enable_numeric_qa_verification", &mut c.enable_numeric_qa_verification),
+            ("enable_abstention", &mut c.enable_abstention),
+            ("enable_nei_verdict", &mut c.enable_nei_verdict),
+            ("enable_verification_retrieval", &mut c.enable_verification_retrieval),
+        ] {
+            f.bool(key, out)?;
         }
-        let defaults = serde_json::to_value(CiteConfig::default())
-            .map_err(|e| Error::new(crate::ErrorKind::Processing, format!("cannot describe the defaults: {e}")))?;
-        check_shape(value, &defaults, &JsonPath::root())?;
-        for &(section, key, names) in METHOD_NAMES {
-            if let Some(name) = value.get(section).and_then(|s| s.get(key)).and_then(Value::as_str) {
-                if !names.contains(&name) {
-                    return Err(Error::invalid_config(
-                        &JsonPath::root().key(section).key(key),
-                        "enum",
-                        format!("unknown method {name:?}; expected one of: {}", names.join(", ")),
-                    ));
-                }
+        f.positive("max_processing_time_seconds", MAX_TIME_LIMIT_SECONDS, &mut c.max_processing_time_seconds)?;
+        if let Some(mut e) = f.object("evidence_preselection")? {
+            let p = &mut c.evidence_preselection;
+            e.count("min_span_chars", 0, MAX_SPAN_CHARS_BOUND as u64, &mut p.min_span_chars)?;
+            e.count("max_span_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut p.max_span_chars)?;
+            if let Some((name, at)) = e.string("relevance_computation_method")? {
+                p.relevance_computation_method = match name {
+                    "keyword" => RelevanceMethod::Keyword,
+                    "semantic" => RelevanceMethod::Semantic,
+                    "hybrid" => RelevanceMethod::Hybrid,
+                    _ => return Err(unknown_method(&at, name, &["keyword", "semantic", "hybrid"])),
+                };
+            }
+            e.fraction("hybrid_weight", &mut p.hybrid_weight)?;
+            e.fraction("numeric_content_boost", &mut p.numeric_content_boost)?;
+            e.within("relevance_threshold", 0.0, 2.0, &mut p.relevance_threshold)?;
+            e.count("max_spans_per_source", 1, MAX_SPANS_PER_SOURCE_BOUND as u64, &mut p.max_spans_per_source)?;
+            e.count("fallback_max_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut p.fallback_max_chars)?;
+            let at = e.path().key("max_span_chars");
+            e.finish()?;
+            if p.max_span_chars < p.min_span_chars {
+                return Err(Error::invalid_config(
+                    &at,
+                    "range",
+                    format!("max_span_chars ({}) is below min_span_chars ({})", p.max_span_chars, p.min_span_chars),
+                ));
             }
         }
-        let config: CiteConfig = serde_json::from_value(value.clone())
-            .map_err(|e| Error::invalid_config(&JsonPath::root(), "type", format!("citation configuration: {e}")))?;
-        config.check_bounds()?;
-        Ok(config)
+        if let Some(mut g) = f.object("interleaved_generation")? {
+            let p = &mut c.interleaved_generation;
+            g.count("max_claims_per_section", 1, MAX_CLAIMS as u64, &mut p.max_claims_per_section)?;
+            g.fraction("min_evidence_similarity", &mut p.min_evidence_similarity)?;
+            g.fraction("entailment_threshold", &mut p.entailment_threshold)?;
+            g.finish()?;
+        }
+        if let Some(mut q) = f.object("confidence_classification")? {
+            let p = &mut c.confidence_classification;
+            q.fraction("high_threshold", &mut p.high_threshold)?;
+            q.fraction("low_threshold", &mut p.low_threshold)?;
+            q.fraction("quote_match_bonus", &mut p.quote_match_bonus)?;
+            q.fraction("hedging_word_penalty", &mut p.hedging_word_penalty)?;
+            let at = q.path().key("low_threshold");
+            q.finish()?;
+            if p.low_threshold > p.high_threshold {
+                return Err(Error::invalid_config(
+                    &at,
+                    "range",
+                    format!("low_threshold ({}) is above high_threshold ({})", p.low_threshold, p.high_threshold),
+                ));
+            }
+        }
+        if let Some(mut v) = f.object("isolated_verification")? {
+            let p = &mut c.isolated_verification;
+            v.count("max_cove_questions", 1, MAX_COVE_QUESTIONS_BOUND as u64, &mut p.max_cove_questions)?;
+            v.finish()?;
+        }
+        if let Some(mut r) = f.object("citation_correction")? {
+            let p = &mut c.citation_correction;
+            if let Some((name, at)) = r.string("correction_method")? {
+                p.correction_method = match name {
+                    "keyword" => CorrectionMethod::Keyword,
+                    "keyword_semantic_hybrid" => CorrectionMethod::KeywordSemanticHybrid,
+                    _ => return Err(unknown_method(&at, name, &["keyword", "keyword_semantic_hybrid"])),
+                };
+            }
+            r.fraction("lambda_weight", &mut p.lambda_weight)?;
+            r.fraction("correction_threshold", &mut p.correction_threshold)?;
+            r.bool("allow_alternate_citations", &mut p.allow_alternate_citations)?;
+            r.finish()?;
+        }
+        if let Some(mut n) = f.object("numeric_qa_verification")? {
+            let p = &mut c.numeric_qa_verification;
+            n.within("rounding_tolerance", 0.0, 0.5, &mut p.rounding_tolerance)?;
+            n.fraction("match_threshold", &mut p.match_threshold)?;
+            n.finish()?;
+        }
+        if let Some(mut l) = f.object("llm_calls")? {
+            let p = &mut c.llm_calls;
+            l.count("max_in_flight", 1, MAX_IN_FLIGHT_BOUND as u64, &mut p.max_in_flight)?;
+            l.positive("call_timeout_seconds", MAX_TIME_LIMIT_SECONDS, &mut p.call_timeout_seconds)?;
+            l.count("max_retries", 0, MAX_RETRIES_BOUND as u64, &mut p.max_retries)?;
+            l.finish()?;
+        }
+        f.finish()?;
+        Ok(c)
     }
 
     /// The configuration as JSON (every key, with its value).
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-
-    fn check_bounds(&self) -> Result<()> {
-        let root = JsonPath::root();
-        let e = root.key("evidence_preselection");
-        let p = &self.evidence_preselection;
-        count(&e.key("min_span_chars"), p.min_span_chars, 0, MAX_SPAN_CHARS_BOUND)?;
-        count(&e.key("max_span_chars"), p.max_span_chars, 1.max(p.min_span_chars), MAX_SPAN_CHARS_BOUND)?;
-        fraction(&e.key("hybrid_weight"), p.hybrid_weight)?;
-        fraction(&e.key("numeric_content_boost"), p.numeric_content_boost)?;
-        within(&e.key("relevance_threshold"), p.relevance_threshold, 0.0, 2.0)?;
-        count(&e.key("max_spans_per_source"), p.max_spans_per_source, 1, MAX_SPANS_PER_SOURCE_BOUND)?;
-        count(&e.key("fallback_max_chars"), p.fallback_max_chars, 1, MAX_SPAN_CHARS_BOUND)?;
-        let c = root.key("confidence_classification");
-        let q = &self.confidence_classification;
-        fraction(&c.key("high_threshold"), q.high_threshold)?;
-        within(&c.key("low_threshold"), q.low_threshold, 0.0, q.high_threshold)?;
-        fraction(&c.key("quote_match_bonus"), q.quote_match_bonus)?;
-        fraction(&c.key("hedging_word_penalty"), q.hedging_word_penalty)?;
-        let r = root.key("citation_correction");
-        fraction(&r.key("lambda_weight"), self.citation_correction.lambda_weight)?;
-        fraction(&r.key("correction_threshold"), self.citation_correction.correction_threshold)?;
-        let n = root.key("numeric_qa_verification");
-        within(&n.key("rounding_tolerance"), self.numeric_qa_verification.rounding_tolerance, 0.0, 0.5)?;
-        fraction(&n.key("match_threshold"), self.numeric_qa_verification.match_threshold)?;
-        let t = self.max_processing_time_seconds;
-        if !(t > 0.0 && t <= MAX_PROCESSING_SECONDS_BOUND) {
-            return Err(Error::invalid_config(
-                &root.key("max_processing_time_seconds"),
-                "range",
-                format!(
-                    "max_processing_time_seconds is {t}; it must be over 0 and at most {MAX_PROCESSING_SECONDS_BOUND}"
-                ),
-            ));
-        }
-        Ok(())
     }
 
     /// The call's deadline on `clock`.
@@ -299,61 +444,8 @@ impl CiteConfig {
     }
 }
 
-/// The settings whose value is a method name, and the names.
-const METHOD_NAMES: &[(&str, &str, &[&str])] = &[
-    ("evidence_preselection", "relevance_computation_method", &["keyword", "semantic", "hybrid"]),
-    ("citation_correction", "correction_method", &["keyword", "keyword_semantic_hybrid"]),
-];
-
-/// `value` has only keys `defaults` has, each of the same JSON type.
-fn check_shape(value: &Value, defaults: &Value, path: &JsonPath) -> Result<()> {
-    match (value, defaults) {
-        (Value::Object(obj), Value::Object(known)) => {
-            for (key, v) in obj {
-                let Some(d) = known.get(key) else {
-                    let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
-                    names.sort_unstable();
-                    return Err(Error::invalid_config(
-                        &path.key(key),
-                        "additionalProperties",
-                        format!("unknown key {key:?}; the keys here are: {}", names.join(", ")),
-                    ));
-                };
-                check_shape(v, d, &path.key(key))?;
-            }
-            Ok(())
-        }
-        (Value::Bool(_), Value::Bool(_)) | (Value::String(_), Value::String(_)) => Ok(()),
-        (Value::Number(n), Value::Number(d)) => {
-            if d.is_u64() && !n.is_u64() {
-                return Err(Error::invalid_config(path, "type", format!("{n} is not a whole number of at least 0")));
-            }
-            Ok(())
-        }
-        _ => Err(Error::invalid_config(
-            path,
-            "type",
-            format!("must be {}, got {}", type_name(defaults), type_name(value)),
-        )),
-    }
-}
-
-fn within(path: &JsonPath, x: f64, lo: f64, hi: f64) -> Result<()> {
-    if x.is_finite() && x >= lo && x <= hi {
-        return Ok(());
-    }
-    Err(Error::invalid_config(path, "range", format!("{x} is out of range; it must be from {lo} to {hi}")))
-}
-
-fn fraction(path: &JsonPath, x: f64) -> Result<()> {
-    within(path, x, 0.0, 1.0)
-}
-
-fn count(path: &JsonPath, n: usize, lo: usize, hi: usize) -> Result<()> {
-    if (lo..=hi).contains(&n) {
-        return Ok(());
-    }
-    Err(Error::invalid_config(path, "range", format!("{n} is out of range; it must be from {lo} to {hi}")))
+fn unknown_method(at: &JsonPath, name: &str, names: &[&str]) -> Error {
+    Error::invalid_config(at, "enum", format!("unknown method {name:?}; expected one of: {}", names.join(", ")))
 }
 
 #[cfg(test)]
@@ -376,6 +468,7 @@ mod tests {
         assert_eq!(c.citation_correction.correction_method, CorrectionMethod::KeywordSemanticHybrid);
         assert_eq!((c.evidence_preselection.min_span_chars, c.evidence_preselection.max_span_chars), (50, 500));
         assert_eq!(c.numeric_qa_verification.rounding_tolerance, 0.05);
+        assert_eq!(c.max_processing_time_seconds, DEFAULT_TIME_LIMIT_SECONDS);
         assert_eq!(CiteConfig::from_json(&json!({})).unwrap(), c);
         assert_eq!(CiteConfig::from_json(&c.to_json()).unwrap(), c, "round trip");
     }
@@ -423,11 +516,29 @@ mod tests {
             CiteConfig::from_json(&json!({"citation_correction": {"correction_method": "bert_score"}})).unwrap_err();
         assert_eq!(e.details()["json_path"], "$.citation_correction.correction_method");
         assert!(e.message().contains("bert_score"), "{}", e.message());
-        // every method name the table lists is one serde reads
-        for &(section, key, names) in METHOD_NAMES {
-            for name in names {
-                assert!(CiteConfig::from_json(&json!({section: {key: name}})).is_ok(), "{section}.{key} = {name}");
-            }
+        for (section, key, name) in [
+            ("evidence_preselection", "relevance_computation_method", "semantic"),
+            ("citation_correction", "correction_method", "keyword"),
+        ] {
+            assert!(CiteConfig::from_json(&json!({section: {key: name}})).is_ok(), "{section}.{key} = {name}");
+        }
+        // part 2's settings are read with their paths too
+        for (config, path) in [
+            (json!({"llm_calls": {"max_in_flight": 0}}), "$.llm_calls.max_in_flight"),
+            (json!({"llm_calls": {"call_timeout_seconds": -1}}), "$.llm_calls.call_timeout_seconds"),
+            (json!({"llm_calls": {"retries": 1}}), "$.llm_calls.retries"),
+            (
+                json!({"isolated_verification": {"max_cove_questions": 99}}),
+                "$.isolated_verification.max_cove_questions",
+            ),
+            (
+                json!({"interleaved_generation": {"entailment_threshold": 2}}),
+                "$.interleaved_generation.entailment_threshold",
+            ),
+            (json!({"max_processing_time_seconds": 100_000}), "$.max_processing_time_seconds"),
+        ] {
+            let e = CiteConfig::from_json(&config).unwrap_err();
+            assert_eq!(e.details()["json_path"], path, "{config}: {}", e.message());
         }
     }
 }

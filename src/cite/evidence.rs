@@ -175,20 +175,27 @@ pub(crate) fn embed_requests(
     query: &str,
     config: &CiteConfig,
     deadline: &Deadline,
-) -> Result<Vec<String>> {
+) -> Result<Option<EmbedRequests>> {
     if !asks_embedder(config) {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let candidates = candidates(sources, config, deadline)?;
     check_embed_count(candidates.len())?;
-    let mut texts: Vec<String> =
+    let spans: Vec<String> =
         candidates.iter().map(|c| sources[c.source].content.get(c.start..c.end).unwrap_or("").to_string()).collect();
-    texts.push(query.to_string());
-    Ok(texts)
+    Ok(Some(EmbedRequests { spans, query: query.to_string() }))
+}
+
+/// What stage 1 embeds: every candidate span and the query.
+pub(crate) struct EmbedRequests {
+    /// The candidate spans' texts, in the sources' order.
+    pub(crate) spans: Vec<String>,
+    /// The query.
+    pub(crate) query: String,
 }
 
 /// Stage 1 asks the embedder (when it has one).
-pub(crate) fn asks_embedder(config: &CiteConfig) -> bool {
+fn asks_embedder(config: &CiteConfig) -> bool {
     config.enable_evidence_preselection
         && config.evidence_preselection.relevance_computation_method != RelevanceMethod::Keyword
 }

@@ -26,6 +26,8 @@ pub mod correction;
 pub mod evidence;
 pub mod metrics;
 pub mod numeric;
+pub mod pipeline;
+pub mod verify;
 
 pub use config::CiteConfig;
 
@@ -125,6 +127,40 @@ pub struct CiteInput {
 }
 
 impl CiteInput {
+    /// Reads the pipeline's input: [`CiteInput::from_json`]'s, plus an
+    /// optional `outline` (stage 2's sections, at most
+    /// [`pipeline::MAX_OUTLINE_SECTIONS`]; claims given skip stage 2).
+    ///
+    /// # Errors
+    /// As [`CiteInput::from_json`]; VALIDATION_ERROR at `$.outline[i]` for
+    /// a section that is not a string or too long.
+    pub fn from_pipeline_json(value: &Value) -> Result<(CiteInput, Vec<String>)> {
+        let root = JsonPath::root();
+        let Some(obj) = value.as_object() else {
+            return CiteInput::from_json(value).map(|i| (i, Vec::new()));
+        };
+        let mut outline = Vec::new();
+        if let Some(v) = obj.get("outline").filter(|v| !v.is_null()) {
+            let at = root.key("outline");
+            for (i, s) in array(Some(v), &at, pipeline::MAX_OUTLINE_SECTIONS)?.iter().enumerate() {
+                let s = s
+                    .as_str()
+                    .ok_or_else(|| Error::invalid_input(&at.index(i), "type", "a section must be a string"))?;
+                if s.chars().count() > config::MAX_TEXT_CHARS || s.trim().is_empty() {
+                    return Err(Error::invalid_input(
+                        &at.index(i),
+                        "maxLength",
+                        format!("a section must hold 1 to {} characters", config::MAX_TEXT_CHARS),
+                    ));
+                }
+                outline.push(s.to_string());
+            }
+        }
+        let mut rest = obj.clone();
+        rest.remove("outline");
+        Ok((CiteInput::from_json(&Value::Object(rest))?, outline))
+    }
+
     /// Reads the input.
     ///
     /// # Errors
@@ -325,8 +361,44 @@ pub fn run(
     deadline: &Deadline,
 ) -> Result<CiteReport> {
     let pool = evidence::preselect(&input.sources, &input.query, config, embedder, deadline)?;
+    run_on_pool(input, config, embedder, pool, deadline)
+}
+
+/// Stages 3, 5 and 6 on stage 1's `pool`, with the verdicts the claims carry.
+fn run_on_pool(
+    input: &CiteInput,
+    config: &CiteConfig,
+    embedder: Option<&dyn Embedder>,
+    pool: evidence::EvidencePool,
+    deadline: &Deadline,
+) -> Result<CiteReport> {
+    let scored = score(&input.claims, config, embedder, pool, deadline)?;
+    let verdicts: Vec<Option<Verdict>> = input.claims.iter().map(|c| c.verdict).collect();
+    finish(&input.claims, config, scored, &verdicts, deadline)
+}
+
+/// Stage 1's pool with stage 3's answer for each claim, and the scorer
+/// stages 4 to 6 pick spans with.
+pub(crate) struct Scored {
+    pub(crate) pool: evidence::EvidencePool,
+    strategy: Box<dyn correction::Strategy>,
+    method: config::CorrectionMethod,
+    /// Per claim: stage 3.
+    pub(crate) confidence: Vec<confidence::ClaimConfidence>,
+    /// Per claim: its best cited span in the pool (before correction).
+    pub(crate) best_cited: Vec<Option<usize>>,
+}
+
+/// Stage 3 for every claim of `claims` against `pool`.
+pub(crate) fn score(
+    claims: &[Claim],
+    config: &CiteConfig,
+    embedder: Option<&dyn Embedder>,
+    pool: evidence::EvidencePool,
+    deadline: &Deadline,
+) -> Result<Scored> {
     let spans = &pool.spans;
-    let claim_texts: Vec<&str> = input.claims.iter().map(|c| c.text.as_str()).collect();
+    let claim_texts: Vec<&str> = claims.iter().map(|c| c.text.as_str()).collect();
     // one embed call for claims and spans, when something reads it
     let vectors = match embedder.filter(|_| wants_vectors(config) && !claim_texts.is_empty()) {
         Some(e) => {
@@ -358,18 +430,12 @@ pub fn run(
         }),
         _ => Box::new(keyword),
     };
-    let mut claims = Vec::with_capacity(input.claims.len());
-    for (n, claim) in input.claims.iter().enumerate() {
+    let mut confidences = Vec::with_capacity(claims.len());
+    let mut best = Vec::with_capacity(claims.len());
+    for (n, claim) in claims.iter().enumerate() {
         if deadline.expired_now() {
             return Err(timeout());
         }
-        let correction = if config.enable_citation_correction {
-            correction::correct(n, &claim.citations, claim.verdict, spans, strategy.as_ref(), config, deadline)
-                .ok_or_else(timeout)?
-        } else {
-            correction::keep(&claim.citations)
-        };
-        // the claim's evidence: its best cited span (before correction)
         let cited: Vec<usize> = (0..spans.len()).filter(|i| claim.citations.contains(&spans[*i].source_id)).collect();
         let best_cited =
             cited.iter().copied().max_by(|a, b| strategy.score(n, *a).total_cmp(&strategy.score(n, *b)).then(b.cmp(a)));
@@ -387,6 +453,35 @@ pub fn run(
             confidence::classify(&claim.text, &cx, &config.confidence_classification)
         } else {
             confidence::fallback()
+        };
+        confidences.push(confidence);
+        best.push(best_cited);
+    }
+    Ok(Scored { pool, strategy, method, confidence: confidences, best_cited: best })
+}
+
+/// Stages 5 and 6 for every claim, stage 5 reading `verdicts` (stage 4's,
+/// or the input's).
+pub(crate) fn finish(
+    claims: &[Claim],
+    config: &CiteConfig,
+    scored: Scored,
+    verdicts: &[Option<Verdict>],
+    deadline: &Deadline,
+) -> Result<CiteReport> {
+    let Scored { pool, strategy, method, confidence, .. } = scored;
+    let spans = &pool.spans;
+    let mut results = Vec::with_capacity(claims.len());
+    for (n, (claim, confidence)) in claims.iter().zip(confidence).enumerate() {
+        if deadline.expired_now() {
+            return Err(timeout());
+        }
+        let verdict = verdicts.get(n).copied().flatten();
+        let correction = if config.enable_citation_correction {
+            correction::correct(n, &claim.citations, verdict, spans, strategy.as_ref(), config, deadline)
+                .ok_or_else(timeout)?
+        } else {
+            correction::keep(&claim.citations)
         };
         // stage 6 against the spans of the citations after correction
         let mut numeric: Option<numeric::NumericResult> = None;
@@ -407,7 +502,7 @@ pub fn run(
                 }
             }
         }
-        claims.push(ClaimResult { text: claim.text.clone(), confidence, correction, numeric });
+        results.push(ClaimResult { text: claim.text.clone(), confidence, correction, numeric });
     }
     let correction_method_used = match (config.enable_citation_correction, method) {
         (false, _) => "none",
@@ -419,7 +514,7 @@ pub fn run(
         candidate_spans: pool.candidates,
         evidence_pool: pool.spans,
         correction_method_used,
-        claims,
+        claims: results,
         stages: StagesRun {
             evidence_preselection: config.enable_evidence_preselection,
             confidence_classification: config.enable_confidence_classification,
@@ -437,26 +532,48 @@ fn wants_vectors(config: &CiteConfig) -> bool {
             && config.citation_correction.correction_method == config::CorrectionMethod::KeywordSemanticHybrid)
 }
 
-/// The texts [`run`] asks an embedder for, each once, in the order it first
-/// asks them: stage 1's candidate spans and the query (`semantic` or
-/// `hybrid` relevance), then the claims and the evidence pool's spans
-/// (stage 3's similarity signal, stage 5's hybrid). Where stage 1 ranks by
-/// embeddings its pool is not known ahead, so every candidate span stands
-/// for it. For hosts that embed asynchronously: embed these, then call
-/// [`run_embedded`] with the answer.
+/// What [`run`] would ask an embedder, for hosts that embed
+/// asynchronously: embed [`EmbedTexts::texts`], then call [`run_embedded`]
+/// with the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbedTexts {
+    /// The texts, each once, in the order [`run`] first asks them: stage
+    /// 1's candidate spans and the query (`semantic` or `hybrid` relevance),
+    /// then the claims and the evidence pool's spans (stage 3's similarity
+    /// signal, stage 5's hybrid). Where stage 1 ranks by embeddings its pool
+    /// is not known ahead, so every candidate span stands for it.
+    pub texts: Vec<String>,
+    /// Stage 1's pool when it was built without an embedder (keyword
+    /// relevance or pre-selection off): [`run_embedded`] uses it instead of
+    /// running stage 1 again.
+    pool: Option<evidence::EvidencePool>,
+}
+
+/// The texts [`run`] asks an embedder for (see [`EmbedTexts`]).
 ///
 /// # Errors
 /// PROCESSING_ERROR when the deadline passes or there are more spans to
 /// embed than [`MAX_EMBEDDED_CHUNKS`] (as [`run`] would say).
-pub fn embed_texts(input: &CiteInput, config: &CiteConfig, deadline: &Deadline) -> Result<Vec<String>> {
-    let mut texts = evidence::embed_requests(&input.sources, &input.query, config, deadline)?;
+pub fn embed_texts(input: &CiteInput, config: &CiteConfig, deadline: &Deadline) -> Result<EmbedTexts> {
+    let stage1 = evidence::embed_requests(&input.sources, &input.query, config, deadline)?;
+    let mut texts = Vec::new();
+    let mut pool = None;
+    let mut spans = Vec::new();
+    match stage1 {
+        Some(asked) => {
+            texts.extend(asked.spans.iter().cloned());
+            texts.push(asked.query);
+            spans = asked.spans;
+        }
+        None => {
+            let built = evidence::preselect(&input.sources, &input.query, config, None, deadline)?;
+            if wants_vectors(config) {
+                spans = built.spans.iter().map(|s| s.quote.clone()).collect();
+            }
+            pool = Some(built);
+        }
+    }
     if wants_vectors(config) && !input.claims.is_empty() {
-        let spans: Vec<String> = if evidence::asks_embedder(config) {
-            texts.iter().take(texts.len().saturating_sub(1)).cloned().collect()
-        } else {
-            let pool = evidence::preselect(&input.sources, &input.query, config, None, deadline)?;
-            pool.spans.into_iter().map(|s| s.quote).collect()
-        };
         texts.extend(input.claims.iter().map(|c| c.text.clone()));
         texts.extend(spans);
     }
@@ -470,7 +587,7 @@ pub fn embed_texts(input: &CiteInput, config: &CiteConfig, deadline: &Deadline) 
             out.push(t);
         }
     }
-    Ok(out)
+    Ok(EmbedTexts { texts: out, pool })
 }
 
 /// The host's vectors for [`embed_texts`], answered by text.
@@ -490,7 +607,8 @@ impl Embedder for Embedded<'_> {
 }
 
 /// [`run`] with the host's answer to [`embed_texts`]: its vectors, in the
-/// order of `texts`, or what went wrong (the embed callback's failure).
+/// order of `asked.texts`, or what went wrong (the embed callback's
+/// failure).
 ///
 /// # Errors
 /// As [`run`]; PROCESSING_ERROR naming the embed callback when `answer` is
@@ -499,24 +617,31 @@ impl Embedder for Embedded<'_> {
 pub fn run_embedded(
     input: &CiteInput,
     config: &CiteConfig,
-    texts: &[String],
+    asked: EmbedTexts,
     answer: std::result::Result<Vec<Vec<f32>>, String>,
     deadline: &Deadline,
 ) -> Result<CiteReport> {
+    let EmbedTexts { texts, pool } = asked;
     let vectors = match answer {
         Ok(v) => v,
         Err(m) => {
             let failed = move |_: &[&str]| -> std::result::Result<Vec<Vec<f32>>, String> { Err(m.clone()) };
-            return run(input, config, Some(&failed), deadline);
+            return match pool {
+                Some(pool) => run_on_pool(input, config, Some(&failed), pool, deadline),
+                None => run(input, config, Some(&failed), deadline),
+            };
         }
     };
     if !texts.is_empty() {
         // the checks every embed answer passes, before any stage runs
         let asked: Vec<&str> = texts.iter().map(String::as_str).collect();
-        semantic::embed_texts(&asked, &semantic::Precomputed { texts: texts.to_vec(), vectors: vectors.clone() })?;
+        semantic::embed_texts(&asked, &semantic::Precomputed { texts: texts.clone(), vectors: vectors.clone() })?;
     }
     let embedded = Embedded { vectors: texts.iter().map(String::as_str).zip(&vectors).collect() };
-    run(input, config, Some(&embedded), deadline)
+    match pool {
+        Some(pool) => run_on_pool(input, config, Some(&embedded), pool, deadline),
+        None => run(input, config, Some(&embedded), deadline),
+    }
 }
 
 /// `numeric --claim --evidence`: stage 6 on two texts.
@@ -661,7 +786,8 @@ mod tests {
         for config in configs() {
             let direct = Letters(std::cell::Cell::new(0));
             let expected = run(&input, &config, Some(&direct), &Deadline::never()).unwrap();
-            let texts = embed_texts(&input, &config, &Deadline::never()).unwrap();
+            let asked = embed_texts(&input, &config, &Deadline::never()).unwrap();
+            let texts = asked.texts.clone();
             let mut sorted = texts.clone();
             sorted.sort();
             sorted.dedup();
@@ -669,7 +795,7 @@ mod tests {
             assert_eq!(texts.is_empty(), direct.0.get() == 0, "asked exactly when run asks");
             let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
             let answer = Letters(std::cell::Cell::new(0)).embed(&refs);
-            let got = run_embedded(&input, &config, &texts, answer, &Deadline::never()).unwrap();
+            let got = run_embedded(&input, &config, asked, answer, &Deadline::never()).unwrap();
             assert_eq!(got, expected, "{}", serde_json::to_string(&config).unwrap());
         }
     }
@@ -678,7 +804,7 @@ mod tests {
     fn the_listed_texts_come_in_the_pipelines_order() {
         let input = CiteInput::from_json(&input()).unwrap();
         let config = &configs()[0];
-        let texts = embed_texts(&input, config, &Deadline::never()).unwrap();
+        let texts = embed_texts(&input, config, &Deadline::never()).unwrap().texts;
         // stage 1: the three candidate sentences, then the query; then the
         // claims (the spans are listed already)
         assert_eq!(texts.len(), 3 + 1 + 2);
@@ -690,20 +816,21 @@ mod tests {
             "evidence_preselection": {"relevance_computation_method": "keyword"},
             "citation_correction": {"correction_method": "keyword"}}))
         .unwrap();
-        assert!(embed_texts(&input, &keyword, &Deadline::never()).unwrap().is_empty());
+        assert!(embed_texts(&input, &keyword, &Deadline::never()).unwrap().texts.is_empty());
     }
 
     #[test]
     fn a_bad_answer_is_a_processing_error_naming_embed() {
         let input = CiteInput::from_json(&input()).unwrap();
         let config = &configs()[0];
-        let texts = embed_texts(&input, config, &Deadline::never()).unwrap();
-        let short = vec![vec![1.0f32; 3]; texts.len() - 1];
+        let n = embed_texts(&input, config, &Deadline::never()).unwrap().texts.len();
+        let short = vec![vec![1.0f32; 3]; n - 1];
         for (answer, says) in [
             (Err("no network".to_string()), "the embed callback failed: no network"),
             (Ok(short), "the embed callback returned 5 vectors for 6 texts"),
         ] {
-            let e = run_embedded(&input, config, &texts, answer, &Deadline::never()).unwrap_err();
+            let asked = embed_texts(&input, config, &Deadline::never()).unwrap();
+            let e = run_embedded(&input, config, asked, answer, &Deadline::never()).unwrap_err();
             assert_eq!(e.code(), "PROCESSING_ERROR");
             assert_eq!(e.message(), says);
         }

@@ -430,12 +430,12 @@ fn is_negated(s: &str, toks: &[Tok<'_>], k: usize) -> bool {
 
 /// Whether word `k` is one of several verdicts offered as alternatives or a
 /// list (`VALID or MISLEADING`, `VALID/MISLEADING`, `MISLEADING, UNSUPPORTED`).
-fn is_alternative(s: &str, toks: &[Tok<'_>], k: usize) -> bool {
-    let Some(me) = toks.get(k).and_then(|t| JurorVerdict::from_word(t.word)) else {
+fn is_alternative<V: PartialEq>(s: &str, toks: &[Tok<'_>], k: usize, from_word: &impl Fn(&str) -> Option<V>) -> bool {
+    let Some(me) = toks.get(k).and_then(|t| from_word(t.word)) else {
         return false;
     };
     let list_gap = |g: &str| g.chars().all(|c| c.is_whitespace() || ",/|*`\"'_()[]-".contains(c));
-    let verdict_at = |j: usize| toks.get(j).and_then(|t| JurorVerdict::from_word(t.word));
+    let verdict_at = |j: usize| toks.get(j).and_then(|t| from_word(t.word));
     let conj_at = |j: usize| toks.get(j).is_some_and(|t| ALTERNATIVES.iter().any(|a| t.word.eq_ignore_ascii_case(a)));
     // a neighbour that is another verdict, or a conjunction then a verdict
     if list_gap(gap_after(s, toks, k)) {
@@ -476,10 +476,17 @@ fn is_labelled(s: &str, toks: &[Tok<'_>], k: usize) -> bool {
 /// VALID`), not asked (`VALID?`), not one of alternatives (`VALID or
 /// MISLEADING`). `None` when there is none: the juror abstains.
 pub fn last_explicit_verdict(text: &str) -> Option<JurorVerdict> {
+    last_explicit_word(text, JurorVerdict::from_word)
+}
+
+/// [`last_explicit_verdict`] for any set of verdict words: `from_word`
+/// names the verdict a word is (the citation pipeline's five verdicts use
+/// it too).
+pub(crate) fn last_explicit_word<V: Copy + PartialEq>(text: &str, from_word: impl Fn(&str) -> Option<V>) -> Option<V> {
     let toks = tokens(text);
     let (mut labelled, mut said) = (None, None);
     for (k, t) in toks.iter().enumerate() {
-        let Some(v) = JurorVerdict::from_word(t.word) else {
+        let Some(v) = from_word(t.word) else {
             continue;
         };
         if is_question(text, &toks, k) {
@@ -487,7 +494,7 @@ pub fn last_explicit_verdict(text: &str) -> Option<JurorVerdict> {
         }
         if is_labelled(text, &toks, k) {
             labelled = Some(v);
-        } else if !is_negated(text, &toks, k) && !is_alternative(text, &toks, k) {
+        } else if !is_negated(text, &toks, k) && !is_alternative(text, &toks, k, &from_word) {
             said = Some(v);
         }
     }

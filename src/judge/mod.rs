@@ -38,7 +38,7 @@
 //! assert!(result.verified);
 //! ```
 
-mod ballot;
+pub(crate) mod ballot;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
 #[cfg(not(target_arch = "wasm32"))]

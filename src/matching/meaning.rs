@@ -216,7 +216,7 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
 /// Bytes looked at beyond a range's edge for the rest of a cut word.
 const WORD_REACH: usize = 64;
 
-fn floor_boundary(s: &str, mut i: usize) -> usize {
+pub(crate) fn floor_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
     }
@@ -994,6 +994,37 @@ pub fn exact_edges(quote: &Side, source: &Side, words: &dyn Words, word_forms: b
         return Vec::new();
     }
     compare(quote, source, words, word_forms).edits.into_iter().filter(|e| e.kind == EditKind::Substitution).collect()
+}
+
+/// The words of `omitted` (text an ellipsis quote leaves out between two
+/// of its fragments) whose absence changes what the joined quote says, by
+/// the guard's own lexicon: a negation ([`Change::Negation`]), a number,
+/// digit, number word, ordinal, scale or unit ([`Change::Number`]), or a
+/// qualifier, a quantifier, modal or comparative ([`Change::Word`]):
+/// "is not permitted" quoted as "is ... permitted" drops a negation.
+pub fn omitted_changes(omitted: &str) -> Vec<(Change, String)> {
+    let mut out = Vec::new();
+    tokens::for_each_token(omitted, |t| {
+        let word = t.text(omitted);
+        let key = word.to_lowercase();
+        let change = if tokens::is_negation(&key) || lexicon::closed_class(&key) == Some(WordClass::Negation) {
+            Some(Change::Negation)
+        } else if key.bytes().any(|b| b.is_ascii_digit())
+            || lexicon::closed_classes(&key).any(lexicon::is_number_or_unit_class)
+        {
+            Some(Change::Number)
+        } else if lexicon::closed_classes(&key)
+            .any(|c| matches!(c, WordClass::Quantifier | WordClass::Modal | WordClass::Comparative))
+        {
+            Some(Change::Word)
+        } else {
+            None
+        };
+        if let Some(c) = change {
+            out.push((c, word.to_string()));
+        }
+    });
+    out
 }
 
 /// Whether byte `at` of `text` falls inside a word or a number (`1,5|00`,

@@ -7,6 +7,7 @@
 // Not yet converted (issue 20 item 5): other work in flight in this module.
 #![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod ellipsis;
 pub mod exact;
 pub mod fuzzy;
 pub mod index;

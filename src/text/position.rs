@@ -96,6 +96,25 @@ impl PositionIndex {
         (chars as usize, units as usize)
     }
 
+    /// The byte offset of code point `chars` of `text` (`text.len()` for
+    /// the end), or `None` past the end: a binary search of the
+    /// checkpoints, then at most one checkpoint's bytes.
+    pub fn byte_of_char(&self, text: &str, chars: usize) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let cp = self.checkpoints.partition_point(|&(c, _)| (c as usize) <= chars).checked_sub(1)?;
+        let (mut seen, _) = self.checkpoints.get(cp).copied()?;
+        let mut at = cp * CHECKPOINT;
+        while at < bytes.len() {
+            let start = bytes.get(at).is_some_and(|&b| is_char_start(b));
+            if start && seen as usize == chars {
+                return Some(at);
+            }
+            seen += start as u32;
+            at += 1;
+        }
+        (seen as usize == chars).then_some(bytes.len())
+    }
+
     /// 1-based line number of byte offset `byte`.
     pub fn line_of(&self, byte: usize) -> usize {
         self.line_starts.partition_point(|&s| s as usize <= byte).max(1)
@@ -140,6 +159,18 @@ impl PositionIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_of_char_inverts_offsets() {
+        let text = "a😀b\n中文é\r\nx".repeat(40);
+        let idx = PositionIndex::new(&text);
+        for (n, (b, _)) in text.char_indices().enumerate() {
+            assert_eq!(idx.byte_of_char(&text, n), Some(b));
+        }
+        let n = text.chars().count();
+        assert_eq!(idx.byte_of_char(&text, n), Some(text.len()));
+        assert_eq!(idx.byte_of_char(&text, n + 1), None);
+    }
 
     #[test]
     fn offsets_in_all_units() {

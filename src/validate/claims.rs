@@ -64,6 +64,15 @@ pub struct Claim {
     pub expected_section: Option<String>,
     /// Minimum confidence for VALIDATED (0–1, default 0.8).
     pub confidence_threshold: f64,
+    /// Text expected just before the quote (issue 18: a W3C
+    /// TextQuoteSelector's `prefix`), to choose among several places.
+    pub prefix: Option<String>,
+    /// Text expected just after the quote (the selector's `suffix`).
+    pub suffix: Option<String>,
+    /// Where the quote is expected to start, in code points of the source
+    /// (a TextPositionSelector's `start`); places farther than
+    /// `anchoring.max_position_distance` are not candidates.
+    pub position: Option<usize>,
 }
 
 /// The parsed input: claims and the declared source format, if any.
@@ -83,8 +92,18 @@ pub struct ClaimSet {
 }
 
 /// Fields of a claim the schema defines.
-const CLAIM_FIELDS: [&str; 7] =
-    ["id", "task_id", "quote", "evidence_type", "context_hint", "expected_section", "confidence_threshold"];
+const CLAIM_FIELDS: [&str; 10] = [
+    "id",
+    "task_id",
+    "quote",
+    "evidence_type",
+    "context_hint",
+    "expected_section",
+    "confidence_threshold",
+    "prefix",
+    "suffix",
+    "position",
+];
 
 /// Appends the paths of `obj`'s keys that are not in `known`.
 fn unknown_keys(obj: &Map<String, Value>, known: &[&str], path: &JsonPath, out: &mut Vec<String>) {
@@ -199,7 +218,7 @@ fn parse_source_metadata(obj: &Map<String, Value>, root: &JsonPath) -> Result<Op
     }
 }
 
-fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
+pub(super) fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) -> Result<&'v str> {
     match obj.get(key) {
         Some(Value::String(s)) => Ok(s),
         Some(other) => {
@@ -209,7 +228,7 @@ fn required_string<'v>(obj: &'v Map<String, Value>, key: &str, path: &JsonPath) 
     }
 }
 
-fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<String>> {
+pub(super) fn optional_string(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<String>> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -306,7 +325,34 @@ fn parse_claim(value: &Value, path: &JsonPath) -> Result<Claim> {
         context_hint: optional_string(obj, "context_hint", path)?,
         expected_section: optional_string(obj, "expected_section", path)?,
         confidence_threshold,
+        prefix: optional_string(obj, "prefix", path)?,
+        suffix: optional_string(obj, "suffix", path)?,
+        position: optional_position(obj, path)?,
     })
+}
+
+/// `position`: a non-negative integer (code points), or absent / `null`.
+fn optional_position(obj: &Map<String, Value>, path: &JsonPath) -> Result<Option<usize>> {
+    optional_code_points(obj, "position", path)
+}
+
+/// `key`: a non-negative integer (a count of code points), or absent /
+/// `null`; a wrong type names `key`'s path.
+pub(super) fn optional_code_points(obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Result<Option<usize>> {
+    let wrong = |got: String| {
+        Error::invalid_input(
+            &path.key(key),
+            "type",
+            format!("{key} must be a non-negative integer (code points), got {got}"),
+        )
+    };
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => {
+            n.as_u64().and_then(|v| usize::try_from(v).ok()).map(Some).ok_or_else(|| wrong(n.to_string()))
+        }
+        Some(other) => Err(wrong(kind(other).to_string())),
+    }
 }
 
 #[cfg(test)]
@@ -343,6 +389,11 @@ mod tests {
         assert_eq!(error_path(claim(), "evidence_type", json!("quote")), "$.claims[1].evidence_type");
         assert_eq!(error_path(claim(), "confidence_threshold", json!(1.2)), "$.claims[1].confidence_threshold");
         assert_eq!(error_path(claim(), "context_hint", json!(3)), "$.claims[1].context_hint");
+        assert_eq!(error_path(claim(), "prefix", json!(["a"])), "$.claims[1].prefix");
+        assert_eq!(error_path(claim(), "suffix", json!(false)), "$.claims[1].suffix");
+        assert_eq!(error_path(claim(), "position", json!(-1)), "$.claims[1].position");
+        assert_eq!(error_path(claim(), "position", json!(1.5)), "$.claims[1].position");
+        assert_eq!(error_path(claim(), "position", json!("12")), "$.claims[1].position");
     }
 
     #[test]

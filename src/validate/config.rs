@@ -112,6 +112,23 @@ pub struct DocumentProcessingConfig {
     pub include_hidden_text: bool,
 }
 
+/// `anchoring` (an addition to spec 000 §1.3, issue 18): ellipsis quotes
+/// and choosing among several places.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnchoringConfig {
+    /// Most characters of source text an ellipsis (`...`, `…`, `[...]`)
+    /// may stand for between two fragments of a quote (default
+    /// [`DEFAULT_ELLIPSIS_MAX_GAP`]).
+    pub ellipsis_max_gap: usize,
+    /// How much the best place's score must beat the runner-up's for the
+    /// claim to be VALIDATED rather than AMBIGUOUS (0–1, default
+    /// [`DEFAULT_DISAMBIGUATION_MARGIN`]); reported as `match_details.margin`.
+    pub disambiguation_margin: f64,
+    /// A claim's `position` hint: places farther than this many characters
+    /// from it are not candidates (default [`DEFAULT_MAX_POSITION_DISTANCE`]).
+    pub max_position_distance: usize,
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
@@ -130,6 +147,8 @@ pub struct Config {
     pub strict: bool,
     /// `document_processing`.
     pub document_processing: DocumentProcessingConfig,
+    /// `anchoring`.
+    pub anchoring: AnchoringConfig,
 }
 
 impl Default for Config {
@@ -161,6 +180,11 @@ impl Default for Config {
             },
             strict: false,
             document_processing: DocumentProcessingConfig { include_hidden_text: false },
+            anchoring: AnchoringConfig {
+                ellipsis_max_gap: DEFAULT_ELLIPSIS_MAX_GAP,
+                disambiguation_margin: DEFAULT_DISAMBIGUATION_MARGIN,
+                max_position_distance: DEFAULT_MAX_POSITION_DISTANCE,
+            },
         }
     }
 }
@@ -186,6 +210,14 @@ pub const MAX_WINDOW_BOUND: usize = 1_000_000;
 pub const DEFAULT_SEMANTIC_SIMILARITY: f64 = 0.75;
 /// Default `context_validation.context_window`, in characters (spec 000 §1.3).
 pub const DEFAULT_CONTEXT_WINDOW: usize = 200;
+/// Default `anchoring.ellipsis_max_gap`, in characters: a paragraph's worth
+/// of left-out text.
+pub const DEFAULT_ELLIPSIS_MAX_GAP: usize = 300;
+/// Default `anchoring.disambiguation_margin`: the best place must score a
+/// tenth more than the runner-up.
+pub const DEFAULT_DISAMBIGUATION_MARGIN: f64 = 0.1;
+/// Default `anchoring.max_position_distance`, in characters.
+pub const DEFAULT_MAX_POSITION_DISTANCE: usize = 2000;
 /// Default `performance_limits.max_document_size_mb` (spec 000 §1.3).
 pub const DEFAULT_MAX_DOCUMENT_SIZE_MB: f64 = 50.0;
 /// Largest `max_document_size_mb` accepted (4 GiB).
@@ -251,6 +283,13 @@ impl Config {
         top.bool("strict", &mut c.strict)?;
         if let Some(mut f) = top.object("document_processing")? {
             f.bool("include_hidden_text", &mut c.document_processing.include_hidden_text)?;
+            f.finish()?;
+        }
+        if let Some(mut f) = top.object("anchoring")? {
+            let d = &mut c.anchoring;
+            f.count("ellipsis_max_gap", 0, MAX_WINDOW_BOUND as u64, &mut d.ellipsis_max_gap)?;
+            f.fraction("disambiguation_margin", &mut d.disambiguation_margin)?;
+            f.count("max_position_distance", 0, MAX_WINDOW_BOUND as u64, &mut d.max_position_distance)?;
             f.finish()?;
         }
         top.finish()?;

@@ -5,11 +5,12 @@
 use super::claims::{Claim, EvidenceType};
 use super::config::{Config, FindOptions, FuzzyAlgorithm, MAX_RESULTS_BOUND, MAX_RESULT_BYTES};
 use super::report::*;
+use super::selectors;
 use crate::document::{Document, SearchIndex};
 use crate::error::{Error, ErrorKind};
 use crate::host::Deadline;
 use crate::matching::meaning::{self, Change, EditKind};
-use crate::matching::{exact, fuzzy, lexical, semantic, sequence_matcher::SequenceMatcher, token};
+use crate::matching::{ellipsis, exact, fuzzy, lexical, semantic, sequence_matcher::SequenceMatcher, token};
 use crate::text::{normalize, quantity, tokens, Normalized, Profile};
 use serde::Serialize;
 use serde_json::Value;
@@ -59,11 +60,22 @@ struct Candidate {
     edits: Vec<meaning::Edit>,
     /// For semantic matches: embedding or lexical.
     method: Option<SemanticMethod>,
+    /// For an ellipsis quote: each fragment's normalized byte range.
+    fragments: Vec<(usize, usize)>,
 }
 
 /// A claim's quote prepared for matching.
 struct Prepared<'c> {
     claim: &'c Claim,
+    /// The part of the claim's quote that is matched: wrapping quote marks
+    /// and leading and trailing ellipses trimmed ([`ellipsis::trim`]).
+    original: &'c str,
+    /// An ellipsis quote's fragments, normalized (none for other quotes).
+    fragments: Vec<String>,
+    /// What trimming took off the quote's start and end, normalized: a
+    /// match with exactly that around it in the source is widened to hold
+    /// it, as the quote as written would have matched.
+    trimmed: (String, String),
     quote: String,
     /// The quote normalized, with its map back to `claim.quote` (letter case
     /// for the meaning guard).
@@ -129,7 +141,16 @@ pub(super) fn run(
         }
         let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
         let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
-        let ctx = ClaimContext { doc, index, config, p, semantic, source_words: &source_words, deadline };
+        let ctx = ClaimContext {
+            doc,
+            index,
+            config,
+            p,
+            semantic,
+            source_words: &source_words,
+            deadline,
+            fragments_capped: std::cell::Cell::new(false),
+        };
         let (no_exact, no_fuzzy) = (exact::Occurrences::default(), Vec::new());
         let hits = Hits {
             exact: searched.exact.get(i).unwrap_or(&no_exact),
@@ -304,7 +325,10 @@ fn search(
         .enumerate()
         .filter(|(i, p)| {
             let none_exact = exact.get(*i).is_none_or(|o| o.total == 0);
-            fuzzy_cfg.enabled && p.chars > 0 && (none_exact || p.claim.evidence_type.is_loose())
+            fuzzy_cfg.enabled
+                && p.chars > 0
+                && p.fragments.is_empty()
+                && (none_exact || p.claim.evidence_type.is_loose())
         })
         .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
         .collect();
@@ -481,10 +505,22 @@ pub(super) fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) 
 }
 
 fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'c> {
-    let normalized = Normalized::from_units(doc.format().units(&claim.quote), profile);
+    let (ts, te) = ellipsis::trim(&claim.quote);
+    let original = claim.quote.get(ts..te).unwrap_or(&claim.quote);
+    let fragments = ellipsis::fragments(&claim.quote, (ts, te))
+        .unwrap_or_default()
+        .iter()
+        .map(|&(s, e)| {
+            let piece = claim.quote.get(s..e).unwrap_or("");
+            Normalized::from_units(doc.format().units(piece), profile).as_str().to_string()
+        })
+        .collect();
+    let normalized = Normalized::from_units(doc.format().units(original), profile);
     let quote = normalized.as_str().to_string();
     let chars = quote.chars().count();
-    Prepared { claim, quote, normalized, chars }
+    let cut = |t: &str| Normalized::from_units(doc.format().units(t.trim()), profile).as_str().to_string();
+    let trimmed = (cut(claim.quote.get(..ts).unwrap_or("")), cut(claim.quote.get(te..).unwrap_or("")));
+    Prepared { claim, original, fragments, trimmed, quote, normalized, chars }
 }
 
 /// Semantic matching through the host's embedder: the chunks and every
@@ -569,6 +605,9 @@ struct ClaimContext<'a> {
     semantic: Option<(&'a semantic::EmbeddedChunks, Option<&'a Vec<f32>>)>,
     /// The call's deadline, asked inside every loop over candidates.
     deadline: &'a Deadline<'a>,
+    /// An ellipsis fragment occurred more than [`MAX_PLACES_PER_CLAIM`]
+    /// times: placements past the held occurrences were not examined.
+    fragments_capped: std::cell::Cell<bool>,
 }
 
 impl<'a> ClaimContext<'a> {
@@ -599,6 +638,7 @@ impl<'a> ClaimContext<'a> {
         // the context cannot narrow what was not all examined
         if hits.left_out() == 0 {
             candidates = self.apply_context(candidates, &mut rejected);
+            candidates = self.apply_position(candidates, &mut rejected);
         }
         if self.deadline.expired() {
             return None;
@@ -625,17 +665,36 @@ impl<'a> ClaimContext<'a> {
     fn decided_at(&self, places: &[Candidate], hits: &Hits) -> Decided {
         let claim = self.p.claim;
         let threshold = claim.confidence_threshold;
-        let clean_high: Vec<&Candidate> =
+        let mut clean_high: Vec<&Candidate> =
             places.iter().filter(|c| c.discrepancies.is_empty() && c.confidence >= threshold).collect();
-        let best = &places[0];
-        let mut warnings: Vec<Warning> = best.discrepancies.iter().map(|d| self.discrepancy_warning(d)).collect();
-        warnings.extend(self.too_many_warning(hits));
         // past the cap the places not held may hold another clean match:
         // one place cannot be told, so a clean match is ambiguous
-        let ambiguous = clean_high.len() > 1 || (hits.left_out() > 0 && !clean_high.is_empty());
+        let incomplete = hits.left_out() > 0 || self.fragments_capped.get();
+        // several clean places: the best by score must beat the runner-up
+        // by the margin (issue 18)
+        let mut margin = None;
+        let mut chosen = false;
+        if clean_high.len() > 1 {
+            let mut scored: Vec<(f64, &Candidate)> = clean_high.iter().map(|c| (self.place_score(c), *c)).collect();
+            crate::sort::sort_by(&mut scored, |a, b| b.0.total_cmp(&a.0));
+            let m = match (scored.first(), scored.get(1)) {
+                (Some(a), Some(b)) => a.0 - b.0,
+                _ => 0.0,
+            };
+            margin = Some(m);
+            chosen = !incomplete && m > 0.0 && m + 1e-9 >= self.config.anchoring.disambiguation_margin;
+            clean_high = scored.into_iter().map(|(_, c)| c).collect();
+        }
+        let best = clean_high.first().copied().filter(|_| clean_high.len() > 1).unwrap_or(&places[0]);
+        let mut warnings: Vec<Warning> = best.discrepancies.iter().map(|d| self.discrepancy_warning(d)).collect();
+        warnings.extend(self.too_many_warning(hits));
+        let ambiguous = !chosen && (clean_high.len() > 1 || (incomplete && !clean_high.is_empty()));
+        let unique = places.len() == 1 && hits.total() <= 1 && !incomplete;
         let others = || places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect();
         let (status, alternatives): (Status, Vec<&Candidate>) = if ambiguous {
             (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
+        } else if chosen {
+            (Status::Validated, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
             (Status::Validated, others())
         } else {
@@ -647,7 +706,7 @@ impl<'a> ClaimContext<'a> {
             evidence_type: claim.evidence_type,
             validation_status: status,
             confidence_score: best.confidence,
-            match_details: Some(self.details(best)),
+            match_details: Some(self.details(best, margin, unique)),
             alternative_matches: alternatives.iter().map(|c| self.alternative(c)).collect(),
         };
         let failed = match status {
@@ -698,6 +757,9 @@ impl<'a> ClaimContext<'a> {
     ) -> Vec<Candidate> {
         let claim = self.p.claim;
         let mut out = Vec::new();
+        if !self.p.fragments.is_empty() {
+            self.ellipsis_candidates(&mut out);
+        }
         for &(s, e) in exact_hits {
             if self.deadline.expired() {
                 return out;
@@ -717,6 +779,45 @@ impl<'a> ClaimContext<'a> {
             out.extend(self.section_candidates());
         }
         out
+    }
+
+    /// An ellipsis quote's places (issue 18): its fragments found verbatim
+    /// (normalized, on word boundaries), in order, each within
+    /// `anchoring.ellipsis_max_gap` characters of the previous one
+    /// ([`ellipsis::place`]: linear in the fragments' occurrences). What the
+    /// ellipses leave out is checked by [`Self::judge`].
+    fn ellipsis_candidates(&self, out: &mut Vec<Candidate>) {
+        let text = self.index.text();
+        let patterns: Vec<&str> = self.p.fragments.iter().map(String::as_str).collect();
+        let found = exact::find_all_bounded(text, None, &patterns, MAX_PLACES_PER_CLAIM, self.deadline);
+        if found.iter().any(|o| o.total > o.spans.len()) {
+            self.fragments_capped.set(true);
+        }
+        let occurrences: Vec<Vec<(usize, usize)>> = found
+            .into_iter()
+            .map(|o| {
+                o.spans
+                    .into_iter()
+                    .filter(|&(s, e)| !meaning::inside_word(text, s) && !meaning::inside_word(text, e))
+                    .collect()
+            })
+            .collect();
+        let max_gap = self.config.anchoring.ellipsis_max_gap;
+        let gap_ok = |a: usize, b: usize| {
+            let n = b.saturating_sub(a);
+            n <= max_gap
+                || (n <= max_gap.saturating_mul(4) && text.get(a..b).is_some_and(|g| g.chars().count() <= max_gap))
+        };
+        let Some(placements) = ellipsis::place(&occurrences, gap_ok, MAX_PLACES_PER_CLAIM, self.deadline) else {
+            return;
+        };
+        for chain in placements {
+            let (Some(first), Some(last)) = (chain.first(), chain.last()) else { continue };
+            if let Some(mut c) = self.candidate_at(MatchType::Exact, first.0, last.1, 1.0, 1.0, Some(0)) {
+                c.fragments = chain;
+                out.push(c);
+            }
+        }
     }
 
     /// The fuzzy matches as candidates (to `out`), or rejected below the
@@ -877,6 +978,7 @@ impl<'a> ClaimContext<'a> {
         similarity: f64,
         edit_distance: Option<usize>,
     ) -> Option<Candidate> {
+        let (s, e) = self.widened(s, e);
         let orig = self.index.normalized().original_range(s, e)?;
         Some(Candidate {
             kind,
@@ -889,7 +991,23 @@ impl<'a> ClaimContext<'a> {
             discrepancies: Vec::new(),
             edits: Vec::new(),
             method: None,
+            fragments: Vec::new(),
         })
+    }
+
+    /// Normalized bytes `s..e` widened over what trimming took off the
+    /// quote (wrapping quote marks, outer ellipses) when the text has
+    /// exactly that on both sides: the span then holds the marks the source
+    /// has, as before trimming.
+    fn widened(&self, s: usize, e: usize) -> (usize, usize) {
+        let (lead, tail) = &self.p.trimmed;
+        let text = self.index.text();
+        let before = text.get(..s).is_some_and(|h| h.ends_with(lead.as_str()));
+        let after = text.get(e..).is_some_and(|t| t.starts_with(tail.as_str()));
+        if (lead.is_empty() && tail.is_empty()) || !before || !after {
+            return (s, e);
+        }
+        (s - lead.len(), e + tail.len())
     }
 
     /// Headings whose words the quote holds (for section references).
@@ -918,6 +1036,7 @@ impl<'a> ClaimContext<'a> {
                     discrepancies: Vec::new(),
                     edits: Vec::new(),
                     method: None,
+                    fragments: Vec::new(),
                 })
             })
             .collect()
@@ -934,7 +1053,7 @@ impl<'a> ClaimContext<'a> {
         let mut kept = candidates;
         if let Some(hint) = claim.context_hint.as_deref().filter(|h| !h.trim().is_empty()) {
             let hint = normalize::normalize_str(hint, self.config.profile());
-            let mut words: Vec<&str> = hint.split(' ').filter(|w| !w.is_empty()).collect();
+            let mut words = word_list(&hint);
             crate::sort::sort(&mut words);
             words.dedup();
             let mut next = Vec::new();
@@ -942,8 +1061,10 @@ impl<'a> ClaimContext<'a> {
                 if self.deadline.expired() {
                     break;
                 }
-                let around = self.context_around(&c, cfg.context_window);
-                let found = words.iter().filter(|w| around.contains(*w)).count();
+                // whole words: "met" is not found in "amet"
+                let mut around = word_list(&self.context_around(&c, cfg.context_window));
+                crate::sort::sort(&mut around);
+                let found = words.iter().filter(|w| around.binary_search(w).is_ok()).count();
                 let score = found as f64 / words.len().max(1) as f64;
                 if score > CONTEXT_MIN_SCORE {
                     c.context_score = Some(score);
@@ -977,6 +1098,54 @@ impl<'a> ClaimContext<'a> {
         kept
     }
 
+    /// The `position` hint: places starting farther than
+    /// `anchoring.max_position_distance` characters from it are set aside.
+    fn apply_position(&self, candidates: Vec<Candidate>, rejected: &mut Rejected) -> Vec<Candidate> {
+        let Some(pos) = self.p.claim.position else { return candidates };
+        let limit = self.config.anchoring.max_position_distance;
+        let mut kept = Vec::new();
+        for c in candidates {
+            let start = self.doc.span(c.orig.0, c.orig.0).start;
+            if start.abs_diff(pos) <= limit {
+                kept.push(c);
+            } else {
+                let reason = format!(
+                    "starts at character {start}, {} from the claim's position {pos} (more than anchoring.max_position_distance {limit})",
+                    start.abs_diff(pos)
+                );
+                rejected.push((c, reason));
+            }
+        }
+        kept
+    }
+
+    /// How well a place fits the claim (0–1), to choose among several
+    /// clean places: the mean of the quote similarity and, where the claim
+    /// gives them, the context hint's share of whole words nearby, the
+    /// similarity of `prefix` / `suffix` to the source text just before /
+    /// after, and nearness to `position` (1 at it, 0 at
+    /// `anchoring.max_position_distance`). `expected_section` has already
+    /// set aside places outside it.
+    fn place_score(&self, c: &Candidate) -> f64 {
+        let claim = self.p.claim;
+        let profile = self.config.profile();
+        let src = self.doc.source();
+        let mut parts = vec![c.similarity];
+        parts.extend(c.context_score);
+        if let Some(prefix) = claim.prefix.as_deref().filter(|p| !p.trim().is_empty()) {
+            parts.push(selectors::prefix_similarity(src, c.orig.0, prefix, profile));
+        }
+        if let Some(suffix) = claim.suffix.as_deref().filter(|p| !p.trim().is_empty()) {
+            parts.push(selectors::suffix_similarity(src, c.orig.1, suffix, profile));
+        }
+        if let Some(pos) = claim.position {
+            let start = self.doc.span(c.orig.0, c.orig.0).start;
+            let limit = self.config.anchoring.max_position_distance.max(1) as f64;
+            parts.push(1.0 - (start.abs_diff(pos) as f64 / limit).min(1.0));
+        }
+        parts.iter().sum::<f64>() / parts.len() as f64
+    }
+
     fn context_around(&self, c: &Candidate, window: usize) -> String {
         let profile = self.config.profile();
         let src = self.doc.source();
@@ -1005,9 +1174,13 @@ impl<'a> ClaimContext<'a> {
     /// non-exact match is checked for changed numbers and negations.
     fn judge(&self, c: &mut Candidate) {
         let Some((s, e)) = c.norm else { return };
+        if !c.fragments.is_empty() {
+            c.discrepancies = self.omissions(&c.fragments);
+            return;
+        }
         let quote = meaning::Side {
             normalized: &self.p.normalized,
-            original: &self.p.claim.quote,
+            original: self.p.original,
             start: 0,
             end: self.p.quote.len(),
         };
@@ -1023,7 +1196,7 @@ impl<'a> ClaimContext<'a> {
                 if !edits.is_empty() {
                     c.discrepancies = substitutions(
                         &edits,
-                        (&self.p.normalized, &self.p.claim.quote),
+                        (&self.p.normalized, self.p.original),
                         (self.index.normalized(), self.doc.source()),
                     );
                     c.edits = edits;
@@ -1049,7 +1222,7 @@ impl<'a> ClaimContext<'a> {
                 }
                 let mut found = substitutions(
                     &cmp.edits,
-                    (&self.p.normalized, &self.p.claim.quote),
+                    (&self.p.normalized, self.p.original),
                     (self.index.normalized(), self.doc.source()),
                 );
                 // numbers and digits were compared word by word; a negation
@@ -1066,6 +1239,27 @@ impl<'a> ClaimContext<'a> {
             MatchType::Semantic => c.discrepancies = self.discrepancies(c),
             MatchType::Contextual => {}
         }
+    }
+
+    /// What the ellipses of a placed quote leave out that changes its
+    /// meaning ([`meaning::omitted_changes`]: negations, numbers,
+    /// qualifiers), as discrepancies whose quote side is empty.
+    fn omissions(&self, fragments: &[(usize, usize)]) -> Vec<Discrepancy> {
+        let mut found: Vec<Discrepancy> = Vec::new();
+        for pair in fragments.windows(2) {
+            let (a, b) = (pair[0].1, pair[1].0);
+            let omitted = original_text(self.index.normalized(), self.doc.source(), (a, b));
+            for (change, word) in meaning::omitted_changes(&omitted) {
+                let kind = match change {
+                    Change::Number => "number",
+                    Change::Negation => "negation",
+                    Change::Word => "word",
+                };
+                merge(&mut found, vec![Discrepancy { kind, quote: Vec::new(), source: vec![word] }]);
+            }
+        }
+        crate::sort::sort_by(&mut found, |a, b| kind_rank(a.kind).cmp(&kind_rank(b.kind)));
+        found
     }
 
     /// The fuzzy similarity of the passage `s..e` at `distance` edits.
@@ -1165,8 +1359,25 @@ impl<'a> ClaimContext<'a> {
         self.doc.source().get(c.orig.0..c.orig.1).unwrap_or("").to_string()
     }
 
-    fn details(&self, c: &Candidate) -> MatchDetails {
+    fn details(&self, c: &Candidate, margin: Option<f64>, unique: bool) -> MatchDetails {
+        let norm = self.index.normalized();
+        let text_fragment = c
+            .norm
+            .map(|r| selectors::text_fragment(self.doc, norm, r, unique, self.config.profile()))
+            .unwrap_or_default();
+        let at = |(s, e): (usize, usize)| {
+            let (os, oe) = original_span(norm, (s, e));
+            TextAt {
+                text: self.doc.source().get(os..oe).unwrap_or("").to_string(),
+                location: Location::new(&self.doc.span(os, oe), None),
+            }
+        };
         MatchDetails {
+            fragments: c.fragments.iter().map(|&f| at(f)).collect(),
+            omitted: c.fragments.windows(2).map(|p| at((p[0].1, p[1].0))).collect(),
+            selectors: selectors::selectors(self.doc, c.orig.0, c.orig.1),
+            text_fragment,
+            margin,
             match_type: c.kind,
             location: self.location(c),
             matched_text: self.matched_text(c),
@@ -1181,7 +1392,7 @@ impl<'a> ClaimContext<'a> {
     }
 
     fn edit_report(&self, e: &meaning::Edit) -> MatchEdit {
-        edit_report(self.doc, self.index, (&self.p.normalized, &self.p.claim.quote), e)
+        edit_report(self.doc, self.index, (&self.p.normalized, self.p.original), e)
     }
 
     fn alternative(&self, c: &Candidate) -> Alternative {
@@ -1212,11 +1423,24 @@ impl<'a> ClaimContext<'a> {
                 "confidence {:.3} below the claim's confidence_threshold {}",
                 best.confidence, self.p.claim.confidence_threshold
             )
+        } else if !best.fragments.is_empty() {
+            let left_out: Vec<String> = best.discrepancies.iter().flat_map(|d| d.source.iter().cloned()).collect();
+            let what: Vec<&str> = best.discrepancies.iter().map(|d| omitted_kind(d.kind)).collect();
+            suggestions.push(format!(
+                "The ellipsis leaves out {} ({}) at line {line}: quote the passage in full.",
+                list_or_nothing(&left_out),
+                what.join(" and ")
+            ));
+            format!(
+                "the text an ellipsis leaves out holds {} ({}), which changes what the quote says",
+                list_or_nothing(&left_out),
+                what.join(" and ")
+            )
         } else {
             let what: Vec<&str> = best.discrepancies.iter().map(|d| d.kind).collect();
             format!("the passage differs from the quote in {}", what.join(" and "))
         };
-        for d in &best.discrepancies {
+        for d in best.discrepancies.iter().filter(|_| best.fragments.is_empty()) {
             suggestions.push(format!(
                 "The source at line {line} says {} where the quote says {}: correct the quote.",
                 list_or_nothing(&d.source),
@@ -1309,6 +1533,15 @@ impl<'a> ClaimContext<'a> {
     }
 }
 
+/// What an omitted word of a discrepancy's kind is, in a reason.
+fn omitted_kind(kind: &str) -> &'static str {
+    match kind {
+        "number" => "a number",
+        "negation" => "a negation",
+        _ => "a qualifier",
+    }
+}
+
 fn list_or_nothing(v: &[String]) -> String {
     if v.is_empty() {
         "nothing".to_string()
@@ -1345,6 +1578,11 @@ fn dedupe(sorted: Vec<Candidate>, deadline: &Deadline) -> Option<Vec<Candidate>>
         }
     }
     Some(kept)
+}
+
+/// The words of `text` (its tokens, without the punctuation around them).
+fn word_list(text: &str) -> Vec<String> {
+    tokens::tokenize(text).iter().map(|t| t.text(text).to_string()).collect()
 }
 
 fn content_stems(text: &str) -> Vec<String> {

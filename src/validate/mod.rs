@@ -13,7 +13,9 @@
 mod claims;
 mod config;
 mod engine;
+mod reanchor;
 mod report;
+mod selectors;
 
 pub use crate::matching::meaning::{Change, EditKind};
 pub use crate::matching::semantic::{Embedder, Precomputed};
@@ -21,14 +23,20 @@ pub use claims::{
     Claim, ClaimSet, EvidenceType, DEFAULT_CONFIDENCE_THRESHOLD, MAX_CLAIMS, MAX_QUOTE_CHARS, MIN_QUOTE_CHARS,
 };
 pub use config::{
-    Config, ContextConfig, DocumentOptions, DocumentProcessingConfig, ExactConfig, FindOptions, FuzzyAlgorithm,
-    FuzzyConfig, LimitsConfig, SemanticConfig, DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND,
+    AnchoringConfig, Config, ContextConfig, DocumentOptions, DocumentProcessingConfig, ExactConfig, FindOptions,
+    FuzzyAlgorithm, FuzzyConfig, LimitsConfig, SemanticConfig, DEFAULT_DISAMBIGUATION_MARGIN, DEFAULT_ELLIPSIS_MAX_GAP,
+    DEFAULT_MAX_EDIT_DISTANCE, DEFAULT_MAX_POSITION_DISTANCE, DEFAULT_MAX_RESULTS, MAX_EDIT_DISTANCE_BOUND,
     MAX_RESULTS_BOUND, MAX_RESULT_BYTES,
 };
 pub use engine::{find, find_quote, FindResult, FoundMatch, MAX_PLACES_PER_CLAIM};
+pub use reanchor::{reanchor, AnchorStatus, Reanchored, MAX_ANNOTATIONS, REANCHOR_MAX_CHANGE};
 pub use report::{
     canonical_json, content_hash, Alternative, Attempt, ClaimResult, Discrepancy, FailedClaim, FailureReason,
-    Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, Warning,
+    Generated, Location, MatchDetails, MatchEdit, MatchType, Report, SemanticMethod, Status, Summary, TextAt, Warning,
+};
+pub use selectors::{
+    encode_term, Selector, AFFIX_COMPARED_CHARS, SELECTOR_AFFIX_CHARS, TEXT_FRAGMENT_CONTEXT_WORDS,
+    TEXT_FRAGMENT_EDGE_WORDS, TEXT_FRAGMENT_RANGE_CHARS,
 };
 
 use crate::document::Document;

@@ -138,7 +138,39 @@ pub struct MatchDetails {
     /// (word overlap in order, the fallback without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic_method: Option<SemanticMethod>,
+    /// For an ellipsis quote (`...`, `…`, `[...]`): each fragment where it
+    /// was found, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fragments: Vec<TextAt>,
+    /// For an ellipsis quote: the source text each ellipsis stands for
+    /// (between fragment `i` and `i + 1`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<TextAt>,
+    /// W3C Web Annotation selectors of the match: a TextQuoteSelector and a
+    /// TextPositionSelector (code points).
+    pub selectors: Vec<Selector>,
+    /// A URL text fragment (`#:~:text=…`) that scrolls a browser showing
+    /// the source to the match and highlights it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub text_fragment: String,
+    /// When several places matched cleanly: how much the chosen place's
+    /// score beats the runner-up's (VALIDATED when at least
+    /// `anchoring.disambiguation_margin`, else AMBIGUOUS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
 }
+
+/// A piece of source text and where it is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextAt {
+    /// `original[byte_start..byte_end]`.
+    pub text: String,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+}
+
+pub use super::selectors::Selector;
 
 /// Spec 000 §3.5: `"edit_distance": -1  # Not applicable for semantic matching`.
 fn distance_or_minus_one<S: serde::Serializer>(d: &Option<usize>, s: S) -> std::result::Result<S::Ok, S::Error> {

@@ -431,6 +431,15 @@ impl JsDocument {
         to_js(&validate::find(&self.inner, &quote, &options, &DateClock))
     }
 
+    /// Finds saved annotations (`[{id, selectors}]`, selectors as
+    /// `match_details.selectors` gives them) in this document, edited since:
+    /// each one's status and new span (issue 18).
+    #[wasm_bindgen(skip_typescript)]
+    pub fn reanchor(&self, annotations: JsValue) -> Result<JsValue, JsValue> {
+        let annotations = to_json(&annotations, ErrorKind::Validation, "annotations")?;
+        to_js(&validate::reanchor(&self.inner, &annotations, &DateClock).map_err(to_js_error)?)
+    }
+
     /// The format used: `markdown`, `html` or `plain_text`.
     #[wasm_bindgen(getter, skip_typescript)]
     pub fn format(&self) -> String {

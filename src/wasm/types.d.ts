@@ -38,6 +38,12 @@ export interface Claim {
   expected_section?: string;
   /** Minimum confidence for VALIDATED, 0–1 (default 0.8). */
   confidence_threshold?: number;
+  /** Text expected just before the quote (a TextQuoteSelector's prefix), to choose among several places. */
+  prefix?: string;
+  /** Text expected just after the quote (a TextQuoteSelector's suffix). */
+  suffix?: string;
+  /** Where the quote is expected to start, in code points; places farther than `anchoring.max_position_distance` are not candidates. */
+  position?: number;
 }
 
 /** The claims input (spec 000 §2.1). */
@@ -76,6 +82,14 @@ export interface ValidationConfigBody {
    * `HIDDEN_TEXT` warning and an attempted match at the hidden place.
    */
   document_processing?: { include_hidden_text?: boolean };
+  /**
+   * Ellipsis quotes and choosing among places (not in spec 000):
+   * `ellipsis_max_gap` (characters an ellipsis may stand for, default 300),
+   * `disambiguation_margin` (0–1, default 0.1: how much the best place's
+   * score must beat the runner-up's, else AMBIGUOUS), `max_position_distance`
+   * (characters from a claim's `position`, default 2000).
+   */
+  anchoring?: { ellipsis_max_gap?: number; disambiguation_margin?: number; max_position_distance?: number };
 }
 
 /** The configuration, bare or inside the spec's `validation_config` wrapper. */
@@ -90,6 +104,7 @@ export interface DefaultConfig {
   performance_limits: { max_document_size_mb: number; max_claims: number; max_processing_time_seconds: number; max_memory_mb: number };
   strict: boolean;
   document_processing: { include_hidden_text: boolean };
+  anchoring: { ellipsis_max_gap: number; disambiguation_margin: number; max_position_distance: number };
 }
 
 /** A JSON value (what `parseJson` returns). */
@@ -160,6 +175,61 @@ export interface MatchDetails extends Location {
   edits?: MatchEdit[];
   /** For semantic matches: the host's embeddings, the lexical fallback, or a token passage beyond the fuzzy limits. */
   semantic_method?: "embedding" | "lexical" | "tokens";
+  /** For an ellipsis quote: where each fragment was found, in order. */
+  fragments?: TextAt[];
+  /** For an ellipsis quote: the source text each ellipsis stands for. */
+  omitted?: TextAt[];
+  /** W3C Web Annotation selectors of the match (positions in code points). */
+  selectors: Selector[];
+  /** A URL text fragment (`#:~:text=…`): append it to the source's URL to open the page at the passage, highlighted. */
+  text_fragment?: string;
+  /** When several places matched cleanly: how much the chosen place's score beats the runner-up's. */
+  margin?: number;
+}
+
+/** A piece of the source and where it is. */
+export interface TextAt extends Location {
+  text: string;
+}
+
+/** W3C TextQuoteSelector: the text and up to 32 characters either side. */
+export interface TextQuoteSelector {
+  type: "TextQuoteSelector";
+  exact: string;
+  prefix: string;
+  suffix: string;
+}
+
+/** W3C TextPositionSelector: code point offsets into the source. */
+export interface TextPositionSelector {
+  type: "TextPositionSelector";
+  start: number;
+  end: number;
+}
+
+export type Selector = TextQuoteSelector | TextPositionSelector;
+
+/** An annotation saved against an earlier version of a document. */
+export interface SavedAnnotation {
+  id: string;
+  /** A TextQuoteSelector (required) and optionally a TextPositionSelector. */
+  selectors: Selector[];
+}
+
+/** What happened to an annotation's passage in the edited document. */
+export type AnchorStatus = "unchanged" | "moved" | "changed" | "orphaned";
+
+/** One annotation re-anchored (`Document.reanchor`). */
+export interface Reanchored {
+  id: string;
+  status: AnchorStatus;
+  /** Where it is now; null when orphaned. */
+  span: Location | null;
+  matched_text: string | null;
+  /** Edits between the saved quote and the text now (0 unchanged or moved); null when orphaned. */
+  edit_distance: number | null;
+  /** Selectors of the new place (empty when orphaned). */
+  selectors: Selector[];
 }
 
 export interface AlternativeMatch extends Location {
@@ -355,6 +425,8 @@ export class Document {
   validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
   find(quote: string, options?: FindOptions | null): FindResult;
+  /** Finds annotations saved against an earlier version in this (edited) document: unchanged, moved, changed (fuzzy) or orphaned. */
+  reanchor(annotations: SavedAnnotation[]): Reanchored[];
   /** The format used to read the source. */
   readonly format: SourceFormat;
   /** `document_metadata` of the report. */
@@ -414,6 +486,22 @@ export interface CiteConfig {
   numeric_qa_verification?: {
     rounding_tolerance?: number;
     match_threshold?: number;
+  };
+  /** Stage 2 (part 2). */
+  interleaved_generation?: {
+    max_claims_per_section?: number;
+    min_evidence_similarity?: number;
+    entailment_threshold?: number;
+  };
+  /** Stage 4 (part 2). */
+  isolated_verification?: {
+    max_cove_questions?: number;
+  };
+  /** The bounds on the host's LLM calls (part 2). */
+  llm_calls?: {
+    max_in_flight?: number;
+    call_timeout_seconds?: number;
+    max_retries?: number;
   };
 }
 
@@ -569,3 +657,150 @@ export function citeNumeric(claim: string, evidence: string, config?: CiteConfig
 export function citeMetrics(input: CiteMetricsInput): CiteMetricsReport;
 /** The pipeline's default configuration. */
 export function citeDefaultConfig(): CiteDefaultConfig;
+
+/** The input of {@link citePipeline}: {@link CiteInput} (claims given skip stage 2; `claims: []` lets the host's `generate` write them) and stage 2's section outline. */
+export interface CitePipelineInput extends CiteInput {
+  outline?: string[] | null;
+}
+
+/** What an LLM request asks. */
+export type CiteRequestKind = "generate" | "draft" | "verify" | "cove_questions" | "cove_answer" | "cove_compare" | "numeric_qa";
+
+/** One LLM request: a single user message built from fixed instructions and exactly the text its stage may see (a verify request: the claim and its evidence only). */
+export interface CiteLlmRequest {
+  id: number;
+  kind: CiteRequestKind;
+  callback: "generate" | "verify" | "qa";
+  /** The claim it is about (its index), or null (stage 2). */
+  claim: number | null;
+  /** 1, then 2 for the first retry, … */
+  attempt: number;
+  prompt: string;
+  max_tokens: number;
+  /** The host's AbortSignal, when it gave one (to pass on to fetch). */
+  signal?: AbortSignal;
+}
+
+/** An LLM callback: the answer's text (or a Promise of it). A throw, a rejection or a timeout is retried up to `llm_calls.max_retries` times. */
+export type CiteLlmCallback = (request: CiteLlmRequest) => string | Promise<string>;
+
+/** A claim produced (stage 2, or read from the input). */
+export interface CiteClaimEvent {
+  event: "claim";
+  index: number;
+  text: string;
+  citations: string[];
+  section?: string;
+}
+
+/** A claim's stage 4 ended (again, for a claim whose evidence stage 5 replaced). */
+export interface CiteVerifiedEvent {
+  event: "verified";
+  index: number;
+  verdict: CiteVerdict | null;
+  abstained: boolean;
+  method: CiteVerificationMethod;
+}
+
+/** What the pipeline streams. */
+export type CiteEvent = CiteClaimEvent | CiteVerifiedEvent;
+
+/** The host of {@link citePipeline}: without `verify` (and `qa`) stage 4 is the deterministic verifier; without `generate` the input must hold claims. */
+export interface CiteHost {
+  /** Stage 2: writes claims. */
+  generate?: CiteLlmCallback | null;
+  /** Stage 4: judges a claim against its evidence, in isolation. */
+  verify?: CiteLlmCallback | null;
+  /** Stage 6: answers one question from one text (`verify` stands in when absent). */
+  qa?: CiteLlmCallback | null;
+  /** Each claim and verdict as they come. */
+  onClaim?: ((event: CiteEvent) => void) | null;
+  /** Cancels the run: checked before each call; the run rejects with a PROCESSING_ERROR. */
+  signal?: AbortSignal | null;
+}
+
+export type CiteVerificationMethod = "quick" | "standard" | "full_cove" | "deterministic" | "no_evidence";
+
+/** One question with its answers. */
+export interface CiteQaPair {
+  question: string;
+  evidence_answer: string;
+  claim_answer?: string;
+  agree?: boolean;
+}
+
+/** A claim of the final assembly. */
+export interface CiteVerifiedClaim {
+  text: string;
+  confidence: CiteClaimConfidence;
+  correction: CiteCorrection;
+  numeric: CiteNumericResult | null;
+  /** The final verdict (stage 4, lowered by stage 6); null when abstained without one. */
+  verdict: CiteVerdict | null;
+  abstained: boolean;
+  section?: string;
+  /** The cited spans after correction. */
+  evidence: { source_id: string; quote: string; position: CitePosition }[];
+  verification: {
+    verifier: "llm" | "deterministic";
+    method: CiteVerificationMethod;
+    evidence: string | null;
+    verdict: CiteVerdict | null;
+    /** The first verification, against the evidence stage 5 replaced. */
+    initial?: { verdict: CiteVerdict | null; reason: string };
+    raw_verdict: CiteVerdict | null;
+    abstained: boolean;
+    reason: string;
+    qa?: CiteQaPair[];
+  };
+  numeric_qa?: { verdict: CiteVerdict; match_score: number; qa: CiteQaPair[] };
+}
+
+/** The report of {@link citePipeline}. */
+export interface CitePipelineReport {
+  evidence_pool: CiteEvidenceSpan[];
+  relevance_method_used: CiteRelevanceMethod | "none";
+  correction_method_used: CiteCorrectionMethod | "none";
+  generation: {
+    mode: "interleaved" | "generate_then_cite" | "input";
+    sections: string[];
+    dropped: { section: string; source_id: string; text: string; reason: string }[];
+  };
+  claims: CiteVerifiedClaim[];
+  /** The spec's end-to-end metrics. */
+  summary: {
+    claims: number;
+    supported: number;
+    partial: number;
+    unsupported: number;
+    contradicted: number;
+    nei: number;
+    abstained: number;
+    corrected: number;
+    unsupported_rate: number;
+    contradicted_rate: number;
+    nei_rate: number;
+    correction_rate: number;
+    abstention_rate: number;
+    llm_calls: number;
+    retries: number;
+    failed_calls: number;
+    p95_call_ms: number;
+  };
+  warnings: string[];
+  stages: {
+    evidence_preselection: boolean;
+    interleaved_generation: boolean;
+    confidence_classification: boolean;
+    verifier: "llm" | "deterministic";
+    citation_correction: boolean;
+    numeric_qa_verification: boolean;
+    nei_verdict: boolean;
+    abstention: boolean;
+  };
+}
+
+/** The whole citation pipeline (spec 004): stage 2 through `host.generate` (when the input has no claims), stage 4 isolated through `host.verify`, stage 6's questions through `host.qa`, at most `llm_calls.max_in_flight` calls at once. Rejects with an EvidenceValidatorError on bad input, a passed time limit or cancellation. */
+export function citePipeline(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): Promise<CitePipelineReport>;
+/** {@link citePipeline} as an async iterator: each claim as produced, each verdict, then the report. */
+export function citeStream(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): AsyncIterableIterator<CiteEvent | { event: "report"; report: CitePipelineReport }>;

@@ -3,7 +3,7 @@
 // callback), citeAsync (with an asynchronous one), citeNumeric, citeMetrics, citeDefaultConfig. `shape` checks
 // that what each returns has exactly the keys its declaration lists.
 
-import { cite, citeAsync, citeDefaultConfig, citeMetrics, citeNumeric } from 'evidence-validator';
+import { cite, citeAsync, citeDefaultConfig, citeMetrics, citeNumeric, citePipeline, citeStream } from 'evidence-validator';
 import type {
   CiteAction,
   CiteAsyncOptions,
@@ -11,7 +11,13 @@ import type {
   CiteConfig,
   CiteCorrection,
   CiteDefaultConfig,
+  CiteEvent,
   CiteEvidenceSpan,
+  CiteHost,
+  CiteLlmRequest,
+  CitePipelineInput,
+  CitePipelineReport,
+  CiteVerifiedClaim,
   CiteInput,
   CiteMetricsReport,
   CiteNumericComponents,
@@ -135,4 +141,25 @@ export function testCiteMetrics(): void {
   const d: CiteDefaultConfig = citeDefaultConfig();
   expectType<Equal<typeof d.citation_correction.lambda_weight, number>>();
   check(d.citation_correction.lambda_weight === 0.8 && d.enable_verification_retrieval === false, 'defaults');
+}
+
+export async function testCitePipeline(): Promise<void> {
+  const seen: CiteEvent[] = [];
+  const host: CiteHost = {
+    generate: async (r: CiteLlmRequest) => `CLAIM: ${r.prompt.slice(r.prompt.indexOf('quote):\n"') + 9, r.prompt.indexOf('"\n\u2014 Source'))}`,
+    verify: (r: CiteLlmRequest) => (r.kind === 'cove_questions' ? 'What year?' : 'Verdict: SUPPORTED'),
+    onClaim: (e: CiteEvent) => { seen.push(e); },
+  };
+  const pipelineInput: CitePipelineInput = { ...input, claims: [], outline: ['Revenue'] };
+  const report: CitePipelineReport = await citePipeline(pipelineInput, { llm_calls: { max_in_flight: 2 } }, host);
+  shape(report, { evidence_pool: 'required', relevance_method_used: 'required', correction_method_used: 'required', generation: 'required', claims: 'required', summary: 'required', warnings: 'required', stages: 'required' }, 'pipeline report');
+  const c: CiteVerifiedClaim = report.claims[0]!;
+  shape(c, { text: 'required', confidence: 'required', correction: 'required', numeric: 'required', verdict: 'required', abstained: 'required', section: 'optional', evidence: 'required', verification: 'required', numeric_qa: 'optional' }, 'verified claim');
+  shape(c.verification, { verifier: 'required', method: 'required', evidence: 'required', verdict: 'required', initial: 'optional', raw_verdict: 'required', abstained: 'required', reason: 'required', qa: 'optional' }, 'verification');
+  expectType<Equal<typeof c.verification.verifier, 'llm' | 'deterministic'>>();
+  check(c.verification.verifier === 'llm' && seen[0]!.event === 'claim', JSON.stringify(seen));
+  let last: CiteEvent | { event: 'report'; report: CitePipelineReport } | undefined;
+  for await (const e of citeStream(pipelineInput, null, host)) last = e;
+  check(last !== undefined && last.event === 'report' && last.report.claims.length === report.claims.length, 'the stream ends with the report');
+  await rejectsCode(citePipeline(pipelineInput), 'VALIDATION_ERROR', 'no claims and no LLM');
 }

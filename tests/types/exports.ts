@@ -44,6 +44,8 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   citeNumeric: 'cite.ts',
   citeMetrics: 'cite.ts',
   citeDefaultConfig: 'cite.ts',
+  citePipeline: 'cite.ts',
+  citeStream: 'cite.ts',
 };
 
 // The web entry: the same API, plus `init` (default) and `initSync`.

@@ -14,6 +14,11 @@ import {
 } from 'evidence-validator';
 import type {
   AlternativeMatch,
+  AnchorStatus,
+  Location,
+  Reanchored,
+  SavedAnnotation,
+  Selector,
   AttemptedMatch,
   Claim,
   ClaimResult,
@@ -119,12 +124,23 @@ const LOCATION = {
   section: 'optional',
 } as const;
 
+/** A TextQuoteSelector whose `exact` is the matched text, then a TextPositionSelector. */
+function checkSelectors(selectors: Selector[], text: string, where: string): void {
+  const [quote, position] = selectors;
+  check(quote?.type === 'TextQuoteSelector' && quote.exact === text, `${where}: TextQuoteSelector`);
+  if (quote?.type === 'TextQuoteSelector') shape(quote, { type: 'required', exact: 'required', prefix: 'required', suffix: 'required' }, `${where}.selectors[0]`);
+  check(position?.type === 'TextPositionSelector' && position.end - position.start === [...text].length, `${where}: TextPositionSelector`);
+  if (position?.type === 'TextPositionSelector') shape(position, { type: 'required', start: 'required', end: 'required' }, `${where}.selectors[1]`);
+}
+
 function checkMatch(m: MatchDetails, where: string, text: string): void {
   shape(m, {
     ...LOCATION, match_type: 'required', matched_text: 'required', confidence_score: 'required', similarity_score: 'required',
     edit_distance: 'required', context_score: 'optional', discrepancies: 'optional', edits: 'optional', semantic_method: 'optional',
+    fragments: 'optional', omitted: 'optional', selectors: 'required', text_fragment: 'optional', margin: 'optional',
   }, where);
   check(text.slice(m.utf16_start, m.utf16_end) === m.matched_text, `${where}: utf16 span`);
+  checkSelectors(m.selectors, m.matched_text, where);
   m.edits?.forEach((e, i) => checkEdit(e, `${where}.edits[${i}]`));
   m.discrepancies?.forEach((d, i) => shape(d, { kind: 'required', quote: 'required', source: 'required' }, `${where}.discrepancies[${i}]`));
 }
@@ -221,6 +237,23 @@ export async function testDocument(): Promise<void> {
     check(source.slice(m.utf16_start, m.utf16_end) === m.matched_text, `find ${type} ${changed}: span`);
     m.edits?.forEach((e, i) => checkEdit(e, `FoundMatch.edits[${i}]`));
   }
+  // reanchor: the selectors of a validation, found again in an edited copy
+  const first = doc.validate([claim], null).validated_claims[0]?.match_details;
+  check(first !== undefined, 'the claim matched');
+  if (first) {
+    const saved: SavedAnnotation[] = [{ id: 'a', selectors: first.selectors }];
+    const edited = new Document(`New first line.\n${source}`, null);
+    const moved: Reanchored[] = edited.reanchor(saved);
+    const status: AnchorStatus = moved[0]!.status;
+    check(status === 'moved', `reanchor: ${status}`);
+    shape(moved[0]!, { id: 'required', status: 'required', span: 'required', matched_text: 'required', edit_distance: 'required', selectors: 'required' }, 'Reanchored');
+    const span: Location | null = moved[0]!.span;
+    check(span !== null && span.utf16_start === first.utf16_start + 'New first line.\n'.length, 'reanchor: UTF-16 span');
+    throwsCode(() => edited.reanchor([{ id: 'a', selectors: [] }]), 'VALIDATION_ERROR', 'reanchor without a TextQuoteSelector');
+    const pinned: Claim = { ...claim, prefix: 'nothing like this', suffix: 'nor this', position: first.start_position };
+    check(doc.validate([pinned], null).validated_claims[0]?.validation_status === 'VALIDATED', 'prefix, suffix, position typed');
+    edited.free();
+  }
   const capped = doc.find('the', { maxResults: 1 });
   check(capped.matches.length === 1 && capped.omitted === capped.total - 1, 'maxResults caps matches, the rest omitted');
 
@@ -239,8 +272,9 @@ export function testConfigAndJson(): void {
   const defaults: DefaultConfig = defaultConfig();
   shape(defaults, {
     fuzzy_matching: 'required', exact_matching: 'required', semantic_matching: 'required', context_validation: 'required',
-    performance_limits: 'required', strict: 'required', document_processing: 'required',
+    performance_limits: 'required', strict: 'required', document_processing: 'required', anchoring: 'required',
   }, 'defaultConfig()');
+  shape(defaults.anchoring, { ellipsis_max_gap: 'required', disambiguation_margin: 'required', max_position_distance: 'required' }, 'defaults.anchoring');
   shape(defaults.fuzzy_matching, { enabled: 'required', similarity_threshold: 'required', max_edit_distance: 'required', algorithm: 'required' }, 'defaults.fuzzy_matching');
   shape(defaults.exact_matching, { enabled: 'required', case_sensitive: 'required', normalize_whitespace: 'required' }, 'defaults.exact_matching');
   shape(defaults.semantic_matching, { enabled: 'required', chunk_size: 'required', overlap_size: 'required', similarity_threshold: 'required' }, 'defaults.semantic_matching');

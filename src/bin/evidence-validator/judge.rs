@@ -147,8 +147,9 @@ pub struct VerifyReportArgs {
     strict: bool,
 }
 
-/// A juror behind an OpenAI-compatible chat completion endpoint.
-struct HttpJuror {
+/// A juror behind an OpenAI-compatible chat completion endpoint (and the
+/// citation pipeline's `--llm`).
+pub(crate) struct HttpJuror {
     name: String,
     url: String,
     model: String,
@@ -166,29 +167,74 @@ impl Juror for HttpJuror {
     /// core unwraps `choices[0].message.content`, and the log keeps the raw
     /// JSON as the spec asks).
     fn ask(&self, system: &str, prompt: &str) -> Result<String, String> {
-        let body = json!({
-            "model": self.model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
-            "temperature": 0,
-            "stream": false,
-        });
-        let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
-        if let Some(key) = &self.api_key {
-            request = request.header("Authorization", format!("Bearer {key}"));
-        }
-        let mut response = request.send(body.to_string()).map_err(|e| format!("POST {}: {e}", self.url))?;
-        let status = response.status();
-        let text =
-            response.body_mut().read_to_string().map_err(|e| format!("reading the response of {}: {e}", self.url))?;
-        if !status.is_success() {
-            let short: String = text.chars().take(500).collect();
-            return Err(format!("HTTP {status} from {}: {short}", self.url));
-        }
-        Ok(text)
+        self.post(system, prompt).map_err(|f| f.message)
     }
 
     fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+}
+
+/// Why a chat request gave no answer.
+pub(crate) struct HttpFailure {
+    /// The HTTP status, when the server answered.
+    pub(crate) status: Option<u16>,
+    /// The request timed out.
+    pub(crate) timed_out: bool,
+    /// What went wrong.
+    pub(crate) message: String,
+}
+
+impl HttpJuror {
+    /// A chat endpoint at `base` (`http://host/v1` or the whole
+    /// `…/chat/completions` URL) asking `model`, each call at most
+    /// `timeout` (the citation pipeline's `--llm`).
+    pub(crate) fn endpoint(base: &str, model: &str, timeout: Duration) -> Result<HttpJuror, Failure> {
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build().into();
+        Ok(HttpJuror {
+            name: model.to_string(),
+            url: completions_url(base)?,
+            model: model.to_string(),
+            api_key: None,
+            timeout: Some(timeout),
+            agent,
+        })
+    }
+
+    /// The URL asked.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// POSTs one chat request (`system` left out when empty); the raw
+    /// response body on a 2xx status.
+    pub(crate) fn post(&self, system: &str, prompt: &str) -> Result<String, HttpFailure> {
+        let mut messages = Vec::new();
+        if !system.is_empty() {
+            messages.push(json!({"role": "system", "content": system}));
+        }
+        messages.push(json!({"role": "user", "content": prompt}));
+        let body = json!({"model": self.model, "messages": messages, "temperature": 0, "stream": false});
+        let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
+        if let Some(key) = &self.api_key {
+            request = request.header("Authorization", format!("Bearer {key}"));
+        }
+        let fail = |status, timed_out, message| HttpFailure { status, timed_out, message };
+        let mut response = request.send(body.to_string()).map_err(|e| {
+            let timed_out = matches!(e, ureq::Error::Timeout(_));
+            fail(None, timed_out, format!("POST {}: {e}", self.url))
+        })?;
+        let status = response.status();
+        let text = response.body_mut().read_to_string().map_err(|e| {
+            let timed_out = matches!(e, ureq::Error::Timeout(_));
+            fail(Some(status.as_u16()), timed_out, format!("reading the response of {}: {e}", self.url))
+        })?;
+        if !status.is_success() {
+            let short: String = text.chars().take(500).collect();
+            return Err(fail(Some(status.as_u16()), false, format!("HTTP {status} from {}: {short}", self.url)));
+        }
+        Ok(text)
     }
 }
 
@@ -311,7 +357,7 @@ fn parse_juror(spec: &str, default_timeout: Duration) -> Result<HttpJuror, Failu
 
 /// Whether a juror's URL leaves the machine (any host but localhost,
 /// 127.0.0.0/8 and ::1).
-fn is_remote(url: &str) -> bool {
+pub(crate) fn is_remote(url: &str) -> bool {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);

@@ -106,6 +106,20 @@ enum Command {
         #[arg(long)]
         format: Option<String>,
     },
+    /// Find saved selectors again in an edited source (issue 18): each
+    /// annotation's status (unchanged, moved, changed, orphaned) and new span.
+    Reanchor {
+        /// The edited source document.
+        #[arg(long)]
+        source: PathBuf,
+        /// The saved annotations: a JSON list of {id, selectors}
+        /// (selectors as match_details.selectors gives them).
+        #[arg(long)]
+        selectors: PathBuf,
+        /// Source format, overriding detection.
+        #[arg(long)]
+        format: Option<String>,
+    },
     /// Judge one claim against cited lines of a canonical file (spec 002):
     /// lines exist, quote matches, and a jury of LLMs agrees.
     Judge(judge::JudgeArgs),
@@ -246,6 +260,27 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
             let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
             write_output(None, &json)?;
             Ok(if found.matches.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        Command::Reanchor { source, selectors, format } => {
+            let text = read_source(&source, Config::default().performance_limits.max_document_size_mb)?;
+            let saved = parse_json(
+                &read_text(&selectors, ErrorKind::Validation)?,
+                &selectors.display().to_string(),
+                ErrorKind::Validation,
+            )?;
+            let format = format.map(|f| parse_format(&f)).transpose()?;
+            let doc = Document::new(text, format)?;
+            let found = validate::reanchor(&doc, &saved, &SystemClock)?;
+            for r in &found {
+                let at = r.span.as_ref().map_or("-".to_string(), |s| {
+                    format!("{}..{} (line {})", s.start_position, s.end_position, s.line_number)
+                });
+                let status = serde_json::to_value(r.status).ok();
+                note(&format!("{} {} {at}", r.id, status.as_ref().and_then(Value::as_str).unwrap_or("?")));
+            }
+            let json = serde_json::to_string_pretty(&found).map_err(|e| Failure::Output(e.to_string()))?;
+            write_output(None, &json)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Judge(args) => judge::run_judge(args),
         Command::VerifyReport(args) => judge::run_verify_report(args),

@@ -26,4 +26,5 @@ export const modes = [
     title: 'A claim\'s cited lines, quote score and jury verdict; a whole report\'s citations (spec 002)',
     load: () => import(/* webpackChunkName: "mode-judge" */ './judge/mode.js'),
   },
+  { id: 'cite', label: 'Cite', title: 'The claim-level citation pipeline with a demo or OpenAI-compatible LLM (spec 004)', load: () => import(/* webpackChunkName: "mode-cite" */ './cite/mode.js') },
 ];

@@ -23,11 +23,13 @@ import { STATUS_LABEL } from './spans.js';
  * ClaimResult or null; `error` the claim's input error, `where` where it is;
  * neither: not checked yet), `general` the warnings and errors that name no
  * claim. `focusSpan(key)` shows a span; `setStatus(text)` says why a claim
- * has none; `copy(entry, i)` copies a claim's result (its Copy button).
+ * has none; `copy(entry, i)` copies a claim's result (its Copy button);
+ * `copyLink(entry, i)`, when given, copies a link that opens the source page
+ * at the claim's passage (its `match_details.text_fragment`).
  * @returns {{ render(view: object|null, pause?: () => Promise<boolean>): Promise<boolean> }}
  *   `render` resolves to whether it finished.
  */
-export function claimListRenderer(claimList, warningList, { focusSpan, setStatus, copy }) {
+export function claimListRenderer(claimList, warningList, { focusSpan, setStatus, copy, copyLink = null }) {
   /** signature → element, of the entries shown. */
   let shown = new Map();
 
@@ -41,7 +43,7 @@ export function claimListRenderer(claimList, warningList, { focusSpan, setStatus
     const next = new Map();
     for (const [i, entry] of view.entries.entries()) {
       const signature = `${i}\u0000${JSON.stringify(entry)}`;
-      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus, copy });
+      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus, copy, copyLink });
       next.set(signature, li);
       // an element is only ever kept at its own index: replace in place
       const at = claimList.children[i];
@@ -111,7 +113,7 @@ export function keepOneTabStop(claimList) {
 }
 
 /** One entry of the list: a result, an input error in place, or "not checked". */
-function claimItem(entry, i, { focusSpan, setStatus, copy }) {
+function claimItem(entry, i, { focusSpan, setStatus, copy, copyLink }) {
   const r = entry.result;
   const copyButton = h('button', {
     type: 'button', class: 'secondary copy-button', tabindex: '-1', onclick: () => copy(entry, i),
@@ -140,9 +142,14 @@ function claimItem(entry, i, { focusSpan, setStatus, copy }) {
     ...alternativeDetails(r, i, focusSpan),
     ...entry.warnings.map((w) => h('p', { class: 'claim-warning' }, `${w.code}: ${w.message}`)),
   ];
+  const fragment = r.match_details?.text_fragment;
+  const linkButton = copyLink && fragment ? h('button', {
+    type: 'button', class: 'secondary copy-link-button', tabindex: '-1', onclick: () => copyLink(entry, i),
+    'aria-label': `Copy a link to ${r.claim_id}'s passage in the source page`,
+  }, 'Copy link') : null;
   return h('li', { class: `claim claim-${cls}`, dataset: { claim: r.claim_id, index: String(i) } },
     claimButton(r, i, cls, entry.quote, { focusSpan, setStatus }),
-    h('div', { class: 'claim-details' }, copyButton, details));
+    h('div', { class: 'claim-details' }, copyButton, linkButton, details));
 }
 
 /** The claim's own line: badge, id, quote, match type, confidence, edit distance, line. */

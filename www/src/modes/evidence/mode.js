@@ -30,6 +30,7 @@ import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadabl
 import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
+import { reanchorPanel } from './reanchor-panel.js';
 import { samples } from './samples.js';
 import { claimText, reportMarkdown } from './share.js';
 import { collectSpans, segment } from './spans.js';
@@ -141,7 +142,13 @@ export function mount(panel, ctx) {
       h('div', { class: 'viewer-wrap' }, viewer, scrollMarkers),
       h('div', { class: 'claims-head' }, h('h2', {}, 'Claims'), filterBar, nextButton),
       claimList,
-      warningList),
+      warningList,
+      reanchorPanel({
+        annotations: () => (shown?.entries ?? [])
+          .filter((e) => e.result?.match_details?.selectors)
+          .map((e) => ({ id: e.result.claim_id, selectors: e.result.match_details.selectors })),
+        reanchor: (edited, annotations) => worker.reanchor(edited, formatSelect.value === 'auto' ? null : formatSelect.value, annotations),
+      }).element),
     tooltip);
   panel.append(root);
 
@@ -149,7 +156,7 @@ export function mount(panel, ctx) {
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
   onMarkActivate(viewer, selectClaimOf);
   const view = sourceRenderer(sourceView, ids.tooltip);
-  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim });
+  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim, copyLink: copyClaimLink });
   rovingFocus(claimList);
   scrollMarkers.addEventListener('click', (e) => {
     const key = e.target instanceof HTMLElement ? e.target.dataset.span : undefined;
@@ -513,6 +520,28 @@ export function mount(panel, ctx) {
       ctx.setStatus('The browser did not let the page copy: select the claim\'s text and copy it instead.');
     }
   }
+
+  /**
+   * A link that opens the source page at a claim's passage, highlighted: the
+   * page's URL (asked once, kept for the session) followed by the claim's
+   * `match_details.text_fragment` (issue 18).
+   */
+  async function copyClaimLink(entry, i) {
+    const id = entry.result?.claim_id ?? `claim ${i + 1}`;
+    const fragment = entry.result?.match_details?.text_fragment;
+    if (!fragment) return;
+    const asked = sourceUrl ?? window.prompt('The source page\'s URL (the link opens it at the passage):', '');
+    if (asked == null) return;
+    sourceUrl = asked.trim().replace(/#.*$/, '');
+    try {
+      await navigator.clipboard.writeText(`${sourceUrl}${fragment}`);
+      ctx.setStatus(`Copied a link to ${id}'s passage.`);
+    } catch {
+      ctx.setStatus(`The browser did not let the page copy; the link is ${sourceUrl}${fragment}`);
+    }
+  }
+  /** The source page's URL for links to passages, once given. */
+  let sourceUrl = null;
 
   /** The results shown, as Markdown (the counts, a table of claims, the details of near misses and failures). */
   function exportMarkdown() {

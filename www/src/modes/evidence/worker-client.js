@@ -11,6 +11,7 @@ import { wasmModule } from '../../library.js';
  * @returns {{
  *   run(payload: object, onProgress: (msg: object) => void): Promise<object>,
  *   report(claims: object, config: object): Promise<object>,
+ *   reanchor(source: string, format: string|null, annotations: object[]): Promise<object>,
  *   cancel(): boolean,
  *   readonly busy: boolean,
  * }}
@@ -74,6 +75,7 @@ export function evidenceWorker() {
   return {
     run: (payload, onProgress) => send({ type: 'run', ...payload }, onProgress),
     report: (claims, config) => send({ type: 'report', claims, config }),
+    reanchor: (source, format, annotations) => send({ type: 'reanchor', source, format, annotations }),
     cancel: () => stop('cancelled'),
     get busy() { return inFlight !== null; },
   };

@@ -15,6 +15,9 @@
 // Cancel is the main thread terminating this worker (protocol.js).
 //
 // Messages in:  { type: 'run', runId, source, format, claims, config }
+//               { type: 'reanchor', runId, source, format, annotations }
+//                 (issue 18: the annotations found again in an edited source,
+//                 a Document of its own, freed after)
 //               { type: 'report', runId, claims, config }  (the library's own
 //                 report for the claims input, as the user gave it, in one
 //                 call on the current Document: the export)
@@ -23,6 +26,7 @@
 //                 (`checked`: the claims the library validated in this run,
 //                 the others' outcomes were kept)
 //               { type: 'report', runId, report }
+//               { type: 'reanchored', runId, results }
 //               { type: 'failed', runId, where, code, message, path }
 
 import { defaultConfig, Document } from 'evidence-validator/web';
@@ -163,8 +167,21 @@ function report({ runId, claims, config }) {
   }
 }
 
+function reanchor({ runId, source, format, annotations }) {
+  let edited = null;
+  try {
+    edited = new Document(source, format ? { format } : null);
+    postMessage({ type: 'reanchored', runId, results: edited.reanchor(annotations) });
+  } catch (e) {
+    fail(runId, e, 'Re-anchor');
+  } finally {
+    edited?.free();
+  }
+}
+
 /** Handles one message from the page. */
 export function handle(data) {
   if (data.type === 'run') run(data);
   else if (data.type === 'report') report(data);
+  else if (data.type === 'reanchor') reanchor(data);
 }

@@ -1,0 +1,79 @@
+// The Cite view (spec 004 part 2) in a real browser: Debian's Chromium driven
+// by playwright-core against the built www/dist/ served on 127.0.0.1 by a
+// server this test starts and stops. Run: `npm run test:browser`.
+//
+// The expected report comes from the package itself (its Node build) with the
+// page's own demo host (www/src/modes/cite/demo.js, pure), so the browser must
+// show exactly what the library computes: each claim's text, verdict and
+// citations before and after correction, the summary, the demo label, and
+// every cited span highlighted in its source with the source's own text.
+// Nothing is requested from another origin and the page logs no error.
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { root } from './build.mjs';
+import { openApp, testClean } from './app.mjs';
+
+const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
+const demo = await import(pathToFileURL(path.join(root, 'www', 'src', 'modes', 'cite', 'demo.js')).href);
+const { SAMPLE } = await import(pathToFileURL(path.join(root, 'www', 'src', 'modes', 'cite', 'samples.js')).href);
+
+const app = {};
+before(async () => {
+  Object.assign(app, await openApp('#cite'));
+  await app.page.waitForSelector('button.cite-run');
+});
+after(async () => {
+  await app.close?.();
+});
+
+const runOnce = async () => {
+  const runs = Number(await app.page.getAttribute('.cite-results', 'data-runs'));
+  await app.page.click('button.cite-run');
+  await app.page.waitForFunction((n) => Number(document.querySelector('.cite-results').dataset.runs) > n, runs);
+  return app.page.getAttribute('.cite-results', 'data-state');
+};
+
+test('the demo host (Node): generated claims are their quotes, verified by the pipeline', async () => {
+  const r = await lib.citePipeline({ ...SAMPLE, claims: [] }, null, demo.demoHost());
+  assert.ok(r.claims.length >= 2, JSON.stringify(r.generation));
+  for (const c of r.claims) assert.equal(c.verdict, 'SUPPORTED', c.text);
+  assert.equal(demo.demoAnswer({ kind: 'verify', prompt: 'x\n\nEVIDENCE: "Cats sleep a lot."\n\nCLAIM: "Dogs bark loudly."\n\nIs it?' }), 'Verdict: UNSUPPORTED');
+});
+
+test('the sample with the demo host: the claims, verdicts, citations and highlighted spans the library computes', async () => {
+  assert.equal(await runOnce(), 'ok');
+  const expected = await lib.citePipeline({ ...SAMPLE, claims: [] }, null, demo.demoHost());
+  const page = app.page;
+  assert.match(await page.textContent('.cite-host'), /demo host — not a language model/);
+  const shown = await page.$$eval('.cite-claim', (lis) => lis.map((li) => ({
+    text: li.querySelector('.cite-claim-text').textContent,
+    verdict: li.dataset.verdict,
+    citations: li.querySelector('.cite-citations').textContent,
+  })));
+  assert.deepEqual(shown.map((c) => [c.text, c.verdict]), expected.claims.map((c) => [c.text, c.verdict ?? 'ABSTAINED']));
+  for (const [i, c] of expected.claims.entries()) {
+    assert.ok(shown[i].citations.startsWith(`citations: ${c.correction.citations_before.join(', ')} → ${c.correction.citations_after.join(', ')}`), shown[i].citations);
+  }
+  // streamed as produced: one live item per claim, each with its verdict
+  const live = await page.$$eval('.cite-live-claim', (lis) => lis.map((li) => li.dataset.verdict));
+  assert.equal(live.length, expected.claims.length);
+  // every cited span highlighted, with its source's own text
+  const marks = await page.$$eval('.cite-source mark.cite-span', (ms) => ms.map((m) => ({ source: m.closest('.cite-source').dataset.id, text: m.textContent })));
+  const spans = expected.claims.flatMap((c) => c.evidence.map((e) => ({ source: e.source_id, text: e.quote })));
+  const order = (m) => SAMPLE.sources.findIndex((x) => x.id === m.source) * 1e6 + SAMPLE.sources.find((x) => x.id === m.source).content.indexOf(m.text);
+  assert.deepEqual(marks, [...spans].sort((a, b) => order(a) - order(b)));
+  const summary = await page.textContent('.cite-summary');
+  assert.ok(summary.startsWith(`${expected.summary.claims} claims: ${expected.summary.supported} supported`), summary);
+  await page.screenshot({ path: path.join(root, 'target', 'browser', 'cite.png'), fullPage: true }).catch(() => {});
+});
+
+test('bad sources JSON is shown as an error, not thrown', async () => {
+  await app.page.fill('textarea[id^="ct-sources"]', '[{');
+  assert.equal(await runOnce(), 'error');
+  assert.match(await app.page.textContent('.cite-results'), /Bad input/);
+});
+
+testClean(app);

@@ -1,0 +1,127 @@
+// The Cite view (spec 004 in the browser): paste sources and a query, run
+// the citation pipeline (citeStream) with the offline demo host (demo.js,
+// labelled "demo host — not a language model") or an OpenAI-compatible URL,
+// and see each claim as it is produced, then its verdict, confidence,
+// citations before and after correction, and its evidence spans highlighted
+// in the sources (UTF-16 offsets from the report).
+
+import { citeStream, version } from '../../library.js';
+import { h, replaceChildren, uniqueId } from '../../dom.js';
+import { DEMO_LABEL, demoHost, openAiHost } from './demo.js';
+import { SAMPLE } from './samples.js';
+
+export function mount(panel, ctx) {
+  const id = (p) => uniqueId(p);
+  const field = (label, el) => h('label', { class: 'cite-field' }, h('span', {}, label), el);
+  const query = h('input', { type: 'text', id: id('ct-query'), value: SAMPLE.query, class: 'cite-query', size: 80 });
+  const sources = h('textarea', { id: id('ct-sources'), rows: 10, class: 'cite-sources-box' });
+  sources.value = JSON.stringify(SAMPLE.sources, null, 2);
+  const outline = h('textarea', { id: id('ct-outline'), rows: 2 });
+  outline.value = SAMPLE.outline.join('\n');
+  const claims = h('textarea', { id: id('ct-claims'), rows: 3, placeholder: 'optional: [{"text": "…", "citations": ["id"]}] — empty: the host writes the claims' });
+  const useDemo = h('input', { type: 'radio', name: 'ct-host', value: 'demo', checked: true });
+  const useUrl = h('input', { type: 'radio', name: 'ct-host', value: 'url' });
+  const url = h('input', { type: 'url', class: 'cite-url', placeholder: 'http://localhost:8080/v1' });
+  const model = h('input', { type: 'text', class: 'cite-model', placeholder: 'model name' });
+  const run = h('button', { type: 'button', class: 'cite-run', onclick: () => start() }, 'Run the pipeline');
+  const stop = h('button', { type: 'button', class: 'cite-stop', disabled: true, onclick: () => controller?.abort() }, 'Stop');
+  const results = h('div', { class: 'cite-results', dataset: { runs: '0', state: 'idle' } });
+  const live = h('ol', { class: 'cite-live' });
+  let controller = null;
+  let runs = 0;
+
+  panel.append(h('div', { class: 'cite-mode' },
+    h('div', { class: 'inputs' },
+      field('Query', query),
+      field('Sources (JSON: [{id, title, content}])', sources),
+      field('Outline (one section per line)', outline),
+      field('Claims', claims),
+      h('fieldset', { class: 'cite-host' }, h('legend', {}, 'LLM host'),
+        h('label', {}, useDemo, ` Demo (offline) — ${DEMO_LABEL}`),
+        h('label', {}, useUrl, ' OpenAI-compatible URL '), url, model),
+      h('div', { class: 'actions' }, run, stop)),
+    h('div', { class: 'results' }, live, results)));
+
+  async function start() {
+    runs += 1;
+    controller?.abort();
+    controller = new AbortController();
+    results.dataset.state = 'running';
+    replaceChildren(live);
+    replaceChildren(results, 'Running…');
+    run.disabled = true;
+    stop.disabled = false;
+    let input;
+    try {
+      input = {
+        query: query.value,
+        sources: JSON.parse(sources.value),
+        claims: claims.value.trim() ? JSON.parse(claims.value) : [],
+        outline: outline.value.split('\n').map((s) => s.trim()).filter(Boolean),
+      };
+    } catch (e) {
+      return finish('error', h('p', { class: 'error' }, `Bad input: ${e.message}`));
+    }
+    const host = useDemo.checked ? demoHost() : openAiHost(url.value, model.value);
+    try {
+      let report = null;
+      for await (const e of citeStream(input, null, { ...host, signal: controller.signal })) {
+        if (e.event === 'claim') live.append(h('li', { class: 'cite-live-claim', dataset: { index: String(e.index) } }, e.text));
+        else if (e.event === 'verified') live.children[e.index]?.setAttribute('data-verdict', e.verdict ?? 'ABSTAINED');
+        else report = e.report;
+      }
+      finish('ok', render(report, input));
+    } catch (e) {
+      finish('error', h('p', { class: 'error' }, `${e.code ?? 'Error'}: ${e.message}`));
+    }
+  }
+
+  function finish(state, content) {
+    replaceChildren(results, content);
+    results.dataset.state = state;
+    results.dataset.runs = String(runs);
+    run.disabled = false;
+    stop.disabled = true;
+  }
+
+  function render(report, input) {
+    const s = report.summary;
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    const usedBy = new Map();
+    report.claims.forEach((c, i) => c.evidence.forEach((e) => {
+      const list = usedBy.get(e.source_id) ?? [];
+      list.push({ ...e, claim: i });
+      usedBy.set(e.source_id, list);
+    }));
+    return h('div', {},
+      h('p', { class: 'cite-summary' },
+        `${s.claims} claims: ${s.supported} supported, ${s.partial} partial, ${s.unsupported} unsupported, ${s.contradicted} contradicted, ${s.nei} NEI; `
+        + `abstention ${pct(s.abstention_rate)}, correction ${pct(s.correction_rate)}; ${s.llm_calls} LLM calls`),
+      report.warnings.length ? h('ul', { class: 'cite-warnings' }, report.warnings.map((w) => h('li', {}, w))) : null,
+      h('ol', { class: 'cite-claims' }, report.claims.map((c, i) => h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } },
+        h('p', { class: 'cite-claim-text' }, c.text),
+        h('p', {},
+          h('span', { class: 'cite-verdict' }, c.abstained ? `abstained${c.verdict ? ` (${c.verdict})` : ''}` : c.verdict),
+          ` · confidence ${c.confidence.level} (${c.confidence.score.toFixed(2)}) · ${c.verification.verifier} ${c.verification.method}`),
+        h('p', { class: 'cite-citations' }, `citations: ${c.correction.citations_before.join(', ') || '—'} → ${c.correction.citations_after.join(', ') || '—'} (${c.correction.action})`),
+        h('p', { class: 'cite-reason' }, c.verification.reason)))),
+      h('div', { class: 'cite-sources' }, input.sources.map((src) => sourceView(src, usedBy.get(src.id) ?? []))));
+  }
+
+  function sourceView(src, spans) {
+    const sorted = [...spans].sort((a, b) => a.position.utf16_start - b.position.utf16_start);
+    const parts = [];
+    let at = 0;
+    for (const sp of sorted) {
+      if (sp.position.utf16_start < at) continue; // overlapping: the first one shown
+      parts.push(src.content.slice(at, sp.position.utf16_start));
+      parts.push(h('mark', { class: 'hl cite-span', dataset: { claim: String(sp.claim) }, title: `claim ${sp.claim + 1}` },
+        src.content.slice(sp.position.utf16_start, sp.position.utf16_end)));
+      at = sp.position.utf16_end;
+    }
+    parts.push(src.content.slice(at));
+    return h('section', { class: 'cite-source', dataset: { id: src.id } }, h('h4', {}, src.title || src.id), h('p', {}, parts));
+  }
+
+  ctx.setStatus(`evidence-validator ${version()}`);
+}
