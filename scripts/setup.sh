@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian machine with
 # rustup, Node and npm: the wasm32 target, wasm-bindgen-cli at exactly the
-# version the crate pins, and the npm packages from the lock file.
+# version the crate pins, cargo-fuzz and nightly, and the npm packages from
+# the lock file.
 # Idempotent: skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,18 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   echo "setup: installing wasm-bindgen-cli $want (have: ${have:-none}); takes a few minutes" >&2
   cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# The fuzz targets (fuzz/, scripts/fuzz.sh): cargo-fuzz at this version,
+# and the nightly toolchain libFuzzer's instrumentation needs.
+fuzz_want=0.13.2
+fuzz_have=$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$fuzz_have" != "$fuzz_want" ]; then
+  echo "setup: installing cargo-fuzz $fuzz_want (have: ${fuzz_have:-none})" >&2
+  cargo install cargo-fuzz --version "$fuzz_want" --locked
+fi
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal
 fi
 
 # Debian's Chromium for the browser test (playwright-core drives it; needs

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: native Rust (unit, integration, property, CLI, doc tests),
+# a few seconds of each fuzz target,
 # the Rust tests compiled to wasm and run in Node by wasm-bindgen-test, then
 # builds the npm package, type-checks its TypeScript declarations (tsc) and
 # runs the typed and JS tests against it, the web UI in
@@ -22,6 +23,9 @@ step "native tests (cargo test, release for the property tests' speed; the cli f
 cargo test --release --all-targets --features cli
 step "doc tests (host; on wasm they would pass even when failing)"
 cargo test --release --doc
+
+step "fuzz targets: build, replay each committed corpus and fuzz 5 s each (scripts/fuzz.sh; nightly, cargo-fuzz)"
+scripts/fuzz.sh 5
 
 step "wasm tests in Node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -6,6 +6,9 @@
 //! span's text equals `matched_text` in bytes, code points and UTF-16.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "invariants/mod.rs"]
+mod invariants;
+
 use evidence_validator::text::Profile;
 use evidence_validator::validate::find_quote;
 use evidence_validator::{Document, Format};
@@ -71,17 +74,15 @@ fn retyped(words: &[usize], seps: &[usize], from: usize, to: usize) -> String {
     q
 }
 
+/// Every span slices to its `matched_text` in bytes, code points and
+/// UTF-16, with its line and column (`invariants::span_slices_to`).
 fn assert_spans_hold(doc: &str, found: &[evidence_validator::validate::FoundMatch]) {
-    let chars: Vec<char> = doc.chars().collect();
-    let utf16: Vec<u16> = doc.encode_utf16().collect();
     for m in found {
-        let l = &m.location;
-        assert_eq!(&doc[l.byte_start..l.byte_end], m.matched_text);
-        assert_eq!(chars[l.start_position..l.end_position].iter().collect::<String>(), m.matched_text);
-        assert_eq!(String::from_utf16(&utf16[l.utf16_start..l.utf16_end]).unwrap(), m.matched_text);
-        let line_start = doc[..l.byte_start].rfind('\n').map_or(0, |i| i + 1);
-        assert_eq!(l.line_number, doc[..l.byte_start].matches('\n').count() + 1);
-        assert_eq!(l.column, doc[line_start..l.byte_start].chars().count() + 1);
+        if let Err(e) =
+            invariants::span_slices_to(doc, invariants::Offsets::of_report(&m.location), &m.matched_text, "match")
+        {
+            panic!("{e} in {doc:?}");
+        }
     }
 }
 

@@ -431,6 +431,11 @@ struct Normalizer<S: Sink> {
     pending: Option<Unit>,
     /// The pending cluster's combining marks (rare).
     marks: String,
+    /// Invisible chars ([`is_invisible`]) after the pending cluster, held
+    /// back: a combining mark after them still belongs to the cluster
+    /// (`c` + soft hyphen + U+0301 is `ć`, as the soft hyphen is dropped),
+    /// else they go out after it.
+    invisible: Vec<Unit>,
     /// The cluster being normalized, and the NFKC scratch space.
     cluster: String,
     scratch: unicode::Scratch,
@@ -442,6 +447,7 @@ impl<S: Sink> Normalizer<S> {
             out: Joiner::new(profile, trim, sink),
             pending: None,
             marks: String::new(),
+            invisible: Vec::new(),
             cluster: String::new(),
             scratch: unicode::Scratch::default(),
         }
@@ -453,11 +459,25 @@ impl<S: Sink> Normalizer<S> {
             if let Some(p) = self.pending.as_mut() {
                 self.marks.push(unit.ch);
                 p.end = unit.end.max(p.end);
+                self.invisible.clear(); // dropped, inside the cluster's range
                 return;
             }
         }
-        if let Some(p) = self.pending.replace(unit) {
+        if self.pending.is_some() && is_invisible(unit.ch) {
+            self.invisible.push(unit);
+            return;
+        }
+        self.emit_pending();
+        self.pending = Some(unit);
+    }
+
+    /// Emits the pending cluster, then the invisible chars held after it.
+    fn emit_pending(&mut self) {
+        if let Some(p) = self.pending.take() {
             self.emit_cluster(p);
+        }
+        for u in std::mem::take(&mut self.invisible) {
+            self.emit_cluster(u);
         }
     }
 
@@ -469,9 +489,7 @@ impl<S: Sink> Normalizer<S> {
         while i < n {
             // an ASCII unit is no combining mark: the pending cluster is complete
             if src.is_ascii(i) {
-                if let Some(p) = self.pending.take() {
-                    self.emit_cluster(p);
-                }
+                self.emit_pending();
             }
             if self.pending.is_none() && self.out.hyphen.is_none() {
                 i = self.fast_run(src, i);
@@ -569,17 +587,27 @@ impl<S: Sink> Normalizer<S> {
         self.cluster.push(starter.ch);
         self.cluster.push_str(&self.marks);
         self.marks.clear();
+        if self.out.profile.fold_case && self.cluster.chars().count() > 1 {
+            // lowercase before NFKC: `İ` + U+0329 lowercases to `i` U+0307
+            // U+0329, whose marks NFKC puts in canonical order (else a
+            // second normalization would; found by the `normalize` fuzz target)
+            self.cluster = self.cluster.to_lowercase();
+        }
         for &c in unicode::nfkc_in(&self.cluster, &mut self.scratch) {
             self.out.push_folded(c, starter.start, starter.end, lower);
         }
     }
 
     fn finish(mut self) -> S {
-        if let Some(p) = self.pending.take() {
-            self.emit_cluster(p);
-        }
+        self.emit_pending();
         self.out.finish()
     }
+}
+
+/// The soft hyphen and the zero-width chars [`fold_char`] removes: no char
+/// of the text, so no end of a cluster either.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{200C}')
 }
 
 /// The folded form of one NFKC char: `None` removes it.
@@ -752,6 +780,13 @@ mod tests {
         assert_eq!(norm("evi\u{00AD}\ndence"), "evidence");
         assert_eq!(norm("evi\u{00AD}dence"), "evidence");
         assert_eq!(norm("a \u{00AD}b"), "a b");
+        // a mark after a soft hyphen or zero-width char composes with the
+        // letter before them (found by the `normalize` fuzz target)
+        assert_eq!(norm("c\u{00AD}\u{0301}"), "\u{0107}");
+        assert_eq!(norm("c\u{200B}\u{0301}x"), "\u{0107}x");
+        assert_eq!(norm("c\u{00AD}x"), "cx");
+        assert_eq!(norm("\u{0130}\u{0329}"), "i\u{0329}\u{0307}");
+        assert_eq!(norm(&norm("\u{0130}\u{0329}")), norm("\u{0130}\u{0329}"));
         // not across a line break, or before a capital or digit: a real hyphen
         assert_eq!(norm("well-known"), "well-known");
         assert_eq!(norm("pre- and post-war"), "pre- and post-war");

@@ -3,6 +3,9 @@
 
 use evidence_validator::extract::{Extracted, Unit};
 
+#[path = "../invariants/mod.rs"]
+mod invariants;
+
 /// `(char, source slice)` of every unit.
 pub fn spans<'s>(src: &'s str, x: &Extracted) -> Vec<(char, &'s str)> {
     x.units.iter().map(|u| (u.ch, &src[u.start as usize..u.end as usize])).collect()
@@ -13,40 +16,12 @@ pub fn unit_of(x: &Extracted, ch: char) -> Unit {
     *x.units.iter().find(|u| u.ch == ch).unwrap_or_else(|| panic!("no unit for {ch:?}"))
 }
 
-/// Checks the invariants every extraction must satisfy. `pipes` allows
-/// `' '` units spanning a `|` (markdown tables).
+/// Checks the invariants every extraction must satisfy (`invariants::extracted`,
+/// shared with the fuzz targets). `pipes` allows `' '` units spanning a `|`
+/// (markdown tables).
 pub fn check_invariants(src: &str, x: &Extracted, pipes: bool) {
-    let len = src.len();
-    let mut prev_end = 0usize;
-    let mut prev_was_ref = false;
-    for (k, u) in x.units.iter().enumerate() {
-        let (s, e) = (u.start as usize, u.end as usize);
-        assert!(s < e, "unit {k} {u:?} is empty in {src:?}");
-        assert!(e <= len, "unit {k} {u:?} beyond the source in {src:?}");
-        assert!(s >= prev_end, "unit {k} {u:?} overlaps or is out of order in {src:?}");
-        assert!(src.is_char_boundary(s) && src.is_char_boundary(e), "unit {k} {u:?} not on char boundaries");
-        let slice = &src[s..e];
-        let mut buf = [0u8; 4];
-        let plain = slice == u.ch.encode_utf8(&mut buf);
-        let reference = slice.starts_with('&') && slice.len() > 1;
-        let tag = u.ch == '\n' && slice.starts_with('<') && slice.ends_with('>');
-        let pipe = pipes && u.ch == ' ' && slice == "|";
-        assert!(
-            plain || reference || tag || pipe || (prev_was_ref && prev_end == s),
-            "unit {k} {u:?} stands for {slice:?} in {src:?}"
-        );
-        prev_was_ref = reference;
-        prev_end = e;
-    }
-    let mut prev_start = 0;
-    for h in &x.headings {
-        let (s, e) = (h.start as usize, h.end as usize);
-        assert!((1..=6).contains(&h.level), "{h:?}");
-        assert!(s <= e && e <= len && s >= prev_start, "{h:?} in {src:?}");
-        assert!(src.is_char_boundary(s) && src.is_char_boundary(e), "{h:?}");
-        assert_eq!(h.title.trim(), h.title, "{h:?}");
-        assert!(!h.title.contains("  ") && !h.title.contains('\n'), "{h:?}");
-        prev_start = s;
+    if let Err(e) = invariants::extracted(src, x, pipes) {
+        panic!("{e} in {src:?}");
     }
 }
 

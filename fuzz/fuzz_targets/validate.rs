@@ -1,0 +1,11 @@
+//! `cargo +nightly fuzz run validate`: see `targets::validate` in tests/invariants/targets.rs.
+#![no_main]
+
+#[path = "../../tests/invariants/mod.rs"]
+mod invariants;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Err(e) = invariants::targets::validate(data) {
+        panic!("{e}");
+    }
+});
