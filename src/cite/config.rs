@@ -24,7 +24,7 @@
 
 use crate::error::{Error, JsonPath, Result};
 use crate::host::{DEFAULT_TIME_LIMIT_SECONDS, MAX_TIME_LIMIT_SECONDS};
-use crate::options;
+use crate::options::{self, Fields};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -322,6 +322,86 @@ impl Default for LlmCallsConfig {
     }
 }
 
+impl EvidencePreselectionConfig {
+    /// Reads `evidence_preselection` (the defaults for what it leaves out).
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.count("min_span_chars", 0, MAX_SPAN_CHARS_BOUND as u64, &mut self.min_span_chars)?;
+        f.count("max_span_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut self.max_span_chars)?;
+        if let Some((name, at)) = f.string("relevance_computation_method")? {
+            self.relevance_computation_method = match name {
+                "keyword" => RelevanceMethod::Keyword,
+                "semantic" => RelevanceMethod::Semantic,
+                "hybrid" => RelevanceMethod::Hybrid,
+                _ => return Err(unknown_method(&at, name, &["keyword", "semantic", "hybrid"])),
+            };
+        }
+        f.fraction("hybrid_weight", &mut self.hybrid_weight)?;
+        f.fraction("numeric_content_boost", &mut self.numeric_content_boost)?;
+        f.within("relevance_threshold", 0.0, 2.0, &mut self.relevance_threshold)?;
+        f.count("max_spans_per_source", 1, MAX_SPANS_PER_SOURCE_BOUND as u64, &mut self.max_spans_per_source)?;
+        f.count("fallback_max_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut self.fallback_max_chars)?;
+        let at = f.path().key("max_span_chars");
+        f.finish()?;
+        if self.max_span_chars < self.min_span_chars {
+            return Err(Error::invalid_config(
+                &at,
+                "range",
+                format!("max_span_chars ({}) is below min_span_chars ({})", self.max_span_chars, self.min_span_chars),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl GenerationConfig {
+    /// Reads `interleaved_generation` (the defaults for what it leaves out).
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.count("max_claims_per_section", 1, MAX_CLAIMS as u64, &mut self.max_claims_per_section)?;
+        f.fraction("min_evidence_similarity", &mut self.min_evidence_similarity)?;
+        f.fraction("entailment_threshold", &mut self.entailment_threshold)?;
+        f.finish()?;
+        Ok(())
+    }
+}
+
+impl ConfidenceConfig {
+    /// Reads `confidence_classification` (the defaults for what it leaves out).
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        f.fraction("high_threshold", &mut self.high_threshold)?;
+        f.fraction("low_threshold", &mut self.low_threshold)?;
+        f.fraction("quote_match_bonus", &mut self.quote_match_bonus)?;
+        f.fraction("hedging_word_penalty", &mut self.hedging_word_penalty)?;
+        let at = f.path().key("low_threshold");
+        f.finish()?;
+        if self.low_threshold > self.high_threshold {
+            return Err(Error::invalid_config(
+                &at,
+                "range",
+                format!("low_threshold ({}) is above high_threshold ({})", self.low_threshold, self.high_threshold),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl CorrectionConfig {
+    /// Reads `citation_correction` (the defaults for what it leaves out).
+    fn read(&mut self, mut f: Fields<'_>) -> Result<()> {
+        if let Some((name, at)) = f.string("correction_method")? {
+            self.correction_method = match name {
+                "keyword" => CorrectionMethod::Keyword,
+                "keyword_semantic_hybrid" => CorrectionMethod::KeywordSemanticHybrid,
+                _ => return Err(unknown_method(&at, name, &["keyword", "keyword_semantic_hybrid"])),
+            };
+        }
+        f.fraction("lambda_weight", &mut self.lambda_weight)?;
+        f.fraction("correction_threshold", &mut self.correction_threshold)?;
+        f.bool("allow_alternate_citations", &mut self.allow_alternate_citations)?;
+        f.finish()?;
+        Ok(())
+    }
+}
+
 impl CiteConfig {
     /// The configuration `value` asks for; `null` is the defaults. Read by
     /// [`crate::options::Fields`] like every options object of the crate.
@@ -347,74 +427,22 @@ impl CiteConfig {
             f.bool(key, out)?;
         }
         f.positive("max_processing_time_seconds", MAX_TIME_LIMIT_SECONDS, &mut c.max_processing_time_seconds)?;
-        if let Some(mut e) = f.object("evidence_preselection")? {
-            let p = &mut c.evidence_preselection;
-            e.count("min_span_chars", 0, MAX_SPAN_CHARS_BOUND as u64, &mut p.min_span_chars)?;
-            e.count("max_span_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut p.max_span_chars)?;
-            if let Some((name, at)) = e.string("relevance_computation_method")? {
-                p.relevance_computation_method = match name {
-                    "keyword" => RelevanceMethod::Keyword,
-                    "semantic" => RelevanceMethod::Semantic,
-                    "hybrid" => RelevanceMethod::Hybrid,
-                    _ => return Err(unknown_method(&at, name, &["keyword", "semantic", "hybrid"])),
-                };
-            }
-            e.fraction("hybrid_weight", &mut p.hybrid_weight)?;
-            e.fraction("numeric_content_boost", &mut p.numeric_content_boost)?;
-            e.within("relevance_threshold", 0.0, 2.0, &mut p.relevance_threshold)?;
-            e.count("max_spans_per_source", 1, MAX_SPANS_PER_SOURCE_BOUND as u64, &mut p.max_spans_per_source)?;
-            e.count("fallback_max_chars", 1, MAX_SPAN_CHARS_BOUND as u64, &mut p.fallback_max_chars)?;
-            let at = e.path().key("max_span_chars");
-            e.finish()?;
-            if p.max_span_chars < p.min_span_chars {
-                return Err(Error::invalid_config(
-                    &at,
-                    "range",
-                    format!("max_span_chars ({}) is below min_span_chars ({})", p.max_span_chars, p.min_span_chars),
-                ));
-            }
+        if let Some(f) = f.object("evidence_preselection")? {
+            c.evidence_preselection.read(f)?;
         }
-        if let Some(mut g) = f.object("interleaved_generation")? {
-            let p = &mut c.interleaved_generation;
-            g.count("max_claims_per_section", 1, MAX_CLAIMS as u64, &mut p.max_claims_per_section)?;
-            g.fraction("min_evidence_similarity", &mut p.min_evidence_similarity)?;
-            g.fraction("entailment_threshold", &mut p.entailment_threshold)?;
-            g.finish()?;
+        if let Some(f) = f.object("interleaved_generation")? {
+            c.interleaved_generation.read(f)?;
         }
-        if let Some(mut q) = f.object("confidence_classification")? {
-            let p = &mut c.confidence_classification;
-            q.fraction("high_threshold", &mut p.high_threshold)?;
-            q.fraction("low_threshold", &mut p.low_threshold)?;
-            q.fraction("quote_match_bonus", &mut p.quote_match_bonus)?;
-            q.fraction("hedging_word_penalty", &mut p.hedging_word_penalty)?;
-            let at = q.path().key("low_threshold");
-            q.finish()?;
-            if p.low_threshold > p.high_threshold {
-                return Err(Error::invalid_config(
-                    &at,
-                    "range",
-                    format!("low_threshold ({}) is above high_threshold ({})", p.low_threshold, p.high_threshold),
-                ));
-            }
+        if let Some(f) = f.object("confidence_classification")? {
+            c.confidence_classification.read(f)?;
         }
         if let Some(mut v) = f.object("isolated_verification")? {
             let p = &mut c.isolated_verification;
             v.count("max_cove_questions", 1, MAX_COVE_QUESTIONS_BOUND as u64, &mut p.max_cove_questions)?;
             v.finish()?;
         }
-        if let Some(mut r) = f.object("citation_correction")? {
-            let p = &mut c.citation_correction;
-            if let Some((name, at)) = r.string("correction_method")? {
-                p.correction_method = match name {
-                    "keyword" => CorrectionMethod::Keyword,
-                    "keyword_semantic_hybrid" => CorrectionMethod::KeywordSemanticHybrid,
-                    _ => return Err(unknown_method(&at, name, &["keyword", "keyword_semantic_hybrid"])),
-                };
-            }
-            r.fraction("lambda_weight", &mut p.lambda_weight)?;
-            r.fraction("correction_threshold", &mut p.correction_threshold)?;
-            r.bool("allow_alternate_citations", &mut p.allow_alternate_citations)?;
-            r.finish()?;
+        if let Some(f) = f.object("citation_correction")? {
+            c.citation_correction.read(f)?;
         }
         if let Some(mut n) = f.object("numeric_qa_verification")? {
             let p = &mut c.numeric_qa_verification;

@@ -265,29 +265,7 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
     let obj = object(input, &root, PARTS)?;
     let mut out = MetricsReport::default();
     if let Some(v) = obj.get("ranking") {
-        let at = root.key("ranking");
-        let o = object(v, &at, &["relevance", "k"])?;
-        let k = field(o, "k", &at)?;
-        let k = k
-            .as_u64()
-            .filter(|k| *k >= 1)
-            .ok_or_else(|| bad(&at.key("k"), "type", "k must be a whole number of at least 1"))?;
-        let lists = list(field(o, "relevance", &at)?, &at.key("relevance"))?;
-        if lists.is_empty() {
-            return Err(bad(&at.key("relevance"), "minItems", "relevance needs at least one query"));
-        }
-        let (mut p, mut r, mut f, mut n) = (0.0, 0.0, 0.0, 0.0);
-        for (i, q) in lists.iter().enumerate() {
-            let rel = numbers(q, &at.key("relevance").index(i), deadline, 0.0, f64::MAX)?;
-            let (a, b, c) = precision_recall_f1_at_k(&rel, k as usize);
-            p += a;
-            r += b;
-            f += c;
-            n += ndcg_at_k(&rel, k as usize);
-        }
-        let q = lists.len() as f64;
-        (out.precision_at_k, out.recall_at_k, out.f1_at_k, out.ndcg_at_k) =
-            (Some(p / q), Some(r / q), Some(f / q), Some(n / q));
+        ranking_metrics(v, &root.key("ranking"), deadline, &mut out)?;
     }
     if let Some(v) = obj.get("binary") {
         let at = root.key("binary");
@@ -323,18 +301,7 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
         })?);
     }
     if let Some(v) = obj.get("calibration") {
-        let at = root.key("calibration");
-        let o = object(v, &at, &["confidence", "correct", "bins"])?;
-        let c = numbers(field(o, "confidence", &at)?, &at.key("confidence"), deadline, 0.0, 1.0)?;
-        let y = flags(field(o, "correct", &at)?, &at.key("correct"), deadline)?;
-        same_length(c.len(), y.len(), &at.key("correct"), "confidence")?;
-        let bins = match o.get("bins") {
-            None => 10,
-            Some(b) => b.as_u64().filter(|b| (1..=MAX_BINS as u64).contains(b)).ok_or_else(|| {
-                bad(&at.key("bins"), "range", &format!("bins must be a whole number from 1 to {MAX_BINS}"))
-            })? as usize,
-        };
-        out.ece = Some(ece(&c, &y, bins));
+        calibration_metrics(v, &root.key("calibration"), deadline, &mut out)?;
     }
     if let Some(v) = obj.get("citations") {
         let at = root.key("citations");
@@ -346,6 +313,49 @@ pub fn evaluate(input: &Value, deadline: &Deadline) -> Result<MetricsReport> {
         (out.citation_precision, out.citation_recall, out.citation_f1) = (Some(a), Some(b), Some(c));
     }
     Ok(out)
+}
+
+/// `ranking`: precision, recall, F1 and nDCG at k, averaged over the queries.
+fn ranking_metrics(v: &Value, at: &JsonPath, deadline: &Deadline, out: &mut MetricsReport) -> Result<()> {
+    let o = object(v, at, &["relevance", "k"])?;
+    let k = field(o, "k", at)?;
+    let k = k
+        .as_u64()
+        .filter(|k| *k >= 1)
+        .ok_or_else(|| bad(&at.key("k"), "type", "k must be a whole number of at least 1"))?;
+    let lists = list(field(o, "relevance", at)?, &at.key("relevance"))?;
+    if lists.is_empty() {
+        return Err(bad(&at.key("relevance"), "minItems", "relevance needs at least one query"));
+    }
+    let (mut p, mut r, mut f, mut n) = (0.0, 0.0, 0.0, 0.0);
+    for (i, q) in lists.iter().enumerate() {
+        let rel = numbers(q, &at.key("relevance").index(i), deadline, 0.0, f64::MAX)?;
+        let (a, b, c) = precision_recall_f1_at_k(&rel, k as usize);
+        p += a;
+        r += b;
+        f += c;
+        n += ndcg_at_k(&rel, k as usize);
+    }
+    let q = lists.len() as f64;
+    (out.precision_at_k, out.recall_at_k, out.f1_at_k, out.ndcg_at_k) =
+        (Some(p / q), Some(r / q), Some(f / q), Some(n / q));
+    Ok(())
+}
+
+/// `calibration`: the expected calibration error over `bins` bins (10 when not given).
+fn calibration_metrics(v: &Value, at: &JsonPath, deadline: &Deadline, out: &mut MetricsReport) -> Result<()> {
+    let o = object(v, at, &["confidence", "correct", "bins"])?;
+    let c = numbers(field(o, "confidence", at)?, &at.key("confidence"), deadline, 0.0, 1.0)?;
+    let y = flags(field(o, "correct", at)?, &at.key("correct"), deadline)?;
+    same_length(c.len(), y.len(), &at.key("correct"), "confidence")?;
+    let bins = match o.get("bins") {
+        None => 10,
+        Some(b) => b.as_u64().filter(|b| (1..=MAX_BINS as u64).contains(b)).ok_or_else(|| {
+            bad(&at.key("bins"), "range", &format!("bins must be a whole number from 1 to {MAX_BINS}"))
+        })? as usize,
+    };
+    out.ece = Some(ece(&c, &y, bins));
+    Ok(())
 }
 
 fn bad(path: &JsonPath, constraint: &str, message: &str) -> Error {

@@ -175,87 +175,89 @@ impl CiteInput {
         let root = JsonPath::root();
         let obj = object(value, &root, &["query", "sources", "claims"])?;
         let query = text(obj, "query", &root, true)?;
-        let sources_at = root.key("sources");
-        let list = array(obj.get("sources"), &sources_at, config::MAX_SOURCES)?;
-        let mut sources: Vec<Source> = Vec::with_capacity(list.len());
         let mut total = 0usize;
-        for (i, s) in list.iter().enumerate() {
-            let at = sources_at.index(i);
-            let o = object(s, &at, &["id", "title", "url", "content"])?;
-            let id = text(o, "id", &at, true)?;
-            if sources.iter().any(|x| x.id == id) {
-                return Err(Error::invalid_input(
-                    &at.key("id"),
-                    "uniqueItems",
-                    format!("source id {id:?} is used twice"),
-                ));
-            }
-            let content = o.get("content").and_then(Value::as_str).ok_or_else(|| {
-                Error::invalid_input(&at.key("content"), "required", "content is required and must be a string")
-            })?;
-            total = total.saturating_add(content.len());
-            if total > config::MAX_TOTAL_CONTENT_BYTES {
-                return Err(Error::invalid_input(
-                    &at.key("content"),
-                    "maxLength",
-                    format!("the sources' content passes {} bytes together", config::MAX_TOTAL_CONTENT_BYTES),
-                ));
-            }
-            sources.push(Source {
-                title: text(o, "title", &at, false)?,
-                url: text(o, "url", &at, false)?,
-                content: content.to_string(),
-                id,
-            });
-        }
+        let sources = read_sources(obj.get("sources"), &root.key("sources"), &mut total)?;
         let claims_at = root.key("claims");
         let list = array(obj.get("claims"), &claims_at, config::MAX_CLAIMS)?;
         let mut claims = Vec::with_capacity(list.len());
         for (i, c) in list.iter().enumerate() {
-            let at = claims_at.index(i);
-            let o = object(c, &at, &["text", "citations", "verdict"])?;
-            let cites_at = at.key("citations");
-            let mut citations = Vec::new();
-            let cites = match o.get("citations") {
-                None | Some(Value::Null) => &[][..],
-                Some(v) => array(Some(v), &cites_at, config::MAX_CITATIONS_PER_CLAIM)?.as_slice(),
-            };
-            for (j, id) in cites.iter().enumerate() {
-                let id = id.as_str().ok_or_else(|| {
-                    Error::invalid_input(&cites_at.index(j), "type", "a citation must be a source id (string)")
-                })?;
-                if !sources.iter().any(|s| s.id == id) {
-                    return Err(Error::invalid_input(
-                        &cites_at.index(j),
-                        "reference",
-                        format!("no source has id {id:?}"),
-                    ));
-                }
-                citations.push(id.to_string());
-            }
-            let verdict = match o.get("verdict") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(v.as_str().and_then(Verdict::from_name).ok_or_else(|| {
-                    Error::invalid_input(
-                        &at.key("verdict"),
-                        "enum",
-                        "verdict must be one of SUPPORTED, PARTIAL, UNSUPPORTED, CONTRADICTED, NEI",
-                    )
-                })?),
-            };
-            let claim_text = text(o, "text", &at, true)?;
-            total = total.saturating_add(claim_text.len());
-            if total > config::MAX_TOTAL_CONTENT_BYTES {
-                return Err(Error::invalid_input(
-                    &at.key("text"),
-                    "maxLength",
-                    format!("the sources and claims pass {} bytes together", config::MAX_TOTAL_CONTENT_BYTES),
-                ));
-            }
-            claims.push(Claim { text: claim_text, citations, verdict });
+            claims.push(read_claim(c, &claims_at.index(i), &sources, &mut total)?);
         }
         Ok(CiteInput { query, sources, claims })
     }
+}
+
+/// The input's `sources`, adding their content's bytes to `total`.
+fn read_sources(value: Option<&Value>, sources_at: &JsonPath, total: &mut usize) -> Result<Vec<Source>> {
+    let list = array(value, sources_at, config::MAX_SOURCES)?;
+    let mut sources: Vec<Source> = Vec::with_capacity(list.len());
+    for (i, s) in list.iter().enumerate() {
+        let at = sources_at.index(i);
+        let o = object(s, &at, &["id", "title", "url", "content"])?;
+        let id = text(o, "id", &at, true)?;
+        if sources.iter().any(|x| x.id == id) {
+            return Err(Error::invalid_input(&at.key("id"), "uniqueItems", format!("source id {id:?} is used twice")));
+        }
+        let content = o.get("content").and_then(Value::as_str).ok_or_else(|| {
+            Error::invalid_input(&at.key("content"), "required", "content is required and must be a string")
+        })?;
+        *total = total.saturating_add(content.len());
+        if *total > config::MAX_TOTAL_CONTENT_BYTES {
+            return Err(Error::invalid_input(
+                &at.key("content"),
+                "maxLength",
+                format!("the sources' content passes {} bytes together", config::MAX_TOTAL_CONTENT_BYTES),
+            ));
+        }
+        sources.push(Source {
+            title: text(o, "title", &at, false)?,
+            url: text(o, "url", &at, false)?,
+            content: content.to_string(),
+            id,
+        });
+    }
+    Ok(sources)
+}
+
+/// One claim at `at`, its citations checked against `sources`, adding its
+/// text's bytes to `total`.
+fn read_claim(c: &Value, at: &JsonPath, sources: &[Source], total: &mut usize) -> Result<Claim> {
+    let o = object(c, at, &["text", "citations", "verdict"])?;
+    let cites_at = at.key("citations");
+    let mut citations = Vec::new();
+    let cites = match o.get("citations") {
+        None | Some(Value::Null) => &[][..],
+        Some(v) => array(Some(v), &cites_at, config::MAX_CITATIONS_PER_CLAIM)?.as_slice(),
+    };
+    for (j, id) in cites.iter().enumerate() {
+        let id = id.as_str().ok_or_else(|| {
+            Error::invalid_input(&cites_at.index(j), "type", "a citation must be a source id (string)")
+        })?;
+        if !sources.iter().any(|s| s.id == id) {
+            return Err(Error::invalid_input(&cites_at.index(j), "reference", format!("no source has id {id:?}")));
+        }
+        citations.push(id.to_string());
+    }
+    let verdict = match o.get("verdict") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_str().and_then(Verdict::from_name).ok_or_else(|| {
+            Error::invalid_input(
+                &at.key("verdict"),
+                "enum",
+                "verdict must be one of SUPPORTED, PARTIAL, UNSUPPORTED, CONTRADICTED, NEI",
+            )
+        })?),
+    };
+    let claim_text = text(o, "text", at, true)?;
+    *total = total.saturating_add(claim_text.len());
+    if *total > config::MAX_TOTAL_CONTENT_BYTES {
+        return Err(Error::invalid_input(
+            &at.key("text"),
+            "maxLength",
+            format!("the sources and claims pass {} bytes together", config::MAX_TOTAL_CONTENT_BYTES),
+        ));
+    }
+    Ok(Claim { text: claim_text, citations, verdict })
 }
 
 fn object<'a>(v: &'a Value, at: &JsonPath, keys: &[&str]) -> Result<&'a Map<String, Value>> {

@@ -1198,75 +1198,108 @@ impl Pipeline {
     fn assemble(&mut self) -> Result<PipelineReport> {
         let report = self.stage5.take().ok_or_else(timeout)?;
         let verifier = if self.llm { "llm" } else { "deterministic" };
-        let mut claims = Vec::with_capacity(report.claims.len());
-        let mut warnings = Vec::new();
-        for (n, result) in report.claims.into_iter().enumerate() {
-            let check = &self.checks[n];
-            let (mut verdict, mut abstained, note) = self.final_stage4(n);
-            let numeric_qa = self.numeric_result(n);
-            // stage 6 lowers the verdict: a contradicted number is CONTRADICTED
-            let numeric_says = [result.numeric.as_ref().map(|r| r.verdict), numeric_qa.as_ref().map(|r| r.verdict)];
-            if numeric_says.contains(&Some(Verdict::Contradicted)) {
-                verdict = Some(Verdict::Contradicted);
-                abstained = false;
-            } else if numeric_says.contains(&Some(Verdict::Partial)) && verdict == Some(Verdict::Supported) {
-                verdict = Some(Verdict::Partial);
-            }
-            let spans: Vec<usize> = [result.correction.current.as_ref(), result.correction.new_evidence.as_ref()]
-                .into_iter()
-                .flatten()
-                .filter(|s| result.correction.citations_after.contains(&s.source_id))
-                .map(|s| s.span)
-                .collect();
-            let mut evidence = Vec::new();
-            for i in spans {
-                if let Some(s) = report.evidence_pool.get(i) {
-                    if !evidence.iter().any(|e: &EvidenceRef| e.position == s.position && e.source_id == s.source_id) {
-                        evidence.push(EvidenceRef {
-                            source_id: s.source_id.clone(),
-                            quote: s.quote.clone(),
-                            position: s.position.clone(),
-                        });
-                    }
+        let pool = &report.evidence_pool;
+        let claims: Vec<VerifiedClaim> =
+            report.claims.into_iter().enumerate().map(|(n, result)| self.verified_claim(n, result, pool)).collect();
+        let summary = self.summary(&claims);
+        let warnings = self.warnings(&summary);
+        Ok(PipelineReport {
+            evidence_pool: report.evidence_pool,
+            relevance_method_used: report.relevance_method_used,
+            correction_method_used: report.correction_method_used,
+            generation: GenerationReport {
+                mode: self.mode,
+                sections: if self.mode == "input" { Vec::new() } else { self.generation.sections.clone() },
+                dropped: self.generation.dropped.clone(),
+            },
+            claims,
+            summary,
+            warnings,
+            stages: PipelineStages {
+                evidence_preselection: self.config.enable_evidence_preselection,
+                interleaved_generation: self.mode == "interleaved",
+                confidence_classification: self.config.enable_confidence_classification,
+                verifier,
+                citation_correction: self.config.enable_citation_correction,
+                numeric_qa_verification: self.config.enable_numeric_qa_verification,
+                nei_verdict: self.config.enable_nei_verdict,
+                abstention: self.config.enable_abstention,
+            },
+        })
+    }
+
+    /// One claim of the final assembly: stage 4's verdict lowered by stage 6,
+    /// the evidence its corrected citations point at, and how it was verified.
+    fn verified_claim(&self, n: usize, result: ClaimResult, pool: &[evidence::EvidenceSpan]) -> VerifiedClaim {
+        let check = &self.checks[n];
+        let (mut verdict, mut abstained, note) = self.final_stage4(n);
+        let numeric_qa = self.numeric_result(n);
+        // stage 6 lowers the verdict: a contradicted number is CONTRADICTED
+        let numeric_says = [result.numeric.as_ref().map(|r| r.verdict), numeric_qa.as_ref().map(|r| r.verdict)];
+        if numeric_says.contains(&Some(Verdict::Contradicted)) {
+            verdict = Some(Verdict::Contradicted);
+            abstained = false;
+        } else if numeric_says.contains(&Some(Verdict::Partial)) && verdict == Some(Verdict::Supported) {
+            verdict = Some(Verdict::Partial);
+        }
+        let spans: Vec<usize> = [result.correction.current.as_ref(), result.correction.new_evidence.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|s| result.correction.citations_after.contains(&s.source_id))
+            .map(|s| s.span)
+            .collect();
+        let mut evidence = Vec::new();
+        for i in spans {
+            if let Some(s) = pool.get(i) {
+                if !evidence.iter().any(|e: &EvidenceRef| e.position == s.position && e.source_id == s.source_id) {
+                    evidence.push(EvidenceRef {
+                        source_id: s.source_id.clone(),
+                        quote: s.quote.clone(),
+                        position: s.position.clone(),
+                    });
                 }
             }
-            let qa = check
-                .questions
-                .iter()
-                .zip(&check.answers)
-                .map(|(q, a)| QaPair {
-                    question: q.clone(),
-                    evidence_answer: a.clone().unwrap_or_default(),
-                    claim_answer: None,
-                    agree: None,
-                })
-                .collect();
-            let verification = Verification {
-                verifier: if matches!(check.method, Method::Deterministic | Method::NoEvidence) {
-                    "deterministic"
-                } else {
-                    "llm"
-                },
-                method: check.method,
-                evidence: check.cx.as_ref().map(|cx| cx.evidence.clone()),
-                initial: check.initial.clone().map(|(verdict, reason)| InitialVerification { verdict, reason }),
-                verdict: self.final_stage4(n).0,
-                raw_verdict: check.raw,
-                abstained: self.final_stage4(n).1,
-                reason: format!("{}{note}", check.reason),
-                qa,
-            };
-            claims.push(VerifiedClaim {
-                result,
-                verdict,
-                abstained,
-                section: self.generation.claim_sections.get(n).cloned().flatten(),
-                evidence,
-                verification,
-                numeric_qa,
-            });
         }
-        let summary = self.summary(&claims);
+        let qa = check
+            .questions
+            .iter()
+            .zip(&check.answers)
+            .map(|(q, a)| QaPair {
+                question: q.clone(),
+                evidence_answer: a.clone().unwrap_or_default(),
+                claim_answer: None,
+                agree: None,
+            })
+            .collect();
+        let verification = Verification {
+            verifier: if matches!(check.method, Method::Deterministic | Method::NoEvidence) {
+                "deterministic"
+            } else {
+                "llm"
+            },
+            method: check.method,
+            evidence: check.cx.as_ref().map(|cx| cx.evidence.clone()),
+            initial: check.initial.clone().map(|(verdict, reason)| InitialVerification { verdict, reason }),
+            verdict: self.final_stage4(n).0,
+            raw_verdict: check.raw,
+            abstained: self.final_stage4(n).1,
+            reason: format!("{}{note}", check.reason),
+            qa,
+        };
+        VerifiedClaim {
+            result,
+            verdict,
+            abstained,
+            section: self.generation.claim_sections.get(n).cloned().flatten(),
+            evidence,
+            verification,
+            numeric_qa,
+        }
+    }
+
+    /// The report's warnings: what the summary counts, and what the run could not do.
+    fn warnings(&self, summary: &Summary) -> Vec<String> {
+        let mut warnings = Vec::new();
         for (count, what) in [
             (summary.unsupported, "UNSUPPORTED"),
             (summary.contradicted, "CONTRADICTED"),
@@ -1291,29 +1324,7 @@ impl Pipeline {
                 "enable_verification_retrieval is on, but the library has no search: no evidence was added".into(),
             );
         }
-        Ok(PipelineReport {
-            evidence_pool: report.evidence_pool,
-            relevance_method_used: report.relevance_method_used,
-            correction_method_used: report.correction_method_used,
-            generation: GenerationReport {
-                mode: self.mode,
-                sections: if self.mode == "input" { Vec::new() } else { self.generation.sections.clone() },
-                dropped: self.generation.dropped.clone(),
-            },
-            claims,
-            summary,
-            warnings,
-            stages: PipelineStages {
-                evidence_preselection: self.config.enable_evidence_preselection,
-                interleaved_generation: self.mode == "interleaved",
-                confidence_classification: self.config.enable_confidence_classification,
-                verifier,
-                citation_correction: self.config.enable_citation_correction,
-                numeric_qa_verification: self.config.enable_numeric_qa_verification,
-                nei_verdict: self.config.enable_nei_verdict,
-                abstention: self.config.enable_abstention,
-            },
-        })
+        warnings
     }
 
     fn summary(&self, claims: &[VerifiedClaim]) -> Summary {
