@@ -1232,7 +1232,9 @@ impl Pipeline {
     /// the evidence its corrected citations point at, and how it was verified.
     fn verified_claim(&self, n: usize, result: ClaimResult, pool: &[evidence::EvidenceSpan]) -> VerifiedClaim {
         let check = &self.checks[n];
-        let (mut verdict, mut abstained, note) = self.final_stage4(n);
+        // stage 4's verdict, kept in `verification`; stage 6 may lower the final one
+        let (stage4_verdict, stage4_abstained, note) = self.final_stage4(n);
+        let (mut verdict, mut abstained) = (stage4_verdict, stage4_abstained);
         let numeric_qa = self.numeric_result(n);
         // stage 6 lowers the verdict: a contradicted number is CONTRADICTED
         let numeric_says = [result.numeric.as_ref().map(|r| r.verdict), numeric_qa.as_ref().map(|r| r.verdict)];
@@ -1280,9 +1282,9 @@ impl Pipeline {
             method: check.method,
             evidence: check.cx.as_ref().map(|cx| cx.evidence.clone()),
             initial: check.initial.clone().map(|(verdict, reason)| InitialVerification { verdict, reason }),
-            verdict: self.final_stage4(n).0,
+            verdict: stage4_verdict,
             raw_verdict: check.raw,
-            abstained: self.final_stage4(n).1,
+            abstained: stage4_abstained,
             reason: format!("{}{note}", check.reason),
             qa,
         };
