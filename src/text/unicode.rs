@@ -49,6 +49,9 @@ struct Tables {
     compatibility: Decompositions,
     /// ((first, second), composite), sorted, Hangul excluded.
     compose: Vec<((u32, u32), char)>,
+    /// The seconds of `compose`'s pairs that are starters (class 0), sorted:
+    /// starters that compose with the char before them (U+09BE, U+0CD5, …).
+    starter_seconds: Vec<u32>,
     /// Bit per block of 256 code points: set when some char of the block
     /// has a decomposition, a class other than 0, or takes part in a
     /// composition. Chars of the other blocks (CJK ideographs, most
@@ -161,7 +164,17 @@ fn tables() -> &'static Tables {
             let composite = r.near(first);
             compose.push(((first, second), char::from_u32(composite).unwrap_or('\u{FFFD}')));
         }
-        let mut tables = Tables { ccc, marks, canonical, compatibility, compose, busy: Vec::new() };
+        let mut tables =
+            Tables { ccc, marks, canonical, compatibility, compose, starter_seconds: Vec::new(), busy: Vec::new() };
+        let mut seconds: Vec<u32> = tables
+            .compose
+            .iter()
+            .map(|&((_, b), _)| b)
+            .filter(|&b| tables.ccc.binary_search_by_key(&b, |&(k, _)| k).is_err())
+            .collect();
+        crate::sort::sort(&mut seconds);
+        seconds.dedup();
+        tables.starter_seconds = seconds;
         tables.mark_busy();
         tables
     })
@@ -178,6 +191,34 @@ pub fn canonical_combining_class(c: char) -> u8 {
     }
     let t = &tables.ccc;
     t.binary_search_by_key(&(c as u32), |&(k, _)| k).ok().and_then(|i| t.get(i)).map_or(0, |e| e.1)
+}
+
+/// Whether `c` belongs, in NFKC, to the cluster of the char before it, so
+/// that a normalizer working one cluster at a time must not start a new
+/// cluster at `c`: a non-starter (class other than 0); a starter that
+/// composes with the char before it (Hangul vowels and trailing
+/// consonants, U+09BE, U+0CD5 and the like); a char whose decomposition
+/// starts with a non-starter (U+0F73, U+FF9E, whose class is 0).
+pub fn joins_previous(c: char) -> bool {
+    let s = c as u32;
+    if s < 0x300 {
+        return false;
+    }
+    if (V_BASE..V_BASE + V_COUNT).contains(&s) || (T_BASE + 1..T_BASE + T_COUNT).contains(&s) {
+        return true;
+    }
+    let t = tables();
+    if t.is_quiet(s) {
+        return false;
+    }
+    if canonical_combining_class(c) != 0 || t.starter_seconds.binary_search(&s).is_ok() {
+        return true;
+    }
+    let mut first = None;
+    decompose(c, true, &mut |d| {
+        first.get_or_insert(d);
+    });
+    first.is_some_and(|d| d != c && canonical_combining_class(d) != 0)
 }
 
 /// Whether `c` is a combining mark (General_Category Mn, Mc or Me).
