@@ -33,8 +33,9 @@
 // by default).
 
 import * as library from '../pkg/web/workerd.js';
+import { validateInSlices } from './slices.mjs';
 
-const { defaultConfig, parseJson, validateEvidence, version } = library;
+const { defaultConfig, Document, parseJson, validateEvidence, version } = library;
 
 /**
  * Default for the largest request body accepted, in bytes (binding
@@ -71,6 +72,8 @@ const BOUNDS = [
   { path: ['context_validation', 'context_window'], env: 'EV_MAX_CONTEXT_WINDOW', max: 1000, integer: true, min: 0 },
   { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1 },
   { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, atMostHalfOf: 'chunk_size' },
+  // not a config value: the most claims validated in one slice (see validateInSlices)
+  { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: 32, integer: true, min: 8 },
 ];
 
 /** Seconds a browser may cache a preflight answer. */
@@ -168,7 +171,8 @@ async function handle(request, server) {
   const clampedHeader = clamped.length > 0 ? { 'X-Evidence-Validator-Clamped': clamped.join(',') } : {};
   let report;
   try {
-    report = validateEvidence(input.source, input.claims, config);
+    // the same report either way; slices only when it can show that (else null)
+    report = (await validateInSlices(library, input.source, input.claims, config, server.sliceClaims, LIBRARY_DEFAULTS)) ?? validateEvidence(input.source, input.claims, config);
   } catch (e) {
     return libraryError(e, clampedHeader);
   }
@@ -197,10 +201,11 @@ function serverSettings(env) {
     }
     return { ...row, max: value };
   });
-  const body = bounds.find((b) => b.name === 'body_bytes');
+  const setting = (name) => bounds.find((b) => b.name === name).max;
   return {
     bounds: bounds.filter((b) => b.path !== null),
-    maxBodyBytes: body.max,
+    maxBodyBytes: setting('body_bytes'),
+    sliceClaims: setting('slice_claims'),
     allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS),
   };
 }
