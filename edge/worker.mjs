@@ -73,7 +73,7 @@ const BOUNDS = [
   { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1 },
   { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, atMostHalfOf: 'chunk_size' },
   // not a config value: the most claims validated in one slice (see validateInSlices)
-  { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: 32, integer: true, min: 8 },
+  { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: 50, integer: true, min: 8 },
 ];
 
 /** Seconds a browser may cache a preflight answer. */
