@@ -22,6 +22,10 @@
 //   request's Origin) only when that origin is in the ALLOWED_ORIGINS binding
 //   (none by default). A malformed binding is a 500 SERVER_CONFIGURATION_ERROR.
 //
+// A request of more than EV_SLICE_CLAIMS claims is validated in slices,
+// yielding to the event loop between them, with the same report as the one
+// call (slices.mjs; edge/README.md "Large requests").
+//
 // The package's web build is initialised from an imported wasm module, as
 // edge runtimes require (no compiling of fetched bytes): `pkg/web/workerd.js`
 // does `import wasm from './evidence_validator_bg.wasm'` and `initSync`. In a
