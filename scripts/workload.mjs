@@ -99,15 +99,22 @@ export function claimsFor(doc, n, seed) {
   return { source_metadata: { format: 'plain_text' }, claims };
 }
 
-/** Claims whose answer disagrees with how they were made (verbatim: exact; edited: fuzzy within the edits; absent: FAILED). */
+/**
+ * Claims whose answer disagrees with how they were made: a verbatim
+ * passage must be VALIDATED (exact, or fuzzy where the passage, cut from
+ * the raw markdown, reads otherwise once the markup is read: `[profile.*]`
+ * in a link); an edited one must be found fuzzy within its edits, or not
+ * VALIDATED (the meaning guard refuses a letter edit that makes another
+ * word, `the` → `she`); an absent one must be FAILED.
+ */
 export function wrongAnswers(workload, report) {
   let wrong = 0;
   workload.claims.forEach((c, i) => {
     const r = report.validated_claims[i];
     const m = r.match_details;
     const ok =
-      c.bench.kind === 'verbatim' ? m?.match_type === 'exact'
-      : c.bench.kind === 'edited' ? m?.match_type === 'fuzzy' && m.edit_distance <= c.bench.edits
+      c.bench.kind === 'verbatim' ? r.validation_status === 'VALIDATED'
+      : c.bench.kind === 'edited' ? (m?.match_type === 'fuzzy' && m.edit_distance <= c.bench.edits) || r.validation_status !== 'VALIDATED'
       : r.validation_status === 'FAILED';
     if (!ok) wrong++;
   });
