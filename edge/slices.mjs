@@ -149,7 +149,9 @@ async function runSlices(doc, plan, started) {
     const report = doc.validate(plan.part(from, to), plan.withSeconds(left));
     if (report.warnings.some((w) => w.code === 'UNKNOWN_FIELDS')) return null;
     if (report.errors.some((e) => e.code !== 'PROCESSING_ERROR' || !Array.isArray(e.affected_claims))) return null;
-    if ((await contentHash(report)) !== report.generated.contentHash) return null;
+    // each result and failed claim rendered once: for this check and for the joined hash
+    report.canonical = { validated: report.validated_claims.map((c) => canonical(c, null)), failed: report.failed_claims.map((c) => canonical(c, null)) };
+    if ((await contentHash(report.canonical, report.validation_summary)) !== report.generated.contentHash) return null;
     reports.push(report);
     if (report.errors.length > 0) {
       const done = from + report.validated_claims.length;
@@ -194,7 +196,8 @@ async function join(reports, total, error) {
     validated_claims: validated,
     failed_claims: failed,
   };
-  report.generated.contentHash = await contentHash(report);
+  const parts = { validated: reports.flatMap((r) => r.canonical.validated), failed: reports.flatMap((r) => r.canonical.failed) };
+  report.generated.contentHash = await contentHash(parts, summary);
   return report;
 }
 
@@ -215,9 +218,13 @@ function summaryOf(total, results) {
   };
 }
 
-/** SHA-256 (hex) of the canonical JSON of results, failed claims and summary (src/validate/report.rs content_hash). */
-async function contentHash(report) {
-  const text = canonical({ failed_claims: report.failed_claims, validated_claims: report.validated_claims, validation_summary: report.validation_summary }, null);
+/**
+ * SHA-256 (hex) of the canonical JSON of results, failed claims and summary
+ * (src/validate/report.rs content_hash), from the results and failed
+ * claims already rendered (`canonical`) one by one.
+ */
+async function contentHash(parts, summary) {
+  const text = `{"failed_claims":[${parts.failed.join(',')}],"validated_claims":[${parts.validated.join(',')}],"validation_summary":${canonical(summary, null)}}`;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
