@@ -153,6 +153,20 @@ function exponent(xs, ys) {
   return sxy / sxx;
 }
 
+/** Least-squares line y = a + b·x: [a, b, R²] (a fixed cost and a cost per unit; R² near 1: linear). */
+function line(xs, ys) {
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  const sxy = xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0);
+  const sxx = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
+  const b = sxy / sxx;
+  const a = my - b * mx;
+  const ssr = ys.reduce((s, y, i) => s + (y - a - b * xs[i]) ** 2, 0);
+  const sst = ys.reduce((s, y) => s + (y - my) ** 2, 0);
+  return [a, b, 1 - ssr / sst];
+}
+
 const ms = (x) => (Number.isFinite(x) ? (x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`) : 'n/a');
 const mib = (b) => (Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(1)} MiB` : 'n/a');
 const size = (b) => (b >= MB ? `${(b / MB).toFixed(b >= 10 * MB ? 0 : 2)} MB` : `${(b / 1000).toFixed(0)} KB`);
@@ -176,6 +190,18 @@ console.log('| series | wasm time | native time | wasm linear memory | native pe
 console.log('|---|---:|---:|---:|---:|');
 fit(bySize, (r) => r.bytes, 'vs document size (10 KB → 50 MB, 100 claims)');
 fit(byClaims, (r) => r.claims, 'vs claims (1 → 10 000, 1 MB)');
+const lines = (rows, x, unit, scale, label) => {
+  const cells = [(r) => r.wasm.ms, (r) => r.nat.ms, (r) => r.wasm.linear / 2 ** 20, (r) => r.nat.heap / 2 ** 20].map((f, i) => {
+    const [a, b, r2] = line(rows.map((r) => x(r) / scale), rows.map(f));
+    return `${a.toFixed(1)} + ${b.toPrecision(3)}/${unit} ${i < 2 ? 'ms' : 'MiB'} (R² ${r2.toFixed(3)})`;
+  });
+  console.log(`| ${label} | ${cells.join(' | ')} |`);
+};
+console.log('\nFitted line y = a + b·x (least squares; R² near 1: linear, a the fixed cost):\n');
+console.log('| series | wasm time | native time | wasm linear memory | native peak heap |');
+console.log('|---|---:|---:|---:|---:|');
+lines(bySize, (r) => r.bytes, 'MB', MB, 'vs document size');
+lines(byClaims, (r) => r.claims, '1000 claims', 1000, 'vs claims');
 console.log(`\n(wasm linear memory at load: ${mib(bySize[0].wasm.atLoad)}; the run took ${((performance.now() - benchStart) / 1000).toFixed(0)} s)`);
 if ([...bySize, ...byClaims].some((r) => r.wasm.wrong > 0)) {
   console.error('\nbench-scaling: some answers disagree with the workload (see the table)');

@@ -101,9 +101,9 @@ export function claimsFor(doc, n, seed) {
 
 /**
  * Claims whose answer disagrees with how they were made: a verbatim
- * passage must be VALIDATED (exact, or fuzzy where the passage, cut from
- * the raw markdown, reads otherwise once the markup is read: `[profile.*]`
- * in a link); an edited one must be found fuzzy within its edits, or not
+ * passage must be found exactly (AMBIGUOUS where a document repeats it), or
+ * VALIDATED fuzzy where the passage, cut from the raw markdown, reads
+ * otherwise once the markup is read (`[profile.*]` in a link); an edited one must be found fuzzy within its edits, or not
  * VALIDATED (the meaning guard refuses a letter edit that makes another
  * word, `the` → `she`); an absent one must be FAILED.
  */
@@ -113,7 +113,7 @@ export function wrongAnswers(workload, report) {
     const r = report.validated_claims[i];
     const m = r.match_details;
     const ok =
-      c.bench.kind === 'verbatim' ? r.validation_status === 'VALIDATED'
+      c.bench.kind === 'verbatim' ? m?.match_type === 'exact' || r.validation_status === 'VALIDATED'
       : c.bench.kind === 'edited' ? (m?.match_type === 'fuzzy' && m.edit_distance <= c.bench.edits) || r.validation_status !== 'VALIDATED'
       : r.validation_status === 'FAILED';
     if (!ok) wrong++;
