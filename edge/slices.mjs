@@ -21,7 +21,8 @@
 //
 // Returns null (the caller makes the one call, whose answer is then exactly
 // today's) when:
-//   - the request has at most `sliceClaims` claims, or its claims are not a
+//   - the request has at most `sliceClaims` claims, or more than its
+//     max_claims (the library counts per call), or its claims are not a
 //     plain array (or {claims: [...]}), or a claim id occurs again in a later
 //     slice (the library's DUPLICATE_CLAIM_ID warning is per call);
 //   - the config is not one the slices can be given a time budget in without
@@ -39,7 +40,7 @@
 // ok false, one PROCESSING_ERROR naming every claim not finished, counted
 // over the whole request.
 
-/** Slices of fewer claims than this would take the library's few-claims search; none is made. */
+/** The least EV_SLICE_CLAIMS: slices are then at least 4 claims, over the library's few-claims search (3). */
 const MIN_SLICE = 8;
 
 /**
@@ -73,6 +74,8 @@ export async function validateInSlices(library, source, claims, config, sliceCla
   const started = nowMs();
   const plan = planSlices(source, claims, config, sliceClaims, defaults);
   if (plan === null) return null;
+  // requests that came in meanwhile go first: the build below cannot be cut
+  await yieldToEventLoop();
   let doc;
   try {
     doc = new library.Document(source, plan.format === null ? null : { format: plan.format });
@@ -101,6 +104,8 @@ function planSlices(source, claims, config, sliceClaims, defaults) {
   const seconds = limits.max_processing_time_seconds;
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) return null;
   if (typeof limits.max_memory_mb !== 'number') return null;
+  // the claim count is checked per call: the whole request's, by the one call
+  if (typeof limits.max_claims !== 'number' || list.length > limits.max_claims) return null;
   const estimate = new TextEncoder().encode(source).length * MEMORY_MARGIN.perSourceByte + list.length * MEMORY_MARGIN.perClaim;
   if (estimate > limits.max_memory_mb * 1024 * 1024) return null;
   let format = null;
@@ -111,11 +116,11 @@ function planSlices(source, claims, config, sliceClaims, defaults) {
     if (f !== undefined && f !== null && !['markdown', 'plain_text', 'html'].includes(f)) return null;
     format = f ?? null;
   }
-  // slices of equal size, none under MIN_SLICE
+  // sizes within one of each other: each over half of sliceClaims (≥ 4,
+  // so none takes the library's path for 3 claims or fewer)
   const count = Math.ceil(list.length / sliceClaims);
-  const size = Math.ceil(list.length / count);
   const slices = [];
-  for (let at = 0; at < list.length; at += size) slices.push([at, Math.min(list.length, at + size)]);
+  for (let k = 0; k < count; k++) slices.push([Math.floor((k * list.length) / count), Math.floor(((k + 1) * list.length) / count)]);
   // an id met again in a later slice: the one call's DUPLICATE_CLAIM_ID warning
   const sliceOf = new Map();
   for (const [k, [from, to]] of slices.entries()) {

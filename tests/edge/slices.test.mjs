@@ -37,6 +37,15 @@ test('sliced reports are the one call\'s, byte for byte: object and array claims
   await sameAsOneCall(doc, claimsOf(40, 3), { fuzzy_matching: { max_edit_distance: 8 } }, 8);
   await sameAsOneCall(doc, claimsOf(40, 4), { validation_config: { exact_matching: { case_sensitive: true } } }, 8);
   await sameAsOneCall(doc, { source_metadata: { format: 'plain_text' }, claims: claimsOf(40, 5).claims }, null, 8);
+  // 57 claims in slices of at most 8: 8 slices of 7 or 8, none of 3 or fewer
+  await sameAsOneCall(doc, claimsOf(57, 19), null, 8);
+  // every evidence type (the lexical fallback for the loose ones), and section references
+  const mixed = claimsOf(60, 20);
+  const types = ['direct_quote', 'paraphrase', 'concept_reference', 'section_reference'];
+  mixed.claims.forEach((c, i) => {
+    c.evidence_type = types[i % 4];
+  });
+  await sameAsOneCall(doc, mixed, null, 8);
   // a duplicate id within one slice: the library's own warning
   const dup = claimsOf(40, 6);
   dup.claims[3].id = dup.claims[2].id;
@@ -74,6 +83,10 @@ test('requests the slices cannot answer exactly go to the one call (null)', asyn
   bad.claims[30].quote = 5; // the library's VALIDATION_ERROR, at $.claims[30].quote in the one call
   await none(doc, bad, null);
   assert.throws(() => lib.validateEvidence(doc, bad, null), (e) => e.details.json_path === '$.claims[30].quote');
+  // more claims than max_claims: each slice alone would pass
+  const over = claimsOf(40, 18);
+  await none(doc, over, { performance_limits: { max_claims: 39 } });
+  assert.throws(() => lib.validateEvidence(doc, over, { performance_limits: { max_claims: 39 } }), (e) => e.details.constraint === 'max_claims');
   await none(doc, claimsOf(40, 11), { performance_limits: { max_processing_time_seconds: 'soon' } });
   await none(doc, claimsOf(40, 12), { performance_limits: 5 });
   await none(doc, { source_metadata: { format: 'md' }, claims: claimsOf(40, 13).claims }, null);
@@ -131,6 +144,14 @@ before(async () => {
 
 after(async () => {
   await Promise.all([plainWorker, wide].map((w) => w?.dispose()));
+});
+
+test('more claims than the worker\'s max_claims bound: the one call\'s 400, not slices', async () => {
+  const claims = claimsOf(101, 21); // the default bound is 100
+  const r = await post(plainWorker.url, { source: doc, claims });
+  const e = assertError(r, 400, 'VALIDATION_ERROR');
+  assert.equal(e.details.constraint, 'max_claims');
+  assert.throws(() => lib.validateEvidence(doc, claims, { performance_limits: { max_claims: 100 } }), (x) => x.message === e.message);
 });
 
 test('the worker answers a sliced request with the library\'s report', async () => {
