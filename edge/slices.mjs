@@ -38,7 +38,9 @@
 //     the worker does not reproduce.
 // A slice that runs out of time ends the request the way the one call would:
 // ok false, one PROCESSING_ERROR naming every claim not finished, counted
-// over the whole request.
+// over the whole request (the HIDDEN_TEXT warnings dropped, as the one call
+// drops them then; the hidden places already added to earlier slices'
+// failed claims stay: where time runs out differs between runs anyway).
 
 /** The least EV_SLICE_CLAIMS: slices are then at least 4 claims, over the library's few-claims search (3). */
 const MIN_SLICE = 8;
