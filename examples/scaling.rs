@@ -1,34 +1,90 @@
 //! Native side of `scripts/bench-scaling.mjs`: times the whole job on a
-//! source file and a claims file and prints the median in milliseconds.
-//! Up to 1000 claims (what one call takes, spec 000 §2.1) that is one
+//! source file and a claims file and prints the median in milliseconds,
+//! the peak heap in bytes (a counting global allocator, over the warm-up
+//! and the timed runs) and the peak RSS in bytes (`VmHWM` of
+//! `/proc/self/status`, 0 where there is none), space-separated. Up to 1000
+//! claims (what one call takes, spec 000 §2.1) that is one
 //! `validate_evidence` call (parsing the claims, reading and indexing the
 //! document, matching, the report); more go in batches of 1000 to
 //! `validate_document` on one `Document`, built in the timed part, as the
-//! Node side does.
+//! Node side does. The config is the default with the document and memory
+//! limits raised (the bench's 50 MB document), as on the Node side.
 //!
 //! `cargo run --release --example scaling SOURCE CLAIMS [RUNS]`
 use evidence_validator::host::FixedClock;
 use evidence_validator::validate::{self, ClaimSet, Config};
 use evidence_validator::{Document, Format};
 use serde_json::{json, Value};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 const BATCH: usize = 1000;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The bench's config: the defaults, with room for its 50 MB document.
+fn config_json() -> Value {
+    json!({"performance_limits": {"max_document_size_mb": 64, "max_memory_mb": 4096}})
+}
 
 fn run(source: &str, claims: &Value) -> Result<usize, Box<dyn std::error::Error>> {
     let all = claims["claims"].as_array().ok_or("no claims")?;
     if all.len() <= BATCH {
-        let report = validate::validate_evidence(source, claims, &Value::Null, &FixedClock(0.0))?;
+        let report = validate::validate_evidence(source, claims, &config_json(), &FixedClock(0.0))?;
         return Ok(report.validated_claims.len());
     }
     let format = claims["source_metadata"]["format"].as_str().and_then(Format::from_name);
     let doc = Document::new(source, format)?;
-    let config = Config::default();
+    let config = Config::from_json(&config_json())?;
     let mut validated = 0;
     for part in all.chunks(BATCH) {
         let set = ClaimSet::from_json(&json!({"source_metadata": claims["source_metadata"], "claims": part}))?;
         validated += validate::validate_document(&doc, &set.claims, &config, &FixedClock(0.0))?.validated_claims.len();
     }
     Ok(validated)
+}
+
+/// Peak resident set size in bytes (`VmHWM`), 0 where `/proc` has none.
+fn peak_rss() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -39,6 +95,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs: usize = args.get(3).map(|r| r.parse()).transpose()?.unwrap_or(5);
     let source = std::fs::read_to_string(source)?;
     let claims: Value = serde_json::from_str(&std::fs::read_to_string(claims)?)?;
+    // the inputs themselves are not the validation's memory
+    let before = CURRENT.load(Relaxed);
+    PEAK.store(before, Relaxed);
     // warm-up: the first call pays for page faults the later ones do not
     run(&source, &claims)?;
     let mut times = Vec::new();
@@ -48,6 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         times.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     times.sort_by(f64::total_cmp);
-    println!("{:.2}", times[times.len() / 2]);
+    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    println!("{median:.2} {} {}", PEAK.load(Relaxed).saturating_sub(before), peak_rss());
     Ok(())
 }

@@ -1,216 +1,209 @@
 #!/usr/bin/env node
-// How the cost grows (issue 3): validateEvidence, the whole call, on
-// documents of 0.25, 0.5, 1, 2 and 4 MB with 1000 claims, and on the 1 MB
-// document with 250 to 4000 claims; WebAssembly in Node (pkg/nodejs), and
-// natively when the `scaling` example is built.
+// How the cost grows (issues 3 and 21 item 5): the whole validation, time
+// and memory, on documents from 10 KB to 50 MB (100 claims each) and on the
+// 1 MB document with 1 to 10 000 claims; WebAssembly in Node (pkg/nodejs)
+// and natively (the `scaling` example) side by side; then the exponent of
+// each series fitted by least squares on log-log (1 = linear).
 //
 //   npm run build && cargo build --release --example scaling && npm run bench:scaling
 //   node scripts/bench-scaling.mjs [--runs N]
 //
 // Documents: benches/data/rust-book.md (978 KB of real prose) cut at a
-// paragraph boundary for 0.25 and 0.5 MB; for 2 and 4 MB, the book followed
-// by copies of itself with their paragraphs in another (seeded) order, so
-// the text stays real prose (a passage of the first copy also occurs in the
-// others: verbatim quotes get several exact matches, as in any document
-// that repeats itself).
-// Claims: generated here, seeded, the way benches/make_workload.py makes
-// the benchmark's 1000: 70 % verbatim passages of 40-200 chars, 20 % with
-// 1-3 letter substitutions, 10 % word salad from the document's words.
-// Each size runs with the default config: one validateEvidence call (a
-// fresh document each time) up to 1000 claims, the most one call takes
-// (spec 000 §2.1); 2000 and 4000 claims go in batches of 1000 to
-// Document.validate on one Document, built in the timed part.
+// paragraph boundary below 1 MB; above, the book followed by copies of
+// itself with their paragraphs in another (seeded) order, so the text stays
+// real prose (a passage of the first copy also occurs in the others:
+// verbatim quotes get several exact matches, as in any document that
+// repeats itself). Claims (scripts/workload.mjs): 70 % verbatim passages,
+// 20 % with 1-3 letter substitutions, 10 % word salad.
+// Each configuration runs in a fresh Node process (so that its linear
+// memory, which only grows, is its own peak) and a fresh native process:
+// one warm-up call, then the median of N timed runs (default 3; 1 for 10 MB
+// and up). Up to 1000 claims (spec 000 §2.1's most per call) that is one
+// validateEvidence call; more go in batches of 1000 to Document.validate on
+// one Document, built in the timed part. The config is the default with
+// max_document_size_mb 64 and max_memory_mb 4096 (the 50 MB document is
+// over the default memory estimate limit); nothing else changes.
+// Memory: wasm = the instance's linear memory at the end (its peak:
+// WebAssembly.Instance is wrapped to see it, as in bench-node.mjs);
+// native = peak heap (a counting allocator) and peak RSS.
 //
-// Answers are checked as in bench-node.mjs (verbatim quotes matched exactly,
-// edited ones fuzzy with at most the recorded edits, absent ones FAILED);
-// the script exits 1 only when one disagrees. Timings are never checked.
+// Answers are checked (scripts/workload.mjs wrongAnswers: verbatim quotes
+// VALIDATED, edited ones fuzzy within the recorded edits or refused, absent
+// ones FAILED); the script exits 1 only when one disagrees. Timings are
+// never checked. The wasm runs use V8's optimizing compiler from the first
+// call (--no-liftoff), so that one warm-up call is enough.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { claimsFor, documentOf, wrongAnswers } from './workload.mjs';
 
-// The input schema (spec 000 §2.1) allows 1000 claims per call: more are
-// validated in batches of 1000 on one Document (built once, in the timing).
 const BATCH = 1000;
-
+const CONFIG = { performance_limits: { max_document_size_mb: 64, max_memory_mb: 4096 } };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const self = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
-const runsAt = args.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
-
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
 const entry = path.join(root, 'pkg', 'nodejs', 'index.mjs');
-if (!fs.existsSync(entry)) {
-  console.error('bench-scaling: pkg/nodejs not found; run `npm run build` first');
-  process.exit(2);
-}
-const { validateEvidence, Document } = await import(pathToFileURL(entry).href);
-const native = path.join(root, 'target', 'release', 'examples', 'scaling');
-const haveNative = fs.existsSync(native);
-
-// --- seeded generation
-function rng(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = (xs) => xs[Math.floor(next() * xs.length)];
-  const shuffle = (xs) => {
-    const a = [...xs];
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [a[i], a[j]] = [a[j], a[i]];
-    }
-    return a;
-  };
-  return { next, int, pick, shuffle };
-}
-
-const book = fs.readFileSync(path.join(root, 'benches', 'data', 'rust-book.md'), 'utf8');
-
-/** A document of about `bytes` bytes made from the book (see the header). */
-function documentOf(bytes) {
-  if (bytes <= book.length) {
-    const cut = book.lastIndexOf('\n\n', bytes);
-    return book.slice(0, cut > 0 ? cut : bytes);
-  }
-  const r = rng(bytes);
-  const paragraphs = book.split('\n\n');
-  let doc = book;
-  while (doc.length < bytes) doc += '\n\n' + r.shuffle(paragraphs).join('\n\n');
-  const cut = doc.lastIndexOf('\n\n', bytes);
-  return doc.slice(0, cut);
-}
-
-function passage(r, paragraphs) {
-  for (;;) {
-    const p = r.pick(paragraphs);
-    const length = r.int(40, 200);
-    let start = r.int(0, p.length - length);
-    while (start > 0 && !/\s/.test(p[start - 1])) start--;
-    let end = start + length;
-    while (end < p.length && !/\s/.test(p[end])) end++;
-    const q = p.slice(start, end).trim();
-    if (q.length >= 40 && q.length <= 2000 && !q.includes('\n\n')) return q;
-  }
-}
-
-function substitute(r, quote, k) {
-  const letters = [...quote].map((c, i) => (/[a-z]/.test(c) ? i : -1)).filter((i) => i >= 0);
-  const chosen = [];
-  for (const i of r.shuffle(letters)) {
-    if (chosen.every((j) => Math.abs(i - j) > 3)) chosen.push(i);
-    if (chosen.length === k) break;
-  }
-  const q = [...quote];
-  for (const i of chosen) {
-    const around = new Set([quote[i], quote[i - 1], quote[i + 1]]);
-    q[i] = r.pick([...'abcdefghijklmnopqrstuvwxyz'].filter((c) => !around.has(c)));
-  }
-  return { quote: q.join(''), edits: chosen.length };
-}
-
-function claimsFor(doc, n, seed) {
-  const r = rng(seed);
-  const paragraphs = doc.split('\n\n').filter((p) => p.length > 220 && !p.startsWith('#'));
-  const vocab = [...new Set(doc.toLowerCase().match(/[a-z]{4,}/g))].sort();
-  const claims = [];
-  for (let i = 0; i < n; i++) {
-    let quote, kind, edits = 0;
-    if (i % 10 < 7) [quote, kind] = [passage(r, paragraphs), 'verbatim'];
-    else if (i % 10 < 9) {
-      ({ quote, edits } = substitute(r, passage(r, paragraphs), r.int(1, 3)));
-      kind = 'edited';
-    } else {
-      quote = Array.from({ length: r.int(6, 20) }, () => r.pick(vocab)).join(' ');
-      kind = 'absent';
-    }
-    claims.push({ id: `EV${String(i + 1).padStart(4, '0')}`, task_id: `P${Math.floor(i / 100) + 1}.T${(i % 100) + 1}`, quote, evidence_type: 'direct_quote', bench: { kind, edits } });
-  }
-  return { source_metadata: { format: 'plain_text' }, claims };
-}
-
-// --- measuring
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function wrongAnswers(workload, report) {
-  let wrong = 0;
-  workload.claims.forEach((c, i) => {
-    const r = report.validated_claims[i];
-    const m = r.match_details;
-    const ok =
-      c.bench.kind === 'verbatim' ? m?.match_type === 'exact'
-      : c.bench.kind === 'edited' ? m?.match_type === 'fuzzy' && m.edit_distance <= c.bench.edits
-      : r.validation_status === 'FAILED';
-    if (!ok) wrong++;
-  });
-  return wrong;
-}
-
-const outDir = path.join(root, 'target', 'scaling');
-fs.mkdirSync(outDir, { recursive: true });
 
 /** validateEvidence, or for more than BATCH claims, batches on one Document. */
-function validateAll(doc, workload) {
-  if (workload.claims.length <= BATCH) return validateEvidence(doc, workload);
-  const d = new Document(doc, { format: workload.source_metadata.format });
+function validateAll(lib, doc, workload) {
+  if (workload.claims.length <= BATCH) return lib.validateEvidence(doc, workload, CONFIG);
+  const d = new lib.Document(doc, { format: workload.source_metadata.format });
   const validated = [];
   for (let i = 0; i < workload.claims.length; i += BATCH) {
-    const part = d.validate({ ...workload, claims: workload.claims.slice(i, i + BATCH) });
+    const part = d.validate({ ...workload, claims: workload.claims.slice(i, i + BATCH) }, CONFIG);
     validated.push(...part.validated_claims);
   }
   d.free();
   return { validated_claims: validated };
 }
 
-function measure(label, doc, workload) {
-  const report = validateAll(doc, workload); // warm-up, and the answers
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// --- child: one configuration in this fresh process; prints {ms, linear, wrong}
+if (option('--child', null) !== null) {
+  const label = option('--child', null);
+  const runs = Number(option('--runs', 3));
+  const instances = [];
+  const Original = WebAssembly.Instance;
+  WebAssembly.Instance = new Proxy(Original, {
+    construct(target, argv, newTarget) {
+      const instance = Reflect.construct(target, argv, newTarget);
+      instances.push(instance);
+      return instance;
+    },
+  });
+  const lib = await import(pathToFileURL(entry).href);
+  WebAssembly.Instance = Original;
+  const memory = instances.map((i) => i.exports.memory).find((m) => m instanceof WebAssembly.Memory);
+  const dir = path.join(root, 'target', 'scaling');
+  const doc = fs.readFileSync(path.join(dir, `${label}.txt`), 'utf8');
+  const workload = JSON.parse(fs.readFileSync(path.join(dir, `${label}.json`), 'utf8'));
+  const atLoad = memory.buffer.byteLength;
+  const report = validateAll(lib, doc, workload); // warm-up, and the answers
   const times = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    validateAll(doc, workload);
+    validateAll(lib, doc, workload);
     times.push(performance.now() - t);
   }
-  let nativeMs = null;
+  console.log(JSON.stringify({ ms: median(times), linear: memory.buffer.byteLength, atLoad, wrong: wrongAnswers(workload, report) }));
+  process.exit(0);
+}
+
+// --- parent
+if (!fs.existsSync(entry)) {
+  console.error('bench-scaling: pkg/nodejs not found; run `npm run build` first');
+  process.exit(2);
+}
+const RUNS = Number(option('--runs', 3));
+const native = path.join(root, 'target', 'release', 'examples', 'scaling');
+const haveNative = fs.existsSync(native);
+const outDir = path.join(root, 'target', 'scaling');
+fs.mkdirSync(outDir, { recursive: true });
+const benchStart = performance.now();
+
+function measure(label, doc, workload) {
+  fs.writeFileSync(path.join(outDir, `${label}.txt`), doc);
+  fs.writeFileSync(path.join(outDir, `${label}.json`), JSON.stringify(workload));
+  const runs = doc.length >= 10_000_000 ? 1 : RUNS;
+  // --no-liftoff: V8 compiles each wasm function optimized on first use, so
+  // that the one warm-up call leaves no function in baseline code (a fresh
+  // process otherwise tiers up in background threads, slowly on a loaded machine)
+  const w = spawnSync(process.execPath, ['--no-liftoff', '--max-old-space-size=4096', self, '--child', label, '--runs', String(runs)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (w.status !== 0) throw new Error(`bench-scaling: the wasm run of ${label} failed: ${w.stderr}`);
+  const wasm = JSON.parse(w.stdout.trim().split('\n').pop());
+  let nat = { ms: NaN, heap: NaN, rss: NaN };
   if (haveNative) {
-    const src = path.join(outDir, `${label}.txt`);
-    const claims = path.join(outDir, `${label}.json`);
-    fs.writeFileSync(src, doc);
-    fs.writeFileSync(claims, JSON.stringify(workload));
-    const r = spawnSync(native, [src, claims, String(RUNS)], { encoding: 'utf8' });
-    nativeMs = r.status === 0 ? Number(r.stdout.trim()) : NaN;
+    const r = spawnSync(native, [path.join(outDir, `${label}.txt`), path.join(outDir, `${label}.json`), String(runs)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bench-scaling: the native run of ${label} failed: ${r.stderr}`);
+    const [ms, heap, rss] = r.stdout.trim().split(/\s+/).map(Number);
+    nat = { ms, heap, rss };
   }
-  return { wasm: median(times), native: nativeMs, wrong: wrongAnswers(workload, report) };
+  process.stderr.write(`bench-scaling: ${label} done (${((performance.now() - benchStart) / 1000).toFixed(0)} s)\n`);
+  return { bytes: Buffer.byteLength(doc), claims: workload.claims.length, runs, wasm, nat };
 }
 
 const MB = 1_000_000;
-const rows = [];
-const oneMb = documentOf(MB);
-// V8 compiles the module with its baseline compiler, then optimizes hot
-// functions while they run: warm up before the first row
-for (let i = 0; i < 3; i++) validateAll(oneMb, claimsFor(oneMb, 1000, 3));
-for (const size of [0.25, 0.5, 1, 2, 4]) {
-  const doc = size === 1 ? oneMb : documentOf(size * MB);
-  const r = measure(`doc-${size}`, doc, claimsFor(doc, 1000, 7));
-  rows.push({ what: `${(doc.length / MB).toFixed(2)} MB, 1000 claims`, ...r });
+const bySize = [];
+for (const size of [10_000, 100_000, MB, 10 * MB, 50 * MB]) {
+  const doc = documentOf(size);
+  bySize.push(measure(`size-${size}`, doc, claimsFor(doc, 100, 7)));
 }
-for (const n of [250, 500, 2000, 4000]) {
-  const r = measure(`claims-${n}`, oneMb, claimsFor(oneMb, n, 11));
-  rows.push({ what: `${(oneMb.length / MB).toFixed(2)} MB, ${n} claims`, ...r });
+const oneMb = documentOf(MB);
+const byClaims = [];
+for (const n of [1, 10, 100, 1000, 10_000]) byClaims.push(measure(`claims-${n}`, oneMb, claimsFor(oneMb, n, 11)));
+
+/** Least-squares slope of log y on log x: the exponent k of y ∝ x^k. */
+function exponent(xs, ys) {
+  const pts = xs.map((x, i) => [Math.log(x), Math.log(ys[i])]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+  const n = pts.length;
+  if (n < 2) return NaN;
+  const mx = pts.reduce((s, [a]) => s + a, 0) / n;
+  const my = pts.reduce((s, [, b]) => s + b, 0) / n;
+  const sxy = pts.reduce((s, [a, b]) => s + (a - mx) * (b - my), 0);
+  const sxx = pts.reduce((s, [a]) => s + (a - mx) ** 2, 0);
+  return sxy / sxx;
 }
 
-const fmt = (x) => (x === null ? 'n/a' : `${x.toFixed(1)} ms`);
-console.log(`validateEvidence, whole call, median of ${RUNS} runs (Node ${process.version}${haveNative ? '; native: target/release/examples/scaling' : '; native: build the scaling example to add it'})\n`);
-console.log('| workload | wasm in Node | native | answers differing |');
-console.log('|---|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.what} | ${fmt(r.wasm)} | ${fmt(r.native)} | ${r.wrong} |`);
-if (rows.some((r) => r.wrong > 0)) {
+/** Least-squares line y = a + b·x: [a, b, R²] (a fixed cost and a cost per unit; R² near 1: linear). */
+function line(xs, ys) {
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  const sxy = xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0);
+  const sxx = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
+  const b = sxy / sxx;
+  const a = my - b * mx;
+  const ssr = ys.reduce((s, y, i) => s + (y - a - b * xs[i]) ** 2, 0);
+  const sst = ys.reduce((s, y) => s + (y - my) ** 2, 0);
+  return [a, b, 1 - ssr / sst];
+}
+
+const ms = (x) => (Number.isFinite(x) ? (x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`) : 'n/a');
+const mib = (b) => (Number.isFinite(b) ? `${(b / 2 ** 20).toFixed(1)} MiB` : 'n/a');
+const size = (b) => (b >= MB ? `${(b / MB).toFixed(b >= 10 * MB ? 0 : 2)} MB` : `${(b / 1000).toFixed(0)} KB`);
+const cpus = os.cpus();
+console.log(`The whole validation, median of ${RUNS} runs (1 at 10 MB and up) after a warm-up, each configuration in fresh processes; Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}${haveNative ? '' : '; native: build the scaling example to add it'}\n`);
+console.log('| document | claims | wasm time | native time | wasm linear memory | native peak heap | native peak RSS | answers differing |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of [...bySize, ...byClaims]) {
+  console.log(`| ${size(r.bytes)} | ${r.claims} | ${ms(r.wasm.ms)} | ${ms(r.nat.ms)} | ${mib(r.wasm.linear)} | ${mib(r.nat.heap)} | ${mib(r.nat.rss)} | ${r.wasm.wrong} |`);
+}
+const fit = (rows, x, label) => {
+  const xs = rows.map(x);
+  const cells = [(r) => r.wasm.ms, (r) => r.nat.ms, (r) => r.wasm.linear, (r) => r.nat.heap].map((f) => exponent(xs, rows.map(f)).toFixed(2));
+  const upper = rows.filter((r) => x(r) >= x(rows[2]));
+  const cellsUpper = [(r) => r.wasm.ms, (r) => r.nat.ms, (r) => r.wasm.linear, (r) => r.nat.heap].map((f) => exponent(upper.map(x), upper.map(f)).toFixed(2));
+  console.log(`| ${label} | ${cells.join(' | ')} |`);
+  console.log(`| ${label}, from ${rows === bySize ? size(x(rows[2])) : `${x(rows[2])} claims`} up | ${cellsUpper.join(' | ')} |`);
+};
+console.log('\nFitted exponent k (y ∝ x^k, least squares on log-log; 1 = linear):\n');
+console.log('| series | wasm time | native time | wasm linear memory | native peak heap |');
+console.log('|---|---:|---:|---:|---:|');
+fit(bySize, (r) => r.bytes, 'vs document size (10 KB → 50 MB, 100 claims)');
+fit(byClaims, (r) => r.claims, 'vs claims (1 → 10 000, 1 MB)');
+const lines = (rows, x, unit, scale, label) => {
+  const cells = [(r) => r.wasm.ms, (r) => r.nat.ms, (r) => r.wasm.linear / 2 ** 20, (r) => r.nat.heap / 2 ** 20].map((f, i) => {
+    const [a, b, r2] = line(rows.map((r) => x(r) / scale), rows.map(f));
+    return `${a.toFixed(1)} + ${b.toPrecision(3)}/${unit} ${i < 2 ? 'ms' : 'MiB'} (R² ${r2.toFixed(3)})`;
+  });
+  console.log(`| ${label} | ${cells.join(' | ')} |`);
+};
+console.log('\nFitted line y = a + b·x (least squares; R² near 1: linear, a the fixed cost):\n');
+console.log('| series | wasm time | native time | wasm linear memory | native peak heap |');
+console.log('|---|---:|---:|---:|---:|');
+lines(bySize, (r) => r.bytes, 'MB', MB, 'vs document size');
+lines(byClaims, (r) => r.claims, '1000 claims', 1000, 'vs claims');
+console.log(`\n(wasm linear memory at load: ${mib(bySize[0].wasm.atLoad)}; the run took ${((performance.now() - benchStart) / 1000).toFixed(0)} s)`);
+if ([...bySize, ...byClaims].some((r) => r.wasm.wrong > 0)) {
   console.error('\nbench-scaling: some answers disagree with the workload (see the table)');
   process.exit(1);
 }

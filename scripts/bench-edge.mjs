@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// The edge worker under load (issue 21 item 4): edge/worker.mjs in workerd
+// (the `miniflare` package starts it on 127.0.0.1, offline, as the edge
+// tests do), driven over HTTP by closed-loop clients in this process.
+//
+//   npm run build && npm run bench:edge
+//   node scripts/bench-edge.mjs [--seconds S] [--runs N]
+//
+// Workloads (seeded, scripts/workload.mjs): small = a 100 KB document with
+// 50 claims; heavy = the 1 MB document with 1000 claims (the worker runs
+// with EV_MAX_CLAIMS=1000, its default bound being 100).
+// Phases, each bounded by time (--seconds, default 6) and by count (at most
+// 2000 requests), run --runs times (default 3; the table gives the median
+// of the runs' figures):
+//   1. small alone at 1, 8 and 32 concurrent clients: requests per second,
+//      p50 and p99 latency;
+//   2. heavy alone, 1 client;
+//   3. small at 1 and 8 clients while 1 client sends heavy requests back
+//      to back, on the worker as it is (heavy requests validated in slices
+//      of EV_SLICE_CLAIMS claims, yielding between them) and on one started
+//      with EV_SLICE_CLAIMS=1000 (every request in one call: the worker
+//      before slicing).
+// Every answer is checked: status 200 and the contentHash the library in
+// Node gives for the same request (the script exits 1 otherwise). Timings
+// are never checked.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { claimsFor, documentOf, plain } from './workload.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const SECONDS = arg('--seconds', 6);
+const RUNS = arg('--runs', 3);
+const MAX_REQUESTS = 2000;
+/** The whole run stops after this, whatever is left. */
+const TOTAL_LIMIT_MS = 15 * 60 * 1000;
+const benchStart = performance.now();
+
+if (!fs.existsSync(path.join(root, 'pkg', 'web', 'workerd.js'))) {
+  console.error('bench-edge: pkg/ is not built: run `npm run build` first');
+  process.exit(2);
+}
+const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
+
+async function startWorker(bindings) {
+  const mf = new Miniflare({
+    modules: true,
+    modulesRoot: root,
+    scriptPath: path.join(root, 'edge', 'worker.mjs'),
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
+    compatibilityDate: '2025-01-01',
+    host: '127.0.0.1',
+    port: 0,
+    bindings,
+  });
+  return { url: (await mf.ready).href, dispose: () => mf.dispose() };
+}
+
+const small = (() => {
+  const source = documentOf(100_000);
+  const claims = plain(claimsFor(source, 50, 21));
+  return { name: 'small', body: JSON.stringify({ source, claims }), hash: lib.validateEvidence(source, claims).generated.contentHash };
+})();
+const heavy = (() => {
+  const source = documentOf(1_000_000);
+  const claims = plain(claimsFor(source, 1000, 7));
+  return { name: 'heavy', body: JSON.stringify({ source, claims }), hash: lib.validateEvidence(source, claims).generated.contentHash };
+})();
+
+let failures = 0;
+let resets = 0;
+async function send(url, load) {
+  const t = performance.now();
+  let res, text;
+  try {
+    res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: load.body, signal: AbortSignal.timeout(120_000) });
+    text = await res.text();
+  } catch (e) {
+    // a connection reset by the local runtime under load: counted, not timed
+    resets++;
+    console.error(`bench-edge: ${load.name}: ${e.cause?.code ?? e.message}`);
+    return null;
+  }
+  const ms = performance.now() - t;
+  let hash = null;
+  try {
+    hash = JSON.parse(text).generated?.contentHash;
+  } catch {}
+  if (res.status !== 200 || hash !== load.hash) {
+    failures++;
+    console.error(`bench-edge: ${load.name}: status ${res.status}, contentHash ${hash} (expected ${load.hash}): ${text.slice(0, 200)}`);
+  }
+  return ms;
+}
+
+/** `clients` closed loops of `load` until `until()` or MAX_REQUESTS; latencies in ms. */
+async function loop(url, load, clients, until) {
+  const latencies = [];
+  let started = 0;
+  const client = async () => {
+    while (!until() && started < MAX_REQUESTS) {
+      started++;
+      const ms = await send(url, load);
+      if (ms !== null) latencies.push(ms);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  return latencies;
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+};
+const median = (xs) => quantile(xs, 0.5);
+
+/** One phase: `clients` small (or heavy) clients, with or without a heavy stream beside them. */
+async function phase(url, load, clients, withHeavy) {
+  const start = performance.now();
+  const deadline = start + SECONDS * 1000;
+  let stop = false;
+  const until = () => stop || performance.now() > deadline;
+  const heavyStream = withHeavy ? loop(url, heavy, 1, () => stop) : null;
+  const latencies = await loop(url, load, clients, until);
+  const elapsed = (performance.now() - start) / 1000;
+  stop = true;
+  const heavyLatencies = heavyStream ? await heavyStream : [];
+  return { rps: latencies.length / elapsed, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), n: latencies.length, heavyDone: heavyLatencies.length, heavyP50: heavyLatencies.length ? median(heavyLatencies) : NaN };
+}
+
+const sliced = await startWorker({ EV_MAX_CLAIMS: '1000' });
+const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000' });
+const rows = new Map();
+const record = (key, r) => rows.set(key, [...(rows.get(key) ?? []), r]);
+try {
+  // warm-up: the first requests compile and optimize the module
+  for (const w of [sliced, oneCall]) {
+    for (let i = 0; i < 3; i++) await send(w.url, small);
+    await send(w.url, heavy);
+  }
+  for (let run = 0; run < RUNS && performance.now() - benchStart < TOTAL_LIMIT_MS; run++) {
+    for (const clients of [1, 8, 32]) record(`small|${clients}|alone|sliced`, await phase(sliced.url, small, clients, false));
+    record('heavy|1|alone|sliced', await phase(sliced.url, heavy, 1, false));
+    record('heavy|1|alone|one call', await phase(oneCall.url, heavy, 1, false));
+    for (const clients of [1, 8]) {
+      record(`small|${clients}|alone|one call`, await phase(oneCall.url, small, clients, false));
+      record(`small|${clients}|with heavy|sliced`, await phase(sliced.url, small, clients, true));
+      record(`small|${clients}|with heavy|one call`, await phase(oneCall.url, small, clients, true));
+    }
+    process.stderr.write(`bench-edge: run ${run + 1} of ${RUNS} done\n`);
+  }
+} finally {
+  await Promise.all([sliced.dispose(), oneCall.dispose()]);
+}
+
+const cpus = os.cpus();
+console.log(`edge/worker.mjs in workerd (miniflare ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'miniflare', 'package.json'), 'utf8')).version}), closed-loop clients over HTTP on 127.0.0.1; ` +
+  `${SECONDS} s per phase, median of ${rows.get('small|1|alone|sliced').length} runs; Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+console.log('| request | clients | beside it | worker | requests/s | p50 | p99 | heavy requests done (p50) |');
+console.log('|---|---:|---|---|---:|---:|---:|---:|');
+const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
+for (const [key, runs] of rows) {
+  const [load, clients, beside, worker] = key.split('|');
+  const m = (f) => median(runs.map(f));
+  const heavyCell = beside === 'with heavy' ? `${m((r) => r.heavyDone)} (${ms(m((r) => r.heavyP50))})` : '';
+  const what = load === 'small' ? '100 KB, 50 claims' : '1 MB, 1000 claims';
+  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? `slices of 50` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
+}
+if (resets > 0) console.log(`\n${resets} request(s) got no answer (connection reset), left out of the figures`);
+if (failures > 0) {
+  console.error(`\nbench-edge: ${failures} answer(s) differed from the library's report`);
+  process.exit(1);
+}
