@@ -765,7 +765,8 @@ mod tests {
     /// holds what splits clusters wrongly when only combining classes are
     /// read: chars of class 0 that decompose to a mark (U+0F73, U+FF9E),
     /// starters that compose with the char before them (Hangul vowels and
-    /// trailing consonants, U+09BE, U+0CD5), long runs of marks, and a
+    /// trailing consonants, U+09BE, U+0CD5), chars that decompose to such a
+    /// starter (compatibility jamo: U+314F, U+FFAC), long runs of marks, and a
     /// capital whose lowercase carries a mark (İ).
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
@@ -775,7 +776,8 @@ mod tests {
             'a', 'A', 'e', 'i', 'İ', 'é', 'ﬁ', '👍', '中', ' ', '\n', '-', '\u{0301}', '\u{0316}', '\u{0329}',
             '\u{0307}', '\u{0344}', '\u{0F40}', '\u{0F71}', '\u{0F72}', '\u{0F73}', '\u{0F75}', '\u{0F81}', '\u{FF76}',
             '\u{FF9E}', '\u{FF9F}', '\u{3099}', '\u{1100}', '\u{1161}', '\u{11A8}', '\u{AC00}', '\u{09C7}', '\u{09BE}',
-            '\u{09D7}', '\u{0CC6}', '\u{0CD5}', '\u{0CC2}', '\u{0B47}', '\u{0B3E}',
+            '\u{09D7}', '\u{0CC6}', '\u{0CD5}', '\u{0CC2}', '\u{0B47}', '\u{0B3E}', '\u{314F}', '\u{3131}', '\u{FFAC}',
+            '\u{FFC2}', '\u{11B4}', '\u{B098}', '\u{B01F}',
         ];
         let raw = Profile { fold_case: false, collapse_whitespace: false };
         let profiles = [

@@ -195,30 +195,38 @@ pub fn canonical_combining_class(c: char) -> u8 {
 
 /// Whether `c` belongs, in NFKC, to the cluster of the char before it, so
 /// that a normalizer working one cluster at a time must not start a new
-/// cluster at `c`: a non-starter (class other than 0); a starter that
-/// composes with the char before it (Hangul vowels and trailing
-/// consonants, U+09BE, U+0CD5 and the like); a char whose decomposition
-/// starts with a non-starter (U+0F73, U+FF9E, whose class is 0).
+/// cluster at `c`: a char that [`joins_as_is`], or one whose decomposition
+/// starts with such a char (U+0F73 and U+FF9E, of class 0, decompose to a
+/// mark; U+314F and U+FFAC, compatibility jamo, to a Hangul vowel or
+/// trailing consonant).
 pub fn joins_previous(c: char) -> bool {
     let s = c as u32;
     if s < 0x300 {
         return false;
     }
-    if (V_BASE..V_BASE + V_COUNT).contains(&s) || (T_BASE + 1..T_BASE + T_COUNT).contains(&s) {
+    if joins_as_is(c) {
         return true;
     }
-    let t = tables();
-    if t.is_quiet(s) {
+    if tables().is_quiet(s) {
         return false;
-    }
-    if canonical_combining_class(c) != 0 || t.starter_seconds.binary_search(&s).is_ok() {
-        return true;
     }
     let mut first = None;
     decompose(c, true, &mut |d| {
         first.get_or_insert(d);
     });
-    first.is_some_and(|d| d != c && canonical_combining_class(d) != 0)
+    first.is_some_and(|d| d != c && joins_as_is(d))
+}
+
+/// A non-starter (class other than 0), or a starter that composes with the
+/// char before it: Hangul vowels and trailing consonants, U+09BE, U+0CD5
+/// and the like.
+fn joins_as_is(c: char) -> bool {
+    let s = c as u32;
+    if (V_BASE..V_BASE + V_COUNT).contains(&s) || (T_BASE + 1..T_BASE + T_COUNT).contains(&s) {
+        return true;
+    }
+    let t = tables();
+    !t.is_quiet(s) && (canonical_combining_class(c) != 0 || t.starter_seconds.binary_search(&s).is_ok())
 }
 
 /// Whether `c` is a combining mark (General_Category Mn, Mc or Me).
