@@ -188,13 +188,18 @@ function writeEntryPoints(names) {
   // Node: the nodejs target is CommonJS. A `type: commonjs` marker keeps it so
   // under the package's `type: module`; index.mjs gives ESM importers the same
   // instance (no dual-package hazard: `instanceof Document` holds across both).
+  // It loads it with `createRequire`, not `import cjs from`: Node's ESM
+  // loader would first scan the CommonJS file for its export names
+  // (cjs-module-lexer), about 20-30 ms of CPU on a first import here, more
+  // than compiling the .wasm (`npm run bench:cold`, issue 21).
   writeJson(path.join(pkgDir, 'nodejs', 'package.json'), { type: 'commonjs' });
   const cjs = commonJsNames(path.join(pkgDir, 'nodejs', `${base}.js`));
   const missing = names.filter((n) => !cjs.includes(n));
   if (missing.length) fail(`the nodejs target does not export ${missing.join(', ')} (exports found: ${cjs.join(', ')})`);
   fs.writeFileSync(path.join(pkgDir, 'nodejs', 'index.mjs'),
     `${HEADER}// Node ESM entry: the CommonJS nodejs target, re-exported by name.\n` +
-    `import cjs from './${base}.js';\n\nexport const { ${names.join(', ')} } = cjs;\n`);
+    `import { createRequire } from 'node:module';\n\n` +
+    `const cjs = createRequire(import.meta.url)('./${base}.js');\n\nexport const { ${names.join(', ')} } = cjs;\n`);
   fs.writeFileSync(path.join(pkgDir, 'nodejs', 'index.d.mts'), `${HEADER}export * from './${base}.js';\n`);
 
   // workerd (Cloudflare Workers), and any runtime or bundler that imports a
