@@ -95,6 +95,12 @@ fn to_json(value: &JsValue, kind: ErrorKind, what: &str) -> Result<Value, JsValu
 
 type JsFault = (JsonPath, &'static str, String);
 
+thread_local! {
+    /// The key `toJSON`, made a JS string once (not once per object: 2000
+    /// string conversions a benchmark call).
+    static TO_JSON: JsValue = JsValue::from_str("toJSON");
+}
+
 fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, JsFault> {
     if depth > MAX_JS_DEPTH {
         return Err((path.clone(), "maxDepth", format!("nested deeper than {MAX_JS_DEPTH} levels")));
@@ -128,7 +134,7 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
     }
     // as JSON.stringify: an object with toJSON (a Date, a Finding built by
     // this package) stands for what toJSON returns
-    if let Ok(to_json) = Reflect::get(value, &"toJSON".into()) {
+    if let Ok(to_json) = TO_JSON.with(|key| Reflect::get(value, key)) {
         if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
             let plain =
                 f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", host::describe(&e))))?;
