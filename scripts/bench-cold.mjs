@@ -7,6 +7,8 @@
 //   node scripts/bench-cold.mjs --pkg /tmp/a/nodejs --pkg pkg/nodejs
 //        (builds side by side: the processes alternate between them, so a
 //        slow minute of this shared machine falls on both)
+//   node scripts/bench-cold.mjs --warm --pkg A --pkg B   (warm calls of the
+//        builds side by side in one process; see warm() below)
 //
 // Each run is a fresh `node` process (this script with --child). Two kinds:
 //   user path: import, then validateEvidence(source, claims) — what a user
@@ -38,6 +40,7 @@
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -178,7 +181,7 @@ function parent() {
     const i = args.indexOf(name);
     return i >= 0 ? Number(args[i + 1]) : fallback;
   };
-  const runs = opt('--runs', 11);
+  const runs = opt('--runs', args.includes('--warm') ? 15 : 11);
   const pkgs = args.flatMap((a, i) => (a === '--pkg' ? [path.resolve(args[i + 1])] : []));
   if (pkgs.length === 0) pkgs.push(process.env.EV_PKG ? path.resolve(process.env.EV_PKG) : path.join(root, 'pkg', 'nodejs'));
   for (const p of pkgs) {
@@ -186,6 +189,10 @@ function parent() {
       console.error(`bench-cold: ${path.join(p, 'index.mjs')} not found; run \`npm run build\` first`);
       process.exit(2);
     }
+  }
+  if (args.includes('--warm')) {
+    warm(pkgs, runs);
+    return;
   }
   const results = pkgs.map(() => ({ user: [], split: [] }));
   const wrong = new Set();
@@ -242,6 +249,40 @@ function parent() {
   }
   if (wrong.size) {
     console.error(`\nbench-cold: answers disagree with the workload:\n  ${[...wrong].slice(0, 20).join('\n  ')}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * --warm: the builds' warm calls side by side in one process (each build's
+ * CommonJS file loaded once, calls alternating between them after 4 calls
+ * each), wall and CPU time per call, medians: how a build option's effect
+ * on the warm path is compared (a slow minute falls on every build).
+ */
+function warm(pkgs, runs) {
+  const { source, workload } = loadWorkload();
+  const require = createRequire(import.meta.url);
+  const fns = pkgs.map((p) => require(path.join(p, 'evidence_validator.js')).validateEvidence);
+  for (let i = 0; i < 4; i++) fns.forEach((f) => f(source, workload));
+  const times = pkgs.map(() => ({ wall: [], main: [], cpu: [] }));
+  const wrong = [];
+  for (let r = 0; r < runs; r++) {
+    fns.forEach((f, k) => {
+      const a = now();
+      const report = f(source, workload);
+      const d = since(a, now());
+      for (const key of Object.keys(d)) times[k][key].push(d[key]);
+      if (r === 0) wrong.push(...wrongAnswers(report, workload.claims).map((w) => `${pkgs[k]}: ${w}`));
+    });
+  }
+  console.log(`bench-cold --warm: ${runs} calls per build, alternating, after 4 each; medians (min)`);
+  console.log(`${'build'.padEnd(40)}${'wall'.padStart(20)}${'main thread CPU'.padStart(20)}${'process CPU'.padStart(20)}`);
+  pkgs.forEach((p, k) => {
+    const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}) ms`.padStart(20);
+    console.log(`${(path.relative(root, p) || p).slice(-38).padEnd(40)}${cell(times[k].wall)}${cell(times[k].main)}${cell(times[k].cpu)}`);
+  });
+  if (wrong.length) {
+    console.error(`\nbench-cold: answers disagree with the workload:\n  ${wrong.slice(0, 20).join('\n  ')}`);
     process.exit(1);
   }
 }
