@@ -20,7 +20,12 @@
 //      -O3. Measured again after the size work (sort.rs, text/unicode.rs):
 //      -O3 919683 bytes raw / 376992 gzip -9, -Oz 912741 / 376687, and
 //      before it -Os and -O4 were within 0.1% of -O3 gzipped: the level is
-//      not where the size is, so -O3 stays. The budget is 400 KB gzipped
+//      not where the size is, so -O3 stays. -O3 inlines every function with
+//      one caller, whatever its size (validate::run becomes 67 KB, the
+//      costliest function for V8's optimizing compiler); capping that
+//      (--one-caller-inline-max-function-size=1000) changed neither the size
+//      nor the first call's time (npm run bench:cold, 2026-11-27), so it is
+//      not set. The budget is 400 KB gzipped
 //      (a warning below). Either saves about 14% raw and 8% gzipped over
 //      bindgen's output. Optimizing AFTER wasm-bindgen: bindgen needs the custom
 //      sections the optimizer would drop. The three targets get the same
