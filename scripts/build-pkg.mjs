@@ -20,7 +20,12 @@
 //      -O3. Measured again after the size work (sort.rs, text/unicode.rs):
 //      -O3 919683 bytes raw / 376992 gzip -9, -Oz 912741 / 376687, and
 //      before it -Os and -O4 were within 0.1% of -O3 gzipped: the level is
-//      not where the size is, so -O3 stays. The budget is 400 KB gzipped
+//      not where the size is, so -O3 stays. -O3 inlines every function with
+//      one caller, whatever its size (validate::run becomes 67 KB, the
+//      costliest function for V8's optimizing compiler); capping that
+//      (--one-caller-inline-max-function-size=1000) changed neither the size
+//      nor the first call's time (npm run bench:cold, 2026-11-27), so it is
+//      not set. The budget is 400 KB gzipped
 //      (a warning below). Either saves about 14% raw and 8% gzipped over
 //      bindgen's output. Optimizing AFTER wasm-bindgen: bindgen needs the custom
 //      sections the optimizer would drop. The three targets get the same
@@ -188,13 +193,18 @@ function writeEntryPoints(names) {
   // Node: the nodejs target is CommonJS. A `type: commonjs` marker keeps it so
   // under the package's `type: module`; index.mjs gives ESM importers the same
   // instance (no dual-package hazard: `instanceof Document` holds across both).
+  // It loads it with `createRequire`, not `import cjs from`: Node's ESM
+  // loader would first scan the CommonJS file for its export names
+  // (cjs-module-lexer), about 20-30 ms of CPU on a first import here, more
+  // than compiling the .wasm (`npm run bench:cold`, issue 21).
   writeJson(path.join(pkgDir, 'nodejs', 'package.json'), { type: 'commonjs' });
   const cjs = commonJsNames(path.join(pkgDir, 'nodejs', `${base}.js`));
   const missing = names.filter((n) => !cjs.includes(n));
   if (missing.length) fail(`the nodejs target does not export ${missing.join(', ')} (exports found: ${cjs.join(', ')})`);
   fs.writeFileSync(path.join(pkgDir, 'nodejs', 'index.mjs'),
     `${HEADER}// Node ESM entry: the CommonJS nodejs target, re-exported by name.\n` +
-    `import cjs from './${base}.js';\n\nexport const { ${names.join(', ')} } = cjs;\n`);
+    `import { createRequire } from 'node:module';\n\n` +
+    `const cjs = createRequire(import.meta.url)('./${base}.js');\n\nexport const { ${names.join(', ')} } = cjs;\n`);
   fs.writeFileSync(path.join(pkgDir, 'nodejs', 'index.d.mts'), `${HEADER}export * from './${base}.js';\n`);
 
   // workerd (Cloudflare Workers), and any runtime or bundler that imports a

@@ -57,26 +57,44 @@ fn utf16_weight(b: u8) -> u32 {
     }
 }
 
+/// Bytes counted per call of [`count_block`] (a multiple of
+/// [`CHECKPOINT`]). In wasm, V8 runs a function's first calls in baseline
+/// code and optimized code only from a later call: one call over a
+/// megabyte would run unoptimized to its end on a first `validateEvidence`
+/// (issue 21's cold start), a call per block lets the optimized code take
+/// over after the first few.
+const BLOCK: usize = 16 * 1024;
+
+/// Pushes the checkpoints of `block` (which starts at a checkpoint) after
+/// `(chars, units)`, the counts before it; returns the counts after it.
+#[inline(never)]
+fn count_block(block: &[u8], (mut chars, mut units): (u32, u32), checkpoints: &mut Vec<(u32, u32)>) -> (u32, u32) {
+    for chunk in block.chunks(CHECKPOINT) {
+        checkpoints.push((chars, units));
+        if chunk.is_ascii() {
+            // one char and one UTF-16 unit per byte
+            chars += chunk.len() as u32;
+            units += chunk.len() as u32;
+            continue;
+        }
+        for &b in chunk {
+            chars += is_char_start(b) as u32;
+            units += utf16_weight(b);
+        }
+    }
+    (chars, units)
+}
+
 impl PositionIndex {
     /// Indexes `text`.
     pub fn new(text: &str) -> PositionIndex {
         let bytes = text.as_bytes();
         let mut checkpoints = Vec::with_capacity(bytes.len() / CHECKPOINT + 1);
-        let (mut chars, mut units) = (0u32, 0u32);
-        for chunk in bytes.chunks(CHECKPOINT) {
-            checkpoints.push((chars, units));
-            if chunk.is_ascii() {
-                // one char and one UTF-16 unit per byte
-                chars += chunk.len() as u32;
-                units += chunk.len() as u32;
-                continue;
-            }
-            for &b in chunk {
-                chars += is_char_start(b) as u32;
-                units += utf16_weight(b);
-            }
+        let mut counts = (0u32, 0u32);
+        for block in bytes.chunks(BLOCK) {
+            counts = count_block(block, counts, &mut checkpoints);
         }
-        checkpoints.push((chars, units));
+        checkpoints.push(counts);
         let mut line_starts = vec![0u32];
         line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i + 1) as u32));
         PositionIndex { checkpoints, line_starts }
@@ -197,5 +215,21 @@ mod tests {
             assert_eq!(idx.offsets(&text, byte), (chars, units));
         }
         assert_eq!(idx.line_count(), text.split('\n').count());
+    }
+
+    #[test]
+    fn checkpoints_agree_across_blocks() {
+        // several blocks and a partial one, with multi-byte chars across
+        // every block and checkpoint boundary
+        let text: String = (0..3 * BLOCK / 2).map(|i| ["ab", "é", "中", "😀", "\n", "x"][i % 6]).collect();
+        assert!(text.len() > 3 * BLOCK);
+        let idx = PositionIndex::new(&text);
+        let (mut chars, mut units) = (0, 0);
+        for (byte, c) in text.char_indices() {
+            assert_eq!(idx.offsets(&text, byte), (chars, units), "at byte {byte}");
+            chars += 1;
+            units += c.len_utf16();
+        }
+        assert_eq!(idx.offsets(&text, text.len()), (chars, units));
     }
 }

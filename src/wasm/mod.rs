@@ -31,17 +31,37 @@ fn init_panic_hook() {
 
 /// The JS clock: `performance.timeOrigin + performance.now()` (sub-millisecond
 /// where the runtime allows, so short time budgets are honoured), else
-/// `Date.now()`.
+/// `Date.now()`. `performance.now` and `timeOrigin` are looked up once per
+/// instance ([`PerformanceNow`]): the deadline reads the clock hundreds of
+/// times a call, and the lookups were 2-3 % of a warm `validateEvidence`.
 struct DateClock;
+
+/// `performance`, its `now` function and `timeOrigin`; `None` where the
+/// runtime has no usable `performance`.
+struct PerformanceNow {
+    performance: JsValue,
+    now: js_sys::Function,
+    origin: f64,
+}
+
+impl PerformanceNow {
+    fn find() -> Option<PerformanceNow> {
+        let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok().filter(|p| p.is_object())?;
+        let now = Reflect::get(&performance, &"now".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+        let origin = Reflect::get(&performance, &"timeOrigin".into()).ok()?.as_f64()?;
+        Some(PerformanceNow { performance, now, origin })
+    }
+}
+
+thread_local! {
+    static PERFORMANCE: std::cell::OnceCell<Option<PerformanceNow>> = const { std::cell::OnceCell::new() };
+}
 
 impl Clock for DateClock {
     fn now_ms(&self) -> f64 {
-        let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok().filter(|p| p.is_object());
-        let precise = performance.and_then(|p| {
-            let now = Reflect::get(&p, &"now".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
-            let now = now.call0(&p).ok()?.as_f64()?;
-            let origin = Reflect::get(&p, &"timeOrigin".into()).ok()?.as_f64()?;
-            Some(origin + now)
+        let precise = PERFORMANCE.with(|p| {
+            let p = p.get_or_init(PerformanceNow::find).as_ref()?;
+            Some(p.origin + p.now.call0(&p.performance).ok()?.as_f64()?)
         });
         precise.unwrap_or_else(js_sys::Date::now)
     }
@@ -75,15 +95,19 @@ fn to_json(value: &JsValue, kind: ErrorKind, what: &str) -> Result<Value, JsValu
 
 type JsFault = (JsonPath, &'static str, String);
 
+thread_local! {
+    /// The key `toJSON`, made a JS string once (not once per object: 2000
+    /// string conversions a benchmark call).
+    static TO_JSON: JsValue = JsValue::from_str("toJSON");
+}
+
 fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, JsFault> {
     if depth > MAX_JS_DEPTH {
         return Err((path.clone(), "maxDepth", format!("nested deeper than {MAX_JS_DEPTH} levels")));
     }
-    if value.is_undefined() || value.is_null() {
-        return Ok(Value::Null);
-    }
-    if let Some(b) = value.as_bool() {
-        return Ok(Value::Bool(b));
+    // the commonest kinds first: each test is a call into JS
+    if let Some(string) = value.as_string() {
+        return checked_text(string, value, path).map(Value::String);
     }
     if let Some(x) = value.as_f64() {
         if !x.is_finite() {
@@ -94,8 +118,11 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
         }
         return Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number));
     }
-    if value.is_string() {
-        return js_text(value, path).map(Value::String);
+    if value.is_undefined() || value.is_null() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
     }
     if js_sys::Array::is_array(value) {
         let array: &js_sys::Array = value.unchecked_ref();
@@ -107,7 +134,7 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
     }
     // as JSON.stringify: an object with toJSON (a Date, a Finding built by
     // this package) stands for what toJSON returns
-    if let Ok(to_json) = Reflect::get(value, &"toJSON".into()) {
+    if let Ok(to_json) = TO_JSON.with(|key| Reflect::get(value, key)) {
         if let Some(f) = to_json.dyn_ref::<js_sys::Function>() {
             let plain =
                 f.call0(value).map_err(|e| (path.clone(), "type", format!("toJSON threw: {}", host::describe(&e))))?;
@@ -134,11 +161,27 @@ fn js_to_json(value: &JsValue, path: &JsonPath, depth: usize) -> Result<Value, J
 /// A JS string as text; a lone surrogate (JS strings may hold one, UTF-8
 /// cannot) is refused with its UTF-16 index rather than replaced, so that
 /// every offset reported into the text holds in JS too.
+///
+/// The string crosses the boundary once (wasm-bindgen's `TextEncoder`),
+/// which turns each lone surrogate into U+FFFD: only a text that then holds
+/// U+FFFD is checked unit by unit (`is_valid_utf16` asks JS for every UTF-16
+/// unit, a million boundary crossings for a 1 MB source: 12 % of a warm
+/// `validateEvidence` of the benchmark, more on the first call).
 fn js_text(value: &JsValue, path: &JsonPath) -> Result<String, JsFault> {
-    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
+    let Some(string) = value.as_string() else {
         let what = value.js_typeof().as_string().unwrap_or_default();
         return Err((path.clone(), "type", format!("must be a string, got a {what}")));
     };
+    checked_text(string, value, path)
+}
+
+/// `string`, the conversion of the JS string `value`, if `value` holds no
+/// lone surrogate (see [`js_text`]).
+fn checked_text(string: String, value: &JsValue, path: &JsonPath) -> Result<String, JsFault> {
+    if memchr::memmem::find(string.as_bytes(), "\u{FFFD}".as_bytes()).is_none() {
+        return Ok(string);
+    }
+    let text: &js_sys::JsString = value.unchecked_ref();
     if !text.is_valid_utf16() {
         let lone = (0..text.length()).find(|&i| {
             let unit = text.char_code_at(i) as u32;
@@ -154,7 +197,7 @@ fn js_text(value: &JsValue, path: &JsonPath) -> Result<String, JsFault> {
             format!("holds a lone surrogate at UTF-16 index {}: not text", lone.unwrap_or(0)),
         ));
     }
-    Ok(String::from(text))
+    Ok(string)
 }
 
 /// A string argument (`source`, `quote`): its type and its text checked.

@@ -123,6 +123,16 @@ test('non-string inputs and lone surrogates throw typed errors with their path',
   } finally {
     doc.free();
   }
+  // U+FFFD written in the text is text; beside a lone surrogate, the
+  // surrogate is still found (the conversion writes U+FFFD for it)
+  const replacement = `\uFFFD ${good}`;
+  const rr = validateEvidence(replacement, { claims: [claim({ quote: `\uFFFD ${good.slice(0, 20)}` })] });
+  assert.equal(rr.validated_claims[0].validation_status, 'VALIDATED');
+  const rm = rr.validated_claims[0].match_details;
+  assert.equal(replacement.slice(rm.utf16_start, rm.utf16_end), rm.matched_text);
+  const both = `\uFFFD ${good} \uDC00`;
+  const eb = assertThrowsCode(() => validateEvidence(both, claims), 'DOCUMENT_PARSING_ERROR', '$.source');
+  assert.match(eb.message, new RegExp(`UTF-16 index ${good.length + 3}`));
   // a well-formed surrogate pair is text
   const emoji = `😀 ${good}`;
   const r = validateEvidence(emoji, { claims: [claim({ quote: good })] });
