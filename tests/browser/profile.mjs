@@ -1,0 +1,143 @@
+// Where the evidence mode's main-thread time goes on the issue's two worst
+// cases, from Chromium's own trace (CDP `Tracing`): every renderer main-thread
+// task over a threshold, with the trace events inside it summed by name.
+// A tool, not a test (node --test does not pick it up):
+//
+//   node tests/browser/profile.mjs [aaa|book] [--edit] [--threshold=30] [--trace=FILE]
+//
+// `aaa`: 1 MB of "a a …" and the quote "a a a a a a"; `book`:
+// benches/data/rust-book.md and its 1000 claims (benches/data/claims-1000.json);
+// `--edit` then edits one claim and profiles that run instead.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { openApp, CLAIMS_BOX, SOURCE_BOX } from './app.mjs';
+import { root } from './build.mjs';
+
+const args = process.argv.slice(2);
+const which = args.find((a) => !a.startsWith('--')) ?? 'book';
+const edit = args.includes('--edit');
+const threshold = Number(args.find((a) => a.startsWith('--threshold='))?.split('=')[1] ?? 30);
+const traceFile = args.find((a) => a.startsWith('--trace='))?.split('=')[1];
+
+/** Few categories: tracing's own cost stays small (the durations are still a little longer than untraced). */
+const CATEGORIES = ['toplevel', 'devtools.timeline', 'v8.execute', 'blink.user_timing'];
+
+/** The case's source and claims (JSON text). */
+export function worstCase(name) {
+  if (name === 'aaa') {
+    return { source: 'a '.repeat(500_000), claims: JSON.stringify({ claims: [{ id: 'EV001', task_id: 'P1.T001', evidence_type: 'direct_quote', quote: 'a a a a a a' }] }) };
+  }
+  const data = path.join(root, 'benches', 'data');
+  return { source: fs.readFileSync(path.join(data, 'rust-book.md'), 'utf8'), claims: fs.readFileSync(path.join(data, 'claims-1000.json'), 'utf8') };
+}
+
+async function traced(page, fn) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: CATEGORIES } });
+  await fn();
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await done;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await cdp.detach();
+  const parsed = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
+}
+
+/**
+ * The renderer main thread's tasks over `threshold` ms, each with its event
+ * tree two levels deep (events of 1 ms and more): `{ ms, at (ms from the
+ * first task), tree: string[] }`.
+ */
+export function longTasksOf(events, threshold) {
+  const names = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busiest = names.map((n) => ({ n, k: events.filter((x) => x.pid === n.pid && x.tid === n.tid && x.ph === 'X').length }))
+    .sort((a, b) => b.k - a.k)[0]?.n;
+  if (!busiest) return [];
+  const mine = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X' && typeof e.dur === 'number')
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // the outermost events are the tasks
+  const tasks = [];
+  let end = -Infinity;
+  for (const e of mine) {
+    if (e.ts >= end) { tasks.push(e); end = e.ts + e.dur; }
+  }
+  const t0 = tasks[0]?.ts ?? 0;
+  const out = [];
+  for (const t of tasks) {
+    if (t.dur / 1000 < threshold) continue;
+    const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
+    const tree = [];
+    const walk = (parent, list, depth) => {
+      let until = -Infinity;
+      for (const e of list) {
+        if (e.ts < until) continue; // nested in a sibling
+        until = e.ts + e.dur;
+        const kids = list.filter((x) => x !== e && x.ts >= e.ts && x.ts + x.dur <= e.ts + e.dur);
+        if (e.dur >= 1000) {
+          const d = e.args?.data;
+          const b = e.args?.beginData;
+          const what = d?.functionName || d?.url ? ` ${d.functionName ?? ''}@${(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}`
+            : b?.totalObjects ? ` (${b.dirtyObjects} dirty of ${b.totalObjects} objects${b.partialLayout ? ', partial' : ''})`
+              : e.args?.elementCount ? ` (${e.args.elementCount} elements)` : '';
+          tree.push(`${'  '.repeat(depth)}${e.name}${what} ${(e.dur / 1000).toFixed(1)}`);
+          if (depth < 3) walk(e, kids, depth + 1);
+        }
+      }
+    };
+    walk(t, inside, 1);
+    out.push({ ms: Math.round(t.dur / 1000), at: Math.round((t.ts - t0) / 1000), name: t.name, tree });
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const app = await openApp('');
+  try {
+    const { page } = app;
+    await page.waitForSelector('.evidence-mode[data-state]');
+    const { source, claims } = worstCase(which);
+    const validations = () => page.$eval('.evidence-mode', (el) => Number(el.dataset.validations));
+    const runWith = async (s, c) => {
+      const n = await validations();
+      await page.evaluate(([sv, cv, sBox, cBox]) => {
+        if (sv !== null) document.querySelector(sBox).value = sv;
+        document.querySelector(cBox).value = cv;
+        return document.querySelector(sBox).scrollHeight + document.querySelector(cBox).scrollHeight;
+      }, [s, c, SOURCE_BOX, CLAIMS_BOX]);
+      await page.waitForTimeout(1000);
+      const t0 = Date.now();
+      await page.evaluate((cBox) => document.querySelector(cBox).dispatchEvent(new Event('input', { bubbles: true })), CLAIMS_BOX);
+      await page.waitForFunction((k) => Number(document.querySelector('.evidence-mode').dataset.validations) > k, n, { timeout: 300_000 });
+      await page.waitForTimeout(1500);
+      return Date.now() - t0;
+    };
+    let ms;
+    if (edit) {
+      await runWith(source, claims);
+      const changed = claims.replace(/"quote": "([^"]{8})/, '"quote": "$1 zulu');
+      const events = await traced(page, async () => { ms = await runWith(null, changed); });
+      report(events, ms);
+    } else {
+      const events = await traced(page, async () => { ms = await runWith(source, claims); });
+      report(events, ms);
+    }
+    if (app.pageErrors.length) console.log('page errors:', app.pageErrors);
+  } finally {
+    await app.close();
+  }
+}
+
+function report(events, ms) {
+  if (traceFile) fs.writeFileSync(traceFile, JSON.stringify(events));
+  const tasks = longTasksOf(events, threshold);
+  console.log(`${which}${edit ? ' edit' : ''}: run ${ms} ms; ${tasks.length} main-thread tasks over ${threshold} ms`);
+  for (const t of tasks) console.log(`  ${t.ms} ms at +${t.at} ms (${t.name})\n${t.tree.join('\n')}`);
+}
