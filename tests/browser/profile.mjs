@@ -21,7 +21,8 @@ const threshold = Number(args.find((a) => a.startsWith('--threshold='))?.split('
 const traceFile = args.find((a) => a.startsWith('--trace='))?.split('=')[1];
 
 /** Few categories: tracing's own cost stays small (the durations are still a little longer than untraced). */
-const CATEGORIES = ['toplevel', 'devtools.timeline', 'v8.execute', 'blink.user_timing'];
+const CATEGORIES = ['toplevel', 'devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler',
+  ...(process.argv.includes('--invalidations') ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])];
 
 /** The case's source and claims (JSON text). */
 export function worstCase(name) {
@@ -70,8 +71,30 @@ export function longTasksOf(events, threshold) {
     if (e.ts >= end) { tasks.push(e); end = e.ts + e.dur; }
   }
   const t0 = tasks[0]?.ts ?? 0;
+  // the sampling profiler's samples (self time by function) on this thread
+  const samples = [];
+  const nodes = new Map();
+  let clock = null;
+  for (const e of events.filter((x) => x.pid === busiest.pid && (x.name === 'Profile' || x.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts)) {
+    if (e.name === 'Profile') { clock = e.args?.data?.startTime ?? e.ts; continue; }
+    if (e.tid !== busiest.tid && e.tid !== undefined && false) continue;
+    const d = e.args?.data;
+    for (const n of d?.cpuProfile?.nodes ?? []) {
+      const cf = n.callFrame ?? {};
+      nodes.set(n.id, `${cf.functionName || '(anon)'}@${(cf.url ?? '').split('/').pop()}:${cf.lineNumber ?? ''}:${cf.columnNumber ?? ''}`);
+    }
+    const ids = d?.cpuProfile?.samples ?? [];
+    const deltas = d?.timeDeltas ?? [];
+    for (const [k, id] of ids.entries()) {
+      clock += deltas[k] ?? 0;
+      samples.push({ ts: clock, fn: nodes.get(id) ?? String(id), ms: 0 });
+    }
+  }
+  samples.sort((a, b) => a.ts - b.ts);
+  for (const [k, sm] of samples.entries()) sm.ms = k + 1 < samples.length ? Math.min(5, (samples[k + 1].ts - sm.ts) / 1000) : 0;
   const out = [];
-  for (const t of tasks) {
+  for (const [k, t] of tasks.entries()) {
+    t.prevEnd = k > 0 ? tasks[k - 1].ts + tasks[k - 1].dur : 0;
     if (t.dur / 1000 < threshold) continue;
     const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
     const tree = [];
@@ -93,6 +116,19 @@ export function longTasksOf(events, threshold) {
       }
     };
     walk(t, inside, 1);
+    const js = new Map();
+    for (const sm of samples) if (sm.ts >= t.ts && sm.ts <= t.ts + t.dur) js.set(sm.fn, (js.get(sm.fn) ?? 0) + sm.ms);
+    const topJs = [...js].sort((a, b) => b[1] - a[1]).slice(0, 8).filter(([, ms]) => ms >= 1);
+    if (topJs.length) tree.push(`  JS self: ${topJs.map(([f, ms]) => `${f} ${ms.toFixed(1)}`).join(' | ')}`);
+    // what made layout and style dirty since the previous task over the threshold
+    const inv = new Map();
+    for (const e of events) {
+      if (!/InvalidationTracking/.test(e.name) || e.ts > t.ts + t.dur || e.ts < (t.prevEnd ?? 0)) continue;
+      const d = e.args?.data ?? {};
+      const k = `${e.name.replace('InvalidationTracking', '')}: ${d.reason ?? d.changedAttribute ?? d.changedClass ?? ''} ${d.nodeName ?? ''}`;
+      inv.set(k, (inv.get(k) ?? 0) + 1);
+    }
+    if (inv.size) tree.push(`  invalidations: ${[...inv].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => `${k} ×${n}`).join(' | ')}`);
     out.push({ ms: Math.round(t.dur / 1000), at: Math.round((t.ts - t0) / 1000), name: t.name, tree });
   }
   return out;

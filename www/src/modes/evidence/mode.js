@@ -412,7 +412,9 @@ export function mount(panel, ctx) {
     drawMarkers(scrollMarkers, spans, source.length);
     if (currentKey && !spansByKey.has(currentKey)) currentKey = null;
     view.setCurrent(currentKey);
-    const general = outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])]);
+    // each claim is its own library call: a warning about the whole document comes with every one of them, listed once
+    const general = [...new Map(outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])])
+      .map((w) => [`${w.code}\u0000${w.message}`, w])).values()];
     if (!(await list.render({ entries, general }, pause))) return;
     drawFilters(entries);
     showFormat(run.format);
