@@ -75,13 +75,14 @@ export function longTasksOf(events, threshold) {
   const samples = [];
   const nodes = new Map();
   let clock = null;
-  for (const e of events.filter((x) => x.pid === busiest.pid && (x.name === 'Profile' || x.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts)) {
+  // the Profile event is on the profiled thread; its chunks (same id) on the profiler's
+  const mainIds = new Set(events.filter((x) => x.name === 'Profile' && x.pid === busiest.pid && x.tid === busiest.tid).map((x) => x.id));
+  for (const e of events.filter((x) => x.pid === busiest.pid && mainIds.has(x.id) && (x.name === 'Profile' || x.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts)) {
     if (e.name === 'Profile') { clock = e.args?.data?.startTime ?? e.ts; continue; }
-    if (e.tid !== busiest.tid && e.tid !== undefined && false) continue;
     const d = e.args?.data;
     for (const n of d?.cpuProfile?.nodes ?? []) {
       const cf = n.callFrame ?? {};
-      nodes.set(n.id, `${cf.functionName || '(anon)'}@${(cf.url ?? '').split('/').pop()}:${cf.lineNumber ?? ''}:${cf.columnNumber ?? ''}`);
+      nodes.set(n.id, `${cf.functionName || '(anon)'}@${(cf.url ?? '').split('/').pop()}:${cf.lineNumber ?? ''}`);
     }
     const ids = d?.cpuProfile?.samples ?? [];
     const deltas = d?.timeDeltas ?? [];

@@ -39,9 +39,9 @@ export function chunkEnds(source) {
 }
 
 /** Beyond the viewer's visible height, chunks this near it (px) are drawn with their marks. */
-const LIVE_MARGIN_PX = 3000;
+const LIVE_MARGIN_PX = 1500;
 /** A drawn chunk farther than this (px) goes back to plain, hidden text. */
-const DROP_MARGIN_PX = 9000;
+const DROP_MARGIN_PX = 6000;
 /** The most chunks drawn in one frame while scrolling (the rest in the next frames). */
 const CHUNKS_PER_FRAME = 3;
 
