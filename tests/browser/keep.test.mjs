@@ -130,4 +130,24 @@ test('dropped files fill the source (format from the extension) and the claims; 
   await page.waitForFunction(() => /Auto-detect \(HTML\)/.test(document.querySelector('select[id^="ev-format"] option[value="auto"]').textContent));
 });
 
+test('"Load file…" opens a source (format from its extension) and claims; a later file of another kind changes the format', async () => {
+  const open = async (which, name, text) => {
+    const n = await validations();
+    await page.setInputFiles(`input[type="file"][id^="${which}"]`, { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await afterRun(n);
+  };
+  const md = '# Harbour\n\nThe *ferry* leaves at nine from pier four.\n';
+  await open('ev-source-file', 'harbour.md', md);
+  assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), md);
+  assert.equal(await page.$eval('select[id^="ev-format"]', (s) => s.value), 'markdown');
+  const claim = { id: 'EV001', task_id: 'P1.T001', evidence_type: 'direct_quote', quote: 'The ferry leaves at nine from pier four' };
+  await open('ev-claims-file', 'claims.json', JSON.stringify({ claims: [claim] }));
+  const expected = new lib.Document(md, { format: 'markdown' }).validate({ claims: [claim] });
+  assert.deepEqual(await badges(), [{ VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' }[expected.validated_claims[0].validation_status]]);
+  // a plain text file: the format follows it, not the last one
+  await open('ev-source-file', 'harbour.txt', 'The ferry leaves at nine from pier four.\n');
+  assert.equal(await page.$eval('select[id^="ev-format"]', (s) => s.value), 'plain_text');
+  assert.deepEqual(await badges(), ['validated']);
+});
+
 testClean(app);

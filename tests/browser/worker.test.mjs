@@ -147,6 +147,26 @@ test('worst case 2: the 1 MB benchmark document and its 1000 claims, then one cl
   for (const r of report.validated_claims) want[kind(r.validation_status)] = (want[kind(r.validation_status)] ?? 0) + 1;
   assert.deepEqual(counts, want);
   for (const i of [0, 10, 500, 999]) assert.equal(await badgeOf(i), LABEL[report.validated_claims[i].validation_status], `claim ${i}`);
+  // the virtualized list keeps one tab stop; End and Home reach the last and first claims; the "Failed" filter shows the failed ones
+  const stops = () => page.$$eval('.claim-list button', (bs) => bs.filter((x) => x.tabIndex >= 0).length);
+  assert.equal(await stops(), 1);
+  await page.focus('.claim-list button[tabindex="0"]');
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '999');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim').getAttribute('aria-posinset')), '1000');
+  assert.equal(await stops(), 1);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '998');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '0');
+  const failedIds = report.validated_claims.map((r, i) => [r, i]).filter(([r]) => r.validation_status === 'FAILED').map(([, i]) => String(i));
+  await page.click('.filter-bar [data-filter="failed"]');
+  assert.equal(await page.$eval('.claim-list', (ol) => ol.dataset.shown), String(failedIds.length));
+  const shownNow = await page.$$eval('.claim-list > li.claim', (lis) => lis.map((li) => li.dataset.index));
+  assert.ok(shownNow.length > 0 && shownNow.every((i) => failedIds.includes(i)), shownNow.join(' '));
+  await page.keyboard.press('j');
+  assert.equal(await page.$eval('.claim-list > li.is-selected', (li) => li.dataset.index), failedIds[0]);
+  await page.click('.filter-bar [data-filter=""]');
 
   // edit claim 500 (one word more): one claim checked, the Document reused
   input.claims[500].quote = `${input.claims[500].quote} zulu`;
