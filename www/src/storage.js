@@ -72,9 +72,23 @@ async function blobOf(text) {
   return new Blob(pieces, { type: 'text/plain' });
 }
 
+/** The Blobs of the last long strings stored: a text saved again unchanged (the source, while claims are edited) is not encoded again. */
+const recentBlobs = new Map();
+const RECENT_BLOBS = 4;
+
+/** `text` as a Blob, from recentBlobs when it was stored lately. */
+async function cachedBlobOf(text) {
+  const had = recentBlobs.get(text);
+  if (had) return had;
+  const blob = await blobOf(text);
+  recentBlobs.set(text, blob);
+  if (recentBlobs.size > RECENT_BLOBS) recentBlobs.delete(recentBlobs.keys().next().value);
+  return blob;
+}
+
 /** `value` with its long strings as Blobs (a record is a small tree of plain objects, arrays and values). */
 export async function packed(value) {
-  if (typeof value === 'string') return value.length > BLOB_UNITS ? blobOf(value) : value;
+  if (typeof value === 'string') return value.length > BLOB_UNITS ? cachedBlobOf(value) : value;
   if (Array.isArray(value)) {
     const out = [];
     for (const v of value) out.push(await packed(v));

@@ -38,6 +38,8 @@ import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
+/** A source or claims text longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
+const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
 const CLAIMS_EXTENSIONS = ['json', 'jsonl', 'ndjson'];
 const FORMAT_BY_EXTENSION = { md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'plain_text' };
@@ -66,18 +68,20 @@ export function mount(panel, ctx) {
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => schedule() },
     FORMATS.map(([v, label]) => h('option', { value: v }, label)));
-  const { box: sourceBox, file: sourceFile } = loadableText({
+  const sourceText = loadableText({
     id: ids.source, fileId: ids.sourceFile, accept: '.md,.markdown,.html,.htm,.txt,text/*',
-    class: 'source-input', rows: 14, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
+    class: 'source-input', rows: 14, holdOver: HOLD_OVER_UNITS, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
     onInput: () => schedule(),
     onLoad: (file) => sourceLoaded(file),
   });
-  const { box: claimsBox, file: claimsFile } = loadableText({
+  const claimsText = loadableText({
     id: ids.claims, fileId: ids.claimsFile, accept: '.json,.jsonl,.ndjson,.txt,application/json,text/plain',
-    class: 'claims-input', rows: 10, 'aria-describedby': ids.claimsHelp,
+    class: 'claims-input', rows: 10, holdOver: HOLD_OVER_UNITS, 'aria-describedby': ids.claimsHelp,
     placeholder: 'One quote per line, or JSON: { "claims": [ { "id": "EV001", "task_id": "P1.T001", "evidence_type": "direct_quote", "quote": "…" } ] }',
     onInput: () => schedule(), onLoad: () => run(),
   });
+  const { file: sourceFile } = sourceText;
+  const { box: claimsBox, file: claimsFile } = claimsText;
   const thresholds = configPanel(() => schedule());
 
   // ---- results ----
@@ -122,9 +126,9 @@ export function mount(panel, ctx) {
       h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
       h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
         'Your documents, claims and settings are kept in this browser until you press Clear.'),
-      field(ids.source, 'Source document', sourceBox,
+      field(ids.source, 'Source document', sourceText.element,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, sourceFile.input, sourceFile.label] }),
-      field(ids.claims, 'Claims', claimsBox, {
+      field(ids.claims, 'Claims', claimsText.element, {
         tools: [claimsFile.input, claimsFile.label],
         help: h('p', { id: ids.claimsHelp, class: 'help' },
           'JSON in the spec 000 shape, or one quote per line (each becomes a direct_quote claim EV001, EV002, … of task P1.T001).'),
@@ -179,10 +183,10 @@ export function mount(panel, ctx) {
   /** The last session's work, if this browser kept one. */
   async function restore() {
     const work = await saved.load();
-    if (sourceBox.value !== '' || claimsBox.value !== '') return; // the user started meanwhile
+    if (sourceText.text() !== '' || claimsText.text() !== '') return; // the user started meanwhile
     if (!work || typeof work.source !== 'string' || typeof work.claims !== 'string') return;
-    sourceBox.value = work.source;
-    claimsBox.value = work.claims;
+    sourceText.setText(work.source, 'Your last source');
+    claimsText.setText(work.claims, 'Your last claims');
     formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
     thresholds.load(work.config);
     ctx.setStatus(RESTORED_NOTE);
@@ -191,7 +195,7 @@ export function mount(panel, ctx) {
 
   /** What a reload brings back. */
   function remember() {
-    saved.save(() => ({ source: sourceBox.value, claims: claimsBox.value, format: formatSelect.value, config: thresholds.read() }));
+    saved.save(() => ({ source: sourceText.text(), claims: claimsText.text(), format: formatSelect.value, config: thresholds.read() }));
   }
 
   /** Empties the boxes, resets the settings and forgets the saved work. */
@@ -199,8 +203,8 @@ export function mount(panel, ctx) {
     saved.clear();
     worker.cancel();
     setRunning(null);
-    sourceBox.value = '';
-    claimsBox.value = '';
+    sourceText.setText('');
+    claimsText.setText('');
     formatSelect.value = 'auto';
     showFormat(null);
     thresholds.reset();
@@ -218,7 +222,7 @@ export function mount(panel, ctx) {
   async function dropFiles(files) {
     for (const file of files) {
       const claims = CLAIMS_EXTENSIONS.includes(extensionOf(file.name));
-      (claims ? claimsBox : sourceBox).value = await file.text();
+      (claims ? claimsText : sourceText).setText(await file.text(), file.name);
       if (!claims) formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
     }
     ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
@@ -227,8 +231,8 @@ export function mount(panel, ctx) {
 
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
-    sourceBox.value = s.source;
-    claimsBox.value = s.claims;
+    sourceText.setText(s.source);
+    claimsText.setText(s.claims);
     formatSelect.value = 'auto';
     run();
   }
@@ -243,11 +247,11 @@ export function mount(panel, ctx) {
   async function run() {
     schedule.cancel();
     remember();
-    const source = sourceBox.value;
+    const source = sourceText.text();
     tip.hide();
     let parsed;
     try {
-      parsed = parseClaims(claimsBox.value);
+      parsed = parseClaims(claimsText.text());
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       worker.cancel();
@@ -477,7 +481,7 @@ export function mount(panel, ctx) {
     else if (e.key === 'j') stepClaim(1);
     else if (e.key === 'k') stepClaim(-1);
     else if (e.key === '?') toggleHelp();
-    else if (e.key === '/') claimsBox.focus();
+    else if (e.key === '/') (claimsText.held ? claimsText.element.querySelector('button') : claimsBox).focus();
     else if (e.key === 'Escape' && !helpPanel.hidden) toggleHelp(false);
     else return;
     e.preventDefault();
