@@ -10,8 +10,9 @@
 // `--edit` then edits one claim and profiles that run instead.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { openApp, CLAIMS_BOX, SOURCE_BOX } from './app.mjs';
+import { openApp, CLAIMS_BOX } from './app.mjs';
 import { root } from './build.mjs';
 
 const args = process.argv.slice(2);
@@ -142,30 +143,36 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await page.waitForSelector('.evidence-mode[data-state]');
     const { source, claims } = worstCase(which);
     const validations = () => page.$eval('.evidence-mode', (el) => Number(el.dataset.validations));
-    const runWith = async (s, c) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-profile-'));
+    const fileOf = (name, text) => { const f = path.join(dir, name); fs.writeFileSync(f, text); return f; };
+    const after = async (n) => page.waitForFunction((k) => Number(document.querySelector('.evidence-mode').dataset.validations) >= k, n, { timeout: 300_000 });
+    // as the test does: the source and the claims opened as files (held out of their boxes)
+    const open = async () => {
       const n = await validations();
-      await page.evaluate(([sv, cv, sBox, cBox]) => {
-        if (sv !== null) document.querySelector(sBox).value = sv;
-        document.querySelector(cBox).value = cv;
-        return document.querySelector(sBox).scrollHeight + document.querySelector(cBox).scrollHeight;
-      }, [s, c, SOURCE_BOX, CLAIMS_BOX]);
-      await page.waitForTimeout(1000);
-      const t0 = Date.now();
-      await page.evaluate((cBox) => document.querySelector(cBox).dispatchEvent(new Event('input', { bubbles: true })), CLAIMS_BOX);
-      await page.waitForFunction((k) => Number(document.querySelector('.evidence-mode').dataset.validations) > k, n, { timeout: 300_000 });
+      await page.setInputFiles('input[type="file"][id^="ev-source-file"]', fileOf('source.txt', source));
+      await after(n + 1);
+      await page.setInputFiles('input[type="file"][id^="ev-claims-file"]', fileOf('claims.json', claims));
+      await after(n + 2);
       await page.waitForTimeout(1500);
-      return Date.now() - t0;
     };
-    let ms;
+    let events;
     if (edit) {
-      await runWith(source, claims);
+      await open();
+      await page.click('.held-text button:text-is("Edit in the box") >> nth=1');
       const changed = claims.replace(/"quote": "([^"]{8})/, '"quote": "$1 zulu');
-      const events = await traced(page, async () => { ms = await runWith(null, changed); });
-      report(events, ms);
+      await page.$eval(CLAIMS_BOX, (box, c) => { box.value = c; return box.scrollHeight; }, changed);
+      await page.waitForTimeout(1500);
+      const n = await validations();
+      events = await traced(page, async () => {
+        await page.$eval(CLAIMS_BOX, (box) => box.dispatchEvent(new Event('input', { bubbles: true })));
+        await after(n + 1);
+        await page.waitForTimeout(1500);
+      });
     } else {
-      const events = await traced(page, async () => { ms = await runWith(source, claims); });
-      report(events, ms);
+      events = await traced(page, open);
     }
+    report(events, 0);
+    fs.rmSync(dir, { recursive: true, force: true });
     if (app.pageErrors.length) console.log('page errors:', app.pageErrors);
   } finally {
     await app.close();

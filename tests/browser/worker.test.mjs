@@ -131,9 +131,10 @@ async function badgeOf(i) {
     for (let step = 0; step < 2000; step++) {
       const li = document.querySelector(`li.claim[data-index="${k}"]`);
       if (li) return li.querySelector('.badge').textContent;
-      const shown = [...document.querySelectorAll('li.claim')].map((x) => Number(x.dataset.index));
+      // the window's claims (the median: the claim with the tab stop and the selected one stay rendered wherever they are)
+      const shown = [...document.querySelectorAll('li.claim')].map((x) => Number(x.dataset.index)).sort((x, y) => x - y);
       const before = scroller.scrollTop;
-      scroller.scrollTop += (Math.min(...shown) > k ? -1 : 1) * scroller.clientHeight;
+      scroller.scrollTop += (shown[shown.length >> 1] > k ? -1 : 1) * scroller.clientHeight;
       if (scroller.scrollTop === before) return null;
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     }

@@ -19,7 +19,7 @@ const GAP_PX = 6;
 const FIRST_ESTIMATE_PX = 72;
 /** A list of at most this many claims shown is rendered whole (it costs less than a screen of a long one). */
 const RENDER_ALL_UP_TO = 40;
-/** The most claims built and added in one frame (the others in the next frames). */
+/** The most claims built and added in one frame of a long list (the others in the next frames). */
 const NEW_PER_FRAME = 6;
 /** Signatures are computed this many entries at a time between pauses. */
 const SIGN_SLICE = 200;
@@ -187,7 +187,7 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     let before = null; // the DOM keeps the claims in order
     let added = 0;
     for (const i of [...want].sort((a, b) => a - b)) {
-      if (!rendered.has(i) && i !== current && i !== selected && ++added > NEW_PER_FRAME) {
+      if (order.length > RENDER_ALL_UP_TO && !rendered.has(i) && i !== current && i !== selected && ++added > NEW_PER_FRAME) {
         onScroll(); // the rest in the next frame
         continue;
       }
