@@ -24,7 +24,7 @@
 // kept), and data-running while a run is in flight.
 
 import { version } from '../../library.js';
-import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { afterNextFrame, debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
 import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, showCurrent, showProblem } from '../../widgets.js';
 import { claimListRenderer, kindOf } from './claim-list.js';
@@ -63,6 +63,8 @@ export function mount(panel, ctx) {
   let currentKey = null;
   /** The worker's last finished run: { runId, outcomes } (null: none, or its worker was replaced). */
   let lastRun = null;
+  /** Counts run() calls: one waiting for its frame when a newer one starts gives way. */
+  let runGeneration = 0;
 
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
@@ -201,6 +203,7 @@ export function mount(panel, ctx) {
   /** Empties the boxes, resets the settings and forgets the saved work. */
   function clearWork() {
     saved.clear();
+    runGeneration++;
     worker.cancel();
     setRunning(null);
     sourceText.setText('');
@@ -245,6 +248,7 @@ export function mount(panel, ctx) {
   }
 
   async function run() {
+    const mine = ++runGeneration;
     schedule.cancel();
     remember();
     const source = sourceText.text();
@@ -263,6 +267,9 @@ export function mount(panel, ctx) {
       setRunning(null);
       return renderEmpty();
     }
+    // a frame between reading the claims and posting them (a megabyte and a thousand claims to copy)
+    await afterNextFrame();
+    if (mine !== runGeneration) return; // a newer run started meanwhile
     const config = thresholds.read();
     const claims = parsed.entries.map((e) => (e.error ? null : e.claim));
     // the worker sends the outcomes that differ from the last finished run's (worker-engine.js)
