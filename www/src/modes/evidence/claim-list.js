@@ -22,7 +22,7 @@ const RENDER_ALL_UP_TO = 40;
 /** The most claims built and added in one frame of a long list (the others in the next frames). */
 const NEW_PER_FRAME = 4;
 /** Signatures are computed this many entries at a time between pauses. */
-const SIGN_SLICE = 200;
+const SIGN_SLICE = 50;
 
 /**
  * The claim list, virtualized: `scroller` (a box of bounded height that
