@@ -11,6 +11,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -148,6 +149,40 @@ test('"Load file…" opens a source (format from its extension) and claims; a la
   await open('ev-source-file', 'harbour.txt', 'The ferry leaves at nine from pier four.\n');
   assert.equal(await page.$eval('select[id^="ev-format"]', (s) => s.value), 'plain_text');
   assert.deepEqual(await badges(), ['validated']);
+});
+
+test('a source over 200,000 characters is held out of the box, kept across a reload (the file as it was opened), and can be edited in the box', async () => {
+  // 20,000 numbered lines with an emoji each: about 520,000 UTF-16 units
+  const big = Array.from({ length: 20_000 }, (_, i) => `Line ${i}: the pier 🎉 opens at ${i % 24} o'clock.`).join('\n');
+  assert.ok(big.length > 200_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-keep-test-'));
+  try {
+    const file = path.join(dir, 'big.txt');
+    fs.writeFileSync(file, big);
+    let n = await validations();
+    await page.setInputFiles('input[type="file"][id^="ev-source-file"]', file);
+    await afterRun(n);
+    n = await validations();
+    await fill(CLAIMS_BOX, 'Line 12345: the pier 🎉 opens at 9 o\'clock.');
+    await afterRun(n);
+    assert.equal(await page.isVisible('.held-text'), true);
+    assert.equal(await page.isHidden(SOURCE_BOX), true);
+    assert.match(await page.textContent('.held-text'), /big\.txt of [\d,]+ characters/);
+    assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), '', 'the box holds nothing');
+    assert.deepEqual(await badges(), ['validated']);
+    await page.waitForTimeout(800); // saved 400 ms after the last edit
+    await page.reload();
+    await page.waitForFunction(() => Number(document.querySelector('.evidence-mode')?.dataset.validations) > 0);
+    assert.equal(await page.isVisible('.held-text'), true, 'held again after the reload');
+    assert.deepEqual(await badges(), ['validated']);
+    // into the box: the text is exactly the file's
+    await page.click('.held-text button:text-is("Edit in the box") >> nth=0');
+    assert.equal(await page.isVisible(SOURCE_BOX), true);
+    assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), big);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await page.click('button.clear-button');
 });
 
 testClean(app);

@@ -53,7 +53,7 @@ async function withStore(mode, fn) {
 }
 
 /** A long string becomes a Blob this many UTF-16 units at a time, one piece per task (a few ms each on a loaded machine). */
-export const PIECE_UNITS = 65_536;
+export const PIECE_UNITS = 32_768;
 
 /**
  * `text` as a Blob, built a piece at a time with a task between pieces (a
@@ -88,6 +88,7 @@ async function cachedBlobOf(text) {
 
 /** `value` with its long strings as Blobs (a record is a small tree of plain objects, arrays and values). */
 export async function packed(value) {
+  if (value instanceof Blob) return value; // a file as it was opened: stored as it is, read back as its text
   if (typeof value === 'string') return value.length > BLOB_UNITS ? cachedBlobOf(value) : value;
   if (Array.isArray(value)) {
     const out = [];

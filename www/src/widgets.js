@@ -32,6 +32,8 @@ export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = I
   const box = h('textarea', { id, spellcheck: 'false', ...attrs, oninput: onInput });
   /** A text too long for the box, kept here instead (null: the box holds the text). */
   let held = null;
+  /** The file a held text was read from (saved as it is: nothing to encode again). */
+  let heldFile = null;
   const heldNote = h('span', { class: 'held-note' });
   const editButton = h('button', { type: 'button', class: 'secondary', onclick: () => editHere() }, 'Edit in the box');
   const heldPanel = h('div', { class: 'held-text', hidden: true, role: 'group', 'aria-label': attrs['aria-label'] ?? null }, heldNote, ' ', editButton);
@@ -45,12 +47,14 @@ export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = I
    * of the browser's own elements, laid out (seconds) and walked again by
    * every layout, paint and garbage collection of the page while it is there.
    */
-  function setText(t, name = null) {
+  function setText(t, name = null, file = null) {
+    heldFile = null;
     if (t.length > holdOver) {
       held = t;
+      heldFile = file;
       box.value = '';
       box.hidden = true;
-      heldNote.textContent = `${name ?? 'A text'} of ${t.length.toLocaleString('en')} characters, kept out of the box (editing it there is slow).`;
+      heldNote.textContent = `${name ?? 'A text'} of ${thousands(t.length)} characters, kept out of the box (editing it there is slow).`;
       heldPanel.hidden = false;
     } else {
       held = null;
@@ -64,6 +68,7 @@ export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = I
     if (held === null) return;
     const t = held;
     held = null;
+    heldFile = null;
     heldPanel.hidden = true;
     box.hidden = false;
     box.value = t;
@@ -79,10 +84,17 @@ export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = I
     onInput();
   });
   const file = fileInput(fileId, accept, async (f) => {
-    setText(await f.text(), f.name);
+    setText(await f.text(), f.name, f);
     onLoad(f);
   });
-  return { box, file, element, text, setText, get held() { return held !== null; } };
+  /** What to save: the file a held text came from, else the text. */
+  const stored = () => heldFile ?? text();
+  return { box, file, element, text, setText, stored, get held() { return held !== null; } };
+}
+
+/** `1234567` as `1,234,567` (toLocaleString builds a number formatter: milliseconds, the first time). */
+function thousands(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** The file's extension, lower case ('' when it has none). */

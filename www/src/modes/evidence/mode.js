@@ -197,7 +197,7 @@ export function mount(panel, ctx) {
 
   /** What a reload brings back. */
   function remember() {
-    saved.save(() => ({ source: sourceText.text(), claims: claimsText.text(), format: formatSelect.value, config: thresholds.read() }));
+    saved.save(() => ({ source: sourceText.stored(), claims: claimsText.stored(), format: formatSelect.value, config: thresholds.read() }));
   }
 
   /** Empties the boxes, resets the settings and forgets the saved work. */
@@ -225,7 +225,7 @@ export function mount(panel, ctx) {
   async function dropFiles(files) {
     for (const file of files) {
       const claims = CLAIMS_EXTENSIONS.includes(extensionOf(file.name));
-      (claims ? claimsText : sourceText).setText(await file.text(), file.name);
+      (claims ? claimsText : sourceText).setText(await file.text(), file.name, file);
       if (!claims) formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
     }
     ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
