@@ -6,7 +6,7 @@
 // source string at the library's UTF-16 offsets, so a mark holds exactly the
 // characters the library matched, emoji and CJK included.
 
-import { h, markOf } from '../../dom.js';
+import { afterNextFrame, h, markOf } from '../../dom.js';
 import { describeEdit, describeSpan, primarySpan } from './spans.js';
 
 /** A chunk of the source view holds about this many UTF-16 units (cut after a line end when one is near). */
@@ -116,10 +116,11 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     }
     source = text;
     ends = nextEnds;
-    // near the visible window: drawn now, a chunk per slice
+    // near the visible window: drawn now, a chunk per frame (each frame lays out one chunk's text and marks)
     for (const chunk of chunks) {
       if (chunk.live || !near.near(chunk)) continue;
       draw(chunk, text);
+      await afterNextFrame();
       if (!(await pause()) || source !== text) return false;
     }
     return true;
