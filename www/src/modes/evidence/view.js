@@ -81,7 +81,10 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     }
     source = null; // half drawn until the end
     const { cols, rowPx } = metrics();
-    const near = visibleWindow(LIVE_MARGIN_PX);
+    // a new chunk near the visible window (by the estimated heights above it) is drawn at once: no blank frame
+    const windowTop = viewer.scrollTop - LIVE_MARGIN_PX;
+    const windowBottom = viewer.scrollTop + viewer.clientHeight + LIVE_MARGIN_PX;
+    let estimatedY = 0;
     let seg = 0;
     let start = 0;
     for (const [n, end] of nextEnds.entries()) {
@@ -101,7 +104,10 @@ export function sourceRenderer(pre, viewer, tooltipId) {
         element.addEventListener('beforematch', () => { if (!chunk.live) draw(chunk); });
         chunk = { element, start, end, pieces, signature, live: false, marks: new Map() };
         chunks[n] = chunk;
-        plain(chunk, text, estimateRows(text, start, end, cols) * rowPx);
+        const height = estimateRows(text, start, end, cols) * rowPx;
+        plain(chunk, text, height);
+        if (estimatedY + height >= windowTop && estimatedY <= windowBottom) draw(chunk, text);
+        estimatedY += height;
         pre.append(element);
       } else if (chunk.signature !== signature) {
         chunk.pieces = pieces;
@@ -116,6 +122,7 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     }
     source = text;
     ends = nextEnds;
+    const near = visibleWindow(LIVE_MARGIN_PX);
     // near the visible window: drawn now, a chunk per frame (each frame lays out one chunk's text and marks)
     for (const chunk of chunks) {
       if (chunk.live || !near.near(chunk)) continue;
