@@ -122,12 +122,13 @@ const claim = (n, quote) => ({ id: `EV${String(n).padStart(3, '0')}`, task_id: '
 
 /**
  * Scrolls the claim list until claim `i` is rendered (the list is
- * virtualized), a screen at a time, at most 2000 steps. Resolves to its
- * badge's text (null: never rendered).
+ * virtualized), a screen at a time, at most 2000 steps (30 frames at an
+ * end). Resolves to its badge's text (null: never rendered).
  */
 async function badgeOf(i) {
   return page.evaluate(async (k) => {
     const scroller = document.querySelector('.claim-scroller');
+    let still = 0; // frames at an end of the list (its claims are added a few a frame)
     for (let step = 0; step < 2000; step++) {
       const li = document.querySelector(`li.claim[data-index="${k}"]`);
       if (li) return li.querySelector('.badge').textContent;
@@ -135,7 +136,8 @@ async function badgeOf(i) {
       const shown = [...document.querySelectorAll('li.claim')].map((x) => Number(x.dataset.index)).sort((x, y) => x - y);
       const before = scroller.scrollTop;
       scroller.scrollTop += (shown[shown.length >> 1] > k ? -1 : 1) * scroller.clientHeight;
-      if (scroller.scrollTop === before) return null;
+      still = scroller.scrollTop === before ? still + 1 : 0;
+      if (still > 30) return null;
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     }
     return null;

@@ -85,6 +85,7 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     const windowTop = viewer.scrollTop - LIVE_MARGIN_PX;
     const windowBottom = viewer.scrollTop + viewer.clientHeight + LIVE_MARGIN_PX;
     let estimatedY = 0;
+    let drawnThisFrame = 0;
     let seg = 0;
     let start = 0;
     for (const [n, end] of nextEnds.entries()) {
@@ -106,9 +107,16 @@ export function sourceRenderer(pre, viewer, tooltipId) {
         chunks[n] = chunk;
         const height = estimateRows(text, start, end, cols) * rowPx;
         plain(chunk, text, height);
-        if (estimatedY + height >= windowTop && estimatedY <= windowBottom) draw(chunk, text);
         estimatedY += height;
         pre.append(element);
+        if (estimatedY >= windowTop && estimatedY - height <= windowBottom) {
+          draw(chunk, text);
+          // two chunks' text and marks at most in one frame's layout
+          if (++drawnThisFrame === 2) {
+            drawnThisFrame = 0;
+            await afterNextFrame();
+          }
+        }
       } else if (chunk.signature !== signature) {
         chunk.pieces = pieces;
         chunk.signature = signature;
