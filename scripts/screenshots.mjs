@@ -1,5 +1,5 @@
 // Screenshots of the web UI for docs/screenshots/: each mode with its first
-// sample loaded, in the light and dark themes, at 390 px (a phone) and
+// sample loaded (the cite mode's run with its demo host), in the light and dark themes, at 390 px (a phone) and
 // 1280 px wide. `npm run screenshots` (needs pkg/ built and Debian's
 // Chromium, like the browser tests; rebuilds www/dist/ when stale).
 // Every file is overwritten; the README links them.
@@ -10,7 +10,9 @@ import { root } from '../tests/browser/build.mjs';
 import { openApp } from '../tests/browser/app.mjs';
 
 const OUT = path.join(root, 'docs', 'screenshots');
-const MODES = ['evidence', 'transcript', 'judge'];
+const MODES = ['evidence', 'transcript', 'judge', 'cite'];
+/** What shows a mode's sample: its Load sample button (the cite mode has its sample in place: run it with the demo host). */
+const SHOW = { cite: 'button.cite-run' };
 const THEMES = ['light', 'dark'];
 const WIDTHS = [390, 1280];
 const HEIGHT = { 390: 844, 1280: 900 };
@@ -31,8 +33,9 @@ export async function takeScreenshots() {
     for (const mode of MODES) {
       await page.goto(`${app.server.url}index.html#${mode}`);
       const panel = `#panel-${mode}`;
-      await page.waitForSelector(`${panel} button:text-is("Load sample")`);
-      await page.click(`${panel} button:text-is("Load sample") >> nth=0`);
+      const show = `${panel} ${SHOW[mode] ?? 'button:text-is("Load sample") >> nth=0'}`;
+      await page.waitForSelector(show);
+      await page.click(show);
       await settle(page);
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme });

@@ -11,6 +11,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -128,6 +129,60 @@ test('dropped files fill the source (format from the extension) and the claims; 
   await page.selectOption('select[id^="ev-format"]', 'auto');
   await afterRun(n);
   await page.waitForFunction(() => /Auto-detect \(HTML\)/.test(document.querySelector('select[id^="ev-format"] option[value="auto"]').textContent));
+});
+
+test('"Load file…" opens a source (format from its extension) and claims; a later file of another kind changes the format', async () => {
+  const open = async (which, name, text) => {
+    const n = await validations();
+    await page.setInputFiles(`input[type="file"][id^="${which}"]`, { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await afterRun(n);
+  };
+  const md = '# Harbour\n\nThe *ferry* leaves at nine from pier four.\n';
+  await open('ev-source-file', 'harbour.md', md);
+  assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), md);
+  assert.equal(await page.$eval('select[id^="ev-format"]', (s) => s.value), 'markdown');
+  const claim = { id: 'EV001', task_id: 'P1.T001', evidence_type: 'direct_quote', quote: 'The ferry leaves at nine from pier four' };
+  await open('ev-claims-file', 'claims.json', JSON.stringify({ claims: [claim] }));
+  const expected = new lib.Document(md, { format: 'markdown' }).validate({ claims: [claim] });
+  assert.deepEqual(await badges(), [{ VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' }[expected.validated_claims[0].validation_status]]);
+  // a plain text file: the format follows it, not the last one
+  await open('ev-source-file', 'harbour.txt', 'The ferry leaves at nine from pier four.\n');
+  assert.equal(await page.$eval('select[id^="ev-format"]', (s) => s.value), 'plain_text');
+  assert.deepEqual(await badges(), ['validated']);
+});
+
+test('a source over 200,000 characters is held out of the box, kept across a reload (the file as it was opened), and can be edited in the box', async () => {
+  // 20,000 numbered lines with an emoji each: about 520,000 UTF-16 units
+  const big = Array.from({ length: 20_000 }, (_, i) => `Line ${i}: the pier 🎉 opens at ${i % 24} o'clock.`).join('\n');
+  assert.ok(big.length > 200_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-keep-test-'));
+  try {
+    const file = path.join(dir, 'big.txt');
+    fs.writeFileSync(file, big);
+    let n = await validations();
+    await page.setInputFiles('input[type="file"][id^="ev-source-file"]', file);
+    await afterRun(n);
+    n = await validations();
+    await fill(CLAIMS_BOX, 'Line 12345: the pier 🎉 opens at 9 o\'clock.');
+    await afterRun(n);
+    assert.equal(await page.isVisible('.held-text'), true);
+    assert.equal(await page.isHidden(SOURCE_BOX), true);
+    assert.match(await page.textContent('.held-text'), /big\.txt of [\d,]+ characters/);
+    assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), '', 'the box holds nothing');
+    assert.deepEqual(await badges(), ['validated']);
+    await page.waitForTimeout(800); // saved 400 ms after the last edit
+    await page.reload();
+    await page.waitForFunction(() => Number(document.querySelector('.evidence-mode')?.dataset.validations) > 0);
+    assert.equal(await page.isVisible('.held-text'), true, 'held again after the reload');
+    assert.deepEqual(await badges(), ['validated']);
+    // into the box: the text is exactly the file's
+    await page.click('.held-text button:text-is("Edit in the box") >> nth=0');
+    assert.equal(await page.isVisible(SOURCE_BOX), true);
+    assert.equal(await page.$eval(SOURCE_BOX, (t) => t.value), big);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  await page.click('button.clear-button');
 });
 
 testClean(app);

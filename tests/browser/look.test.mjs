@@ -1,6 +1,8 @@
 // Issue 19, point 5: the UI looks right everywhere, in Chromium against
 // www/dist/:
-//   - at 390 px, no mode (with its sample loaded) is wider than the screen;
+//   - at 390 px and at 1280 px, no mode (with its sample loaded) is wider
+//     than the screen; the evidence mode's inputs are beside its results at
+//     1280 px and above them at 390 px;
 //   - the theme follows the system setting (prefers-color-scheme), the
 //     header's switch overrides it (kept across a reload), and style.css
 //     writes each colour once (light-dark()), for both ways of choosing;
@@ -17,24 +19,34 @@ import { evidenceApp, testClean } from './app.mjs';
 let page;
 const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
 
-test('at 390 px no mode is wider than the screen', async () => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  for (const mode of ['evidence', 'transcript', 'judge']) {
-    await page.goto(`${app.server.url}index.html#${mode}`);
-    await page.click(`#panel-${mode} button:text-is("Load sample") >> nth=0`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(500);
-    const wide = await page.evaluate(() => {
-      const over = [...document.querySelectorAll('body *')].filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.width > 0 && r.right > document.documentElement.clientWidth + 1 && !el.closest('[hidden]');
+/** What shows each mode's sample (the cite mode has its sample in place: run it with the demo host). */
+const SHOW = { evidence: 'button:text-is("Load sample") >> nth=0', transcript: 'button:text-is("Load sample") >> nth=0', judge: 'button:text-is("Load sample") >> nth=0', cite: 'button.cite-run' };
+
+for (const [width, height] of [[390, 844], [1280, 900]]) {
+  test(`at ${width} px no mode is wider than the screen`, async () => {
+    await page.setViewportSize({ width, height });
+    for (const mode of Object.keys(SHOW)) {
+      await page.goto(`${app.server.url}index.html#${mode}`);
+      await page.click(`#panel-${mode} ${SHOW[mode]}`);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(500);
+      const wide = await page.evaluate(() => {
+        const over = [...document.querySelectorAll('body *')].filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.right > document.documentElement.clientWidth + 1 && !el.closest('[hidden]');
+        });
+        return { scrollWidth: document.documentElement.scrollWidth, over: over.slice(0, 5).map((el) => `${el.tagName}.${el.className}`) };
       });
-      return { scrollWidth: document.documentElement.scrollWidth, over: over.slice(0, 5).map((el) => `${el.tagName}.${el.className}`) };
-    });
-    assert.ok(wide.scrollWidth <= 390, `${mode}: ${wide.scrollWidth} px wide (${wide.over.join(', ')})`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-});
+      assert.ok(wide.scrollWidth <= width, `${mode}: ${wide.scrollWidth} px wide (${wide.over.join(', ')})`);
+    }
+    // the evidence mode: two columns (inputs beside the results) on a wide screen, one above the other on a phone
+    await page.goto(`${app.server.url}index.html#evidence`);
+    const [inputs, results] = await Promise.all(['#panel-evidence .inputs', '#panel-evidence .results'].map((s) => page.$eval(s, (el) => el.getBoundingClientRect().toJSON())));
+    if (width >= 1280) assert.ok(results.left >= inputs.right && results.top < inputs.bottom, `side by side: ${JSON.stringify({ inputs, results })}`);
+    else assert.ok(results.top >= inputs.bottom, `stacked: ${JSON.stringify({ inputs, results })}`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+}
 
 test('the theme follows the system setting', async () => {
   const colours = async () => page.evaluate(() => {

@@ -230,6 +230,22 @@ test('the travel sample: emoji, CJK and curly quotes highlight exactly their cha
   await page.screenshot({ path: path.join(outDir, 'ui-travel.png'), fullPage: false });
 });
 
+/**
+ * The source view shows a run's text before its marks and claims (drawn a
+ * frame at a time): waits until more than `since` runs finished, none is in
+ * flight and the count held still for 300 ms (at most 12 s).
+ */
+async function settled(since) {
+  let last = -1;
+  for (let k = 0; k < 40; k++) {
+    const now = await page.$eval('.evidence-mode', (el) => ({ n: Number(el.dataset.validations), running: el.dataset.running === 'true' }));
+    if (!now.running && now.n > since && now.n === last) return;
+    last = now.n;
+    await page.waitForTimeout(300);
+  }
+  throw new Error(`no run settled after ${since}`);
+}
+
 test('typing into the source re-validates (debounced) and the highlights follow', async () => {
   const before = await state();
   const box = 'textarea[id^="ev-source"]';
@@ -245,6 +261,7 @@ test('typing into the source re-validates (debounced) and the highlights follow'
   await page.keyboard.type('🎌 ', { delay: 20 });
   source = `🎌 ${source}`;
   await page.waitForFunction((s) => document.querySelector('.source-view').textContent === s, source);
+  await settled(before.validations);
   const after1 = await state();
   assert.ok(after1.validations > before.validations);
   assert.ok(after1.docBuilds > before.docBuilds, 'a new source builds a new Document');
@@ -263,6 +280,7 @@ test('typing into the source re-validates (debounced) and the highlights follow'
   await page.keyboard.type(burst);
   source += burst;
   await page.waitForFunction((s) => document.querySelector('.source-view').textContent === s, source);
+  await settled(beforeBurst.validations);
   const afterBurst = await state();
   const runs = afterBurst.validations - beforeBurst.validations;
   assert.ok(runs >= 1 && runs < burst.length / 2, `${runs} runs for ${burst.length} keystrokes`);

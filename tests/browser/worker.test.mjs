@@ -1,12 +1,16 @@
 // Issue 19, point 1: the evidence mode works off the main thread. In Chromium,
 // against the built www/dist/:
 //   - the two worst cases of the issue (a 1 MB document of "a a a …" with the
-//     quote "a a a a a a"; a 1 MB document with 1000 claims, then one claim
-//     edited) keep the page responsive (a PerformanceObserver for long tasks,
-//     from the moment the run starts until its result is on screen, and the
-//     save of the work that follows): no task over 50 ms, for a first run
-//     (a megabyte of results put on screen) as for an edit; the results are
-//     the library's (the Node build computes the expected statuses);
+//     quote "a a a a a a"; the 1 MB benchmark document with its 1000 claims,
+//     benches/data/, opened as files (held out of the text boxes), then one
+//     claim edited in the claims box) keep the page responsive (a
+//     PerformanceObserver for long tasks, from the moment the first file is
+//     opened, or the edit fires its input event, until the result is on
+//     screen, and the save of the work that follows):
+//     no task over 50 ms, for a first run as for an edit, measured once per
+//     case (no second attempt); the results are the library's (the Node
+//     build computes the expected statuses);
+//   - the claim list is virtualized: a thousand claims, a few dozen elements;
 //   - editing one claim of the thousand revalidates that claim only;
 //   - Cancel stops a long run at once (the worker is replaced; the next edit
 //     runs on a fresh one), keeping what was checked;
@@ -14,29 +18,27 @@
 //     what to do.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import os from 'node:os';
+import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from './build.mjs';
-import { CLAIMS_BOX, evidenceApp, SOURCE_BOX, testClean } from './app.mjs';
+import { CLAIMS_BOX, evidenceApp, testClean } from './app.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
 /**
  * The longest main-thread task allowed while a run is in flight (the RAIL
- * "long task"), a first run's as an edit's: the page's script runs in
- * slices of about 12 ms, each followed by a frame that lays out only what
- * that slice added (dom.js timeSlicer), and the save of a megabyte is built
- * a piece per task (storage.js).
+ * "long task"), a first run's as an edit's, measured once: the page's script
+ * runs in slices of about 6 ms, each followed by a frame that lays out only
+ * what that slice added (dom.js timeSlicer), the claim list and the source
+ * view put only what is near the screen in the DOM, the worker's outcomes
+ * arrive a few dozen per message, and the save of a megabyte is built a
+ * piece per task (storage.js). Each of those is well under 25 ms, so that a
+ * loaded machine still stays under this bound.
  */
 const LONG_TASK_MS = 50;
-/**
- * A first run is measured up to this many times (each on a source of its own,
- * so that each builds and renders everything again) until one has no long
- * task: the machine the tests share is loaded (a task descheduled for 40 ms
- * is a long task too), a page that always blocks fails every attempt.
- */
-const FIRST_RUN_ATTEMPTS = 3;
 
 let page;
 const app = evidenceApp({ onOpen: (a) => { page = a.page; } });
@@ -50,128 +52,175 @@ async function state() {
 }
 
 /**
- * Puts `source` and `claims` in their boxes without telling the page, lets the
- * browser lay the boxes out, then starts recording long tasks and fires one
- * `input` event (the run). Resolves when the run's result is on screen, with
- * the long tasks seen meanwhile.
+ * `text` in a file of a fresh folder, its path (files given to setInputFiles
+ * by path reach the page as the browser's own files; given as bytes, the
+ * page's main thread would build them, a long task of the test's own).
  */
-async function runMeasured({ source, claims }, timeout = 120_000) {
-  const { validations } = await state();
-  await page.evaluate(([s, c, sBox, cBox]) => {
-    if (s !== null) document.querySelector(sBox).value = s;
-    if (c !== null) document.querySelector(cBox).value = c;
-    // the boxes' own layout of a megabyte is the browser's, before the run: done now
-    return document.querySelector(sBox).scrollHeight + document.querySelector(cBox).scrollHeight;
-  }, [source, claims, SOURCE_BOX, CLAIMS_BOX]);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForTimeout(1000);
-  await page.evaluate(([which]) => {
+const files = fs.mkdtempSync(path.join(os.tmpdir(), 'ev-worker-test-'));
+after(() => fs.rmSync(files, { recursive: true, force: true }));
+function fileOf(name, text) {
+  const file = path.join(files, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** Starts recording the main thread's long tasks. */
+async function observeLongTasks() {
+  await page.evaluate(() => {
     window.longTasks = [];
     window.taskObserver?.disconnect();
     window.taskObserver = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration));
     });
     window.taskObserver.observe({ type: 'longtask' });
-    document.querySelector(which).dispatchEvent(new Event('input', { bubbles: true }));
-  }, [claims !== null ? CLAIMS_BOX : SOURCE_BOX]);
-  await page.waitForFunction((n) => Number(document.querySelector('.evidence-mode').dataset.validations) > n, validations, { timeout });
-  // a frame later: the result's own layout and paint are measured too, and
-  // the save of the work (storage.js: 400 ms after the last edit, a piece per task)
+  });
+}
+
+/**
+ * A frame after the last run's result is on screen, and a second for the save
+ * of the work (storage.js: 400 ms after the last edit, a piece per task):
+ * the long tasks seen since observeLongTasks, and the mode's state.
+ */
+async function longTasksSeen() {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 1000))));
   const longTasks = await page.evaluate(() => { window.taskObserver.disconnect(); return window.longTasks; });
   return { longTasks, ...(await state()) };
 }
 
+const afterRuns = (n, timeout) => page.waitForFunction((k) => Number(document.querySelector('.evidence-mode').dataset.validations) >= k, n, { timeout });
+
 /**
- * A first run of `claims` on `source` plus k line ends (k = 0, 1, …: a new
- * document each time), measured until one has no task over LONG_TASK_MS.
- * Resolves to that run (or the last one) with the source it used and every
- * attempt's long tasks.
+ * Opens the source and then the claims as files ("Load file…", as a user
+ * does with a megabyte: it is held out of the text box), recording long
+ * tasks from before the first file until both runs are on screen.
  */
-async function firstRunMeasured(source, claims, timeout) {
-  const attempts = [];
-  for (let k = 0; k < FIRST_RUN_ATTEMPTS; k++) {
-    const s = `${source}${'\n'.repeat(k)}`;
-    const r = await runMeasured({ source: s, claims }, timeout);
-    attempts.push(r.longTasks);
-    if (!r.longTasks.some((d) => d > LONG_TASK_MS) || k === FIRST_RUN_ATTEMPTS - 1) return { ...r, source: s, attempts };
-  }
-  throw new Error('unreachable');
+async function openMeasured({ source, claims }, timeout = 120_000) {
+  const { validations } = await state();
+  await observeLongTasks();
+  await page.setInputFiles('input[type="file"][id^="ev-source-file"]', fileOf('source.txt', source));
+  await afterRuns(validations + 1, timeout);
+  await page.setInputFiles('input[type="file"][id^="ev-claims-file"]', fileOf('claims.json', claims));
+  await afterRuns(validations + 2, timeout);
+  return longTasksSeen();
+}
+
+/**
+ * Puts `claims` in the claims box without telling the page, lets the browser
+ * lay the box out, then records long tasks and fires one `input` event (the
+ * run, as a keystroke does). Resolves when the run's result is on screen.
+ */
+async function editMeasured(claims, timeout = 120_000) {
+  const { validations } = await state();
+  await page.$eval(CLAIMS_BOX, (box, c) => { box.value = c; return box.scrollHeight; }, claims);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForTimeout(1000);
+  await observeLongTasks();
+  await page.$eval(CLAIMS_BOX, (box) => box.dispatchEvent(new Event('input', { bubbles: true })));
+  await afterRuns(validations + 1, timeout);
+  return longTasksSeen();
 }
 
 const claim = (n, quote) => ({ id: `EV${String(n).padStart(3, '0')}`, task_id: 'P1.T001', evidence_type: 'direct_quote', quote });
 
-/** About 1 MB of distinct lines ("Line 12: golf alpha …"), deterministic. */
-function bigSource() {
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa'];
-  let seed = 7;
-  const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
-  const lines = [];
-  let length = 0;
-  for (let n = 0; length < 1_000_000; n++) {
-    const line = `Line ${n}: ${Array.from({ length: 10 }, () => words[Math.floor(rnd() * words.length)]).join(' ')}.`;
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return { source: lines.join('\n'), lines };
+/**
+ * Scrolls the claim list until claim `i` is rendered (the list is
+ * virtualized), a screen at a time, at most 2000 steps (30 frames at an
+ * end). Resolves to its badge's text (null: never rendered).
+ */
+async function badgeOf(i) {
+  return page.evaluate(async (k) => {
+    const scroller = document.querySelector('.claim-scroller');
+    let still = 0; // frames at an end of the list (its claims are added a few a frame)
+    for (let step = 0; step < 2000; step++) {
+      const li = document.querySelector(`li.claim[data-index="${k}"]`);
+      if (li) return li.querySelector('.badge').textContent;
+      // the window's claims (the median: the claim with the tab stop and the selected one stay rendered wherever they are)
+      const shown = [...document.querySelectorAll('li.claim')].map((x) => Number(x.dataset.index)).sort((x, y) => x - y);
+      const before = scroller.scrollTop;
+      scroller.scrollTop += (shown[shown.length >> 1] > k ? -1 : 1) * scroller.clientHeight;
+      still = scroller.scrollTop === before ? still + 1 : 0;
+      if (still > 30) return null;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+    return null;
+  }, i);
 }
 
 test('worst case 1: 1 MB of "a a a …" and the quote "a a a a a a": no long task, the library\'s answer', async () => {
+  const source = 'a '.repeat(500_000);
   const claims = JSON.stringify({ claims: [claim(1, 'a a a a a a')] });
-  const r = await firstRunMeasured('a '.repeat(500_000), claims);
-  const { source } = r;
+  const r = await openMeasured({ source, claims });
   assert.equal(r.state, 'ok');
-  assert.deepEqual(r.longTasks.filter((d) => d > LONG_TASK_MS), [], `long tasks of each attempt: ${JSON.stringify(r.attempts)} ms`);
+  assert.equal(await page.isVisible('.held-text'), true, 'the megabyte is held out of the source box');
+  console.log(`# worst case 1, first run: long tasks ${JSON.stringify(r.longTasks)} ms`);
+  assert.deepEqual(r.longTasks.filter((d) => d > LONG_TASK_MS), [], `long tasks: ${JSON.stringify(r.longTasks)} ms`);
   const expected = new lib.Document(source).validate(JSON.parse(claims));
   const status = expected.validated_claims[0].validation_status;
   assert.equal(await page.$eval('li.claim[data-index="0"] .badge', (b) => b.textContent), { AMBIGUOUS: 'ambiguous', VALIDATED: 'validated' }[status]);
-  // every place the library reported is highlighted
-  const places = 1 + expected.validated_claims[0].alternative_matches.length;
+  // every place the library reported has its scrollbar marker's slot, and is highlighted
+  const places = [expected.validated_claims[0].match_details, ...expected.validated_claims[0].alternative_matches];
+  const slots = new Set(places.map((p) => Math.floor((p.utf16_start / source.length) * 200)));
+  assert.equal(await page.$$eval('.scroll-markers .scroll-marker', (ms) => ms.length), slots.size);
   const keys = await page.$$eval('.source-view mark.hl', (ms) => new Set(ms.flatMap((m) => m.dataset.spans.split(' '))).size);
-  assert.equal(keys, places);
+  assert.equal(keys, places.length);
   assert.equal(await page.$eval('.source-view', (v) => v.textContent.length), source.length, 'the whole source is in the viewer');
 });
 
-test('worst case 2: 1 MB and 1000 claims, then one claim edited: no long task; only that claim is checked again', async () => {
-  const { source: text, lines } = bigSource();
-  const list = Array.from({ length: 1000 }, (_, i) => claim(i + 1, lines[i * 13]));
-  // a few near misses: one word changed
-  for (const i of [10, 500, 990]) list[i].quote = list[i].quote.replace(/: (\w+)/, ': zulu');
-  const first = await firstRunMeasured(text, JSON.stringify({ claims: list }, null, 1), 240_000);
-  const { source } = first;
+test('worst case 2: the 1 MB benchmark document and its 1000 claims, then one claim edited: no long task; only that claim is checked again', async () => {
+  const data = path.join(root, 'benches', 'data');
+  const source = fs.readFileSync(path.join(data, 'rust-book.md'), 'utf8');
+  const input = JSON.parse(fs.readFileSync(path.join(data, 'claims-1000.json'), 'utf8'));
+  assert.equal(input.claims.length, 1000);
+  const first = await openMeasured({ source, claims: JSON.stringify(input, null, 1) }, 240_000);
   assert.equal(first.state, 'ok');
   assert.equal(first.checked, 1000);
-  assert.deepEqual(first.longTasks.filter((d) => d > LONG_TASK_MS), [], `first run, long tasks of each attempt: ${JSON.stringify(first.attempts)} ms`);
-  assert.equal(await page.$$eval('.claim-list > li.claim', (lis) => lis.length), 1000);
-  const doc = new lib.Document(source);
-  const expectedOf = (i) => doc.validate({ claims: [list[i]] }).validated_claims[0].validation_status;
-  const badge = (i) => page.$eval(`li.claim[data-index="${i}"] .badge`, (b) => b.textContent);
+  console.log(`# worst case 2, first run: long tasks ${JSON.stringify(first.longTasks)} ms`);
+  assert.deepEqual(first.longTasks.filter((d) => d > LONG_TASK_MS), [], `first run, long tasks: ${JSON.stringify(first.longTasks)} ms`);
+  // virtualized: the list knows all 1000, the DOM holds a few dozen
+  assert.equal(await page.$eval('.claim-list', (ol) => ol.dataset.shown), '1000');
+  const inDom = await page.$$eval('.claim-list > li.claim', (lis) => lis.length);
+  assert.ok(inDom > 0 && inDom < 100, `${inDom} claims in the DOM`);
+  // the counts and statuses are the library's
+  const doc = new lib.Document(source, { format: 'plain_text' });
+  const report = doc.validate(input);
   const LABEL = { VALIDATED: 'validated', LOW_CONFIDENCE: 'low confidence', AMBIGUOUS: 'ambiguous', FAILED: 'failed' };
-  for (const i of [0, 10, 500, 999]) assert.equal(await badge(i), LABEL[expectedOf(i)], `claim ${i}`);
-  assert.equal(await badge(0), 'validated');
+  const kind = (status) => status.toLowerCase().replace('_', '-');
+  const counts = await page.$$eval('.filter-bar .filter', (bs) => Object.fromEntries(bs.map((b) => [b.dataset.filter, Number(b.querySelector('.count').textContent)])));
+  const want = { '': 1000 };
+  for (const r of report.validated_claims) want[kind(r.validation_status)] = (want[kind(r.validation_status)] ?? 0) + 1;
+  assert.deepEqual(counts, want);
+  for (const i of [0, 10, 500, 999]) assert.equal(await badgeOf(i), LABEL[report.validated_claims[i].validation_status], `claim ${i}`);
+  // the virtualized list keeps one tab stop; End and Home reach the last and first claims; the "Failed" filter shows the failed ones
+  const stops = () => page.$$eval('.claim-list button', (bs) => bs.filter((x) => x.tabIndex >= 0).length);
+  assert.equal(await stops(), 1);
+  await page.focus('.claim-list button[tabindex="0"]');
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '999');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim').getAttribute('aria-posinset')), '1000');
+  assert.equal(await stops(), 1);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '998');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '0');
+  const failedIds = report.validated_claims.map((r, i) => [r, i]).filter(([r]) => r.validation_status === 'FAILED').map(([, i]) => String(i));
+  await page.click('.filter-bar [data-filter="failed"]');
+  assert.equal(await page.$eval('.claim-list', (ol) => ol.dataset.shown), String(failedIds.length));
+  const shownNow = await page.$$eval('.claim-list > li.claim', (lis) => lis.map((li) => li.dataset.index));
+  assert.ok(shownNow.length > 0 && shownNow.every((i) => failedIds.includes(i)), shownNow.join(' '));
+  await page.keyboard.press('j');
+  assert.equal(await page.$eval('.claim-list > li.is-selected', (li) => li.dataset.index), failedIds[0]);
+  await page.click('.filter-bar [data-filter=""]');
 
-  // edit claim 500 back to its line (then, should the loaded machine have made a
-  // long task, to near misses not checked before, up to FIRST_RUN_ATTEMPTS
-  // edits): one claim checked each time, the Document reused
-  const line = lines[500 * 13];
-  const variants = [line, line.replace(/: (\w+)/, ': yankee'), line.replace(/: (\w+)/, ': xray')];
-  const attempts = [];
-  let edit;
-  for (let k = 0; k < FIRST_RUN_ATTEMPTS; k++) {
-    list[500].quote = variants[k];
-    edit = await runMeasured({ source: null, claims: JSON.stringify({ claims: list }, null, 1) });
-    attempts.push(edit.longTasks);
-    assert.equal(edit.checked, 1, 'only the edited claim was checked');
-    assert.equal(edit.docBuilds, first.docBuilds, 'the indexed Document was reused');
-    if (!edit.longTasks.some((d) => d > LONG_TASK_MS)) break;
-  }
-  assert.deepEqual(edit.longTasks.filter((d) => d > LONG_TASK_MS), [], `edit, long tasks of each attempt: ${JSON.stringify(attempts)} ms`);
-  if (list[500].quote !== line) {
-    list[500].quote = line; // checked in the first attempt: its outcome is kept
-    await runMeasured({ source: null, claims: JSON.stringify({ claims: list }, null, 1) });
-  }
-  assert.equal(await badge(500), 'validated');
-  assert.equal(await badge(10), LABEL[expectedOf(10)]);
+  // edit claim 500 (one word more) in the claims box: one claim checked, the Document reused
+  await page.click('.held-text button:text-is("Edit in the box") >> nth=1');
+  input.claims[500].quote = `${input.claims[500].quote} zulu`;
+  const edit = await editMeasured(JSON.stringify(input, null, 1));
+  console.log(`# worst case 2, edit: long tasks ${JSON.stringify(edit.longTasks)} ms`);
+  assert.equal(edit.checked, 1, 'only the edited claim was checked');
+  assert.equal(edit.docBuilds, first.docBuilds, 'the indexed Document was reused');
+  assert.deepEqual(edit.longTasks.filter((d) => d > LONG_TASK_MS), [], `edit, long tasks: ${JSON.stringify(edit.longTasks)} ms`);
+  const after = doc.validate(input);
+  for (const i of [500, 10, 999]) assert.equal(await badgeOf(i), LABEL[after.validated_claims[i].validation_status], `claim ${i} after the edit`);
   doc.free();
 });
 
@@ -186,12 +235,10 @@ function slowCase() {
 test('Cancel stops a long run at once and keeps what was checked; the next edit runs on a fresh worker', async () => {
   const { source, claims } = slowCase();
   const before = await state();
-  // (page.fill would type a megabyte: set the values, then one input event)
-  await page.evaluate(([s, c, sBox, cBox]) => {
-    document.querySelector(sBox).value = s;
-    document.querySelector(cBox).value = c;
-    document.querySelector(cBox).dispatchEvent(new Event('input', { bubbles: true }));
-  }, [source, claims, SOURCE_BOX, CLAIMS_BOX]);
+  // the megabyte as a file (held out of the box), then the claims
+  await page.setInputFiles('input[type="file"][id^="ev-source-file"]', fileOf('slow-source.txt', source));
+  await afterRuns(before.validations + 1, 60_000);
+  await page.setInputFiles('input[type="file"][id^="ev-claims-file"]', fileOf('slow-claims.json', claims));
   await page.waitForFunction(() => {
     const el = document.querySelector('.evidence-mode');
     return el.dataset.running === 'true' && document.querySelector('.progress-row progress').value >= 1;
@@ -207,7 +254,7 @@ test('Cancel stops a long run at once and keeps what was checked; the next edit 
   assert.ok(stoppedIn < 2_000, `stopped in ${stoppedIn} ms`);
   assert.equal(await page.isHidden('.progress-row'), true);
   assert.match(await page.textContent('.summary'), /Cancelled: \d+ claims not checked/);
-  const unchecked = await page.$$eval('li.claim-unchecked', (lis) => lis.length);
+  const unchecked = Number(await page.textContent('.filter-bar .filter-unchecked .count'));
   assert.ok(unchecked > 0 && unchecked < 1000, `${unchecked} not checked`);
 
   // a fresh worker: the next run builds its Document again and finishes

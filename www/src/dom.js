@@ -106,7 +106,7 @@ export function timeSlicer(isCurrent = () => true, ms = 6) {
 }
 
 /** Resolves in a task after the browser's next frame (or after FRAME_WAIT_MS when none comes: a hidden page). */
-function afterNextFrame() {
+export function afterNextFrame() {
   return new Promise((resolve) => {
     let done = false;
     const go = () => {

@@ -52,8 +52,8 @@ async function withStore(mode, fn) {
   });
 }
 
-/** A long string becomes a Blob this many UTF-16 units at a time, one piece per task. */
-export const PIECE_UNITS = 262_144;
+/** A long string becomes a Blob this many UTF-16 units at a time, one piece per task (a few ms each on a loaded machine). */
+export const PIECE_UNITS = 32_768;
 
 /**
  * `text` as a Blob, built a piece at a time with a task between pieces (a
@@ -72,9 +72,24 @@ async function blobOf(text) {
   return new Blob(pieces, { type: 'text/plain' });
 }
 
+/** The Blobs of the last long strings stored: a text saved again unchanged (the source, while claims are edited) is not encoded again. */
+const recentBlobs = new Map();
+const RECENT_BLOBS = 4;
+
+/** `text` as a Blob, from recentBlobs when it was stored lately. */
+async function cachedBlobOf(text) {
+  const had = recentBlobs.get(text);
+  if (had) return had;
+  const blob = await blobOf(text);
+  recentBlobs.set(text, blob);
+  if (recentBlobs.size > RECENT_BLOBS) recentBlobs.delete(recentBlobs.keys().next().value);
+  return blob;
+}
+
 /** `value` with its long strings as Blobs (a record is a small tree of plain objects, arrays and values). */
 export async function packed(value) {
-  if (typeof value === 'string') return value.length > BLOB_UNITS ? blobOf(value) : value;
+  if (value instanceof Blob) return value; // a file as it was opened: stored as it is, read back as its text
+  if (typeof value === 'string') return value.length > BLOB_UNITS ? cachedBlobOf(value) : value;
   if (Array.isArray(value)) {
     const out = [];
     for (const v of value) out.push(await packed(v));

@@ -28,13 +28,73 @@ export function fileInput(id, accept, onFile, { multiple = false, label = 'Load 
  * into the box.
  * @returns {{ box: HTMLTextAreaElement, file: { input: HTMLInputElement, label: HTMLLabelElement } }}
  */
-export function loadableText({ id, fileId, accept, onInput, onLoad, ...attrs }) {
+export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = Infinity, ...attrs }) {
   const box = h('textarea', { id, spellcheck: 'false', ...attrs, oninput: onInput });
+  /** A text too long for the box, kept here instead (null: the box holds the text). */
+  let held = null;
+  /** The file a held text was read from (saved as it is: nothing to encode again). */
+  let heldFile = null;
+  const heldNote = h('span', { class: 'held-note' });
+  const editButton = h('button', { type: 'button', class: 'secondary', onclick: () => editHere() }, 'Edit in the box');
+  const heldPanel = h('div', { class: 'held-text', hidden: true, role: 'group', 'aria-label': attrs['aria-label'] ?? null }, heldNote, ' ', editButton);
+  const element = h('div', { class: 'loadable-text' }, heldPanel, box);
+
+  /** The text: the box's, or the one held. */
+  const text = () => held ?? box.value;
+  /**
+   * Puts `t` in the box; one longer than `holdOver` UTF-16 units is held
+   * instead, the box hidden: a megabyte in a text box is tens of thousands
+   * of the browser's own elements, laid out (seconds) and walked again by
+   * every layout, paint and garbage collection of the page while it is there.
+   */
+  function setText(t, name = null, file = null) {
+    heldFile = null;
+    if (t.length > holdOver) {
+      held = t;
+      heldFile = file;
+      box.value = '';
+      box.hidden = true;
+      heldNote.textContent = `${name ?? 'A text'} of ${thousands(t.length)} characters, kept out of the box (editing it there is slow).`;
+      heldPanel.hidden = false;
+    } else {
+      held = null;
+      box.value = t;
+      box.hidden = false;
+      heldPanel.hidden = true;
+    }
+  }
+  /** The held text into the box, to edit it there (slow once, for a long one). */
+  function editHere() {
+    if (held === null) return;
+    const t = held;
+    held = null;
+    heldFile = null;
+    heldPanel.hidden = true;
+    box.hidden = false;
+    box.value = t;
+    box.focus();
+  }
+  // a long paste into an empty (or wholly selected) box is held, not pasted
+  box.addEventListener('paste', (e) => {
+    const pasted = e.clipboardData?.getData('text/plain') ?? '';
+    const whole = box.selectionStart === 0 && box.selectionEnd === box.value.length;
+    if (pasted.length <= holdOver || !whole) return;
+    e.preventDefault();
+    setText(pasted, 'A pasted text');
+    onInput();
+  });
   const file = fileInput(fileId, accept, async (f) => {
-    box.value = await f.text();
+    setText(await f.text(), f.name, f);
     onLoad(f);
   });
-  return { box, file };
+  /** What to save: the file a held text came from, else the text. */
+  const stored = () => heldFile ?? text();
+  return { box, file, element, text, setText, stored, get held() { return held !== null; } };
+}
+
+/** `1234567` as `1,234,567` (toLocaleString builds a number formatter: milliseconds, the first time). */
+function thousands(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** The file's extension, lower case ('' when it has none). */

@@ -11,105 +11,347 @@ import { h, replaceChildren } from '../../dom.js';
 import { clip } from '../../widgets.js';
 import { STATUS_LABEL } from './spans.js';
 
+/** Beyond the scroller's visible height, this much is rendered above and below it (px). */
+const MARGIN_PX = 800;
+/** The space between two claims (px). */
+const GAP_PX = 6;
+/** A claim not measured yet is taken to be as tall as the mean of those measured, or this (px). */
+const FIRST_ESTIMATE_PX = 72;
+/** A list of at most this many claims shown is rendered whole (it costs less than a screen of a long one). */
+const RENDER_ALL_UP_TO = 40;
+/** The most claims built and added in one frame of a long list (the others in the next frames). */
+const NEW_PER_FRAME = 3;
+/** Signatures are computed this many entries at a time between pauses. */
+const SIGN_SLICE = 50;
+
 /**
- * The claim list of `claimList` and `warningList`. `render(view, pause)`
- * fills them in order, keeping the element of every entry that did not
- * change and building the others, with `pause()` (timeSlicer) between
- * entries so that a thousand claims never block the page; when `pause` says
- * stop, it stops (a newer render follows).
+ * The claim list, virtualized: `scroller` (a box of bounded height that
+ * scrolls) holds `claimList` (an <ol> as tall as every claim shown), and only
+ * the claims in the scroller's visible window, MARGIN_PX above and below it,
+ * are elements (all of them when RENDER_ALL_UP_TO or fewer are shown), each placed at its offset (measured by a ResizeObserver once
+ * rendered, estimated before). A thousand claims cost the page what twenty
+ * do. The claim with the tab stop and the selected one stay rendered when
+ * scrolled away, so the list is always exactly one tab stop.
  *
- * `view` is null (empty them) or `{ entries, general }`: `entries[i]` is
- * claim i's `{ result, failure, warnings, error, where, quote }` (`result` a
- * ClaimResult or null; `error` the claim's input error, `where` where it is;
- * neither: not checked yet), `general` the warnings and errors that name no
- * claim. `focusSpan(key)` shows a span; `setStatus(text)` says why a claim
- * has none; `copy(entry, i)` copies a claim's result (its Copy button);
+ * `render(view, pause)` shows `view`: null (empty), or `{ entries, general }`
+ * where `entries[i]` is claim i's `{ result, failure, warnings, error, where,
+ * quote }` (`result` a ClaimResult or null; `error` the claim's input error,
+ * `where` where it is; neither: not checked yet), `general` the warnings and
+ * errors that name no claim. It keeps the element of every claim whose entry
+ * did not change, and resolves to whether it finished (`pause()`, from
+ * timeSlicer, said stop: a newer render follows).
+ *
+ * `focusSpan(key)` shows a span; `setStatus(text)` says why a claim has none;
+ * `copy(entry, i)` copies a claim's result (its Copy button);
  * `copyLink(entry, i)`, when given, copies a link that opens the source page
  * at the claim's passage (its `match_details.text_fragment`).
- * @returns {{ render(view: object|null, pause?: () => Promise<boolean>): Promise<boolean> }}
- *   `render` resolves to whether it finished.
+ *
+ * Keyboard (roving focus, WAI-ARIA): Up and Down (Home, End) move between the
+ * claims shown, Right and Left between a claim's buttons.
+ *
+ * For tests and curious readers, `claimList` carries data-shown (claims the
+ * filter shows) and data-filter (the filter, when one is on); each item
+ * aria-posinset and aria-setsize.
  */
-export function claimListRenderer(claimList, warningList, { focusSpan, setStatus, copy, copyLink = null }) {
-  /** signature → element, of the entries shown. */
-  let shown = new Map();
+export function claimListRenderer(scroller, claimList, warningList, handlers) {
+  let entries = [];
+  /** index → { signature, li } of the claims built (rendered or not). */
+  let built = new Map();
+  /** index → its measured height (px), while its entry is unchanged. */
+  const heights = new Map();
+  let filter = '';
+  /** The indices shown, in order. */
+  let order = [];
+  /** position in `order` → top (px); `tops[order.length]` the list's height. */
+  let tops = [0];
+  /** index → li, of the claims in the DOM. */
+  const rendered = new Map();
+  let current = null;
+  let selected = null;
+  let measuredSum = 0;
+  let measuredCount = 0;
+
+  // Sizes arrive after the frame's layout: the offsets move at once (no
+  // overlap is ever painted), the window is drawn again in the next frame
+  // (elements added now would be measured in a second pass of this one).
+  const resized = new ResizeObserver((records) => {
+    let changed = false;
+    let shift = 0;
+    const viewTop = scroller.scrollTop;
+    for (const r of records) {
+      const li = r.target;
+      const i = Number(li.dataset.index);
+      if (!li.isConnected || built.get(i)?.li !== li) continue;
+      const size = r.borderBoxSize?.[0]?.blockSize ?? li.getBoundingClientRect().height;
+      const was = heightOf(i);
+      if (!heights.has(i)) { measuredSum += size; measuredCount++; }
+      heights.set(i, size);
+      if (Math.abs(size - was) < 0.5) continue;
+      changed = true;
+      // a claim above the visible window that grew or shrank moves what is seen: keep it still
+      const at = positionOf(i);
+      if (at >= 0 && tops[at] + was <= viewTop) shift += size - was;
+    }
+    if (!changed) return;
+    layout();
+    placeRendered();
+    if (shift) scroller.scrollTop += shift;
+    onScroll();
+  });
+
+  let frame = 0;
+  const onScroll = () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => { frame = 0; drawWindow(); });
+  };
+  scroller.addEventListener('scroll', onScroll, { passive: true });
+  window.addEventListener('resize', onScroll);
+
+  function heightOf(i) {
+    return heights.get(i) ?? (measuredCount ? measuredSum / measuredCount : FIRST_ESTIMATE_PX);
+  }
+  function positionOf(i) {
+    // order is increasing: binary search
+    let lo = 0;
+    let hi = order.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (order[mid] === i) return mid;
+      if (order[mid] < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+  /** The first position whose claim ends below `y`. */
+  function positionAt(y) {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tops[mid + 1] - GAP_PX <= y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Offsets of the claims shown, and the list's height. */
+  function layout() {
+    tops = new Array(order.length + 1);
+    let y = 0;
+    for (const [p, i] of order.entries()) {
+      tops[p] = y;
+      y += heightOf(i) + GAP_PX;
+    }
+    tops[order.length] = Math.max(0, y - GAP_PX);
+    claimList.style.height = `${Math.ceil(tops[order.length])}px`;
+  }
+
+  function itemOf(i) {
+    const e = entries[i];
+    let b = built.get(i);
+    if (!b) {
+      b = { signature: signatureOf(e), li: claimItem(e, i, handlers) };
+      built.set(i, b);
+    }
+    return b.li;
+  }
+
+  /** The rendered claims at their offsets. */
+  function placeRendered() {
+    for (const [i, li] of rendered) {
+      const p = positionOf(i);
+      if (p >= 0) li.style.top = `${Math.round(tops[p])}px`;
+    }
+  }
+
+  /** Puts the claims of the visible window (and the current and selected ones) in the DOM, at their offsets. */
+  function drawWindow() {
+    const want = new Set();
+    if (order.length <= RENDER_ALL_UP_TO) {
+      for (const i of order) want.add(i);
+    } else {
+      const top = scroller.scrollTop - MARGIN_PX;
+      const bottom = scroller.scrollTop + scroller.clientHeight + MARGIN_PX;
+      for (let p = positionAt(top); p < order.length && tops[p] <= bottom; p++) want.add(order[p]);
+    }
+    const focused = document.activeElement?.closest?.('li.claim');
+    const held = [current, selected, focused && claimList.contains(focused) ? Number(focused.dataset.index) : null];
+    for (const i of held) if (i !== null && positionOf(i) >= 0) want.add(i);
+    for (const [i, li] of rendered) {
+      if (want.has(i) && built.get(i)?.li === li) continue;
+      li.remove();
+      resized.unobserve(li);
+      rendered.delete(i);
+    }
+    const setSize = String(order.length);
+    let before = null; // the DOM keeps the claims in order
+    let added = 0;
+    for (const i of [...want].sort((a, b) => a - b)) {
+      if (order.length > RENDER_ALL_UP_TO && !rendered.has(i) && i !== current && i !== selected && ++added > NEW_PER_FRAME) {
+        onScroll(); // the rest in the next frame
+        continue;
+      }
+      const li = itemOf(i);
+      const p = positionOf(i);
+      li.style.top = `${Math.round(tops[p])}px`;
+      li.setAttribute('aria-posinset', String(p + 1));
+      li.setAttribute('aria-setsize', setSize);
+      li.classList.toggle('is-selected', i === selected);
+      if (!li.contains(document.activeElement)) {
+        for (const b of li.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
+        const own = li.querySelector('.claim-button');
+        if (own && i === current) own.tabIndex = 0;
+      }
+      if (!rendered.has(i)) {
+        rendered.set(i, li);
+        resized.observe(li);
+      }
+      if (li.previousElementSibling !== before || !li.isConnected) {
+        if (before) before.after(li);
+        else claimList.prepend(li);
+      }
+      before = li;
+    }
+  }
+
+  /** The claims the filter shows; the tab stop moves to the first of them when its claim is not. */
+  function refilter() {
+    order = [];
+    for (const [i, e] of entries.entries()) if (!filter || kindOf(e) === filter) order.push(i);
+    if (current === null || positionOf(current) < 0) current = order[0] ?? null;
+    if (filter) claimList.dataset.filter = filter;
+    else delete claimList.dataset.filter;
+    claimList.dataset.shown = String(order.length);
+    layout();
+  }
 
   async function render(view, pause = async () => true) {
     if (!view) {
-      shown = new Map();
-      replaceChildren(claimList);
+      entries = [];
+      built = new Map();
+      heights.clear();
+      current = null;
+      selected = null;
+      refilter();
+      drawWindow();
+      replaceChildren(warningList);
       warningList.hidden = true;
       return true;
     }
     const next = new Map();
-    for (const [i, entry] of view.entries.entries()) {
-      const signature = `${i}\u0000${JSON.stringify(entry)}`;
-      const li = shown.get(signature) ?? claimItem(entry, i, { focusSpan, setStatus, copy, copyLink });
-      next.set(signature, li);
-      // an element is only ever kept at its own index: replace in place
-      const at = claimList.children[i];
-      if (at !== li) {
-        if (at) at.replaceWith(li);
-        else claimList.append(li);
-      }
-      if (!(await pause())) {
-        shown = new Map([...shown, ...next]);
-        return false;
-      }
+    for (const [i, e] of view.entries.entries()) {
+      const had = built.get(i);
+      if (had && i < entries.length && had.signature === signatureOf(e)) next.set(i, had);
+      else heights.delete(i);
+      if (i % SIGN_SLICE === SIGN_SLICE - 1 && !(await pause())) return false;
     }
-    while (claimList.children.length > view.entries.length) claimList.lastElementChild.remove();
-    shown = next;
-    keepOneTabStop(claimList);
+    for (const i of heights.keys()) if (i >= view.entries.length) heights.delete(i);
+    entries = view.entries;
+    built = next;
+    if (selected !== null && selected >= entries.length) selected = null;
+    if (current !== null && current >= entries.length) current = null;
+    refilter();
+    drawWindow();
     replaceChildren(warningList, view.general.map((w) => h('li', {}, `${w.code}: ${w.message}`)));
     warningList.hidden = view.general.length === 0;
     return true;
   }
-  return { render };
-}
 
-/**
- * Roving focus (WAI-ARIA): the list is one tab stop, its last focused claim
- * (or the first one shown). Up and Down (Home, End) move between the claims
- * shown; Right and Left between a claim and its candidates' buttons.
- */
-export function rovingFocus(claimList) {
+  /**
+   * Claim `i` rendered, scrolled into view (the scroller and the page, as
+   * little as needed) and, when `focus`, focused; null when the filter hides it.
+   */
+  function reveal(i, { focus = false } = {}) {
+    const p = positionOf(i);
+    if (p < 0) return null;
+    const top = tops[p];
+    const bottom = top + heightOf(i);
+    if (top < scroller.scrollTop) scroller.scrollTop = top;
+    else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = Math.max(0, bottom - scroller.clientHeight);
+    if (focus) current = i;
+    drawWindow();
+    const li = rendered.get(i);
+    li.scrollIntoView({ block: 'nearest' });
+    if (focus) li.querySelector('.claim-button')?.focus({ preventScroll: true });
+    return li;
+  }
+
+  /** Marks claim `i` selected (null: none) and reveals it. */
+  function select(i, options = {}) {
+    selected = i;
+    drawWindow();
+    return i === null ? null : reveal(i, options);
+  }
+
+  /** Shows only the claims of one status (a class suffix such as `failed`; '' all of them). */
+  function setFilter(f) {
+    const hadFocus = claimList.contains(document.activeElement);
+    filter = f;
+    refilter();
+    scroller.scrollTop = 0;
+    drawWindow();
+    if (hadFocus && current !== null) reveal(current, { focus: true });
+    return order.length;
+  }
+
+  // roving focus: the focused button is the list's tab stop; leaving the
+  // claim, the stop goes back to the claim's own button
   claimList.addEventListener('focusin', (e) => {
-    if (!(e.target instanceof HTMLButtonElement)) return;
-    for (const b of claimList.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
+    const li = e.target instanceof HTMLElement ? e.target.closest('li.claim') : null;
+    if (!li || !(e.target instanceof HTMLButtonElement)) return;
+    const i = Number(li.dataset.index);
+    if (current !== i) {
+      current = i;
+      drawWindow();
+    }
+    for (const b of li.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
     e.target.tabIndex = 0;
+  });
+  claimList.addEventListener('focusout', (e) => {
+    const li = e.target instanceof HTMLElement ? e.target.closest('li.claim') : null;
+    if (!li || li.contains(e.relatedTarget) || !(e.target instanceof HTMLButtonElement)) return;
+    e.target.tabIndex = -1;
+    const own = li.querySelector('.claim-button');
+    if (own) own.tabIndex = Number(li.dataset.index) === current ? 0 : -1;
   });
   claimList.addEventListener('keydown', (e) => {
     if (!(e.target instanceof HTMLButtonElement)) return;
     const li = e.target.closest('li.claim');
-    const claims = shownClaims(claimList);
-    const at = claims.indexOf(li);
+    if (!li) return;
+    const p = positionOf(Number(li.dataset.index));
     const inItem = [...li.querySelectorAll('button')];
     const k = inItem.indexOf(e.target);
-    const to = {
-      ArrowDown: () => claims[at + 1]?.querySelector('.claim-button'),
-      ArrowUp: () => claims[at - 1]?.querySelector('.claim-button'),
-      Home: () => claims[0]?.querySelector('.claim-button'),
-      End: () => claims.at(-1)?.querySelector('.claim-button'),
-      ArrowRight: () => inItem[k + 1],
-      ArrowLeft: () => inItem[k - 1],
-    }[e.key]?.();
-    if (e.key in { ArrowDown: 1, ArrowUp: 1, Home: 1, End: 1, ArrowRight: 1, ArrowLeft: 1 }) e.preventDefault();
-    if (to) to.focus();
+    const to = { ArrowDown: p + 1, ArrowUp: p - 1, Home: 0, End: order.length - 1 }[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      if (to >= 0 && to < order.length) reveal(order[to], { focus: true });
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      e.preventDefault();
+      const b = inItem[k + (e.key === 'ArrowRight' ? 1 : -1)];
+      if (b) b.focus();
+    }
   });
+
+  return {
+    render,
+    setFilter,
+    select,
+    reveal,
+    /** The indices the filter shows, in order. */
+    shown: () => order.slice(),
+    /** The selected claim's index, or null. */
+    get selected() { return selected; },
+  };
 }
 
-/** The claims the filter (`claimList.dataset.filter`: a status class such as `failed`) shows, in order. */
-export function shownClaims(claimList) {
-  const only = claimList.dataset.filter;
-  return [...claimList.children].filter((li) => li.matches('li.claim') && (!only || li.classList.contains(`claim-${only}`)));
+/** The filter a claim belongs to: its status as a class suffix, `invalid` or `unchecked`. */
+export function kindOf(e) {
+  return e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
 }
 
-/** Exactly one button of the list in the tab order: the current one if still shown, else the first claim's. */
-export function keepOneTabStop(claimList) {
-  const current = claimList.querySelector('button[tabindex="0"]');
-  if (current && current.closest('li.claim') && shownClaims(claimList).includes(current.closest('li.claim'))) return;
-  if (current) current.tabIndex = -1;
-  const first = shownClaims(claimList)[0]?.querySelector('.claim-button');
-  if (first) first.tabIndex = 0;
+/** What a claim's element depends on. */
+function signatureOf(e) {
+  return JSON.stringify(e);
 }
 
 /** One entry of the list: a result, an input error in place, or "not checked". */

@@ -24,10 +24,10 @@
 // kept), and data-running while a run is in flight.
 
 import { version } from '../../library.js';
-import { debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { afterNextFrame, debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
-import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
-import { claimListRenderer, keepOneTabStop, rovingFocus, shownClaims } from './claim-list.js';
+import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, showCurrent, showProblem } from '../../widgets.js';
+import { claimListRenderer, kindOf } from './claim-list.js';
 import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { reanchorPanel } from './reanchor-panel.js';
@@ -38,6 +38,8 @@ import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
+/** A source or claims text longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
+const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
 const CLAIMS_EXTENSIONS = ['json', 'jsonl', 'ndjson'];
 const FORMAT_BY_EXTENSION = { md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html', txt: 'plain_text' };
@@ -58,25 +60,30 @@ export function mount(panel, ctx) {
   /** What the last finished run showed: { source, parsed, entries, config } (null: nothing). */
   let shown = null;
   let spansByKey = new Map();
-  let marksBySpan = new Map();
   let currentKey = null;
+  /** The worker's last finished run: { runId, outcomes } (null: none, or its worker was replaced). */
+  let lastRun = null;
+  /** Counts run() calls: one waiting for its frame when a newer one starts gives way. */
+  let runGeneration = 0;
 
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => schedule() },
     FORMATS.map(([v, label]) => h('option', { value: v }, label)));
-  const { box: sourceBox, file: sourceFile } = loadableText({
+  const sourceText = loadableText({
     id: ids.source, fileId: ids.sourceFile, accept: '.md,.markdown,.html,.htm,.txt,text/*',
-    class: 'source-input', rows: 14, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
+    class: 'source-input', rows: 14, holdOver: HOLD_OVER_UNITS, wrap: 'soft', placeholder: 'Paste a source document: markdown, HTML or plain text.',
     onInput: () => schedule(),
     onLoad: (file) => sourceLoaded(file),
   });
-  const { box: claimsBox, file: claimsFile } = loadableText({
+  const claimsText = loadableText({
     id: ids.claims, fileId: ids.claimsFile, accept: '.json,.jsonl,.ndjson,.txt,application/json,text/plain',
-    class: 'claims-input', rows: 10, 'aria-describedby': ids.claimsHelp,
+    class: 'claims-input', rows: 10, holdOver: HOLD_OVER_UNITS, 'aria-describedby': ids.claimsHelp,
     placeholder: 'One quote per line, or JSON: { "claims": [ { "id": "EV001", "task_id": "P1.T001", "evidence_type": "direct_quote", "quote": "…" } ] }',
     onInput: () => schedule(), onLoad: () => run(),
   });
+  const { file: sourceFile } = sourceText;
+  const { box: claimsBox, file: claimsFile } = claimsText;
   const thresholds = configPanel(() => schedule());
 
   // ---- results ----
@@ -88,6 +95,7 @@ export function mount(panel, ctx) {
   const sourceView = h('pre', { class: 'source-view', 'aria-labelledby': ids.viewTitle });
   const viewer = h('div', { class: 'viewer' }, sourceView);
   const claimList = h('ol', { class: 'claim-list', 'aria-label': 'Claims' });
+  const claimScroller = h('div', { class: 'claim-scroller' }, claimList);
   const warningList = h('ul', { class: 'warning-list', hidden: true });
   const filterBar = h('div', { class: 'filter-bar', role: 'group', 'aria-label': 'Show only' });
   const nextButton = h('button', { type: 'button', class: 'secondary', title: 'The next claim shown (j; k: the previous)', onclick: () => stepClaim(1) }, 'Next ↓');
@@ -120,9 +128,9 @@ export function mount(panel, ctx) {
       h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
       h('p', { class: 'help drop-help' }, 'Drop a source (.md, .html, .txt) or claims (.json, .jsonl) file anywhere here. ' +
         'Your documents, claims and settings are kept in this browser until you press Clear.'),
-      field(ids.source, 'Source document', sourceBox,
+      field(ids.source, 'Source document', sourceText.element,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, sourceFile.input, sourceFile.label] }),
-      field(ids.claims, 'Claims', claimsBox, {
+      field(ids.claims, 'Claims', claimsText.element, {
         tools: [claimsFile.input, claimsFile.label],
         help: h('p', { id: ids.claimsHelp, class: 'help' },
           'JSON in the spec 000 shape, or one quote per line (each becomes a direct_quote claim EV001, EV002, … of task P1.T001).'),
@@ -141,7 +149,7 @@ export function mount(panel, ctx) {
       legend,
       h('div', { class: 'viewer-wrap' }, viewer, scrollMarkers),
       h('div', { class: 'claims-head' }, h('h2', {}, 'Claims'), filterBar, nextButton),
-      claimList,
+      claimScroller,
       warningList,
       reanchorPanel({
         annotations: () => (shown?.entries ?? [])
@@ -155,9 +163,8 @@ export function mount(panel, ctx) {
   const tip = attachTooltip(viewer, tooltip, (mark) =>
     (mark.dataset.spans ?? '').split(' ').map((k) => spansByKey.get(k)).filter(Boolean));
   onMarkActivate(viewer, selectClaimOf);
-  const view = sourceRenderer(sourceView, ids.tooltip);
-  const list = claimListRenderer(claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim, copyLink: copyClaimLink });
-  rovingFocus(claimList);
+  const view = sourceRenderer(sourceView, viewer, ids.tooltip);
+  const list = claimListRenderer(claimScroller, claimList, warningList, { focusSpan, setStatus: ctx.setStatus, copy: copyClaim, copyLink: copyClaimLink });
   scrollMarkers.addEventListener('click', (e) => {
     const key = e.target instanceof HTMLElement ? e.target.dataset.span : undefined;
     if (key) focusSpan(key);
@@ -178,10 +185,10 @@ export function mount(panel, ctx) {
   /** The last session's work, if this browser kept one. */
   async function restore() {
     const work = await saved.load();
-    if (sourceBox.value !== '' || claimsBox.value !== '') return; // the user started meanwhile
+    if (sourceText.text() !== '' || claimsText.text() !== '') return; // the user started meanwhile
     if (!work || typeof work.source !== 'string' || typeof work.claims !== 'string') return;
-    sourceBox.value = work.source;
-    claimsBox.value = work.claims;
+    sourceText.setText(work.source, 'Your last source');
+    claimsText.setText(work.claims, 'Your last claims');
     formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
     thresholds.load(work.config);
     ctx.setStatus(RESTORED_NOTE);
@@ -190,16 +197,17 @@ export function mount(panel, ctx) {
 
   /** What a reload brings back. */
   function remember() {
-    saved.save(() => ({ source: sourceBox.value, claims: claimsBox.value, format: formatSelect.value, config: thresholds.read() }));
+    saved.save(() => ({ source: sourceText.stored(), claims: claimsText.stored(), format: formatSelect.value, config: thresholds.read() }));
   }
 
   /** Empties the boxes, resets the settings and forgets the saved work. */
   function clearWork() {
     saved.clear();
+    runGeneration++;
     worker.cancel();
     setRunning(null);
-    sourceBox.value = '';
-    claimsBox.value = '';
+    sourceText.setText('');
+    claimsText.setText('');
     formatSelect.value = 'auto';
     showFormat(null);
     thresholds.reset();
@@ -217,7 +225,7 @@ export function mount(panel, ctx) {
   async function dropFiles(files) {
     for (const file of files) {
       const claims = CLAIMS_EXTENSIONS.includes(extensionOf(file.name));
-      (claims ? claimsBox : sourceBox).value = await file.text();
+      (claims ? claimsText : sourceText).setText(await file.text(), file.name, file);
       if (!claims) formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto';
     }
     ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
@@ -226,8 +234,8 @@ export function mount(panel, ctx) {
 
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
-    sourceBox.value = s.source;
-    claimsBox.value = s.claims;
+    sourceText.setText(s.source);
+    claimsText.setText(s.claims);
     formatSelect.value = 'auto';
     run();
   }
@@ -240,13 +248,14 @@ export function mount(panel, ctx) {
   }
 
   async function run() {
+    const mine = ++runGeneration;
     schedule.cancel();
     remember();
-    const source = sourceBox.value;
+    const source = sourceText.text();
     tip.hide();
     let parsed;
     try {
-      parsed = parseClaims(claimsBox.value);
+      parsed = parseClaims(claimsText.text());
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       worker.cancel();
@@ -258,22 +267,31 @@ export function mount(panel, ctx) {
       setRunning(null);
       return renderEmpty();
     }
+    // a frame between reading the claims and posting them (a megabyte and a thousand claims to copy)
+    await afterNextFrame();
+    if (mine !== runGeneration) return; // a newer run started meanwhile
     const config = thresholds.read();
     const claims = parsed.entries.map((e) => (e.error ? null : e.claim));
-    const partial = new Array(claims.length).fill(null);
+    // the worker sends the outcomes that differ from the last finished run's (worker-engine.js)
+    const base = lastRun?.outcomes ?? [];
+    const partial = Array.from({ length: claims.length }, (_, i) => base[i] ?? null);
+    let reached = 0;
     const started = performance.now();
     setRunning({ done: 0, total: claims.length });
-    const answer = await worker.run({ source, format: formatFor(parsed), claims, config }, (p) => {
+    const answer = await worker.run({ source, format: formatFor(parsed), claims, config, known: lastRun?.runId ?? null }, (p) => {
       for (const [i, outcome] of p.outcomes) partial[i] = outcome;
+      reached = p.done;
       setRunning({ done: p.done, total: p.total });
     });
     if (answer.type === 'superseded') return;
     setRunning(null);
+    if (answer.type === 'done') reached = answer.reached;
+    for (let i = reached; i < partial.length; i++) partial[i] = null; // not checked
+    lastRun = answer.type === 'done' ? { runId: answer.runId, outcomes: partial } : null;
     if (answer.type === 'failed') return fail(source, answer.where, answer.message, answer.code);
     if (answer.docBuilt) docBuilds++;
-    const outcomes = answer.type === 'done' ? answer.outcomes : partial;
     const ms = performance.now() - started;
-    await showResult({ source, parsed, outcomes, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
+    await showResult({ source, parsed, outcomes: partial, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
       ms, rebuilt: answer.docBuilt ?? true, state: answer.type === 'cancelled' ? 'cancelled' : answer.timedOut ? 'timeout' : 'ok',
     });
   }
@@ -311,7 +329,6 @@ export function mount(panel, ctx) {
     problem.hidden = true;
     root.classList.remove('is-stale');
     spansByKey = new Map();
-    marksBySpan = new Map();
     replaceChildren(sourceView, h('span', { class: 'placeholder' },
       'Paste a source document and claims, or load a sample, to see the quoted spans highlighted here.'));
     view.reset();
@@ -339,7 +356,6 @@ export function mount(panel, ctx) {
     markdownButton.disabled = true;
     root.classList.remove('is-stale');
     spansByKey = new Map();
-    marksBySpan = new Map();
     showProblem(problem, where, `${message}${HINTS[where] ? `. ${HINTS[where]}` : ''}`, code);
     view.reset();
     replaceChildren(sourceView, source);
@@ -401,15 +417,15 @@ export function mount(panel, ctx) {
     const segments = segment(source.length, spans);
     if (!(await pause())) return;
     const scrollTop = viewer.scrollTop;
-    const marks = await view.render(source, segments, pause);
-    if (!marks) return;
-    marksBySpan = marks;
+    if (!(await view.render(source, segments, pause))) return;
     // in the frame's own layout, not one forced now (the last slice's chunks are laid out once)
     requestAnimationFrame(() => { viewer.scrollTop = scrollTop; });
     drawMarkers(scrollMarkers, spans, source.length);
-    if (currentKey && marksBySpan.has(currentKey)) for (const m of marksBySpan.get(currentKey)) m.classList.add('is-current');
-    else currentKey = null;
-    const general = outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])]);
+    if (currentKey && !spansByKey.has(currentKey)) currentKey = null;
+    view.setCurrent(currentKey);
+    // each claim is its own library call: a warning about the whole document comes with every one of them, listed once
+    const general = [...new Map(outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])])
+      .map((w) => [`${w.code}\u0000${w.message}`, w])).values()];
     if (!(await list.render({ entries, general }, pause))) return;
     drawFilters(entries);
     showFormat(run.format);
@@ -423,44 +439,35 @@ export function mount(panel, ctx) {
   function drawFilters(entries) {
     const counts = new Map(FILTERS.map(([f]) => [f, 0]));
     for (const e of entries) {
-      const f = e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
+      const f = kindOf(e);
       counts.set(f, counts.get(f) + 1);
     }
     counts.set('', entries.length);
-    if (claimList.dataset.filter && !counts.get(claimList.dataset.filter)) delete claimList.dataset.filter;
+    if (claimList.dataset.filter && !counts.get(claimList.dataset.filter)) list.setFilter('');
     const on = claimList.dataset.filter ?? '';
     filterBar.replaceChildren(...FILTERS.filter(([f]) => f === '' || counts.get(f) > 0).map(([f, label]) =>
       h('button', { type: 'button', class: `filter filter-${f || 'all'}`, 'aria-pressed': String(f === on), dataset: { filter: f }, onclick: () => setFilter(f) },
         `${label} `, h('span', { class: 'count' }, String(counts.get(f))))));
-    keepOneTabStop(claimList);
   }
 
   /** Shows only the claims of one status ('' all of them). */
   function setFilter(f) {
-    if (f) claimList.dataset.filter = f;
-    else delete claimList.dataset.filter;
+    const n = list.setFilter(f);
     for (const b of filterBar.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.filter === f));
-    keepOneTabStop(claimList);
-    const shownNow = shownClaims(claimList);
-    const focused = document.activeElement?.closest?.('li.claim');
-    if (focused && claimList.contains(focused) && !shownNow.includes(focused)) shownNow[0]?.querySelector('.claim-button').focus();
-    const n = shownNow.length;
     ctx.setStatus(f ? `Showing ${n} ${FILTERS.find(([x]) => x === f)[1].toLowerCase()} claim${n === 1 ? '' : 's'}` : 'Showing every claim');
   }
 
   /** Moves to the next (or previous) claim shown: selects and focuses it, outlines its span in the source. */
   function stepClaim(direction) {
-    const claims = shownClaims(claimList);
+    const claims = list.shown();
     if (!claims.length) return;
-    const at = claims.indexOf(claimList.querySelector('li.claim.is-selected'));
+    const at = claims.indexOf(list.selected);
     const next = claims[at < 0 ? (direction > 0 ? 0 : claims.length - 1) : (at + direction + claims.length) % claims.length];
-    selectIn(claimList, 'li.claim', next);
-    next.querySelector('.claim-button').focus({ preventScroll: true });
-    const marks = marksBySpan.get(`c${next.dataset.index}.m`);
-    if (marks?.length) {
-      for (const m of sourceView.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
-      for (const m of marks) m.classList.add('is-current');
-      currentKey = `c${next.dataset.index}.m`;
+    list.select(next, { focus: true });
+    const marks = view.marksOf(spansByKey.get(`c${next}.m`));
+    if (marks.length) {
+      currentKey = `c${next}.m`;
+      view.setCurrent(currentKey);
       const v = viewer.getBoundingClientRect();
       const r = marks[0].getBoundingClientRect();
       viewer.scrollTop += r.top - v.top - v.height / 2;
@@ -481,7 +488,7 @@ export function mount(panel, ctx) {
     else if (e.key === 'j') stepClaim(1);
     else if (e.key === 'k') stepClaim(-1);
     else if (e.key === '?') toggleHelp();
-    else if (e.key === '/') claimsBox.focus();
+    else if (e.key === '/') (claimsText.held ? claimsText.element.querySelector('button') : claimsBox).focus();
     else if (e.key === 'Escape' && !helpPanel.hidden) toggleHelp(false);
     else return;
     e.preventDefault();
@@ -496,10 +503,11 @@ export function mount(panel, ctx) {
 
   /** Scrolls the span into view, focuses its first mark and outlines all its marks. */
   function focusSpan(key) {
-    const marks = marksBySpan.get(key);
-    if (!marks?.length) return false;
-    showCurrent(sourceView, marks);
+    const marks = view.marksOf(spansByKey.get(key));
+    if (!marks.length) return false;
     currentKey = key;
+    view.setCurrent(key);
+    showCurrent(sourceView, marks);
     return true;
   }
 
@@ -507,7 +515,7 @@ export function mount(panel, ctx) {
   function selectClaimOf(mark) {
     const key = (mark.dataset.spans ?? '').split(' ')[0];
     const span = spansByKey.get(key);
-    if (span) selectIn(claimList, 'li.claim', claimList.querySelector(`li.claim[data-index="${span.claim}"]`));
+    if (span) list.select(span.claim);
   }
 
   /** One claim's result as text, to the clipboard. */

@@ -64,11 +64,10 @@ export function collectSpans(report) {
   const failures = failuresByClaim(report);
   (report.validated_claims ?? []).forEach((r, claim) => {
     if (!r) return;
-    const base = { claim, claimId: r.claim_id, status: r.validation_status };
     const m = r.match_details;
     if (m) {
       spans.push({
-        ...base, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
+        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
         confidence: m.confidence_score, matchType: m.match_type, editDistance: m.edit_distance,
         similarity: m.similarity_score, line: m.line_number, section: m.section,
         edits: (m.edits ?? []).filter((e) => e.kind !== 'cosmetic'),
@@ -76,7 +75,7 @@ export function collectSpans(report) {
     }
     (r.alternative_matches ?? []).forEach((a, i) => {
       spans.push({
-        ...base, key: `c${claim}.a${i}`, role: 'alternative', start: a.utf16_start, end: a.utf16_end,
+        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.a${i}`, role: 'alternative', start: a.utf16_start, end: a.utf16_end,
         text: a.matched_text, confidence: a.confidence_score, matchType: a.match_type, line: a.line_number,
         section: a.section,
       });
@@ -84,7 +83,7 @@ export function collectSpans(report) {
     (failures[claim]?.attempted_matches ?? []).forEach((a, i) => {
       if (m && a.utf16_start === m.utf16_start && a.utf16_end === m.utf16_end) return; // the match itself
       spans.push({
-        ...base, key: `c${claim}.c${i}`, role: 'candidate', start: a.utf16_start, end: a.utf16_end,
+        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.c${i}`, role: 'candidate', start: a.utf16_start, end: a.utf16_end,
         text: a.candidate_text, confidence: a.confidence_score, reason: a.rejection_reason, line: a.line_number,
         section: a.section,
       });

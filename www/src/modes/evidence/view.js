@@ -6,7 +6,7 @@
 // source string at the library's UTF-16 offsets, so a mark holds exactly the
 // characters the library matched, emoji and CJK included.
 
-import { h, markOf } from '../../dom.js';
+import { afterNextFrame, h, markOf } from '../../dom.js';
 import { describeEdit, describeSpan, primarySpan } from './spans.js';
 
 /** A chunk of the source view holds about this many UTF-16 units (cut after a line end when one is near). */
@@ -15,9 +15,9 @@ export const CHUNK_UNITS = 2048;
 /**
  * Where the source view's chunks end: after the first line end at or past
  * each CHUNK_UNITS, or, on a line longer than twice that, after a space (or
- * anywhere not inside a surrogate pair). Chunks are blocks the browser lays
- * out only when they are near the screen (`content-visibility: auto`), so a
- * megabyte of source costs the page what one screen of it costs.
+ * anywhere not inside a surrogate pair). Chunks are blocks, drawn with their
+ * marks only when they are near the screen (sourceRenderer), so a megabyte
+ * of source costs the page about what one screen of it costs.
  * @returns {number[]} increasing ends, the last one `source.length`
  */
 export function chunkEnds(source) {
@@ -38,26 +38,57 @@ export function chunkEnds(source) {
   return ends;
 }
 
-/**
- * The highlighted source view of `pre`: `render(source, segments, pause)`
- * fills it with the source and its marks, rebuilding only the chunks whose
- * marks changed when the source is the same as last time, a chunk at a time
- * (`pause()` from timeSlicer between chunks; when it says stop, the render
- * stops and resolves to null).
- * @returns {{ render(source: string, segments: object[], pause: () => Promise<boolean>): Promise<Map<string, HTMLElement[]>|null>, reset(): void }}
- *   `render` resolves to the marks of each span key, in order.
- */
-export function sourceRenderer(pre, tooltipId) {
-  let last = { source: null, chunks: [] };
+/** Beyond the viewer's visible height, chunks this near it (px) are drawn with their marks. */
+const LIVE_MARGIN_PX = 1500;
+/** A drawn chunk farther than this (px) goes back to plain, hidden text. */
+const DROP_MARGIN_PX = 6000;
+/** The most chunks drawn in one frame while scrolling (the rest in the next frames). */
+const CHUNKS_PER_FRAME = 3;
 
-  async function render(source, segments, pause) {
-    const ends = chunkEnds(source);
-    const sameSource = last.source === source;
-    if (!sameSource) pre.replaceChildren();
-    const chunks = [];
+/**
+ * The highlighted source view of `pre`, in `viewer` (the box that scrolls):
+ * `render(source, segments, pause)` fills it with the source, a chunk
+ * (chunkEnds) at a time (`pause()` from timeSlicer between chunks; when it
+ * says stop, the render stops and resolves to false). Only the chunks near
+ * the viewer's visible window (LIVE_MARGIN_PX) are drawn, with their marks;
+ * every other chunk holds its text as one text node, `hidden="until-found"`
+ * (not laid out, its height estimated from its lines; the browser's find in
+ * page still finds it, and a chunk found is drawn). Scrolling draws the
+ * chunks that come near and drops those far away, a few per frame. When
+ * the source is the same as last time, only the drawn chunks whose marks
+ * changed are built again.
+ *
+ * `marksOf(span)` draws the chunks a span covers (should they not be) and
+ * gives its marks, in order; `setCurrent(key)` outlines the marks of one span
+ * key (null: none), also in chunks drawn later.
+ * @returns {{ render(source: string, segments: object[], pause: () => Promise<boolean>): Promise<boolean>,
+ *   marksOf(span: { key: string, start: number, end: number }): HTMLElement[], setCurrent(key: string|null): void, reset(): void }}
+ */
+export function sourceRenderer(pre, viewer, tooltipId) {
+  /** The source shown, its chunk ends and its chunks: { element, start, end, pieces, signature, live, marks }. */
+  let source = null;
+  let ends = [];
+  let chunks = [];
+  let currentKey = null;
+  let frame = 0;
+
+  async function render(text, segments, pause) {
+    const nextEnds = chunkEnds(text);
+    const same = source === text;
+    if (!same) {
+      pre.replaceChildren();
+      chunks = [];
+    }
+    source = null; // half drawn until the end
+    const { cols, rowPx } = metrics();
+    // a new chunk near the visible window (by the estimated heights above it) is drawn at once: no blank frame
+    const windowTop = viewer.scrollTop - LIVE_MARGIN_PX;
+    const windowBottom = viewer.scrollTop + viewer.clientHeight + LIVE_MARGIN_PX;
+    let estimatedY = 0;
+    let drawnThisFrame = 0;
     let seg = 0;
     let start = 0;
-    for (const [n, end] of ends.entries()) {
+    for (const [n, end] of nextEnds.entries()) {
       const pieces = [];
       while (seg < segments.length && segments[seg].start < end) {
         const s = segments[seg];
@@ -66,37 +97,169 @@ export function sourceRenderer(pre, tooltipId) {
         else break;
       }
       const signature = pieces.map(signatureOf).join('|');
-      const old = sameSource ? last.chunks[n] : undefined;
-      let chunk = old;
-      if (!old || old.signature !== signature) {
-        chunk = { signature, ...buildChunk(source, pieces, tooltipId) };
-        if (old) old.element.replaceWith(chunk.element);
-        else pre.append(chunk.element);
+      let chunk = chunks[n];
+      if (!chunk) {
+        const element = document.createElement('span');
+        element.className = 'src-chunk';
+        element.dataset.start = String(start);
+        element.addEventListener('beforematch', () => { if (!chunk.live) draw(chunk); });
+        chunk = { element, start, end, pieces, signature, live: false, marks: new Map() };
+        chunks[n] = chunk;
+        const height = estimateRows(text, start, end, cols) * rowPx;
+        plain(chunk, text, height);
+        estimatedY += height;
+        pre.append(element);
+        if (estimatedY >= windowTop && estimatedY - height <= windowBottom) {
+          draw(chunk, text);
+          // two chunks' text and marks at most in one frame's layout
+          if (++drawnThisFrame === 2) {
+            drawnThisFrame = 0;
+            await afterNextFrame();
+          }
+        }
+      } else if (chunk.signature !== signature) {
+        chunk.pieces = pieces;
+        chunk.signature = signature;
+        if (chunk.live) draw(chunk, text);
       }
-      chunks.push(chunk);
       start = end;
       if (!(await pause())) {
-        last = { source: null, chunks: [] }; // half drawn: the next render starts afresh
-        return null;
+        chunks.length = Math.min(chunks.length, n + 1);
+        return false;
       }
     }
-    for (const c of last.chunks.slice(chunks.length)) if (sameSource) c.element.remove();
-    last = { source, chunks };
-    const marks = new Map();
-    for (const c of chunks) {
-      for (const [key, list] of c.marks) {
-        if (!marks.has(key)) marks.set(key, []);
-        marks.get(key).push(...list);
-      }
+    source = text;
+    ends = nextEnds;
+    const near = visibleWindow(LIVE_MARGIN_PX);
+    // near the visible window: drawn now, a chunk per frame (each frame lays out one chunk's text and marks)
+    for (const chunk of chunks) {
+      if (chunk.live || !near.near(chunk)) continue;
+      draw(chunk, text);
+      await afterNextFrame();
+      if (!(await pause()) || source !== text) return false;
     }
-    return marks;
+    return true;
+  }
+
+  /** Chunk `chunk` as one plain, hidden text node (`height` px estimated, or its last height). */
+  function plain(chunk, text, height) {
+    chunk.live = false;
+    chunk.marks = new Map();
+    chunk.element.replaceChildren(document.createTextNode(text.slice(chunk.start, chunk.end)));
+    chunk.element.setAttribute('hidden', 'until-found');
+    if (height !== null) chunk.element.style.containIntrinsicSize = `auto ${Math.round(height)}px`;
+  }
+
+  /** Chunk `chunk` drawn: its text with marks. */
+  function draw(chunk, text = source) {
+    const built = buildChunk(text, chunk.pieces, tooltipId);
+    chunk.element.replaceChildren(...built.children);
+    chunk.element.removeAttribute('hidden');
+    chunk.marks = built.marks;
+    chunk.live = true;
+    if (currentKey) for (const m of chunk.marks.get(currentKey) ?? []) m.classList.add('is-current');
+  }
+
+  /** The characters per line and the height of one line of the viewer's text. */
+  function metrics() {
+    const style = getComputedStyle(pre);
+    const rowPx = parseFloat(style.lineHeight) || 24;
+    const probe = document.createElement('span');
+    probe.textContent = '0'.repeat(64);
+    pre.append(probe);
+    const charPx = probe.getBoundingClientRect().width / 64;
+    probe.remove();
+    const width = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { cols: charPx > 0 && width > 0 ? Math.max(20, Math.floor(width / charPx)) : 80, rowPx };
+  }
+
+  /** Which chunks are within `margin` px of the viewer's visible window (by their offsets, a binary search). */
+  function visibleWindow(margin) {
+    const top = viewer.scrollTop - margin;
+    const bottom = viewer.scrollTop + viewer.clientHeight + margin;
+    const base = pre.offsetTop;
+    const y = (c) => c.element.offsetTop - base;
+    return {
+      near: (c) => y(c) + c.element.offsetHeight >= top && y(c) <= bottom,
+      first() {
+        let lo = 0;
+        let hi = chunks.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (y(chunks[mid]) + chunks[mid].element.offsetHeight < top) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      },
+      bottom,
+      y,
+    };
+  }
+
+  /** On scroll: the chunks that came near are drawn (a few per frame), those far away dropped. */
+  function follow() {
+    frame = 0;
+    if (source === null || !chunks.length) return;
+    const near = visibleWindow(LIVE_MARGIN_PX);
+    let drawn = 0;
+    for (let n = near.first(); n < chunks.length && near.y(chunks[n]) <= near.bottom; n++) {
+      if (chunks[n].live) continue;
+      if (drawn === CHUNKS_PER_FRAME) {
+        frame = requestAnimationFrame(follow);
+        break;
+      }
+      draw(chunks[n]);
+      drawn++;
+    }
+    const keep = visibleWindow(DROP_MARGIN_PX);
+    for (const c of chunks) if (c.live && !keep.near(c)) plain(c, source, null);
+  }
+  viewer.addEventListener('scroll', () => { if (!frame) frame = requestAnimationFrame(follow); }, { passive: true });
+
+  function marksOf(span) {
+    if (source === null || !span) return [];
+    const out = [];
+    // the chunks holding [start, end): binary search on the ends
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= span.start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let n = lo; n < chunks.length && chunks[n].start < Math.max(span.end, span.start + 1); n++) {
+      if (!chunks[n].live) draw(chunks[n]);
+      out.push(...(chunks[n].marks.get(span.key) ?? []));
+    }
+    return out;
+  }
+
+  function setCurrent(key) {
+    for (const m of pre.querySelectorAll('mark.is-current')) m.classList.remove('is-current');
+    currentKey = key;
+    if (!key) return;
+    for (const c of chunks) for (const m of c.marks.get(key) ?? []) m.classList.add('is-current');
   }
 
   /** Forgets what was rendered (the caller replaced `pre`'s children). */
   function reset() {
-    last = { source: null, chunks: [] };
+    source = null;
+    chunks = [];
+    ends = [];
   }
-  return { render, reset };
+  return { render, marksOf, setCurrent, reset };
+}
+
+/** Display rows of `text[start, end)` at `cols` characters a row (a monospace, wrapped view). */
+function estimateRows(text, start, end, cols) {
+  let rows = 0;
+  for (let at = start; at < end;) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0 || nl >= end) nl = end;
+    rows += Math.max(1, Math.ceil((nl - at) / cols));
+    at = nl + 1;
+  }
+  return Math.max(1, rows);
 }
 
 /** What a segment's marks depend on: its bounds, and its spans' keys, status, role and edits. */
@@ -104,11 +267,10 @@ function signatureOf(p) {
   return `${p.start}-${p.end}:${p.spans.map((s) => `${s.key}/${s.status}/${s.role}/${s.edits?.length ? JSON.stringify(s.edits) : ''}`).join(',')}`;
 }
 
-/** One chunk: a block holding its slice of the source, marks where spans are. */
+/** One chunk's contents: its slice of the source, marks where spans are. */
 function buildChunk(source, pieces, tooltipId) {
   const marks = new Map();
-  const element = document.createElement('span');
-  element.className = 'src-chunk';
+  const element = document.createDocumentFragment();
   for (const seg of pieces) {
     const text = source.slice(seg.start, seg.end);
     if (seg.spans.length === 0) {
@@ -134,7 +296,7 @@ function buildChunk(source, pieces, tooltipId) {
     }
     element.append(mark);
   }
-  return { element, marks };
+  return { children: [element], marks };
 }
 
 /**

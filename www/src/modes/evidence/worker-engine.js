@@ -14,7 +14,8 @@
 //     run that reaches it answers `timeout` with what it checked.
 // Cancel is the main thread terminating this worker (protocol.js).
 //
-// Messages in:  { type: 'run', runId, source, format, claims, config }
+// Messages in:  { type: 'run', runId, source, format, claims, config, known }
+//                 (`known`: the run whose outcomes the page holds, or null)
 //               { type: 'reanchor', runId, source, format, annotations }
 //                 (issue 18: the annotations found again in an edited source,
 //                 a Document of its own, freed after)
@@ -22,9 +23,16 @@
 //                 report for the claims input, as the user gave it, in one
 //                 call on the current Document: the export)
 // Messages out: { type: 'progress', runId, done, total, outcomes }
-//               { type: 'done', runId, outcomes, format, docBuilt, timedOut, checked, elapsedMs }
+//               { type: 'done', runId, format, docBuilt, timedOut, reached, checked, elapsedMs }
 //                 (`checked`: the claims the library validated in this run,
 //                 the others' outcomes were kept)
+//   A run's outcomes travel in its progress messages, `[index, outcome]`
+//   pairs, at most OUTCOMES_PER_MESSAGE a message (the page reads each
+//   message in a task of its own: a thousand outcomes at once would be a
+//   long one). When `known` is this worker's last finished run, only the
+//   indices whose outcome differs from that run's are sent (an edit of one
+//   claim sends one); otherwise every index up to `reached` is, null for a
+//   claim not read. Indices from `reached` on were not checked.
 //               { type: 'report', runId, report }
 //               { type: 'reanchored', runId, results }
 //               { type: 'failed', runId, where, code, message, path }
@@ -33,6 +41,10 @@ import { defaultConfig, Document } from 'evidence-validator/web';
 
 /** How often (at most) a long run posts its progress. */
 const PROGRESS_INTERVAL_MS = 100;
+/** The most outcomes one message carries. */
+const OUTCOMES_PER_MESSAGE = 50;
+/** The last finished run: { runId, results } (the outcome objects by index), or null. */
+let lastDone = null;
 
 let doc = null;
 let docKey = null;
@@ -93,7 +105,7 @@ function fail(runId, e, fallbackWhere) {
   postMessage({ type: 'failed', runId, where, code: e.code, message: e.message, path: e.details?.path ?? null });
 }
 
-function run({ runId, source, format, claims, config }) {
+function run({ runId, source, format, claims, config, known = null }) {
   const started = performance.now();
   let built;
   try {
@@ -116,41 +128,50 @@ function run({ runId, source, format, claims, config }) {
     return;
   }
   const deadline = started + timeLimitOf(config) * 1000;
+  const base = known !== null && lastDone?.runId === known ? lastDone.results : null;
   const results = new Array(claims.length).fill(null);
   let pending = [];
   let lastPost = started;
   let timedOut = false;
   let checked = 0;
+  let reached = 0;
+  const post = (done) => {
+    for (let at = 0; at < pending.length || at === 0; at += OUTCOMES_PER_MESSAGE) {
+      postMessage({ type: 'progress', runId, done, total: claims.length, outcomes: pending.slice(at, at + OUTCOMES_PER_MESSAGE) });
+    }
+    pending = [];
+    lastPost = performance.now();
+  };
   for (let i = 0; i < claims.length; i++) {
     const claim = claims[i];
-    if (claim === null) continue; // a line the main thread could not read: its own error there
-    const claimKey = JSON.stringify(claim);
-    let outcome = outcomes.get(claimKey);
-    if (outcome === undefined) {
-      const left = (deadline - performance.now()) / 1000;
-      if (left <= 0) { timedOut = true; break; }
-      const limits = { ...(config?.performance_limits ?? {}), max_processing_time_seconds: left };
-      try {
-        outcome = validateOne(claim, { ...config, performance_limits: limits });
-      } catch (e) {
-        if (e?.code === 'PROCESSING_ERROR' && performance.now() >= deadline) { timedOut = true; break; }
-        fail(runId, e, 'Claims');
-        return;
+    let outcome = null;
+    if (claim !== null) { // null: a line the main thread could not read (its own error there)
+      const claimKey = JSON.stringify(claim);
+      outcome = outcomes.get(claimKey);
+      if (outcome === undefined) {
+        const left = (deadline - performance.now()) / 1000;
+        if (left <= 0) { timedOut = true; break; }
+        const limits = { ...(config?.performance_limits ?? {}), max_processing_time_seconds: left };
+        try {
+          outcome = validateOne(claim, { ...config, performance_limits: limits });
+        } catch (e) {
+          if (e?.code === 'PROCESSING_ERROR' && performance.now() >= deadline) { timedOut = true; break; }
+          fail(runId, e, 'Claims');
+          return;
+        }
+        outcomes.set(claimKey, outcome);
+        checked++;
       }
-      outcomes.set(claimKey, outcome);
-      checked++;
     }
     results[i] = outcome;
-    pending.push([i, outcome]);
-    const now = performance.now();
-    if (now - lastPost >= PROGRESS_INTERVAL_MS) {
-      postMessage({ type: 'progress', runId, done: i + 1, total: claims.length, outcomes: pending });
-      pending = [];
-      lastPost = now;
-    }
+    reached = i + 1;
+    if (!base || base[i] !== outcome) pending.push([i, outcome]);
+    if (pending.length >= OUTCOMES_PER_MESSAGE || performance.now() - lastPost >= PROGRESS_INTERVAL_MS) post(reached);
   }
+  if (pending.length) post(reached);
+  lastDone = { runId, results };
   postMessage({
-    type: 'done', runId, outcomes: results, format: doc.format, docBuilt: built, timedOut, checked,
+    type: 'done', runId, format: doc.format, docBuilt: built, timedOut, reached, checked,
     elapsedMs: performance.now() - started,
   });
 }
