@@ -530,7 +530,7 @@ pub(crate) fn finish(
 
 /// [`run`] embeds claims and spans together (stage 3's similarity signal
 /// or stage 5's hybrid reads them).
-fn wants_vectors(config: &CiteConfig) -> bool {
+pub(crate) fn wants_vectors(config: &CiteConfig) -> bool {
     config.enable_confidence_classification
         || (config.enable_citation_correction
             && config.citation_correction.correction_method == config::CorrectionMethod::KeywordSemanticHybrid)

@@ -13,12 +13,24 @@
 //!
 //! Concurrency (Part VI, "Parallelization Strategy"): stage 2 is sequential
 //! (each claim removes its evidence from the pool), every other stage asks
-//! all its requests of one round at once; the runner keeps at most
-//! `llm_calls.max_in_flight` in flight, each bounded by
-//! `call_timeout_seconds`. A call that failed transiently is asked again
-//! (the pipeline re-queues it, at most `max_retries` times); one that still
+//! all its requests of one round at once. The pipeline hands each round out
+//! in [`Lane`]s, computed here once for every runner: stage 4's requests by
+//! their claim's confidence tier, at most `llm_calls.max_in_flight_high`
+//! (5), `_medium` (3) and `_low` (2) in flight (the spec's "HIGH claims: 5
+//! in parallel", …), the tiers side by side; stage 2's and stage 6's at
+//! most `llm_calls.max_in_flight` (4). Each call is bounded by
+//! [`Round::call_timeout_ms`]: `call_timeout_seconds`, shortened to the time
+//! left in the run. The runners ([`run_blocking`], `src/wasm/cite.rs`) only
+//! obey these numbers. A call that failed transiently is asked again (the
+//! pipeline re-queues it, at most `max_retries` times); one that still
 //! fails abstains its claim. Rounds are bounded: stage 2 asks at most once
 //! per span of the pool, stage 4 at most three rounds, stage 6 one.
+//!
+//! Embeddings: when the host has an embedder ([`Pipeline::embedding`]), the
+//! pipeline asks it ([`Step::Embed`], answered by [`Pipeline::embedded`])
+//! for stage 1's candidate spans and query (`semantic` or `hybrid`
+//! relevance), then for the claims and the pool's spans not embedded yet
+//! (stage 3's similarity signal, stage 5's hybrid), as `cite` does.
 
 use super::confidence::ConfidenceLevel;
 use super::config::CiteConfig;
@@ -28,6 +40,7 @@ use super::verify::{self, Method, VerifyContext};
 use super::{config, numeric, CiteInput, Claim, ClaimResult, Verdict};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
+use crate::matching::semantic::{self, Embedder};
 use crate::text::position::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -101,6 +114,10 @@ pub struct LlmRequest {
     pub callback: Callback,
     /// The claim it is about (its index), if any.
     pub claim: Option<usize>,
+    /// Stage 4: the claim's confidence tier (HIGH: the spec's quick check
+    /// for a fast model, MEDIUM and LOW: its analytical one), which also
+    /// sets the request's [`Lane`]; `None` for stages 2 and 6.
+    pub confidence: Option<ConfidenceLevel>,
     /// 1 for the first try, 2 for the first retry, …
     pub attempt: u32,
     /// The message.
@@ -166,11 +183,64 @@ pub enum Event {
 /// What to do next.
 #[derive(Debug)]
 pub enum Step {
-    /// Make these calls (all of them may run at once), answer each with
-    /// [`Pipeline::answer`], then call [`Pipeline::next`] again.
-    Ask(Vec<LlmRequest>),
+    /// Make these calls, as many at once as each [`Lane`] allows, answer
+    /// each with [`Pipeline::answer`], then call [`Pipeline::next`] again.
+    Ask(Round),
+    /// Embed these texts with the host's embedder (one call), answer with
+    /// [`Pipeline::embedded`], then call [`Pipeline::next`] again. Asked
+    /// only of a pipeline told [`Pipeline::embedding`].
+    Embed(Vec<String>),
     /// The run is over.
     Done(Box<PipelineReport>),
+}
+
+/// One round's requests that share a bound on calls in flight. The lanes
+/// of a round run side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// Stage 4's requests of the claims of one confidence tier; `None`:
+    /// stage 2's or stage 6's.
+    pub tier: Option<ConfidenceLevel>,
+    /// At most this many of the lane's calls in flight at once (at least 1).
+    pub max_in_flight: usize,
+    /// The requests, in the order they should start.
+    pub requests: Vec<LlmRequest>,
+}
+
+/// One round of LLM calls: its lanes and the time its calls may take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    /// HIGH, MEDIUM and LOW tiers' lanes (those with requests), then the
+    /// untiered one.
+    pub lanes: Vec<Lane>,
+    /// `call_timeout_seconds` in milliseconds.
+    call_timeout_ms: f64,
+    /// The run's time left when the round was handed out (infinite without
+    /// a deadline).
+    time_left_ms: f64,
+}
+
+impl Round {
+    /// The time limit of a call that starts `elapsed_ms` after the round
+    /// was handed out: `call_timeout_seconds`, shortened to the time left
+    /// in the run; `None` when no time is left (the runner makes no call and
+    /// answers [`LlmFailure::TimedOut`]).
+    pub fn call_timeout_ms(&self, elapsed_ms: f64) -> Option<f64> {
+        let left = self.time_left_ms - elapsed_ms.max(0.0);
+        let limit = self.call_timeout_ms.min(left);
+        (limit > 0.0).then_some(limit)
+    }
+
+    /// [`Round::call_timeout_ms`] as a `Duration` (native runners).
+    pub fn call_timeout(&self, elapsed: std::time::Duration) -> Option<std::time::Duration> {
+        let ms = self.call_timeout_ms(elapsed.as_secs_f64() * 1000.0)?;
+        std::time::Duration::try_from_secs_f64(ms / 1000.0).ok()
+    }
+
+    /// Every request of the round, lane by lane.
+    pub fn requests(&self) -> impl Iterator<Item = &LlmRequest> {
+        self.lanes.iter().flat_map(|l| l.requests.iter())
+    }
 }
 
 /// A claim stage 2 dropped.
@@ -392,6 +462,7 @@ enum Target {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Phase {
+    Evidence,
     Generate,
     Verify,
     Reverify,
@@ -481,6 +552,30 @@ pub struct Pipeline {
     next_id: u64,
     calls: Vec<CallRecord>,
     events: Vec<Event>,
+    /// The claims were given (stage 2 is skipped).
+    given: bool,
+    /// The host answers [`Step::Embed`].
+    embeds: bool,
+    /// The host's vectors, by text.
+    vectors: BTreeMap<String, Vec<f32>>,
+    /// The texts of the [`Step::Embed`] handed out and not answered yet.
+    embedding: Option<Vec<String>>,
+    /// Stage 1's and stage 3's texts have been asked for.
+    embedded_for: [bool; 2],
+    /// The embedder's failure (the run ends with it).
+    embed_error: Option<Error>,
+}
+
+/// The host's vectors, answered by text (what [`Pipeline::embedded`] kept).
+struct Answered<'a>(&'a BTreeMap<String, Vec<f32>>);
+
+impl Embedder for Answered<'_> {
+    fn embed(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
+        texts
+            .iter()
+            .map(|t| self.0.get(*t).cloned().ok_or_else(|| "asked for a text not embedded ahead".into()))
+            .collect()
+    }
 }
 
 fn timeout() -> Error {
@@ -492,8 +587,8 @@ impl Pipeline {
     /// (else the query is the one section).
     /// `llm`: the host answers LLM requests; without it the input must hold
     /// claims and stage 4 is the deterministic verifier (see also
-    /// [`Pipeline::verify_deterministically`]). Stage 1 runs here
-    /// (keyword relevance: the pipeline asks no embedder).
+    /// [`Pipeline::verify_deterministically`]). Stage 1 runs at the first
+    /// [`Pipeline::next`] (by keywords, unless [`Pipeline::embedding`]).
     ///
     /// # Errors
     /// VALIDATION_ERROR at `$.claims` when there are no claims and no LLM
@@ -512,7 +607,9 @@ impl Pipeline {
                 "no claims to verify and no LLM to write them: give claims, or an LLM for stage 2",
             ));
         }
-        let pool = evidence::preselect(&input.sources, &input.query, &config, None, deadline)?;
+        if deadline.expired_now() {
+            return Err(timeout());
+        }
         let sections = if outline.is_empty() { vec![input.query.clone()] } else { outline };
         let given = !input.claims.is_empty();
         let mode = match (given, config.enable_interleaved_generation) {
@@ -526,16 +623,16 @@ impl Pipeline {
                 sections,
                 section: 0,
                 in_section: 0,
-                remaining: (0..pool.spans.len()).collect(),
+                remaining: Vec::new(),
                 dropped: Vec::new(),
                 claim_sections: Vec::new(),
                 draft: None,
             },
-            pool: Some(pool),
+            pool: None,
             input,
             config,
             llm,
-            phase: Phase::Generate,
+            phase: Phase::Evidence,
             mode,
             scored: None,
             checks: Vec::new(),
@@ -546,15 +643,106 @@ impl Pipeline {
             next_id: 0,
             calls: Vec::new(),
             events: Vec::new(),
+            given,
+            embeds: false,
+            vectors: BTreeMap::new(),
+            embedding: None,
+            embedded_for: [false; 2],
+            embed_error: None,
         };
         if given {
             let claims = std::mem::take(&mut p.input.claims);
             for c in claims {
                 p.push_claim(c, None);
             }
-            p.phase = Phase::Verify;
         }
         Ok(p)
+    }
+
+    /// The host has an embedder: the pipeline asks it ([`Step::Embed`]) for
+    /// what stage 1's `semantic` or `hybrid` relevance, stage 3's similarity
+    /// signal and stage 5's hybrid read, as `cite` with an embedder does.
+    pub fn embedding(mut self) -> Pipeline {
+        self.embeds = true;
+        self
+    }
+
+    /// Takes the host's answer to the last [`Step::Embed`]: one vector per
+    /// text, in order, or what went wrong. A failure or a malformed answer
+    /// (a wrong count, vectors of different or zero lengths, non-finite
+    /// numbers, a length unlike the earlier answer's) ends the run with a
+    /// PROCESSING_ERROR naming the embed callback, as `cite` does.
+    pub fn embedded(&mut self, answer: std::result::Result<Vec<Vec<f32>>, String>) {
+        let Some(texts) = self.embedding.take() else { return };
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let checked = match answer {
+            Ok(vectors) => semantic::embed_texts(&refs, &semantic::Precomputed { texts: texts.clone(), vectors }),
+            Err(m) => Err(Error::new(ErrorKind::Processing, format!("the embed callback failed: {m}"))),
+        };
+        let before = self.vectors.values().next().map(Vec::len);
+        match checked {
+            Ok(vectors) => {
+                let now = vectors.first().map(Vec::len);
+                if let (Some(a), Some(b)) = (before, now) {
+                    if a != b {
+                        self.embed_error = Some(Error::new(
+                            ErrorKind::Processing,
+                            format!("the embed callback returned vectors of length {b}, and of length {a} before"),
+                        ));
+                        return;
+                    }
+                }
+                self.vectors.extend(texts.into_iter().zip(vectors));
+            }
+            Err(e) => self.embed_error = Some(e),
+        }
+    }
+
+    /// The texts of `wanted` not embedded yet, each once, handed out as a
+    /// [`Step::Embed`]; `None` when there are none.
+    fn ask_embeddings(&mut self, wanted: Vec<String>) -> Option<Step> {
+        let mut seen = std::collections::BTreeSet::new();
+        let texts: Vec<String> =
+            wanted.into_iter().filter(|t| !self.vectors.contains_key(t) && seen.insert(t.clone())).collect();
+        if texts.is_empty() {
+            return None;
+        }
+        self.embedding = Some(texts.clone());
+        Some(Step::Embed(texts))
+    }
+
+    /// The host's vectors as an embedder, once it has answered.
+    fn embedder(&self) -> Option<Answered<'_>> {
+        (self.embeds && !self.vectors.is_empty()).then_some(Answered(&self.vectors))
+    }
+
+    /// Stage 1: the pool, asking the host's embedder first when its method
+    /// reads embeddings.
+    fn evidence_step(&mut self, deadline: &Deadline) -> Result<Option<Step>> {
+        if self.embeds && !self.embedded_for[0] {
+            self.embedded_for[0] = true;
+            if let Some(asked) =
+                evidence::embed_requests(&self.input.sources, &self.input.query, &self.config, deadline)?
+            {
+                let mut texts = asked.spans;
+                texts.push(asked.query);
+                if let Some(step) = self.ask_embeddings(texts) {
+                    return Ok(Some(step));
+                }
+            }
+        }
+        let embedder = self.embedder();
+        let pool = evidence::preselect(
+            &self.input.sources,
+            &self.input.query,
+            &self.config,
+            embedder.as_ref().map(|e| e as &dyn Embedder),
+            deadline,
+        )?;
+        self.generation.remaining = (0..pool.spans.len()).collect();
+        self.pool = Some(pool);
+        self.phase = if self.given { Phase::Verify } else { Phase::Generate };
+        Ok(None)
     }
 
     /// Stage 4 (and stage 6's questions) by the deterministic verifier even
@@ -587,11 +775,16 @@ impl Pipeline {
 
     fn request(&mut self, kind: RequestKind, claim: Option<usize>, prompt: String, tokens: u32, target: Target) {
         self.next_id += 1;
+        let confidence = match kind.callback() {
+            Callback::Verify => claim.and_then(|n| self.checks.get(n)).map(|c| c.level),
+            Callback::Generate | Callback::Qa => None,
+        };
         let r = LlmRequest {
             id: self.next_id,
             kind,
             callback: kind.callback(),
             claim,
+            confidence,
             attempt: 1,
             prompt,
             max_tokens: tokens,
@@ -607,25 +800,58 @@ impl Pipeline {
     /// out before are still unanswered.
     pub fn next(&mut self, deadline: &Deadline) -> Result<Step> {
         loop {
+            if let Some(e) = self.embed_error.take() {
+                return Err(e);
+            }
             if deadline.expired_now() {
                 return Err(timeout());
             }
             if !self.queue.is_empty() {
-                return Ok(Step::Ask(std::mem::take(&mut self.queue)));
+                return Ok(Step::Ask(self.round(deadline)));
             }
-            if !self.outstanding.is_empty() {
+            if !self.outstanding.is_empty() || self.embedding.is_some() {
                 return Err(Error::new(
                     ErrorKind::Processing,
                     format!("{} LLM requests were handed out and not answered", self.outstanding.len()),
                 ));
             }
-            match self.phase {
-                Phase::Generate => self.generate_step(deadline)?,
+            let asked = match self.phase {
+                Phase::Evidence => self.evidence_step(deadline)?,
+                Phase::Generate => self.generate_step(deadline).map(|()| None)?,
                 Phase::Verify | Phase::Reverify => self.verify_step(deadline)?,
-                Phase::NumericQa => self.numeric_step(deadline)?,
+                Phase::NumericQa => self.numeric_step(deadline).map(|()| None)?,
                 Phase::Done => return Ok(Step::Done(Box::new(self.assemble()?))),
+            };
+            if let Some(step) = asked {
+                return Ok(step);
             }
         }
+    }
+
+    /// The queued requests as a round: stage 4's in one lane per
+    /// confidence tier with the tier's bound, the others in one lane with
+    /// `max_in_flight`; each lane in request order.
+    fn round(&mut self, deadline: &Deadline) -> Round {
+        let calls = &self.config.llm_calls;
+        let mut lanes: Vec<Lane> = [
+            (Some(ConfidenceLevel::High), calls.max_in_flight_high),
+            (Some(ConfidenceLevel::Medium), calls.max_in_flight_medium),
+            (Some(ConfidenceLevel::Low), calls.max_in_flight_low),
+            (None, calls.max_in_flight),
+        ]
+        .into_iter()
+        .map(|(tier, max)| Lane { tier, max_in_flight: max.max(1), requests: Vec::new() })
+        .collect();
+        for r in std::mem::take(&mut self.queue) {
+            if let Some(lane) = lanes.iter_mut().find(|l| l.tier == r.confidence) {
+                lane.requests.push(r);
+            }
+        }
+        lanes.retain(|l| !l.requests.is_empty());
+        for lane in &mut lanes {
+            lane.requests.sort_by_key(|r| r.id);
+        }
+        Round { lanes, call_timeout_ms: calls.call_timeout_seconds * 1000.0, time_left_ms: deadline.remaining_ms() }
     }
 
     /// Takes the answer to request `id` (unknown ids are ignored), with
@@ -823,10 +1049,27 @@ impl Pipeline {
 
     // ---- stages 3 and 4 ----
 
-    fn verify_step(&mut self, deadline: &Deadline) -> Result<()> {
+    fn verify_step(&mut self, deadline: &Deadline) -> Result<Option<Step>> {
         if self.phase == Phase::Verify && self.scored.is_none() {
+            if self.embeds && !self.embedded_for[1] {
+                self.embedded_for[1] = true;
+                if super::wants_vectors(&self.config) && !self.claims.is_empty() {
+                    let spans = self.pool.as_ref().map_or(&[][..], |p| &p.spans);
+                    let texts = self.claims.iter().map(|c| c.text.clone()).chain(spans.iter().map(|s| s.quote.clone()));
+                    if let Some(step) = self.ask_embeddings(texts.collect()) {
+                        return Ok(Some(step));
+                    }
+                }
+            }
             let pool = self.pool.take().ok_or_else(timeout)?;
-            let scored = super::score(&self.claims, &self.config, None, pool, deadline)?;
+            let embedder = self.embedder();
+            let scored = super::score(
+                &self.claims,
+                &self.config,
+                embedder.as_ref().map(|e| e as &dyn Embedder),
+                pool,
+                deadline,
+            )?;
             self.checks = self.plan_checks(&scored, deadline)?;
             self.scored = Some(scored);
             for n in 0..self.checks.len() {
@@ -847,7 +1090,7 @@ impl Pipeline {
             self.ask_next(n);
         }
         if asked || !self.checks.iter().all(|c| c.done) {
-            return Ok(());
+            return Ok(None);
         }
         if self.phase == Phase::Verify {
             let scored = self.scored.take().ok_or_else(timeout)?;
@@ -858,7 +1101,7 @@ impl Pipeline {
         } else {
             self.phase = Phase::NumericQa;
         }
-        Ok(())
+        Ok(None)
     }
 
     /// A claim whose evidence stage 5 replaced (or, when it was not
@@ -1380,27 +1623,41 @@ pub trait LlmHost: Sync {
 
 /// A request's id, its answer and the call's milliseconds.
 #[cfg(not(target_arch = "wasm32"))]
-type Answered = (u64, std::result::Result<String, LlmFailure>, f64);
+type CallAnswer = (u64, std::result::Result<String, LlmFailure>, f64);
 
-/// Runs `pipeline` to its report natively: each round's requests on at
-/// most `llm_calls.max_in_flight` threads, each call bounded by
-/// `call_timeout_seconds` (and the time left), `on_event` told of every
-/// claim and verdict as they come, `cancel` checked before each call.
+/// Answers a [`Step::Embed`] with `embedder` (one call).
+fn embed_step(pipeline: &mut Pipeline, embedder: Option<&dyn Embedder>, texts: &[String]) {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let answer = match embedder {
+        Some(e) => e.embed(&refs),
+        None => Err("the host has no embedder".into()),
+    };
+    pipeline.embedded(answer);
+}
+
+/// Runs `pipeline` to its report natively: each round's lanes side by
+/// side, each on at most its `max_in_flight` threads, each call bounded
+/// by the round's [`Round::call_timeout`] (the time left in the run
+/// included); `embedder` (when given) answers [`Step::Embed`]; `on_event`
+/// is told of every claim and verdict as they come; `cancel` is checked
+/// before each call.
 ///
 /// # Errors
-/// PROCESSING_ERROR when the deadline passes or `cancel` is set.
+/// PROCESSING_ERROR when the deadline passes, `cancel` is set or the
+/// embedder fails.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_blocking(
     mut pipeline: Pipeline,
     host: &dyn LlmHost,
+    embedder: Option<&dyn Embedder>,
     cancel: &std::sync::atomic::AtomicBool,
     deadline: &Deadline,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<PipelineReport> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
-    let calls = pipeline.config().llm_calls.clone();
+    use std::sync::atomic::Ordering;
+    if embedder.is_some() {
+        pipeline = pipeline.embedding();
+    }
     loop {
         for e in pipeline.take_events() {
             on_event(&e);
@@ -1408,32 +1665,51 @@ pub fn run_blocking(
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::new(ErrorKind::Processing, "the citation pipeline was cancelled"));
         }
-        let requests = match pipeline.next(deadline)? {
+        let round = match pipeline.next(deadline)? {
             Step::Done(report) => {
                 for e in pipeline.take_events() {
                     on_event(&e);
                 }
                 return Ok(*report);
             }
-            Step::Ask(r) => r,
+            Step::Embed(texts) => {
+                embed_step(&mut pipeline, embedder, &texts);
+                continue;
+            }
+            Step::Ask(round) => round,
         };
-        let limit = Duration::from_secs_f64(
-            (calls.call_timeout_seconds * 1000.0).min(deadline.remaining_ms()).max(0.0) / 1000.0,
-        );
-        let next = AtomicUsize::new(0);
-        let answers: Mutex<Vec<Answered>> = Mutex::new(Vec::new());
-        let workers = calls.max_in_flight.min(requests.len()).max(1);
-        std::thread::scope(|s| {
-            for _ in 0..workers {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(r) = requests.get(i) else { break };
+        // the answers in request order: the same report however threads ran
+        for (id, a, ms) in call_round(&round, host, cancel) {
+            pipeline.answer(id, a, ms);
+        }
+    }
+}
+
+/// Makes `round`'s calls: every lane at once, each lane on at most its
+/// `max_in_flight` threads taking its requests in order. The answers in
+/// request order.
+#[cfg(not(target_arch = "wasm32"))]
+fn call_round(round: &Round, host: &dyn LlmHost, cancel: &std::sync::atomic::AtomicBool) -> Vec<CallAnswer> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    use std::time::Instant;
+    let started = Instant::now();
+    let answers: Mutex<Vec<CallAnswer>> = Mutex::new(Vec::new());
+    let next: Vec<AtomicUsize> = round.lanes.iter().map(|_| AtomicUsize::new(0)).collect();
+    std::thread::scope(|s| {
+        for (lane, next) in round.lanes.iter().zip(&next) {
+            for _ in 0..lane.max_in_flight.min(lane.requests.len()) {
+                let answers = &answers;
+                s.spawn(move || loop {
+                    let Some(r) = lane.requests.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     let t0 = Instant::now();
-                    let a = if cancel.load(Ordering::Relaxed) {
-                        Err(LlmFailure::Cancelled)
-                    } else {
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
-                            .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
+                    let a = match round.call_timeout(started.elapsed()) {
+                        _ if cancel.load(Ordering::Relaxed) => Err(LlmFailure::Cancelled),
+                        None => Err(LlmFailure::TimedOut),
+                        Some(limit) => {
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
+                                .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
+                        }
                     };
                     let ms = t0.elapsed().as_secs_f64() * 1000.0;
                     if let Ok(mut list) = answers.lock() {
@@ -1441,27 +1717,29 @@ pub fn run_blocking(
                     }
                 });
             }
-        });
-        let mut list = answers.into_inner().unwrap_or_default();
-        // the answers in request order: the same report however threads ran
-        list.sort_by_key(|(id, _, _)| *id);
-        for (id, a, ms) in list {
-            pipeline.answer(id, a, ms);
         }
-    }
+    });
+    let mut list = answers.into_inner().unwrap_or_default();
+    list.sort_by_key(|(id, _, _)| *id);
+    list
 }
 
 /// Runs `pipeline` with answers from a synchronous function, one call at a
-/// time (tests, hosts without threads).
+/// time (tests, hosts without threads); `embedder` (when given) answers
+/// [`Step::Embed`].
 ///
 /// # Errors
 /// As [`Pipeline::next`].
 pub fn run_sequential(
     mut pipeline: Pipeline,
     host: &mut dyn FnMut(&LlmRequest) -> std::result::Result<String, LlmFailure>,
+    embedder: Option<&dyn Embedder>,
     deadline: &Deadline,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<PipelineReport> {
+    if embedder.is_some() {
+        pipeline = pipeline.embedding();
+    }
     loop {
         for e in pipeline.take_events() {
             on_event(&e);
@@ -1473,8 +1751,9 @@ pub fn run_sequential(
                 }
                 return Ok(*report);
             }
-            Step::Ask(requests) => {
-                for r in &requests {
+            Step::Embed(texts) => embed_step(&mut pipeline, embedder, &texts),
+            Step::Ask(round) => {
+                for r in round.requests() {
                     let a = host(r);
                     pipeline.answer(r.id, a, 0.0);
                 }
