@@ -201,6 +201,57 @@ pub fn citation_prf(predicted: &[Vec<String>], gold: &[Vec<String>]) -> (f64, f6
     (ratio(tp, tp + fp), ratio(tp, tp + fn_), ratio(2 * tp, 2 * tp + fp + fn_))
 }
 
+/// Below this many discordant pairs McNemar's test is exact (binomial),
+/// at or above it the χ² approximation with continuity correction.
+pub const MCNEMAR_EXACT_BELOW: usize = 25;
+
+/// McNemar's test on paired binary outcomes (spec 004 §7.5): the two
+/// discordant counts and the two-sided p-value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct McNemar {
+    /// Pairs right under the first configuration only (`b`).
+    pub first_only: usize,
+    /// Pairs right under the second only (`c`).
+    pub second_only: usize,
+    /// Whether the p-value is the exact binomial one (`b + c` below
+    /// [`MCNEMAR_EXACT_BELOW`]).
+    pub exact: bool,
+    /// The χ² statistic `(|b − c| − 1)² / (b + c)` (statsmodels'
+    /// `mcnemar(exact=False)`, continuity-corrected); `None` when exact.
+    pub statistic: Option<f64>,
+    /// Two-sided: exact, `min(1, 2 · P(X ≤ min(b, c)))` for `X ~ Bin(b + c,
+    /// ½)` (1 without discordant pairs); else the χ²(1) tail,
+    /// `erfc(√(statistic / 2))`.
+    pub p_value: f64,
+}
+
+/// McNemar's test of `b` pairs right under one configuration only against
+/// `c` right under the other only.
+pub fn mcnemar(b: usize, c: usize) -> McNemar {
+    let n = b + c;
+    if n < MCNEMAR_EXACT_BELOW {
+        // P(X ≤ k) for X ~ Bin(n, ½): Σ C(n, i) / 2ⁿ, C(n, i) built up by
+        // C(n, i + 1) = C(n, i) · (n − i) / (i + 1), exact in f64 for n < 25
+        let k = b.min(c);
+        let (mut term, mut sum) = (1.0f64, 0.0f64);
+        for i in 0..=k {
+            sum += term;
+            term = term * (n - i) as f64 / (i + 1) as f64;
+        }
+        let p = (2.0 * sum / libm::pow(2.0, n as f64)).min(1.0);
+        return McNemar { first_only: b, second_only: c, exact: true, statistic: None, p_value: p };
+    }
+    let d = b.abs_diff(c) as f64 - 1.0;
+    let statistic = d * d / n as f64;
+    McNemar {
+        first_only: b,
+        second_only: c,
+        exact: false,
+        statistic: Some(statistic),
+        p_value: libm::erfc(libm::sqrt(statistic / 2.0)),
+    }
+}
+
 fn distinct(ids: &[String]) -> Vec<&str> {
     let mut v: Vec<&str> = ids.iter().map(String::as_str).collect();
     crate::sort::sort(&mut v);
@@ -471,6 +522,30 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn mcnemar_by_hand() {
+        // b = 1, c = 5: n = 6, P(X ≤ 1) = (1 + 6) / 64, two-sided 14/64
+        let m = mcnemar(1, 5);
+        assert!(m.exact && m.statistic.is_none());
+        assert!(close(m.p_value, 14.0 / 64.0), "{}", m.p_value);
+        // symmetric in b and c; b = c: p = 1 (capped); no discordant pair: 1
+        assert_eq!(mcnemar(5, 1).p_value, m.p_value);
+        assert_eq!(mcnemar(3, 3).p_value, 1.0);
+        assert_eq!(mcnemar(0, 0).p_value, 1.0);
+        // b = 0, c = 24: 2 / 2^24, still exact
+        let m = mcnemar(0, 24);
+        assert!(m.exact && close(m.p_value, 2.0 / 16_777_216.0));
+        // b = 10, c = 30: n = 40 ≥ 25, χ² = (20 − 1)² / 40 = 9.025; its χ²(1)
+        // tail is erfc(√4.5125) = 0.00266311925… (python3: math.erfc(math.sqrt(4.5125)))
+        let m = mcnemar(10, 30);
+        assert!(!m.exact);
+        assert!(close(m.statistic.unwrap(), 9.025));
+        assert!((m.p_value - 0.002_663_119_259).abs() < 1e-12, "{}", m.p_value);
+        // b = 13, c = 12: n = 25, (1 − 1)² / 25 = 0, p = 1
+        let m = mcnemar(13, 12);
+        assert_eq!((m.exact, m.statistic, m.p_value), (false, Some(0.0), 1.0));
     }
 
     #[test]

@@ -18,8 +18,6 @@
 //!
 //! Architecture Invariant: the pipeline performs no I/O; the host's embed
 //! callback ([`Embedder`], the matching core's) is its only outside call.
-// Not yet converted (issue 20 item 5): other work in flight in this module.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod confidence;
 pub mod config;
