@@ -43,10 +43,10 @@ pub const MAX_BINS: usize = 10_000;
 
 /// Precision, recall and F1 at `k` of one ranked list of graded relevance.
 pub fn precision_recall_f1_at_k(relevance: &[f64], k: usize) -> (f64, f64, f64) {
-    let top = &relevance[..k.min(relevance.len())];
-    let hits = top.iter().filter(|r| **r > 0.0).count() as f64;
+    let taken = k.min(relevance.len());
+    let hits = relevance.iter().take(k).filter(|r| **r > 0.0).count() as f64;
     let relevant = relevance.iter().filter(|r| **r > 0.0).count() as f64;
-    let precision = if top.is_empty() { 0.0 } else { hits / top.len() as f64 };
+    let precision = if taken == 0 { 0.0 } else { hits / taken as f64 };
     let recall = if relevant > 0.0 { hits / relevant } else { 0.0 };
     (precision, recall, harmonic(precision, recall))
 }
@@ -76,26 +76,21 @@ pub fn ndcg_at_k(relevance: &[f64], k: usize) -> f64 {
 /// Area under the ROC curve; `None` unless both classes occur. Lists of
 /// different lengths are read to the shorter's end.
 pub fn auroc(y_true: &[bool], y_score: &[f64]) -> Option<f64> {
-    let n = y_true.len().min(y_score.len());
-    let (y_true, y_score) = (&y_true[..n], &y_score[..n]);
-    let positives = y_true.iter().filter(|y| **y).count();
-    let negatives = y_true.len() - positives;
+    let mut pairs: Vec<(bool, f64)> = y_true.iter().copied().zip(y_score.iter().copied()).collect();
+    let positives = pairs.iter().filter(|p| p.0).count();
+    let negatives = pairs.len() - positives;
     if positives == 0 || negatives == 0 {
         return None;
     }
-    let mut order: Vec<usize> = (0..y_score.len()).collect();
-    crate::sort::sort_by(&mut order, |a, b| y_score[*a].total_cmp(&y_score[*b]));
-    // average ranks (1-based) over ties, summed over the positives
+    crate::sort::sort_by(&mut pairs, |a, b| a.1.total_cmp(&b.1));
+    // average ranks (1-based) over ties, summed over the positives: a run of
+    // `len` ties after `before` scores holds ranks before + 1 ..= before + len
     let mut rank_sum = 0.0;
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i;
-        while j + 1 < order.len() && y_score[order[j + 1]] == y_score[order[i]] {
-            j += 1;
-        }
-        let average = (i + j) as f64 / 2.0 + 1.0;
-        rank_sum += order[i..=j].iter().filter(|&&n| y_true[n]).count() as f64 * average;
-        i = j + 1;
+    let mut before = 0usize;
+    for ties in pairs.chunk_by(|a, b| a.1 == b.1) {
+        let average = before as f64 + (ties.len() as f64 + 1.0) / 2.0;
+        rank_sum += ties.iter().filter(|p| p.0).count() as f64 * average;
+        before += ties.len();
     }
     let (p, n) = (positives as f64, negatives as f64);
     Some((rank_sum - p * (p + 1.0) / 2.0) / (p * n))
@@ -118,24 +113,29 @@ fn labels<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
 /// Mean over the labels of each label's F1 = 2TP / (2TP + FP + FN).
 pub fn macro_f1(y_true: &[String], y_pred: &[String]) -> f64 {
     let all = labels(y_true, y_pred);
-    let mut tp = vec![0usize; all.len()];
-    let mut fp = vec![0usize; all.len()];
-    let mut fn_ = vec![0usize; all.len()];
+    // per label: (TP, FP, FN)
+    let mut counts = vec![(0usize, 0usize, 0usize); all.len()];
     for (t, p) in y_true.iter().zip(y_pred) {
         let (ti, pi) = (all.binary_search(&t.as_str()).unwrap_or(0), all.binary_search(&p.as_str()).unwrap_or(0));
         if ti == pi {
-            tp[ti] += 1;
+            if let Some(c) = counts.get_mut(ti) {
+                c.0 += 1;
+            }
         } else {
-            fp[pi] += 1;
-            fn_[ti] += 1;
+            if let Some(c) = counts.get_mut(pi) {
+                c.1 += 1;
+            }
+            if let Some(c) = counts.get_mut(ti) {
+                c.2 += 1;
+            }
         }
     }
-    let f1s = (0..all.len()).map(|l| {
-        let d = 2 * tp[l] + fp[l] + fn_[l];
+    let f1s = counts.iter().map(|&(tp, fp, fn_)| {
+        let d = 2 * tp + fp + fn_;
         if d == 0 {
             0.0
         } else {
-            2.0 * tp[l] as f64 / d as f64
+            2.0 * tp as f64 / d as f64
         }
     });
     f1s.sum::<f64>() / all.len().max(1) as f64
@@ -150,8 +150,12 @@ pub fn cohen_kappa(a: &[String], b: &[String]) -> Option<f64> {
     let mut agree = 0.0;
     for (x, y) in a.iter().zip(b) {
         let (i, j) = (all.binary_search(&x.as_str()).unwrap_or(0), all.binary_search(&y.as_str()).unwrap_or(0));
-        rows[i] += 1.0;
-        cols[j] += 1.0;
+        if let Some(r) = rows.get_mut(i) {
+            *r += 1.0;
+        }
+        if let Some(c) = cols.get_mut(j) {
+            *c += 1.0;
+        }
         if i == j {
             agree += 1.0;
         }
@@ -164,21 +168,22 @@ pub fn cohen_kappa(a: &[String], b: &[String]) -> Option<f64> {
 /// Expected calibration error over `bins` equal-width bins.
 pub fn ece(confidence: &[f64], correct: &[bool], bins: usize) -> f64 {
     let bins = bins.max(1);
-    let mut count = vec![0usize; bins];
-    let mut conf_sum = vec![0.0; bins];
-    let mut right = vec![0usize; bins];
+    // per bin: (count, sum of confidence, right)
+    let mut per = vec![(0usize, 0.0f64, 0usize); bins];
     for (c, ok) in confidence.iter().zip(correct) {
         let b = ((c * bins as f64) as usize).min(bins - 1);
-        count[b] += 1;
-        conf_sum[b] += c;
-        right[b] += usize::from(*ok);
+        if let Some(bin) = per.get_mut(b) {
+            bin.0 += 1;
+            bin.1 += c;
+            bin.2 += usize::from(*ok);
+        }
     }
     let n = confidence.len().min(correct.len()).max(1) as f64;
-    (0..bins)
-        .filter(|b| count[*b] > 0)
-        .map(|b| {
-            let m = count[b] as f64;
-            (m / n) * (conf_sum[b] / m - right[b] as f64 / m).abs()
+    per.iter()
+        .filter(|bin| bin.0 > 0)
+        .map(|&(count, conf_sum, right)| {
+            let m = count as f64;
+            (m / n) * (conf_sum / m - right as f64 / m).abs()
         })
         .sum()
 }

@@ -438,11 +438,12 @@ pub(crate) fn score(
         if deadline.expired_now() {
             return Err(timeout());
         }
-        let cited: Vec<usize> = (0..spans.len()).filter(|i| claim.citations.contains(&spans[*i].source_id)).collect();
+        let cited: Vec<usize> =
+            spans.iter().enumerate().filter(|(_, s)| claim.citations.contains(&s.source_id)).map(|(i, _)| i).collect();
         let best_cited =
             cited.iter().copied().max_by(|a, b| strategy.score(n, *a).total_cmp(&strategy.score(n, *b)).then(b.cmp(a)));
         let confidence = if config.enable_confidence_classification {
-            let evidence_span = best_cited.map(|i| &spans[i]);
+            let evidence_span = best_cited.and_then(|i| spans.get(i));
             let similarity = match (&vectors, best_cited) {
                 (Some((c, s)), Some(i)) => c.get(n).zip(s.get(i)).map(|(a, b)| semantic::cosine(a, b)),
                 _ => None,

@@ -919,7 +919,10 @@ impl Pipeline {
             self.generation.in_section = 0;
             return Ok(());
         };
-        let prompt = self.generate_prompt(span);
+        let Some(prompt) = self.generate_prompt(span) else {
+            self.generation.remaining.retain(|&i| i != span);
+            return Ok(());
+        };
         self.request(RequestKind::Generate, None, prompt, TOKENS_GENERATE, Target::Generate { span });
         Ok(())
     }
@@ -929,14 +932,14 @@ impl Pipeline {
     /// least `min_evidence_similarity`; ties to the pool's order.
     fn select_evidence(&self, deadline: &Deadline) -> Result<Option<usize>> {
         let Some(pool) = &self.pool else { return Ok(None) };
-        let section = &self.generation.sections[self.generation.section];
+        let section = self.section();
         let min = self.config.interleaved_generation.min_evidence_similarity;
         let mut best: Option<(usize, f64)> = None;
         for &i in &self.generation.remaining {
             if deadline.expired() {
                 return Err(timeout());
             }
-            let span = &pool.spans[i];
+            let Some(span) = pool.spans.get(i) else { continue };
             let score = 0.5 * verify::key_word_share(section, &span.quote) + 0.5 * span.relevance_score.min(1.0);
             if score >= min && best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
@@ -945,17 +948,24 @@ impl Pipeline {
         Ok(best.map(|(i, _)| i))
     }
 
-    /// The spec's `_generate_constrained_claim` prompt.
-    fn generate_prompt(&self, span: usize) -> String {
-        let s = &self.pool.as_ref().map_or(&[][..], |p| &p.spans)[span];
+    /// The outline section stage 2 writes for ("" past the last).
+    fn section(&self) -> &str {
+        self.generation.sections.get(self.generation.section).map_or("", String::as_str)
+    }
+
+    /// The spec's `_generate_constrained_claim` prompt for pool span `span`.
+    fn generate_prompt(&self, span: usize) -> Option<String> {
+        let s = self.pool.as_ref()?.spans.get(span)?;
         let title = if s.source_title.is_empty() { &s.source_id } else { &s.source_title };
-        format!(
+        Some(format!(
             "Generate a factual claim for a research report.\n\nTOPIC: {}\nRESEARCH QUESTION: {}\n\n\
              EVIDENCE (you may ONLY use facts from this quote):\n\"{}\"\n\u{2014} Source: {title}\n\n\
              Write ONE clear, factual sentence that:\n1. Is fully supported by the evidence above\n\
              2. Contributes to answering the research question\n3. Could stand alone with a citation\n\nCLAIM:",
-            self.generation.sections[self.generation.section], self.input.query, s.quote
-        )
+            self.section(),
+            self.input.query,
+            s.quote
+        ))
     }
 
     /// Generate-then-cite: the whole answer from the pool.
@@ -974,7 +984,7 @@ impl Pipeline {
     fn on_generated(&mut self, span: usize, answer: std::result::Result<String, LlmFailure>) {
         self.generation.remaining.retain(|&i| i != span);
         let Some(s) = self.pool.as_ref().and_then(|p| p.spans.get(span)).cloned() else { return };
-        let section = self.generation.sections[self.generation.section].clone();
+        let section = self.section().to_string();
         let drop = |text: String, reason: String| DroppedClaim {
             section: section.clone(),
             source_id: s.source_id.clone(),
@@ -1072,10 +1082,9 @@ impl Pipeline {
             )?;
             self.checks = self.plan_checks(&scored, deadline)?;
             self.scored = Some(scored);
-            for n in 0..self.checks.len() {
-                if self.checks[n].done {
-                    self.emit_verified(n);
-                }
+            let done: Vec<usize> = (0..self.checks.len()).filter(|&n| self.check(n).is_some_and(|c| c.done)).collect();
+            for n in done {
+                self.emit_verified(n);
             }
         }
         let mut asked = false;
@@ -1083,7 +1092,7 @@ impl Pipeline {
             if deadline.expired() {
                 return Err(timeout());
             }
-            if self.checks[n].done || self.checks[n].waiting > 0 {
+            if self.check(n).is_none_or(|c| c.done || c.waiting > 0) {
                 continue;
             }
             asked = true;
@@ -1110,27 +1119,27 @@ impl Pipeline {
     fn plan_reverify(&mut self, deadline: &Deadline) -> Result<()> {
         let Some(report) = &self.stage5 else { return Ok(()) };
         let mut todo = Vec::new();
-        for (n, r) in report.claims.iter().enumerate() {
+        for ((n, r), check) in report.claims.iter().enumerate().zip(&self.checks) {
             if deadline.expired() {
                 return Err(timeout());
             }
             let replaced = match r.correction.action {
                 Action::Replace => true,
-                Action::AddAlternate => self.checks[n].raw != Some(Verdict::Supported),
+                Action::AddAlternate => check.raw != Some(Verdict::Supported),
                 _ => false,
             };
             let span = r.correction.new_evidence.as_ref().and_then(|s| report.evidence_pool.get(s.span));
             if let (true, Some(span)) = (replaced, span) {
-                if self.checks[n].cx.as_ref().is_none_or(|cx| cx.evidence != span.quote) {
+                if check.cx.as_ref().is_none_or(|cx| cx.evidence != span.quote) {
                     todo.push((n, span.quote.clone()));
                 }
             }
         }
         for (n, evidence) in todo {
             let (verdict, _, note) = self.final_stage4(n);
-            let claim = self.claims[n].text.clone();
+            let Some(claim) = self.claims.get(n).map(|c| c.text.clone()) else { continue };
             let llm = self.llm;
-            let c = &mut self.checks[n];
+            let Some(c) = self.checks.get_mut(n) else { continue };
             c.initial = Some((verdict, format!("{}{note}", c.reason)));
             c.method = match (llm, c.level) {
                 (false, _) => Method::Deterministic,
@@ -1164,13 +1173,14 @@ impl Pipeline {
     /// Each claim's evidence and method; the ones needing no LLM are done.
     fn plan_checks(&mut self, scored: &super::Scored, deadline: &Deadline) -> Result<Vec<Check>> {
         let mut checks = Vec::with_capacity(self.claims.len());
-        for (n, claim) in self.claims.iter().enumerate() {
+        for ((claim, best), confidence) in self.claims.iter().zip(&scored.best_cited).zip(&scored.confidence) {
             if deadline.expired() {
                 return Err(timeout());
             }
-            let cx = scored.best_cited[n]
-                .map(|i| VerifyContext { claim: claim.text.clone(), evidence: scored.pool.spans[i].quote.clone() });
-            let level = scored.confidence[n].level;
+            let cx = best
+                .and_then(|i| scored.pool.spans.get(i))
+                .map(|span| VerifyContext { claim: claim.text.clone(), evidence: span.quote.clone() });
+            let level = confidence.level;
             let method = match (&cx, self.llm, level) {
                 (None, _, _) => Method::NoEvidence,
                 (Some(_), false, _) => Method::Deterministic,
@@ -1211,11 +1221,16 @@ impl Pipeline {
         Ok(checks)
     }
 
+    /// Claim `n`'s stage 4.
+    fn check(&self, n: usize) -> Option<&Check> {
+        self.checks.get(n)
+    }
+
     /// The next request of claim `n`'s stage 4.
     fn ask_next(&mut self, n: usize) {
         let nei = self.config.enable_nei_verdict;
         let max_q = self.config.isolated_verification.max_cove_questions;
-        let check = &self.checks[n];
+        let Some(check) = self.checks.get(n) else { return };
         let Some(cx) = check.cx.clone() else { return };
         let (kind, prompt, tokens, target) = match check.method {
             Method::Quick => {
@@ -1232,9 +1247,11 @@ impl Pipeline {
             ),
             Method::FullCove if check.cove == Cove::Answers => {
                 let questions = check.questions.clone();
-                self.checks[n].answers = vec![None; questions.len()];
-                self.checks[n].waiting = questions.len();
-                self.checks[n].cove = Cove::Compare;
+                if let Some(c) = self.checks.get_mut(n) {
+                    c.answers = vec![None; questions.len()];
+                    c.waiting = questions.len();
+                    c.cove = Cove::Compare;
+                }
                 for (i, q) in questions.iter().enumerate() {
                     self.request(
                         RequestKind::CoveAnswer,
@@ -1262,7 +1279,9 @@ impl Pipeline {
             }
             _ => return,
         };
-        self.checks[n].waiting = 1;
+        if let Some(c) = self.checks.get_mut(n) {
+            c.waiting = 1;
+        }
         self.request(kind, Some(n), prompt, tokens, target);
     }
 
@@ -1313,7 +1332,8 @@ impl Pipeline {
 
     fn emit_verified(&mut self, n: usize) {
         let (verdict, abstained, _) = self.final_stage4(n);
-        self.events.push(Event::Verified { index: n, verdict, abstained, method: self.checks[n].method });
+        let Some(check) = self.checks.get(n) else { return };
+        self.events.push(Event::Verified { index: n, verdict, abstained, method: check.method });
     }
 
     /// Stage 4's verdict after the toggles: (verdict, abstained, note).
@@ -1356,7 +1376,7 @@ impl Pipeline {
             if !r.correction.citations_after.contains(&span.source_id) {
                 continue;
             }
-            let quote = report.evidence_pool[span.span].quote.clone();
+            let Some(quote) = report.evidence_pool.get(span.span).map(|s| s.quote.clone()) else { continue };
             plans.push((n, r.text.clone(), quote));
         }
         if plans.is_empty() {
@@ -1414,7 +1434,9 @@ impl Pipeline {
         let mut agreed = 0;
         let mut value_differs = false;
         for (i, q) in c.questions.iter().enumerate() {
-            let (Some(a), Some(b)) = (&c.claim_answers[i], &c.evidence_answers[i]) else { return None };
+            let (Some(Some(a)), Some(Some(b))) = (c.claim_answers.get(i), c.evidence_answers.get(i)) else {
+                return None;
+            };
             let agree = verify::answers_agree(a, b, &self.config);
             agreed += usize::from(agree);
             value_differs |= i == 0 && !agree;
@@ -1442,8 +1464,14 @@ impl Pipeline {
         let report = self.stage5.take().ok_or_else(timeout)?;
         let verifier = if self.llm { "llm" } else { "deterministic" };
         let pool = &report.evidence_pool;
-        let claims: Vec<VerifiedClaim> =
-            report.claims.into_iter().enumerate().map(|(n, result)| self.verified_claim(n, result, pool)).collect();
+        // one check and one stage 5 result per claim, both made from `self.claims`
+        let claims: Vec<VerifiedClaim> = report
+            .claims
+            .into_iter()
+            .zip(&self.checks)
+            .enumerate()
+            .map(|(n, (result, check))| self.verified_claim(n, check, result, pool))
+            .collect();
         let summary = self.summary(&claims);
         let warnings = self.warnings(&summary);
         Ok(PipelineReport {
@@ -1473,8 +1501,13 @@ impl Pipeline {
 
     /// One claim of the final assembly: stage 4's verdict lowered by stage 6,
     /// the evidence its corrected citations point at, and how it was verified.
-    fn verified_claim(&self, n: usize, result: ClaimResult, pool: &[evidence::EvidenceSpan]) -> VerifiedClaim {
-        let check = &self.checks[n];
+    fn verified_claim(
+        &self,
+        n: usize,
+        check: &Check,
+        result: ClaimResult,
+        pool: &[evidence::EvidenceSpan],
+    ) -> VerifiedClaim {
         // stage 4's verdict, kept in `verification`; stage 6 may lower the final one
         let (stage4_verdict, stage4_abstained, note) = self.final_stage4(n);
         let (mut verdict, mut abstained) = (stage4_verdict, stage4_abstained);
@@ -1580,7 +1613,8 @@ impl Pipeline {
         let abstained = claims.iter().filter(|c| c.abstained).count();
         let mut ms: Vec<f64> = self.calls.iter().map(|c| c.elapsed_ms).collect();
         ms.sort_by(f64::total_cmp);
-        let p95 = if ms.is_empty() { 0.0 } else { ms[(ms.len() * 95).div_ceil(100).max(1) - 1] };
+        // nearest rank: the ⌈0.95 n⌉-th smallest (0 without calls)
+        let p95 = ms.get((ms.len() * 95).div_ceil(100).saturating_sub(1)).copied().unwrap_or(0.0);
         let (unsupported, contradicted, nei) =
             (count(Verdict::Unsupported), count(Verdict::Contradicted), count(Verdict::Nei));
         Summary {
@@ -1700,20 +1734,21 @@ fn call_round(round: &Round, host: &dyn LlmHost, cancel: &std::sync::atomic::Ato
         for (lane, next) in round.lanes.iter().zip(&next) {
             for _ in 0..lane.max_in_flight.min(lane.requests.len()) {
                 let answers = &answers;
-                s.spawn(move || loop {
-                    let Some(r) = lane.requests.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    let t0 = Instant::now();
-                    let a = match round.call_timeout(started.elapsed()) {
-                        _ if cancel.load(Ordering::Relaxed) => Err(LlmFailure::Cancelled),
-                        None => Err(LlmFailure::TimedOut),
-                        Some(limit) => {
-                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
-                                .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
+                s.spawn(move || {
+                    while let Some(r) = lane.requests.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let t0 = Instant::now();
+                        let a = match round.call_timeout(started.elapsed()) {
+                            _ if cancel.load(Ordering::Relaxed) => Err(LlmFailure::Cancelled),
+                            None => Err(LlmFailure::TimedOut),
+                            Some(limit) => {
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
+                                    .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
+                            }
+                        };
+                        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                        if let Ok(mut list) = answers.lock() {
+                            list.push((r.id, a, ms));
                         }
-                    };
-                    let ms = t0.elapsed().as_secs_f64() * 1000.0;
-                    if let Ok(mut list) = answers.lock() {
-                        list.push((r.id, a, ms));
                     }
                 });
             }

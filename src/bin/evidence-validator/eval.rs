@@ -199,7 +199,7 @@ fn table(r: &EvalReport) -> String {
     for (name, cell) in rows {
         out.push_str(&format!("  {name:<28}"));
         for t in &tests {
-            out.push_str(&format!(" {:>12}", t.map_or_else(|| "-".to_string(), |t| cell(t))));
+            out.push_str(&format!(" {:>12}", t.map_or_else(|| "-".to_string(), cell)));
         }
         out.push('\n');
     }

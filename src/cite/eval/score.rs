@@ -132,15 +132,14 @@ struct CaseOutcome {
     claims: Vec<ClaimOutcome>,
 }
 
+/// Stage 1's pool, and per claim its results with its final verdict.
+type CaseRun = (Vec<EvidenceSpan>, Vec<(ClaimResult, Verdict)>);
+
 /// One case through the pipeline without an LLM: stage 1's pool, and per
 /// claim stages 3, 5 and 6 with the final verdict (stage 4's deterministic
 /// verifier, lowered by stage 6; an abstention without a verdict is NEI).
 /// A case without claims runs stage 1 alone.
-fn run_case(
-    case: &Case,
-    config: &CiteConfig,
-    deadline: &Deadline,
-) -> Result<(Vec<EvidenceSpan>, Vec<(ClaimResult, Verdict)>)> {
+fn run_case(case: &Case, config: &CiteConfig, deadline: &Deadline) -> Result<CaseRun> {
     if case.input.claims.is_empty() {
         return Ok((cite::run(&case.input, config, None, deadline)?.evidence_pool, Vec::new()));
     }
