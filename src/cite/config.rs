@@ -137,8 +137,10 @@ pub struct CiteConfig {
     pub enable_abstention: bool,
     /// Stage 4; off: NEI is reported as UNSUPPORTED (stage 5 reads it so).
     pub enable_nei_verdict: bool,
-    /// Stage 4's extra web search (accepted; the library has no search, so
-    /// the report warns when it is on).
+    /// Stage 4's extra web search for claims left UNSUPPORTED or NEI
+    /// (accepted; a web search is I/O, which the library does not do, so
+    /// the report warns when it is on; the search within the given sources
+    /// is stage 5's, after which a replaced claim is verified again).
     pub enable_verification_retrieval: bool,
     /// Time budget of one call, in seconds: [`DEFAULT_TIME_LIMIT_SECONDS`]
     /// unless set, at most [`MAX_TIME_LIMIT_SECONDS`].

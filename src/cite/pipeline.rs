@@ -1599,7 +1599,7 @@ impl Pipeline {
         }
         if self.config.enable_verification_retrieval {
             warnings.push(
-                "enable_verification_retrieval is on, but the library has no search: no evidence was added".into(),
+                "enable_verification_retrieval is on, but it asks a web search (spec 004 stage 4, Gap 3) and the library does no I/O: no evidence was added (stage 5 looks for better evidence in the pool and a replaced claim is verified again)".into(),
             );
         }
         warnings
