@@ -207,3 +207,81 @@ fn a_server_error_is_retried_and_without_llm_nothing_is_asked() {
     let o = run(&["cite", "--input", path(&input), "--llm", &server.url()]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A server that reads each request and never answers: it holds the
+/// connection until the test lets it go (or [`HOLD_LIMIT`] passes, which
+/// it records).
+struct Silent {
+    port: u16,
+    release: Arc<AtomicBool>,
+    asked: Arc<Mutex<usize>>,
+    gave_up: Arc<AtomicBool>,
+}
+
+/// How long [`Silent`] holds a request at most: under the default
+/// `call_timeout_seconds` (60), so a client waiting for that would see the
+/// server let go first.
+const HOLD_LIMIT: Duration = Duration::from_secs(30);
+
+impl Silent {
+    fn start() -> Silent {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (release, asked, gave_up) =
+            (Arc::new(AtomicBool::new(false)), Arc::new(Mutex::new(0)), Arc::new(AtomicBool::new(false)));
+        let (release2, asked2, gave_up2) = (release.clone(), asked.clone(), gave_up.clone());
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut held = Vec::new();
+            while !release2.load(Ordering::SeqCst) {
+                if started.elapsed() > HOLD_LIMIT {
+                    gave_up2.store(true, Ordering::SeqCst);
+                    break;
+                }
+                let Ok((mut stream, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                if read_request(&mut stream).is_some() {
+                    *asked2.lock().unwrap() += 1;
+                }
+                held.push(stream);
+            }
+        });
+        Silent { port, release, asked, gave_up }
+    }
+}
+
+impl Drop for Silent {
+    fn drop(&mut self) {
+        self.release.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Each HTTP call is bounded by the time left in the run, not only by
+/// `call_timeout_seconds`: with 1 s left and a server that never answers,
+/// the command ends with the deadline's error while the server still holds
+/// the request (before, it waited out the 60 s call timeout).
+#[test]
+fn a_call_ends_with_the_runs_time_left() {
+    let server = Silent::start();
+    let dir = TempDir::new("cite-llm-deadline");
+    let input = dir.write(
+        "in.json",
+        json!({"query": QUERY, "sources": sources(), "claims": [
+            {"text": "The Treaty of Paris was signed in 1783.", "citations": ["paris"]}
+        ]})
+        .to_string(),
+    );
+    let config = dir.write("config.json", r#"{"max_processing_time_seconds": 1}"#);
+    let url = format!("http://127.0.0.1:{}/v1", server.port);
+    let o = run(&["cite", "--input", path(&input), "--config", path(&config), "--llm", &url, "--model", "m"]);
+    assert!(!server.gave_up.load(Ordering::SeqCst), "the command outwaited the server's {HOLD_LIMIT:?}");
+    assert_eq!(*server.asked.lock().unwrap(), 1, "the one verify request was sent");
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("PROCESSING_ERROR") && stderr.contains("max_processing_time_seconds"), "{stderr}");
+}

@@ -1,13 +1,15 @@
 //! The citation pipeline of spec 004 part 2 with scripted LLM hosts: the
 //! isolation of stage 4, the exact requests and the final assembly, the
-//! toggles, retries, the bound on calls in flight and cancellation
+//! toggles, retries, the bounds on calls in flight per confidence tier,
+//! the per-call time limit, the host's embedder and cancellation
 //! (natively: the threaded runner; tests/js/cite_pipeline.test.mjs runs the
 //! JS one).
 #![cfg(not(target_arch = "wasm32"))]
 
+use evidence_validator::cite::confidence::ConfidenceLevel;
 use evidence_validator::cite::pipeline::{
     run_blocking, run_sequential, Callback, Event, LlmFailure, LlmHost, LlmRequest, Pipeline, PipelineReport,
-    RequestKind,
+    RequestKind, Step,
 };
 use evidence_validator::cite::verify::{self, VerifyContext};
 use evidence_validator::cite::{CiteConfig, CiteInput, Verdict};
@@ -44,7 +46,7 @@ fn run(
 ) -> (PipelineReport, Vec<Event>) {
     let p = Pipeline::new(input, outline, config.clone(), true, &Deadline::never()).unwrap();
     let mut events = Vec::new();
-    let r = run_sequential(p, host, &Deadline::never(), &mut |e| events.push(e.clone())).unwrap();
+    let r = run_sequential(p, host, None, &Deadline::never(), &mut |e| events.push(e.clone())).unwrap();
     (r, events)
 }
 
@@ -331,7 +333,7 @@ fn verdicts_toggles_and_the_end_to_end_metrics() {
 #[test]
 fn without_an_llm_the_verifier_is_deterministic() {
     let p = Pipeline::new(input(), vec![], CiteConfig::default(), false, &Deadline::never()).unwrap();
-    let r = run_sequential(p, &mut |_| panic!("no LLM may be called"), &Deadline::never(), &mut |_| {}).unwrap();
+    let r = run_sequential(p, &mut |_| panic!("no LLM may be called"), None, &Deadline::never(), &mut |_| {}).unwrap();
     let got: Vec<(Option<Verdict>, &str)> = r.claims.iter().map(|c| (c.verdict, c.verification.verifier)).collect();
     assert_eq!(
         got,
@@ -395,46 +397,265 @@ fn transient_failures_are_retried_and_lasting_ones_abstain() {
     assert_eq!(tries, 1);
 }
 
-/// A host that sleeps and counts the calls in flight.
-struct Slow {
-    now: std::sync::atomic::AtomicUsize,
-    max: std::sync::atomic::AtomicUsize,
-    cancel_on_call: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+/// Thirteen claims on one source: six HIGH (numbers and names found in
+/// the span), four MEDIUM (no signal), three LOW (a hedge), as stage 3's
+/// classifier puts them (the test checks it).
+fn tiered_input() -> CiteInput {
+    let claims: Vec<Value> = [
+        "The Treaty of Paris was signed in 1783.",
+        "The Treaty of Paris was signed in 1783 by Britain.",
+        "In 1783 the Treaty of Paris was signed by the United States.",
+        "Britain signed the Treaty of Paris in 1783.",
+        "The United States signed the Treaty of Paris in 1783.",
+        "The Treaty of Paris dates from 1783.",
+        "It ended the war.",
+        "The fighting stopped.",
+        "The war was long.",
+        "The treaty ended the fighting.",
+        "The war possibly ended.",
+        "It might have ended the war.",
+        "Perhaps the fighting stopped.",
+    ]
+    .iter()
+    .map(|t| json!({"text": t, "citations": ["paris"]}))
+    .collect();
+    let mut all = input_json();
+    all["sources"] = json!([all["sources"][0].clone()]);
+    all["claims"] = Value::Array(claims);
+    CiteInput::from_json(&all).unwrap()
 }
 
-impl LlmHost for Slow {
-    fn complete(&self, r: &LlmRequest, _timeout: std::time::Duration) -> Result<String, LlmFailure> {
-        use std::sync::atomic::Ordering;
-        let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
-        self.max.fetch_max(n, Ordering::SeqCst);
-        if let Some(c) = &self.cancel_on_call {
-            c.store(true, Ordering::SeqCst);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(40));
-        self.now.fetch_sub(1, Ordering::SeqCst);
-        by_claim(r)
+/// The lane of a request: 0–2 the tiers HIGH, MEDIUM, LOW, 3 the rest.
+fn lane_of(r: &LlmRequest) -> usize {
+    match r.confidence {
+        Some(ConfidenceLevel::High) => 0,
+        Some(ConfidenceLevel::Medium) => 1,
+        Some(ConfidenceLevel::Low) => 2,
+        None => 3,
     }
 }
 
+/// A host that counts the calls in flight per lane and in all. Each call
+/// waits (at most [`Tiers::PATIENCE`]) until its lane has reached `limits`
+/// and, for a stage 4 call, the three tiers together their sum, so a
+/// runner that allows the bounds reaches them, whatever the machine's
+/// speed; one that exceeds them is seen doing so.
+struct Tiers {
+    limits: [usize; 4],
+    state: std::sync::Mutex<([usize; 4], [usize; 4], usize, usize)>,
+    changed: std::sync::Condvar,
+    cancel_on_call: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Tiers {
+    const PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
+
+    fn new(limits: [usize; 4]) -> Tiers {
+        Tiers { limits, state: Default::default(), changed: Default::default(), cancel_on_call: None }
+    }
+
+    /// The most calls seen in flight per lane, and in all.
+    fn most(&self) -> ([usize; 4], usize) {
+        let s = self.state.lock().unwrap();
+        (s.1, s.3)
+    }
+}
+
+impl LlmHost for Tiers {
+    fn complete(&self, r: &LlmRequest, _timeout: std::time::Duration) -> Result<String, LlmFailure> {
+        if let Some(c) = &self.cancel_on_call {
+            c.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        let lane = lane_of(r);
+        let tiers: usize = self.limits[..3].iter().sum();
+        let mut s = self.state.lock().unwrap();
+        s.0[lane] += 1;
+        s.2 += 1;
+        s.1[lane] = s.1[lane].max(s.0[lane]);
+        s.3 = s.3.max(s.2);
+        self.changed.notify_all();
+        let (mut s, _) = self
+            .changed
+            .wait_timeout_while(s, Self::PATIENCE, |s| s.1[lane] < self.limits[lane] || (lane < 3 && s.3 < tiers))
+            .unwrap();
+        s.0[lane] -= 1;
+        s.2 -= 1;
+        drop(s);
+        Ok(match r.kind {
+            RequestKind::CoveQuestions => "1. When was it signed?".into(),
+            RequestKind::CoveAnswer | RequestKind::NumericQa => "1783".into(),
+            _ => "Verdict: SUPPORTED".into(),
+        })
+    }
+}
+
+/// Part VI's parallelization strategy, computed once in the core: stage 4
+/// by confidence tier, at most 5 HIGH, 3 MEDIUM and 2 LOW calls at once,
+/// the tiers side by side; stage 6's at most `max_in_flight`. The threaded
+/// runner reaches each bound and passes none, and its report is the
+/// sequential one.
 #[test]
-fn calls_in_flight_are_bounded_and_the_report_is_the_sequential_one() {
-    use std::sync::atomic::{AtomicBool, AtomicUsize};
-    let config = CiteConfig::from_json(&json!({"llm_calls": {"max_in_flight": 2}})).unwrap();
-    let host = Slow { now: AtomicUsize::new(0), max: AtomicUsize::new(0), cancel_on_call: None };
-    let p = Pipeline::new(input(), vec![], config.clone(), true, &Deadline::never()).unwrap();
+fn calls_in_flight_are_bounded_per_confidence_tier() {
+    use std::sync::atomic::AtomicBool;
+    let config = CiteConfig::default();
+    let host = Tiers::new([5, 3, 2, 4]);
+    let p = Pipeline::new(tiered_input(), vec![], config.clone(), true, &Deadline::never()).unwrap();
     let mut events = 0;
-    let r = run_blocking(p, &host, &AtomicBool::new(false), &Deadline::never(), &mut |_| events += 1).unwrap();
-    // four claims ask at once (the fifth cites nothing): two at a time
-    assert_eq!(host.max.load(std::sync::atomic::Ordering::SeqCst), 2);
-    let (sequential, _) = run(&config, input(), vec![], &mut by_claim);
+    let r = run_blocking(p, &host, None, &AtomicBool::new(false), &Deadline::never(), &mut |_| events += 1).unwrap();
+    let levels: Vec<ConfidenceLevel> = r.claims.iter().map(|c| c.result.confidence.level).collect();
+    let count = |l: ConfidenceLevel| levels.iter().filter(|x| **x == l).count();
+    assert_eq!(
+        (count(ConfidenceLevel::High), count(ConfidenceLevel::Medium), count(ConfidenceLevel::Low)),
+        (6, 4, 3),
+        "the premise: more claims in each tier than its bound"
+    );
+    // six HIGH claims' numbers asked by stage 6: more than 4 requests
+    assert!(r.summary.llm_calls > 13 + 4, "{}", r.summary.llm_calls);
+    assert_eq!(host.most(), ([5, 3, 2, 4], 10), "per lane; the tiers side by side");
+    let mut log = Vec::new();
+    let (sequential, _) = run(&config, tiered_input(), vec![], &mut |r| {
+        log.push(r.clone());
+        Tiers::new([0; 4]).complete(r, std::time::Duration::ZERO)
+    });
     assert_eq!(r.claims, sequential.claims);
-    assert_eq!(events, 10, "five claims, five verdicts");
+    assert_eq!(events, 26, "13 claims, 13 verdicts");
+    // each stage 4 request names its claim's tier; stage 6's none
+    for q in &log {
+        let want = match q.callback {
+            Callback::Verify => q.claim.map(|n| levels[n]),
+            _ => None,
+        };
+        assert_eq!(q.confidence, want, "{q:?}");
+    }
+    // other bounds are obeyed too: one at a time per tier
+    let one = CiteConfig::from_json(&json!({"llm_calls":
+        {"max_in_flight": 1, "max_in_flight_high": 1, "max_in_flight_medium": 1, "max_in_flight_low": 1}}))
+    .unwrap();
+    let host = Tiers::new([1, 1, 1, 1]);
+    let p = Pipeline::new(tiered_input(), vec![], one.clone(), true, &Deadline::never()).unwrap();
+    run_blocking(p, &host, None, &AtomicBool::new(false), &Deadline::never(), &mut |_| {}).unwrap();
+    assert_eq!(host.most(), ([1, 1, 1, 1], 3));
     // cancelled during the first round: an error, no report
     let flag = std::sync::Arc::new(AtomicBool::new(false));
-    let host = Slow { now: AtomicUsize::new(0), max: AtomicUsize::new(0), cancel_on_call: Some(flag.clone()) };
-    let p = Pipeline::new(input(), vec![], config, true, &Deadline::never()).unwrap();
-    let e = run_blocking(p, &host, &flag, &Deadline::never(), &mut |_| {}).unwrap_err();
+    let mut host = Tiers::new([1, 1, 1, 1]);
+    host.cancel_on_call = Some(flag.clone());
+    let p = Pipeline::new(tiered_input(), vec![], one, true, &Deadline::never()).unwrap();
+    let e = run_blocking(p, &host, None, &flag, &Deadline::never(), &mut |_| {}).unwrap_err();
     assert_eq!((e.code(), e.message()), ("PROCESSING_ERROR", "the citation pipeline was cancelled"));
+}
+
+/// The core's rounds: lanes by tier with their bounds, and each call's
+/// time limit shortened to the time left in the run.
+#[test]
+fn rounds_come_in_lanes_with_their_bounds_and_time_limits() {
+    struct Stopped(f64);
+    impl evidence_validator::host::Clock for Stopped {
+        fn now_ms(&self) -> f64 {
+            self.0
+        }
+    }
+    let clock = Stopped(0.0);
+    // 10 s left in the run, calls of 60 s
+    let deadline = Deadline::after(&clock, 10_000.0);
+    let mut p = Pipeline::new(tiered_input(), vec![], CiteConfig::default(), true, &deadline).unwrap();
+    let Step::Ask(round) = p.next(&deadline).unwrap() else { panic!("a round first") };
+    let lanes: Vec<(Option<ConfidenceLevel>, usize, usize)> =
+        round.lanes.iter().map(|l| (l.tier, l.max_in_flight, l.requests.len())).collect();
+    assert_eq!(
+        lanes,
+        [
+            (Some(ConfidenceLevel::High), 5, 6),
+            (Some(ConfidenceLevel::Medium), 3, 4),
+            (Some(ConfidenceLevel::Low), 2, 3)
+        ]
+    );
+    assert_eq!(round.call_timeout_ms(0.0), Some(10_000.0), "the time left, not the 60 s");
+    assert_eq!(round.call_timeout_ms(9_000.0), Some(1_000.0));
+    assert_eq!(round.call_timeout_ms(10_000.0), None, "no time left: no call");
+    assert_eq!(round.call_timeout(std::time::Duration::from_secs(4)), Some(std::time::Duration::from_secs(6)));
+    let never = Deadline::never();
+    let mut p = Pipeline::new(tiered_input(), vec![], CiteConfig::default(), true, &never).unwrap();
+    let Step::Ask(round) = p.next(&never).unwrap() else { panic!("a round first") };
+    assert_eq!(round.call_timeout_ms(1e9), Some(60_000.0), "no deadline: call_timeout_seconds");
+}
+
+/// An embedder that puts the query and every text holding "zebra" on one
+/// axis, everything else on the other; counts and keeps its calls.
+struct Zebra(std::cell::RefCell<Vec<Vec<String>>>);
+
+impl evidence_validator::validate::Embedder for Zebra {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, String> {
+        self.0.borrow_mut().push(texts.iter().map(|t| t.to_string()).collect());
+        Ok(texts
+            .iter()
+            .map(
+                |t| if t.contains("zebra") || t.starts_with("Which animals") { vec![1.0, 0.0] } else { vec![0.0, 1.0] },
+            )
+            .collect())
+    }
+}
+
+/// Stage 1 reads the host's embeddings when it gives them: the same run
+/// selects other evidence, and stage 2 writes from it.
+#[test]
+fn an_embedder_changes_the_selected_evidence() {
+    let input = CiteInput::from_json(&json!({
+        "query": "Which animals sleep in the park?",
+        "sources": [{"id": "zoo", "content": "Animals sleep in the park at night, the keepers say. The zebra herd rests standing up near the east gate."}],
+        "claims": []
+    }))
+    .unwrap();
+    let config = CiteConfig::from_json(&json!({
+        "evidence_preselection": {"relevance_computation_method": "semantic", "min_span_chars": 20},
+        "interleaved_generation": {"max_claims_per_section": 1},
+        "enable_numeric_qa_verification": false
+    }))
+    .unwrap();
+    let written = |embedder: Option<&dyn evidence_validator::validate::Embedder>| {
+        let p = Pipeline::new(input.clone(), vec![], config.clone(), true, &Deadline::never()).unwrap();
+        let mut quotes = Vec::new();
+        let mut host = |r: &LlmRequest| {
+            if r.kind == RequestKind::Generate {
+                let quote = quote_of(&r.prompt);
+                // the quote's first five words: a claim of its own text
+                let claim = quote.split(' ').take(5).collect::<Vec<_>>().join(" ");
+                quotes.push(quote);
+                return Ok(format!("CLAIM: {claim}."));
+            }
+            Ok("Verdict: SUPPORTED".to_string())
+        };
+        let r = run_sequential(p, &mut host, embedder, &Deadline::never(), &mut |_| {}).unwrap();
+        (r, quotes)
+    };
+    // by keywords: "animals", "sleep", "park" are in the first sentence
+    let (r, quotes) = written(None);
+    assert_eq!(r.relevance_method_used, "keyword");
+    assert_eq!(quotes[0], "Animals sleep in the park at night, the keepers say.");
+    // by the host's embeddings: the zebra sentence is the query's neighbour
+    let zebra = Zebra(Default::default());
+    let (r, quotes) = written(Some(&zebra));
+    assert_eq!(r.relevance_method_used, "semantic");
+    assert_eq!(quotes[0], "The zebra herd rests standing up near the east gate.");
+    assert_eq!(r.evidence_pool[0].quote, quotes[0]);
+    assert_eq!(r.claims[0].result.text, "The zebra herd rests standing.");
+    // two calls: stage 1's candidates and query, then stage 3's claim (the
+    // pool's spans were embedded already)
+    let calls = zebra.0.borrow();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(
+        calls[0],
+        [
+            "Animals sleep in the park at night, the keepers say.",
+            "The zebra herd rests standing up near the east gate.",
+            "Which animals sleep in the park?"
+        ]
+    );
+    assert_eq!(calls[1], ["The zebra herd rests standing."]);
+    // a wrong answer ends the run naming the callback
+    let short = |_: &[&str]| -> Result<Vec<Vec<f32>>, String> { Ok(vec![vec![1.0]]) };
+    let p = Pipeline::new(input.clone(), vec![], config.clone(), true, &Deadline::never()).unwrap();
+    let e = run_sequential(p, &mut |_| Ok("x".into()), Some(&short), &Deadline::never(), &mut |_| {}).unwrap_err();
+    assert_eq!((e.code(), e.message()), ("PROCESSING_ERROR", "the embed callback returned 1 vectors for 3 texts"));
 }
 
 #[test]
@@ -450,7 +671,7 @@ fn a_passed_deadline_stops_the_run() {
     let clock = Late(std::cell::Cell::new(0.0));
     let deadline = Deadline::after(&clock, 2500.0);
     let p = Pipeline::new(input(), vec![], CiteConfig::default(), true, &deadline).unwrap();
-    let e = run_sequential(p, &mut by_claim, &deadline, &mut |_| {}).unwrap_err();
+    let e = run_sequential(p, &mut by_claim, None, &deadline, &mut |_| {}).unwrap_err();
     assert_eq!(e.code(), "PROCESSING_ERROR");
 }
 
@@ -488,7 +709,7 @@ fn replaced_evidence_is_verified_again() {
     // deterministic: the profile's numbers are about something else (UNSUPPORTED),
     // the earnings span states the value in other words (PARTIAL)
     let p = Pipeline::new(input.clone(), vec![], CiteConfig::default(), false, &Deadline::never()).unwrap();
-    let r = run_sequential(p, &mut |_| panic!("no LLM"), &Deadline::never(), &mut |_| {}).unwrap();
+    let r = run_sequential(p, &mut |_| panic!("no LLM"), None, &Deadline::never(), &mut |_| {}).unwrap();
     let c = &r.claims[0];
     assert_eq!(c.result.correction.citations_before, ["profile"]);
     assert_eq!(c.result.correction.citations_after, ["earnings"]);

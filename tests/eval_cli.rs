@@ -2,16 +2,23 @@
 //! files of tests/data/eval/, written in each dataset's published format.
 //! Every expected number is worked out by hand from the files (the
 //! comments give the arithmetic): which span stage 1 keeps, which verdict
-//! the keyword proxy gives, what correction does, then the metric.
+//! stage 4's deterministic verifier gives, what correction does, then the
+//! metric, and McNemar's test of each toggle against all on.
 //!
 //! What the pipeline does with the files, by hand (part 1's defaults):
 //! - stage 1 keeps a sentence of 50 to 500 characters whose BM25 against
 //!   the query is over 0, or which holds a number (boost 0.1 ≥ the 0.1
 //!   threshold); the best first;
-//! - stage 5's proxy: SUPPORTED when the share of the claim's content words
-//!   in its best cited span is over 0.5, NEI when it cites no span of the
-//!   pool, else UNSUPPORTED; with stage 5 off every verdict is NEI;
-//! - stage 6 gives the verdict of a claim holding a number.
+//! - stage 4's deterministic verifier, on the claim's best cited span:
+//!   CONTRADICTED when a number of the claim differs from the span's (the
+//!   span on the claim's topic), SUPPORTED when the span states the claim
+//!   word for word, PARTIAL when at least half the claim's content words
+//!   (stemmed) are in it, else UNSUPPORTED; NEI when it cites no span of
+//!   the pool. It runs before stage 5, so stage 5 off changes no verdict
+//!   (stage 5 reads them; a replaced span is verified again);
+//! - McNemar's test pairs each claim's outcome with all on and with the
+//!   toggle off: b right with all on only, c off only; exact below 25
+//!   discordant pairs: p = min(1, 2 · P(X ≤ min(b, c))), X ~ Bin(b + c, ½).
 
 mod cli_common;
 
@@ -35,6 +42,18 @@ fn eval_json(dataset: &str, input: &str, sources: Option<&str>) -> Value {
     let o = run(&all);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// McNemar's (b, c, p, exact) of the ablation row `configuration`.
+fn mcnemar(report: &Value, configuration: &str) -> (u64, u64, f64, bool) {
+    let row = report["ablation"].as_array().unwrap().iter().find(|r| r["configuration"] == configuration).unwrap();
+    let t = &row["mcnemar"];
+    (
+        t["first_only"].as_u64().unwrap(),
+        t["second_only"].as_u64().unwrap(),
+        t["p_value"].as_f64().unwrap(),
+        t["exact"].as_bool().unwrap(),
+    )
 }
 
 /// The metric `name` of the ablation row `configuration`.
@@ -68,10 +87,12 @@ fn fever_by_hand() {
     for m in ["precision_at_k", "recall_at_k", "f1_at_k", "ndcg_at_k"] {
         close(metric(&r, all, m), 0.75, m);
     }
-    // Verdicts: 101 SUPPORTED; 102 CONTRADICTED (stage 6: 60 ≠ 45); 103
-    // paris/capital/france: 1 of 3 in Paris 1 → UNSUPPORTED; 104
-    // oliver/reed of oliver/reed/canadian/singer/acted → UNSUPPORTED; 105 no
-    // source → NEI. As FEVER labels: S R N N N against S R S R N.
+    // Verdicts: 101 SUPPORTED (Oliver_Reed 0 word for word); 102
+    // CONTRADICTED (60 ≠ 45, and 6 of its 7 content words in Acme_Corp 0);
+    // 103 paris/capital/france: 1 of 3 in Paris 1 → UNSUPPORTED; 104
+    // oliver/reed of oliver/reed/canadian/singer/act (acted ≠ actor) → 2 of
+    // 5, UNSUPPORTED; 105 no source → NEI. As FEVER labels: S R N N N
+    // against S R S R N.
     // accuracy 3/5; F1 S 2·1/(2·1+1) = 2/3, R 2/3, N 2·1/(2·1+2) = 1/2 →
     // macro (2/3 + 2/3 + 1/2)/3 = 11/18; kappa: po 3/5, pe (2·1 + 2·1 +
     // 1·3)/25 = 7/25 → (15/25 − 7/25)/(18/25) = 4/9.
@@ -100,14 +121,23 @@ fn fever_by_hand() {
     close(metric(&r, off, "brier"), 0.25, "brier");
     close(metric(&r, off, "ece"), 0.1, "ece");
     close(metric(&r, off, "high_share"), 0.0, "high");
-    // Stage 5 off: no proxy verdict (NEI) but stage 6's for 102: N R N N N
-    // → accuracy 2/5, SUPPORTS never predicted (precision undefined).
+    // Stage 5 off: stage 4's verdicts come before it: S R N N N again.
     let off = "enable_citation_correction off";
-    close(metric(&r, off, "verdict_accuracy"), 0.4, "accuracy");
-    assert_eq!(metric(&r, off, "supports_precision"), None);
-    // NEI off: UNSUPPORTED for NEI, both NOT ENOUGH INFO to FEVER: no change.
+    close(metric(&r, off, "verdict_accuracy"), 0.6, "accuracy");
+    close(metric(&r, off, "supports_precision"), 1.0, "SUPPORTS precision");
+    // NEI off and abstention off: 105 UNSUPPORTED, both NOT ENOUGH INFO to
+    // FEVER: no change.
     close(metric(&r, "enable_nei_verdict off", "verdict_accuracy"), 0.6, "accuracy");
-    assert_eq!(r["ablation"].as_array().unwrap().len(), 6, "all on and five toggles");
+    close(metric(&r, "enable_abstention off", "verdict_accuracy"), 0.6, "accuracy");
+    assert_eq!(r["ablation"].as_array().unwrap().len(), 7, "all on and six toggles");
+    // McNemar on "the label is right": all on ✓ ✓ ✗ ✗ ✓; stage 1 off ✓ ✓ ✓
+    // ✗ ✓ → b 0, c 1: p = min(1, 2 · ½) = 1; every other row agrees claim
+    // by claim with all on: b = c = 0, p 1.
+    assert_eq!(mcnemar(&r, "enable_evidence_preselection off"), (0, 1, 1.0, true));
+    for t in ["confidence_classification", "citation_correction", "numeric_qa_verification", "nei_verdict"] {
+        assert_eq!(mcnemar(&r, &format!("enable_{t} off")), (0, 0, 1.0, true), "{t}");
+    }
+    assert!(r["ablation"][0]["mcnemar"].is_null(), "all on is not tested against itself");
     assert!(r["notes"][2].as_str().unwrap().starts_with("1 NOT ENOUGH INFO claims"));
 }
 
@@ -119,20 +149,29 @@ fn ragtruth_by_hand() {
     // sells fresh bread …" (grounded), "It also delivers pizza …" (the
     // span); response 3 "The bakery has 12 tables." (grounded, QA source).
     assert_eq!((r["items"].as_u64(), r["claims"].as_u64()), (Some(3), Some(5)));
-    // The proxy: the owner sentence has owner/trained/pastry/chef of 5 words
-    // in the source's third sentence → SUPPORTED (missed); pizza has no
-    // word in the source → UNSUPPORTED (caught); the others SUPPORTED (the
-    // 12 tables by stage 6). Flagged 1, caught 1, hallucinated 2:
+    // The verifier (UNSUPPORTED, CONTRADICTED and NEI flag; PARTIAL reads as
+    // supported, as FEVER's mapping reads it): the owner sentence has
+    // owner/train/pastry/chef of its 5 content words in the source's third
+    // sentence → PARTIAL (missed; no number to contradict "Lyon"); pizza has
+    // no word in the source → UNSUPPORTED (caught); the bakery sentences are
+    // stated (SUPPORTED) or all their words are (PARTIAL); 12 tables:
+    // bakery/12/table all in "Inside the bakery there are 12 small tables …"
+    // and 12 = 12 → PARTIAL. Flagged 1, caught 1, hallucinated 2:
     // precision 1, recall 1/2, F1 2/3.
     let all = "all on";
     close(metric(&r, all, "detection_precision"), 1.0, "precision");
     close(metric(&r, all, "detection_recall"), 0.5, "recall");
     close(metric(&r, all, "detection_f1"), 2.0 / 3.0, "f1");
     close(metric(&r, all, "numeric_accuracy"), 1.0, "12 tables = 12 tables");
-    // Stage 5 off: NEI for all but the 12 tables: flagged 4, caught 2.
+    // Stage 5 off: the verdicts come before it: the same detector.
     let off = "enable_citation_correction off";
-    close(metric(&r, off, "detection_precision"), 0.5, "precision");
-    close(metric(&r, off, "detection_recall"), 1.0, "recall");
+    close(metric(&r, off, "detection_precision"), 1.0, "precision");
+    close(metric(&r, off, "detection_recall"), 0.5, "recall");
+    // McNemar on "flagged exactly when hallucinated": no toggle changes a
+    // verdict here, so b = c = 0, p 1.
+    for row in r["ablation"].as_array().unwrap().iter().skip(1) {
+        assert_eq!(mcnemar(&r, row["configuration"].as_str().unwrap()), (0, 0, 1.0, true));
+    }
     // Stage 3 off: 0.3 for all, gold 1 0 1 0 1: Brier (3·0.7² + 2·0.3²)/5
     // = 0.33; ECE |0.3 − 3/5| = 0.3.
     let off = "enable_confidence_classification off";
@@ -185,6 +224,12 @@ fn alce_by_hand() {
     close(metric(&r, off, "citation_f1"), 0.5, "after F1");
     close(metric(&r, off, "correction_accuracy"), 0.0, "restored");
     close(metric(&r, off, "correction_rate"), 0.0, "changed");
+    // McNemar on "the citations after correction are the output's own":
+    // all on ✓ for claims 0–4, ✗ for 5. Stage 5 off: 0–2 keep their
+    // corruption (✗), 3–5 ✓ → b 3 (0, 1, 2), c 1 (5): n 4, P(X ≤ 1) =
+    // (1 + 4)/16, p = 10/16. Stage 1 off: all six ✓ → b 0, c 1, p 1.
+    assert_eq!(mcnemar(&r, off), (3, 1, 0.625, true));
+    assert_eq!(mcnemar(&r, "enable_evidence_preselection off"), (0, 1, 1.0, true));
 }
 
 #[test]
@@ -195,12 +240,20 @@ fn the_table_shows_stages_and_ablation() {
     assert!(text.starts_with("ALCE: 2 items, 6 claims; k = 10"), "{text}");
     assert!(text.contains("\nstage 5 citation correction"), "{text}");
     let header = text.lines().find(|l| l.trim_start().starts_with("metric ")).unwrap();
-    for column in ["all on", "-evidence", "-confidence", "-citation", "-numeric", "-nei"] {
+    for column in ["all on", "-evidence", "-confidence", "-citation", "-numeric", "-nei", "-abstention"] {
         assert!(header.contains(column), "{header}");
     }
     // 10/11 printed to 4 places in the all-on column
     let row = text.lines().find(|l| l.trim_start().starts_with("citation_f1 ")).unwrap();
     assert_eq!(row.split_whitespace().nth(1), Some("0.9091"), "{row}");
+    // McNemar's rows: "-" for all on, then b/c and p per toggle
+    let row = text.lines().find(|l| l.trim_start().starts_with("mcnemar_b_c ")).unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["mcnemar_b_c", "-", "0/1", "0/0", "3/1", "0/0", "0/0", "0/0"]
+    );
+    let row = text.lines().find(|l| l.trim_start().starts_with("mcnemar_p ")).unwrap();
+    assert_eq!(row.split_whitespace().nth(4), Some("0.6250"), "{row}");
 }
 
 #[test]

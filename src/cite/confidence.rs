@@ -208,7 +208,7 @@ fn phrases(words: &[(String, String)], list: &[&str]) -> Vec<String> {
         });
         match hit {
             Some(n) => {
-                out.push(words[i..i + n].iter().map(|w| w.1.as_str()).collect::<Vec<_>>().join(" "));
+                out.push(words.iter().skip(i).take(n).map(|w| w.1.as_str()).collect::<Vec<_>>().join(" "));
                 i += n;
             }
             None => i += 1,

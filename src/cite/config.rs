@@ -13,7 +13,8 @@
 //! [`MAX_TIME_LIMIT_SECONDS`] (a day), like every call's: part 1 had its
 //! own 30 s and 3600 s. Part 2's settings: `interleaved_generation` (stage
 //! 2), `isolated_verification` (stage 4) and `llm_calls` (the bounds on the
-//! host's LLM calls: in flight, per-call timeout, retries).
+//! host's LLM calls: in flight, by confidence tier for stage 4 as Part VI's
+//! parallelization strategy says (5 / 3 / 2), per-call timeout, retries).
 //!
 //! Defaults the spec states: the eight toggles; `high_threshold` 0.85,
 //! `low_threshold` 0.50, `quote_match_bonus` 0.3, `hedging_word_penalty` 0.2
@@ -136,8 +137,10 @@ pub struct CiteConfig {
     pub enable_abstention: bool,
     /// Stage 4; off: NEI is reported as UNSUPPORTED (stage 5 reads it so).
     pub enable_nei_verdict: bool,
-    /// Stage 4's extra web search (accepted; the library has no search, so
-    /// the report warns when it is on).
+    /// Stage 4's extra web search for claims left UNSUPPORTED or NEI
+    /// (accepted; a web search is I/O, which the library does not do, so
+    /// the report warns when it is on; the search within the given sources
+    /// is stage 5's, after which a replaced claim is verified again).
     pub enable_verification_retrieval: bool,
     /// Time budget of one call, in seconds: [`DEFAULT_TIME_LIMIT_SECONDS`]
     /// unless set, at most [`MAX_TIME_LIMIT_SECONDS`].
@@ -187,9 +190,17 @@ pub struct VerificationConfig {
 /// "Parallelization Strategy").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LlmCallsConfig {
-    /// Most calls in flight at once (the spec runs 2 to 5 verifications in
-    /// parallel by tier; one bound here).
+    /// Most calls of stage 2 and stage 6 in flight at once (the spec gives
+    /// no number for them).
     pub max_in_flight: usize,
+    /// Most stage 4 calls of HIGH confidence claims in flight at once (the
+    /// spec's "HIGH claims: 5 in parallel"). The three tiers run side by
+    /// side.
+    pub max_in_flight_high: usize,
+    /// The same for MEDIUM claims (the spec's 3).
+    pub max_in_flight_medium: usize,
+    /// The same for LOW claims (the spec's 2).
+    pub max_in_flight_low: usize,
     /// Time limit of one call, in seconds.
     pub call_timeout_seconds: f64,
     /// Retries of a call that failed transiently (timed out, threw, HTTP 429
@@ -222,9 +233,16 @@ pub const DEFAULT_ENTAILMENT_THRESHOLD: f64 = 0.5;
 pub const DEFAULT_MAX_COVE_QUESTIONS: usize = 3;
 /// Largest `max_cove_questions`.
 pub const MAX_COVE_QUESTIONS_BOUND: usize = 20;
-/// Default `max_in_flight`.
+/// Default `max_in_flight` (stages 2 and 6; not in the spec).
 pub const DEFAULT_MAX_IN_FLIGHT: usize = 4;
-/// Largest `max_in_flight`.
+/// Default `max_in_flight_high`: Part VI's "HIGH claims: 5 in parallel".
+pub const DEFAULT_MAX_IN_FLIGHT_HIGH: usize = 5;
+/// Default `max_in_flight_medium`: "MEDIUM claims: 3 in parallel".
+pub const DEFAULT_MAX_IN_FLIGHT_MEDIUM: usize = 3;
+/// Default `max_in_flight_low`: "LOW claims: 2 in parallel".
+pub const DEFAULT_MAX_IN_FLIGHT_LOW: usize = 2;
+/// Largest value of each `max_in_flight*` (a native run holds at most one
+/// thread per call in flight: 4 × this at most).
 pub const MAX_IN_FLIGHT_BOUND: usize = 64;
 /// Default `call_timeout_seconds`.
 pub const DEFAULT_CALL_TIMEOUT_SECONDS: f64 = 60.0;
@@ -316,6 +334,9 @@ impl Default for LlmCallsConfig {
     fn default() -> Self {
         LlmCallsConfig {
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            max_in_flight_high: DEFAULT_MAX_IN_FLIGHT_HIGH,
+            max_in_flight_medium: DEFAULT_MAX_IN_FLIGHT_MEDIUM,
+            max_in_flight_low: DEFAULT_MAX_IN_FLIGHT_LOW,
             call_timeout_seconds: DEFAULT_CALL_TIMEOUT_SECONDS,
             max_retries: DEFAULT_MAX_RETRIES,
         }
@@ -452,7 +473,14 @@ impl CiteConfig {
         }
         if let Some(mut l) = f.object("llm_calls")? {
             let p = &mut c.llm_calls;
-            l.count("max_in_flight", 1, MAX_IN_FLIGHT_BOUND as u64, &mut p.max_in_flight)?;
+            for (key, out) in [
+                ("max_in_flight", &mut p.max_in_flight),
+                ("max_in_flight_high", &mut p.max_in_flight_high),
+                ("max_in_flight_medium", &mut p.max_in_flight_medium),
+                ("max_in_flight_low", &mut p.max_in_flight_low),
+            ] {
+                l.count(key, 1, MAX_IN_FLIGHT_BOUND as u64, out)?;
+            }
             l.positive("call_timeout_seconds", MAX_TIME_LIMIT_SECONDS, &mut p.call_timeout_seconds)?;
             l.count("max_retries", 0, MAX_RETRIES_BOUND as u64, &mut p.max_retries)?;
             l.finish()?;
@@ -496,6 +524,9 @@ mod tests {
         assert_eq!(c.citation_correction.correction_method, CorrectionMethod::KeywordSemanticHybrid);
         assert_eq!((c.evidence_preselection.min_span_chars, c.evidence_preselection.max_span_chars), (50, 500));
         assert_eq!(c.numeric_qa_verification.rounding_tolerance, 0.05);
+        // Part VI's parallelization strategy: 5 / 3 / 2 by tier
+        let calls = &c.llm_calls;
+        assert_eq!((calls.max_in_flight_high, calls.max_in_flight_medium, calls.max_in_flight_low), (5, 3, 2));
         assert_eq!(c.max_processing_time_seconds, DEFAULT_TIME_LIMIT_SECONDS);
         assert_eq!(CiteConfig::from_json(&json!({})).unwrap(), c);
         assert_eq!(CiteConfig::from_json(&c.to_json()).unwrap(), c, "round trip");
@@ -553,6 +584,8 @@ mod tests {
         // part 2's settings are read with their paths too
         for (config, path) in [
             (json!({"llm_calls": {"max_in_flight": 0}}), "$.llm_calls.max_in_flight"),
+            (json!({"llm_calls": {"max_in_flight_low": 0}}), "$.llm_calls.max_in_flight_low"),
+            (json!({"llm_calls": {"max_in_flight_high": 65}}), "$.llm_calls.max_in_flight_high"),
             (json!({"llm_calls": {"call_timeout_seconds": -1}}), "$.llm_calls.call_timeout_seconds"),
             (json!({"llm_calls": {"retries": 1}}), "$.llm_calls.retries"),
             (

@@ -83,8 +83,10 @@ pub fn preselect(
         return Ok(EvidencePool { spans, relevance_method_used: "none", candidates: sources.len() });
     }
     let candidates = candidates(sources, config, deadline)?;
-    let texts: Vec<&str> =
-        candidates.iter().map(|c| sources[c.source].content.get(c.start..c.end).unwrap_or("")).collect();
+    let texts: Vec<&str> = candidates
+        .iter()
+        .map(|c| sources.get(c.source).and_then(|s| s.content.get(c.start..c.end)).unwrap_or(""))
+        .collect();
     let method = match (settings.relevance_computation_method, embedder) {
         (RelevanceMethod::Keyword, _) | (_, None) => RelevanceMethod::Keyword,
         (m, Some(_)) => m,
@@ -121,11 +123,13 @@ pub fn preselect(
     let mut indexes: Vec<Option<PositionIndex>> = (0..sources.len()).map(|_| None).collect();
     let mut spans = Vec::with_capacity(scored.len());
     for (relevance, i, has_numeric) in scored {
-        let c = &candidates[i];
-        let source = &sources[c.source];
-        let index = indexes[c.source].get_or_insert_with(|| PositionIndex::new(&source.content));
+        // `i` indexes `candidates` and `texts` (made from them), whose
+        // `source` indexes `sources` and `indexes`
+        let (Some(c), Some(quote)) = (candidates.get(i), texts.get(i)) else { continue };
+        let (Some(source), Some(slot)) = (sources.get(c.source), indexes.get_mut(c.source)) else { continue };
+        let index = slot.get_or_insert_with(|| PositionIndex::new(&source.content));
         spans.push(EvidenceSpan {
-            quote: texts[i].to_string(),
+            quote: quote.to_string(),
             source_id: source.id.clone(),
             source_title: source.title.clone(),
             source_url: source.url.clone(),
@@ -181,8 +185,10 @@ pub(crate) fn embed_requests(
     }
     let candidates = candidates(sources, config, deadline)?;
     check_embed_count(candidates.len())?;
-    let spans: Vec<String> =
-        candidates.iter().map(|c| sources[c.source].content.get(c.start..c.end).unwrap_or("").to_string()).collect();
+    let spans: Vec<String> = candidates
+        .iter()
+        .map(|c| sources.get(c.source).and_then(|s| s.content.get(c.start..c.end)).unwrap_or("").to_string())
+        .collect();
     Ok(Some(EmbedRequests { spans, query: query.to_string() }))
 }
 
@@ -236,13 +242,15 @@ fn bm25(texts: &[&str], query: &str, deadline: &Deadline) -> Result<Vec<f64>> {
                 return Err(timeout());
             }
             length += 1;
-            if let Ok(k) = query_terms.binary_search(&crate::cite::word_key(t.text(text))) {
-                counts[k] += 1;
+            if let Some(k) =
+                query_terms.binary_search(&crate::cite::word_key(t.text(text))).ok().and_then(|k| counts.get_mut(k))
+            {
+                *k += 1;
             }
         }
-        for (k, c) in counts.iter().enumerate() {
+        for (d, c) in df.iter_mut().zip(&counts) {
             if *c > 0 {
-                df[k] += 1;
+                *d += 1;
             }
         }
         tf.push(counts);

@@ -43,10 +43,10 @@ pub const MAX_BINS: usize = 10_000;
 
 /// Precision, recall and F1 at `k` of one ranked list of graded relevance.
 pub fn precision_recall_f1_at_k(relevance: &[f64], k: usize) -> (f64, f64, f64) {
-    let top = &relevance[..k.min(relevance.len())];
-    let hits = top.iter().filter(|r| **r > 0.0).count() as f64;
+    let taken = k.min(relevance.len());
+    let hits = relevance.iter().take(k).filter(|r| **r > 0.0).count() as f64;
     let relevant = relevance.iter().filter(|r| **r > 0.0).count() as f64;
-    let precision = if top.is_empty() { 0.0 } else { hits / top.len() as f64 };
+    let precision = if taken == 0 { 0.0 } else { hits / taken as f64 };
     let recall = if relevant > 0.0 { hits / relevant } else { 0.0 };
     (precision, recall, harmonic(precision, recall))
 }
@@ -76,26 +76,21 @@ pub fn ndcg_at_k(relevance: &[f64], k: usize) -> f64 {
 /// Area under the ROC curve; `None` unless both classes occur. Lists of
 /// different lengths are read to the shorter's end.
 pub fn auroc(y_true: &[bool], y_score: &[f64]) -> Option<f64> {
-    let n = y_true.len().min(y_score.len());
-    let (y_true, y_score) = (&y_true[..n], &y_score[..n]);
-    let positives = y_true.iter().filter(|y| **y).count();
-    let negatives = y_true.len() - positives;
+    let mut pairs: Vec<(bool, f64)> = y_true.iter().copied().zip(y_score.iter().copied()).collect();
+    let positives = pairs.iter().filter(|p| p.0).count();
+    let negatives = pairs.len() - positives;
     if positives == 0 || negatives == 0 {
         return None;
     }
-    let mut order: Vec<usize> = (0..y_score.len()).collect();
-    crate::sort::sort_by(&mut order, |a, b| y_score[*a].total_cmp(&y_score[*b]));
-    // average ranks (1-based) over ties, summed over the positives
+    crate::sort::sort_by(&mut pairs, |a, b| a.1.total_cmp(&b.1));
+    // average ranks (1-based) over ties, summed over the positives: a run of
+    // `len` ties after `before` scores holds ranks before + 1 ..= before + len
     let mut rank_sum = 0.0;
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i;
-        while j + 1 < order.len() && y_score[order[j + 1]] == y_score[order[i]] {
-            j += 1;
-        }
-        let average = (i + j) as f64 / 2.0 + 1.0;
-        rank_sum += order[i..=j].iter().filter(|&&n| y_true[n]).count() as f64 * average;
-        i = j + 1;
+    let mut before = 0usize;
+    for ties in pairs.chunk_by(|a, b| a.1 == b.1) {
+        let average = before as f64 + (ties.len() as f64 + 1.0) / 2.0;
+        rank_sum += ties.iter().filter(|p| p.0).count() as f64 * average;
+        before += ties.len();
     }
     let (p, n) = (positives as f64, negatives as f64);
     Some((rank_sum - p * (p + 1.0) / 2.0) / (p * n))
@@ -118,24 +113,29 @@ fn labels<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
 /// Mean over the labels of each label's F1 = 2TP / (2TP + FP + FN).
 pub fn macro_f1(y_true: &[String], y_pred: &[String]) -> f64 {
     let all = labels(y_true, y_pred);
-    let mut tp = vec![0usize; all.len()];
-    let mut fp = vec![0usize; all.len()];
-    let mut fn_ = vec![0usize; all.len()];
+    // per label: (TP, FP, FN)
+    let mut counts = vec![(0usize, 0usize, 0usize); all.len()];
     for (t, p) in y_true.iter().zip(y_pred) {
         let (ti, pi) = (all.binary_search(&t.as_str()).unwrap_or(0), all.binary_search(&p.as_str()).unwrap_or(0));
         if ti == pi {
-            tp[ti] += 1;
+            if let Some(c) = counts.get_mut(ti) {
+                c.0 += 1;
+            }
         } else {
-            fp[pi] += 1;
-            fn_[ti] += 1;
+            if let Some(c) = counts.get_mut(pi) {
+                c.1 += 1;
+            }
+            if let Some(c) = counts.get_mut(ti) {
+                c.2 += 1;
+            }
         }
     }
-    let f1s = (0..all.len()).map(|l| {
-        let d = 2 * tp[l] + fp[l] + fn_[l];
+    let f1s = counts.iter().map(|&(tp, fp, fn_)| {
+        let d = 2 * tp + fp + fn_;
         if d == 0 {
             0.0
         } else {
-            2.0 * tp[l] as f64 / d as f64
+            2.0 * tp as f64 / d as f64
         }
     });
     f1s.sum::<f64>() / all.len().max(1) as f64
@@ -150,8 +150,12 @@ pub fn cohen_kappa(a: &[String], b: &[String]) -> Option<f64> {
     let mut agree = 0.0;
     for (x, y) in a.iter().zip(b) {
         let (i, j) = (all.binary_search(&x.as_str()).unwrap_or(0), all.binary_search(&y.as_str()).unwrap_or(0));
-        rows[i] += 1.0;
-        cols[j] += 1.0;
+        if let Some(r) = rows.get_mut(i) {
+            *r += 1.0;
+        }
+        if let Some(c) = cols.get_mut(j) {
+            *c += 1.0;
+        }
         if i == j {
             agree += 1.0;
         }
@@ -164,21 +168,22 @@ pub fn cohen_kappa(a: &[String], b: &[String]) -> Option<f64> {
 /// Expected calibration error over `bins` equal-width bins.
 pub fn ece(confidence: &[f64], correct: &[bool], bins: usize) -> f64 {
     let bins = bins.max(1);
-    let mut count = vec![0usize; bins];
-    let mut conf_sum = vec![0.0; bins];
-    let mut right = vec![0usize; bins];
+    // per bin: (count, sum of confidence, right)
+    let mut per = vec![(0usize, 0.0f64, 0usize); bins];
     for (c, ok) in confidence.iter().zip(correct) {
         let b = ((c * bins as f64) as usize).min(bins - 1);
-        count[b] += 1;
-        conf_sum[b] += c;
-        right[b] += usize::from(*ok);
+        if let Some(bin) = per.get_mut(b) {
+            bin.0 += 1;
+            bin.1 += c;
+            bin.2 += usize::from(*ok);
+        }
     }
     let n = confidence.len().min(correct.len()).max(1) as f64;
-    (0..bins)
-        .filter(|b| count[*b] > 0)
-        .map(|b| {
-            let m = count[b] as f64;
-            (m / n) * (conf_sum[b] / m - right[b] as f64 / m).abs()
+    per.iter()
+        .filter(|bin| bin.0 > 0)
+        .map(|&(count, conf_sum, right)| {
+            let m = count as f64;
+            (m / n) * (conf_sum / m - right as f64 / m).abs()
         })
         .sum()
 }
@@ -199,6 +204,57 @@ pub fn citation_prf(predicted: &[Vec<String>], gold: &[Vec<String>]) -> (f64, f6
     }
     let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     (ratio(tp, tp + fp), ratio(tp, tp + fn_), ratio(2 * tp, 2 * tp + fp + fn_))
+}
+
+/// Below this many discordant pairs McNemar's test is exact (binomial),
+/// at or above it the χ² approximation with continuity correction.
+pub const MCNEMAR_EXACT_BELOW: usize = 25;
+
+/// McNemar's test on paired binary outcomes (spec 004 §7.5): the two
+/// discordant counts and the two-sided p-value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct McNemar {
+    /// Pairs right under the first configuration only (`b`).
+    pub first_only: usize,
+    /// Pairs right under the second only (`c`).
+    pub second_only: usize,
+    /// Whether the p-value is the exact binomial one (`b + c` below
+    /// [`MCNEMAR_EXACT_BELOW`]).
+    pub exact: bool,
+    /// The χ² statistic `(|b − c| − 1)² / (b + c)` (statsmodels'
+    /// `mcnemar(exact=False)`, continuity-corrected); `None` when exact.
+    pub statistic: Option<f64>,
+    /// Two-sided: exact, `min(1, 2 · P(X ≤ min(b, c)))` for `X ~ Bin(b + c,
+    /// ½)` (1 without discordant pairs); else the χ²(1) tail,
+    /// `erfc(√(statistic / 2))`.
+    pub p_value: f64,
+}
+
+/// McNemar's test of `b` pairs right under one configuration only against
+/// `c` right under the other only.
+pub fn mcnemar(b: usize, c: usize) -> McNemar {
+    let n = b + c;
+    if n < MCNEMAR_EXACT_BELOW {
+        // P(X ≤ k) for X ~ Bin(n, ½): Σ C(n, i) / 2ⁿ, C(n, i) built up by
+        // C(n, i + 1) = C(n, i) · (n − i) / (i + 1), exact in f64 for n < 25
+        let k = b.min(c);
+        let (mut term, mut sum) = (1.0f64, 0.0f64);
+        for i in 0..=k {
+            sum += term;
+            term = term * (n - i) as f64 / (i + 1) as f64;
+        }
+        let p = (2.0 * sum / libm::pow(2.0, n as f64)).min(1.0);
+        return McNemar { first_only: b, second_only: c, exact: true, statistic: None, p_value: p };
+    }
+    let d = b.abs_diff(c) as f64 - 1.0;
+    let statistic = d * d / n as f64;
+    McNemar {
+        first_only: b,
+        second_only: c,
+        exact: false,
+        statistic: Some(statistic),
+        p_value: libm::erfc(libm::sqrt(statistic / 2.0)),
+    }
 }
 
 fn distinct(ids: &[String]) -> Vec<&str> {
@@ -471,6 +527,30 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn mcnemar_by_hand() {
+        // b = 1, c = 5: n = 6, P(X ≤ 1) = (1 + 6) / 64, two-sided 14/64
+        let m = mcnemar(1, 5);
+        assert!(m.exact && m.statistic.is_none());
+        assert!(close(m.p_value, 14.0 / 64.0), "{}", m.p_value);
+        // symmetric in b and c; b = c: p = 1 (capped); no discordant pair: 1
+        assert_eq!(mcnemar(5, 1).p_value, m.p_value);
+        assert_eq!(mcnemar(3, 3).p_value, 1.0);
+        assert_eq!(mcnemar(0, 0).p_value, 1.0);
+        // b = 0, c = 24: 2 / 2^24, still exact
+        let m = mcnemar(0, 24);
+        assert!(m.exact && close(m.p_value, 2.0 / 16_777_216.0));
+        // b = 10, c = 30: n = 40 ≥ 25, χ² = (20 − 1)² / 40 = 9.025; its χ²(1)
+        // tail is erfc(√4.5125) = 0.00266311925… (python3: math.erfc(math.sqrt(4.5125)))
+        let m = mcnemar(10, 30);
+        assert!(!m.exact);
+        assert!(close(m.statistic.unwrap(), 9.025));
+        assert!((m.p_value - 0.002_663_119_259).abs() < 1e-12, "{}", m.p_value);
+        // b = 13, c = 12: n = 25, (1 − 1)² / 25 = 0, p = 1
+        let m = mcnemar(13, 12);
+        assert_eq!((m.exact, m.statistic, m.p_value), (false, Some(0.0), 1.0));
     }
 
     #[test]

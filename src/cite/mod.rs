@@ -18,8 +18,6 @@
 //!
 //! Architecture Invariant: the pipeline performs no I/O; the host's embed
 //! callback ([`Embedder`], the matching core's) is its only outside call.
-// Not yet converted (issue 20 item 5): other work in flight in this module.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod confidence;
 pub mod config;
@@ -440,11 +438,12 @@ pub(crate) fn score(
         if deadline.expired_now() {
             return Err(timeout());
         }
-        let cited: Vec<usize> = (0..spans.len()).filter(|i| claim.citations.contains(&spans[*i].source_id)).collect();
+        let cited: Vec<usize> =
+            spans.iter().enumerate().filter(|(_, s)| claim.citations.contains(&s.source_id)).map(|(i, _)| i).collect();
         let best_cited =
             cited.iter().copied().max_by(|a, b| strategy.score(n, *a).total_cmp(&strategy.score(n, *b)).then(b.cmp(a)));
         let confidence = if config.enable_confidence_classification {
-            let evidence_span = best_cited.map(|i| &spans[i]);
+            let evidence_span = best_cited.and_then(|i| spans.get(i));
             let similarity = match (&vectors, best_cited) {
                 (Some((c, s)), Some(i)) => c.get(n).zip(s.get(i)).map(|(a, b)| semantic::cosine(a, b)),
                 _ => None,
@@ -530,7 +529,7 @@ pub(crate) fn finish(
 
 /// [`run`] embeds claims and spans together (stage 3's similarity signal
 /// or stage 5's hybrid reads them).
-fn wants_vectors(config: &CiteConfig) -> bool {
+pub(crate) fn wants_vectors(config: &CiteConfig) -> bool {
     config.enable_confidence_classification
         || (config.enable_citation_correction
             && config.citation_correction.correction_method == config::CorrectionMethod::KeywordSemanticHybrid)

@@ -107,9 +107,12 @@ pub fn periods(text: &str) -> Vec<Period> {
     let low: Vec<String> = toks.iter().take(MAX_QUANTITIES * 8).map(|t| t.text(text).to_lowercase()).collect();
     let mut out = Vec::new();
     let mut k = 0;
-    while k < low.len() {
-        let (start, mut end) = (toks[k].start as usize, toks[k].end as usize);
-        let w = low[k].as_str();
+    // `low` holds the first words of `toks`: every index below `low.len()`
+    // is one of `toks` too
+    let end_of = |j: usize| toks.get(j).map_or(0, |t| t.end as usize);
+    while let (Some(tok), Some(w)) = (toks.get(k), low.get(k)) {
+        let (start, mut end) = (tok.start as usize, tok.end as usize);
+        let w = w.as_str();
         let mut next = k + 1;
         let mut period = None;
         if let Some(part) = quarter_or_half(w) {
@@ -118,7 +121,7 @@ pub fn periods(text: &str) -> Vec<Period> {
             if let Some((y, f)) = low.get(k + 1).and_then(|n| year_of(n, false)) {
                 year = Some(y);
                 fiscal = f;
-                end = toks[k + 1].end as usize;
+                end = end_of(k + 1);
                 next = k + 2;
             }
             period = Some((year, Some(part), fiscal));
@@ -130,13 +133,13 @@ pub fn periods(text: &str) -> Vec<Period> {
                 j += 1;
             }
             if let Some((y, _)) = low.get(j).and_then(|n| year_of(n, true)) {
-                end = toks[j].end as usize;
+                end = end_of(j);
                 next = j + 1;
                 period = Some((Some(y), None, true));
             }
         } else if let Some(m) = months().iter().position(|m| *m == w || (w.len() == 3 && m.starts_with(w))) {
             if let Some((y, false)) = low.get(k + 1).and_then(|n| year_of(n, false)) {
-                end = toks[k + 1].end as usize;
+                end = end_of(k + 1);
                 next = k + 2;
                 period = Some((Some(y), Some(('m', m as u8 + 1)), false));
             }

@@ -13,12 +13,24 @@
 //!
 //! Concurrency (Part VI, "Parallelization Strategy"): stage 2 is sequential
 //! (each claim removes its evidence from the pool), every other stage asks
-//! all its requests of one round at once; the runner keeps at most
-//! `llm_calls.max_in_flight` in flight, each bounded by
-//! `call_timeout_seconds`. A call that failed transiently is asked again
-//! (the pipeline re-queues it, at most `max_retries` times); one that still
+//! all its requests of one round at once. The pipeline hands each round out
+//! in [`Lane`]s, computed here once for every runner: stage 4's requests by
+//! their claim's confidence tier, at most `llm_calls.max_in_flight_high`
+//! (5), `_medium` (3) and `_low` (2) in flight (the spec's "HIGH claims: 5
+//! in parallel", …), the tiers side by side; stage 2's and stage 6's at
+//! most `llm_calls.max_in_flight` (4). Each call is bounded by
+//! [`Round::call_timeout_ms`]: `call_timeout_seconds`, shortened to the time
+//! left in the run. The runners ([`run_blocking`], `src/wasm/cite.rs`) only
+//! obey these numbers. A call that failed transiently is asked again (the
+//! pipeline re-queues it, at most `max_retries` times); one that still
 //! fails abstains its claim. Rounds are bounded: stage 2 asks at most once
 //! per span of the pool, stage 4 at most three rounds, stage 6 one.
+//!
+//! Embeddings: when the host has an embedder ([`Pipeline::embedding`]), the
+//! pipeline asks it ([`Step::Embed`], answered by [`Pipeline::embedded`])
+//! for stage 1's candidate spans and query (`semantic` or `hybrid`
+//! relevance), then for the claims and the pool's spans not embedded yet
+//! (stage 3's similarity signal, stage 5's hybrid), as `cite` does.
 
 use super::confidence::ConfidenceLevel;
 use super::config::CiteConfig;
@@ -28,6 +40,7 @@ use super::verify::{self, Method, VerifyContext};
 use super::{config, numeric, CiteInput, Claim, ClaimResult, Verdict};
 use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::host::Deadline;
+use crate::matching::semantic::{self, Embedder};
 use crate::text::position::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -101,6 +114,10 @@ pub struct LlmRequest {
     pub callback: Callback,
     /// The claim it is about (its index), if any.
     pub claim: Option<usize>,
+    /// Stage 4: the claim's confidence tier (HIGH: the spec's quick check
+    /// for a fast model, MEDIUM and LOW: its analytical one), which also
+    /// sets the request's [`Lane`]; `None` for stages 2 and 6.
+    pub confidence: Option<ConfidenceLevel>,
     /// 1 for the first try, 2 for the first retry, …
     pub attempt: u32,
     /// The message.
@@ -166,11 +183,64 @@ pub enum Event {
 /// What to do next.
 #[derive(Debug)]
 pub enum Step {
-    /// Make these calls (all of them may run at once), answer each with
-    /// [`Pipeline::answer`], then call [`Pipeline::next`] again.
-    Ask(Vec<LlmRequest>),
+    /// Make these calls, as many at once as each [`Lane`] allows, answer
+    /// each with [`Pipeline::answer`], then call [`Pipeline::next`] again.
+    Ask(Round),
+    /// Embed these texts with the host's embedder (one call), answer with
+    /// [`Pipeline::embedded`], then call [`Pipeline::next`] again. Asked
+    /// only of a pipeline told [`Pipeline::embedding`].
+    Embed(Vec<String>),
     /// The run is over.
     Done(Box<PipelineReport>),
+}
+
+/// One round's requests that share a bound on calls in flight. The lanes
+/// of a round run side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// Stage 4's requests of the claims of one confidence tier; `None`:
+    /// stage 2's or stage 6's.
+    pub tier: Option<ConfidenceLevel>,
+    /// At most this many of the lane's calls in flight at once (at least 1).
+    pub max_in_flight: usize,
+    /// The requests, in the order they should start.
+    pub requests: Vec<LlmRequest>,
+}
+
+/// One round of LLM calls: its lanes and the time its calls may take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    /// HIGH, MEDIUM and LOW tiers' lanes (those with requests), then the
+    /// untiered one.
+    pub lanes: Vec<Lane>,
+    /// `call_timeout_seconds` in milliseconds.
+    call_timeout_ms: f64,
+    /// The run's time left when the round was handed out (infinite without
+    /// a deadline).
+    time_left_ms: f64,
+}
+
+impl Round {
+    /// The time limit of a call that starts `elapsed_ms` after the round
+    /// was handed out: `call_timeout_seconds`, shortened to the time left
+    /// in the run; `None` when no time is left (the runner makes no call and
+    /// answers [`LlmFailure::TimedOut`]).
+    pub fn call_timeout_ms(&self, elapsed_ms: f64) -> Option<f64> {
+        let left = self.time_left_ms - elapsed_ms.max(0.0);
+        let limit = self.call_timeout_ms.min(left);
+        (limit > 0.0).then_some(limit)
+    }
+
+    /// [`Round::call_timeout_ms`] as a `Duration` (native runners).
+    pub fn call_timeout(&self, elapsed: std::time::Duration) -> Option<std::time::Duration> {
+        let ms = self.call_timeout_ms(elapsed.as_secs_f64() * 1000.0)?;
+        std::time::Duration::try_from_secs_f64(ms / 1000.0).ok()
+    }
+
+    /// Every request of the round, lane by lane.
+    pub fn requests(&self) -> impl Iterator<Item = &LlmRequest> {
+        self.lanes.iter().flat_map(|l| l.requests.iter())
+    }
 }
 
 /// A claim stage 2 dropped.
@@ -392,6 +462,7 @@ enum Target {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Phase {
+    Evidence,
     Generate,
     Verify,
     Reverify,
@@ -481,6 +552,30 @@ pub struct Pipeline {
     next_id: u64,
     calls: Vec<CallRecord>,
     events: Vec<Event>,
+    /// The claims were given (stage 2 is skipped).
+    given: bool,
+    /// The host answers [`Step::Embed`].
+    embeds: bool,
+    /// The host's vectors, by text.
+    vectors: BTreeMap<String, Vec<f32>>,
+    /// The texts of the [`Step::Embed`] handed out and not answered yet.
+    embedding: Option<Vec<String>>,
+    /// Stage 1's and stage 3's texts have been asked for.
+    embedded_for: [bool; 2],
+    /// The embedder's failure (the run ends with it).
+    embed_error: Option<Error>,
+}
+
+/// The host's vectors, answered by text (what [`Pipeline::embedded`] kept).
+struct Answered<'a>(&'a BTreeMap<String, Vec<f32>>);
+
+impl Embedder for Answered<'_> {
+    fn embed(&self, texts: &[&str]) -> std::result::Result<Vec<Vec<f32>>, String> {
+        texts
+            .iter()
+            .map(|t| self.0.get(*t).cloned().ok_or_else(|| "asked for a text not embedded ahead".into()))
+            .collect()
+    }
 }
 
 fn timeout() -> Error {
@@ -492,8 +587,8 @@ impl Pipeline {
     /// (else the query is the one section).
     /// `llm`: the host answers LLM requests; without it the input must hold
     /// claims and stage 4 is the deterministic verifier (see also
-    /// [`Pipeline::verify_deterministically`]). Stage 1 runs here
-    /// (keyword relevance: the pipeline asks no embedder).
+    /// [`Pipeline::verify_deterministically`]). Stage 1 runs at the first
+    /// [`Pipeline::next`] (by keywords, unless [`Pipeline::embedding`]).
     ///
     /// # Errors
     /// VALIDATION_ERROR at `$.claims` when there are no claims and no LLM
@@ -512,7 +607,9 @@ impl Pipeline {
                 "no claims to verify and no LLM to write them: give claims, or an LLM for stage 2",
             ));
         }
-        let pool = evidence::preselect(&input.sources, &input.query, &config, None, deadline)?;
+        if deadline.expired_now() {
+            return Err(timeout());
+        }
         let sections = if outline.is_empty() { vec![input.query.clone()] } else { outline };
         let given = !input.claims.is_empty();
         let mode = match (given, config.enable_interleaved_generation) {
@@ -526,16 +623,16 @@ impl Pipeline {
                 sections,
                 section: 0,
                 in_section: 0,
-                remaining: (0..pool.spans.len()).collect(),
+                remaining: Vec::new(),
                 dropped: Vec::new(),
                 claim_sections: Vec::new(),
                 draft: None,
             },
-            pool: Some(pool),
+            pool: None,
             input,
             config,
             llm,
-            phase: Phase::Generate,
+            phase: Phase::Evidence,
             mode,
             scored: None,
             checks: Vec::new(),
@@ -546,15 +643,106 @@ impl Pipeline {
             next_id: 0,
             calls: Vec::new(),
             events: Vec::new(),
+            given,
+            embeds: false,
+            vectors: BTreeMap::new(),
+            embedding: None,
+            embedded_for: [false; 2],
+            embed_error: None,
         };
         if given {
             let claims = std::mem::take(&mut p.input.claims);
             for c in claims {
                 p.push_claim(c, None);
             }
-            p.phase = Phase::Verify;
         }
         Ok(p)
+    }
+
+    /// The host has an embedder: the pipeline asks it ([`Step::Embed`]) for
+    /// what stage 1's `semantic` or `hybrid` relevance, stage 3's similarity
+    /// signal and stage 5's hybrid read, as `cite` with an embedder does.
+    pub fn embedding(mut self) -> Pipeline {
+        self.embeds = true;
+        self
+    }
+
+    /// Takes the host's answer to the last [`Step::Embed`]: one vector per
+    /// text, in order, or what went wrong. A failure or a malformed answer
+    /// (a wrong count, vectors of different or zero lengths, non-finite
+    /// numbers, a length unlike the earlier answer's) ends the run with a
+    /// PROCESSING_ERROR naming the embed callback, as `cite` does.
+    pub fn embedded(&mut self, answer: std::result::Result<Vec<Vec<f32>>, String>) {
+        let Some(texts) = self.embedding.take() else { return };
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let checked = match answer {
+            Ok(vectors) => semantic::embed_texts(&refs, &semantic::Precomputed { texts: texts.clone(), vectors }),
+            Err(m) => Err(Error::new(ErrorKind::Processing, format!("the embed callback failed: {m}"))),
+        };
+        let before = self.vectors.values().next().map(Vec::len);
+        match checked {
+            Ok(vectors) => {
+                let now = vectors.first().map(Vec::len);
+                if let (Some(a), Some(b)) = (before, now) {
+                    if a != b {
+                        self.embed_error = Some(Error::new(
+                            ErrorKind::Processing,
+                            format!("the embed callback returned vectors of length {b}, and of length {a} before"),
+                        ));
+                        return;
+                    }
+                }
+                self.vectors.extend(texts.into_iter().zip(vectors));
+            }
+            Err(e) => self.embed_error = Some(e),
+        }
+    }
+
+    /// The texts of `wanted` not embedded yet, each once, handed out as a
+    /// [`Step::Embed`]; `None` when there are none.
+    fn ask_embeddings(&mut self, wanted: Vec<String>) -> Option<Step> {
+        let mut seen = std::collections::BTreeSet::new();
+        let texts: Vec<String> =
+            wanted.into_iter().filter(|t| !self.vectors.contains_key(t) && seen.insert(t.clone())).collect();
+        if texts.is_empty() {
+            return None;
+        }
+        self.embedding = Some(texts.clone());
+        Some(Step::Embed(texts))
+    }
+
+    /// The host's vectors as an embedder, once it has answered.
+    fn embedder(&self) -> Option<Answered<'_>> {
+        (self.embeds && !self.vectors.is_empty()).then_some(Answered(&self.vectors))
+    }
+
+    /// Stage 1: the pool, asking the host's embedder first when its method
+    /// reads embeddings.
+    fn evidence_step(&mut self, deadline: &Deadline) -> Result<Option<Step>> {
+        if self.embeds && !self.embedded_for[0] {
+            self.embedded_for[0] = true;
+            if let Some(asked) =
+                evidence::embed_requests(&self.input.sources, &self.input.query, &self.config, deadline)?
+            {
+                let mut texts = asked.spans;
+                texts.push(asked.query);
+                if let Some(step) = self.ask_embeddings(texts) {
+                    return Ok(Some(step));
+                }
+            }
+        }
+        let embedder = self.embedder();
+        let pool = evidence::preselect(
+            &self.input.sources,
+            &self.input.query,
+            &self.config,
+            embedder.as_ref().map(|e| e as &dyn Embedder),
+            deadline,
+        )?;
+        self.generation.remaining = (0..pool.spans.len()).collect();
+        self.pool = Some(pool);
+        self.phase = if self.given { Phase::Verify } else { Phase::Generate };
+        Ok(None)
     }
 
     /// Stage 4 (and stage 6's questions) by the deterministic verifier even
@@ -587,11 +775,16 @@ impl Pipeline {
 
     fn request(&mut self, kind: RequestKind, claim: Option<usize>, prompt: String, tokens: u32, target: Target) {
         self.next_id += 1;
+        let confidence = match kind.callback() {
+            Callback::Verify => claim.and_then(|n| self.checks.get(n)).map(|c| c.level),
+            Callback::Generate | Callback::Qa => None,
+        };
         let r = LlmRequest {
             id: self.next_id,
             kind,
             callback: kind.callback(),
             claim,
+            confidence,
             attempt: 1,
             prompt,
             max_tokens: tokens,
@@ -607,25 +800,58 @@ impl Pipeline {
     /// out before are still unanswered.
     pub fn next(&mut self, deadline: &Deadline) -> Result<Step> {
         loop {
+            if let Some(e) = self.embed_error.take() {
+                return Err(e);
+            }
             if deadline.expired_now() {
                 return Err(timeout());
             }
             if !self.queue.is_empty() {
-                return Ok(Step::Ask(std::mem::take(&mut self.queue)));
+                return Ok(Step::Ask(self.round(deadline)));
             }
-            if !self.outstanding.is_empty() {
+            if !self.outstanding.is_empty() || self.embedding.is_some() {
                 return Err(Error::new(
                     ErrorKind::Processing,
                     format!("{} LLM requests were handed out and not answered", self.outstanding.len()),
                 ));
             }
-            match self.phase {
-                Phase::Generate => self.generate_step(deadline)?,
+            let asked = match self.phase {
+                Phase::Evidence => self.evidence_step(deadline)?,
+                Phase::Generate => self.generate_step(deadline).map(|()| None)?,
                 Phase::Verify | Phase::Reverify => self.verify_step(deadline)?,
-                Phase::NumericQa => self.numeric_step(deadline)?,
+                Phase::NumericQa => self.numeric_step(deadline).map(|()| None)?,
                 Phase::Done => return Ok(Step::Done(Box::new(self.assemble()?))),
+            };
+            if let Some(step) = asked {
+                return Ok(step);
             }
         }
+    }
+
+    /// The queued requests as a round: stage 4's in one lane per
+    /// confidence tier with the tier's bound, the others in one lane with
+    /// `max_in_flight`; each lane in request order.
+    fn round(&mut self, deadline: &Deadline) -> Round {
+        let calls = &self.config.llm_calls;
+        let mut lanes: Vec<Lane> = [
+            (Some(ConfidenceLevel::High), calls.max_in_flight_high),
+            (Some(ConfidenceLevel::Medium), calls.max_in_flight_medium),
+            (Some(ConfidenceLevel::Low), calls.max_in_flight_low),
+            (None, calls.max_in_flight),
+        ]
+        .into_iter()
+        .map(|(tier, max)| Lane { tier, max_in_flight: max.max(1), requests: Vec::new() })
+        .collect();
+        for r in std::mem::take(&mut self.queue) {
+            if let Some(lane) = lanes.iter_mut().find(|l| l.tier == r.confidence) {
+                lane.requests.push(r);
+            }
+        }
+        lanes.retain(|l| !l.requests.is_empty());
+        for lane in &mut lanes {
+            lane.requests.sort_by_key(|r| r.id);
+        }
+        Round { lanes, call_timeout_ms: calls.call_timeout_seconds * 1000.0, time_left_ms: deadline.remaining_ms() }
     }
 
     /// Takes the answer to request `id` (unknown ids are ignored), with
@@ -693,7 +919,10 @@ impl Pipeline {
             self.generation.in_section = 0;
             return Ok(());
         };
-        let prompt = self.generate_prompt(span);
+        let Some(prompt) = self.generate_prompt(span) else {
+            self.generation.remaining.retain(|&i| i != span);
+            return Ok(());
+        };
         self.request(RequestKind::Generate, None, prompt, TOKENS_GENERATE, Target::Generate { span });
         Ok(())
     }
@@ -703,14 +932,14 @@ impl Pipeline {
     /// least `min_evidence_similarity`; ties to the pool's order.
     fn select_evidence(&self, deadline: &Deadline) -> Result<Option<usize>> {
         let Some(pool) = &self.pool else { return Ok(None) };
-        let section = &self.generation.sections[self.generation.section];
+        let section = self.section();
         let min = self.config.interleaved_generation.min_evidence_similarity;
         let mut best: Option<(usize, f64)> = None;
         for &i in &self.generation.remaining {
             if deadline.expired() {
                 return Err(timeout());
             }
-            let span = &pool.spans[i];
+            let Some(span) = pool.spans.get(i) else { continue };
             let score = 0.5 * verify::key_word_share(section, &span.quote) + 0.5 * span.relevance_score.min(1.0);
             if score >= min && best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
@@ -719,17 +948,24 @@ impl Pipeline {
         Ok(best.map(|(i, _)| i))
     }
 
-    /// The spec's `_generate_constrained_claim` prompt.
-    fn generate_prompt(&self, span: usize) -> String {
-        let s = &self.pool.as_ref().map_or(&[][..], |p| &p.spans)[span];
+    /// The outline section stage 2 writes for ("" past the last).
+    fn section(&self) -> &str {
+        self.generation.sections.get(self.generation.section).map_or("", String::as_str)
+    }
+
+    /// The spec's `_generate_constrained_claim` prompt for pool span `span`.
+    fn generate_prompt(&self, span: usize) -> Option<String> {
+        let s = self.pool.as_ref()?.spans.get(span)?;
         let title = if s.source_title.is_empty() { &s.source_id } else { &s.source_title };
-        format!(
+        Some(format!(
             "Generate a factual claim for a research report.\n\nTOPIC: {}\nRESEARCH QUESTION: {}\n\n\
              EVIDENCE (you may ONLY use facts from this quote):\n\"{}\"\n\u{2014} Source: {title}\n\n\
              Write ONE clear, factual sentence that:\n1. Is fully supported by the evidence above\n\
              2. Contributes to answering the research question\n3. Could stand alone with a citation\n\nCLAIM:",
-            self.generation.sections[self.generation.section], self.input.query, s.quote
-        )
+            self.section(),
+            self.input.query,
+            s.quote
+        ))
     }
 
     /// Generate-then-cite: the whole answer from the pool.
@@ -748,7 +984,7 @@ impl Pipeline {
     fn on_generated(&mut self, span: usize, answer: std::result::Result<String, LlmFailure>) {
         self.generation.remaining.retain(|&i| i != span);
         let Some(s) = self.pool.as_ref().and_then(|p| p.spans.get(span)).cloned() else { return };
-        let section = self.generation.sections[self.generation.section].clone();
+        let section = self.section().to_string();
         let drop = |text: String, reason: String| DroppedClaim {
             section: section.clone(),
             source_id: s.source_id.clone(),
@@ -823,16 +1059,32 @@ impl Pipeline {
 
     // ---- stages 3 and 4 ----
 
-    fn verify_step(&mut self, deadline: &Deadline) -> Result<()> {
+    fn verify_step(&mut self, deadline: &Deadline) -> Result<Option<Step>> {
         if self.phase == Phase::Verify && self.scored.is_none() {
+            if self.embeds && !self.embedded_for[1] {
+                self.embedded_for[1] = true;
+                if super::wants_vectors(&self.config) && !self.claims.is_empty() {
+                    let spans = self.pool.as_ref().map_or(&[][..], |p| &p.spans);
+                    let texts = self.claims.iter().map(|c| c.text.clone()).chain(spans.iter().map(|s| s.quote.clone()));
+                    if let Some(step) = self.ask_embeddings(texts.collect()) {
+                        return Ok(Some(step));
+                    }
+                }
+            }
             let pool = self.pool.take().ok_or_else(timeout)?;
-            let scored = super::score(&self.claims, &self.config, None, pool, deadline)?;
+            let embedder = self.embedder();
+            let scored = super::score(
+                &self.claims,
+                &self.config,
+                embedder.as_ref().map(|e| e as &dyn Embedder),
+                pool,
+                deadline,
+            )?;
             self.checks = self.plan_checks(&scored, deadline)?;
             self.scored = Some(scored);
-            for n in 0..self.checks.len() {
-                if self.checks[n].done {
-                    self.emit_verified(n);
-                }
+            let done: Vec<usize> = (0..self.checks.len()).filter(|&n| self.check(n).is_some_and(|c| c.done)).collect();
+            for n in done {
+                self.emit_verified(n);
             }
         }
         let mut asked = false;
@@ -840,14 +1092,14 @@ impl Pipeline {
             if deadline.expired() {
                 return Err(timeout());
             }
-            if self.checks[n].done || self.checks[n].waiting > 0 {
+            if self.check(n).is_none_or(|c| c.done || c.waiting > 0) {
                 continue;
             }
             asked = true;
             self.ask_next(n);
         }
         if asked || !self.checks.iter().all(|c| c.done) {
-            return Ok(());
+            return Ok(None);
         }
         if self.phase == Phase::Verify {
             let scored = self.scored.take().ok_or_else(timeout)?;
@@ -858,7 +1110,7 @@ impl Pipeline {
         } else {
             self.phase = Phase::NumericQa;
         }
-        Ok(())
+        Ok(None)
     }
 
     /// A claim whose evidence stage 5 replaced (or, when it was not
@@ -867,27 +1119,27 @@ impl Pipeline {
     fn plan_reverify(&mut self, deadline: &Deadline) -> Result<()> {
         let Some(report) = &self.stage5 else { return Ok(()) };
         let mut todo = Vec::new();
-        for (n, r) in report.claims.iter().enumerate() {
+        for ((n, r), check) in report.claims.iter().enumerate().zip(&self.checks) {
             if deadline.expired() {
                 return Err(timeout());
             }
             let replaced = match r.correction.action {
                 Action::Replace => true,
-                Action::AddAlternate => self.checks[n].raw != Some(Verdict::Supported),
+                Action::AddAlternate => check.raw != Some(Verdict::Supported),
                 _ => false,
             };
             let span = r.correction.new_evidence.as_ref().and_then(|s| report.evidence_pool.get(s.span));
             if let (true, Some(span)) = (replaced, span) {
-                if self.checks[n].cx.as_ref().is_none_or(|cx| cx.evidence != span.quote) {
+                if check.cx.as_ref().is_none_or(|cx| cx.evidence != span.quote) {
                     todo.push((n, span.quote.clone()));
                 }
             }
         }
         for (n, evidence) in todo {
             let (verdict, _, note) = self.final_stage4(n);
-            let claim = self.claims[n].text.clone();
+            let Some(claim) = self.claims.get(n).map(|c| c.text.clone()) else { continue };
             let llm = self.llm;
-            let c = &mut self.checks[n];
+            let Some(c) = self.checks.get_mut(n) else { continue };
             c.initial = Some((verdict, format!("{}{note}", c.reason)));
             c.method = match (llm, c.level) {
                 (false, _) => Method::Deterministic,
@@ -921,13 +1173,14 @@ impl Pipeline {
     /// Each claim's evidence and method; the ones needing no LLM are done.
     fn plan_checks(&mut self, scored: &super::Scored, deadline: &Deadline) -> Result<Vec<Check>> {
         let mut checks = Vec::with_capacity(self.claims.len());
-        for (n, claim) in self.claims.iter().enumerate() {
+        for ((claim, best), confidence) in self.claims.iter().zip(&scored.best_cited).zip(&scored.confidence) {
             if deadline.expired() {
                 return Err(timeout());
             }
-            let cx = scored.best_cited[n]
-                .map(|i| VerifyContext { claim: claim.text.clone(), evidence: scored.pool.spans[i].quote.clone() });
-            let level = scored.confidence[n].level;
+            let cx = best
+                .and_then(|i| scored.pool.spans.get(i))
+                .map(|span| VerifyContext { claim: claim.text.clone(), evidence: span.quote.clone() });
+            let level = confidence.level;
             let method = match (&cx, self.llm, level) {
                 (None, _, _) => Method::NoEvidence,
                 (Some(_), false, _) => Method::Deterministic,
@@ -968,11 +1221,16 @@ impl Pipeline {
         Ok(checks)
     }
 
+    /// Claim `n`'s stage 4.
+    fn check(&self, n: usize) -> Option<&Check> {
+        self.checks.get(n)
+    }
+
     /// The next request of claim `n`'s stage 4.
     fn ask_next(&mut self, n: usize) {
         let nei = self.config.enable_nei_verdict;
         let max_q = self.config.isolated_verification.max_cove_questions;
-        let check = &self.checks[n];
+        let Some(check) = self.checks.get(n) else { return };
         let Some(cx) = check.cx.clone() else { return };
         let (kind, prompt, tokens, target) = match check.method {
             Method::Quick => {
@@ -989,9 +1247,11 @@ impl Pipeline {
             ),
             Method::FullCove if check.cove == Cove::Answers => {
                 let questions = check.questions.clone();
-                self.checks[n].answers = vec![None; questions.len()];
-                self.checks[n].waiting = questions.len();
-                self.checks[n].cove = Cove::Compare;
+                if let Some(c) = self.checks.get_mut(n) {
+                    c.answers = vec![None; questions.len()];
+                    c.waiting = questions.len();
+                    c.cove = Cove::Compare;
+                }
                 for (i, q) in questions.iter().enumerate() {
                     self.request(
                         RequestKind::CoveAnswer,
@@ -1019,7 +1279,9 @@ impl Pipeline {
             }
             _ => return,
         };
-        self.checks[n].waiting = 1;
+        if let Some(c) = self.checks.get_mut(n) {
+            c.waiting = 1;
+        }
         self.request(kind, Some(n), prompt, tokens, target);
     }
 
@@ -1070,7 +1332,8 @@ impl Pipeline {
 
     fn emit_verified(&mut self, n: usize) {
         let (verdict, abstained, _) = self.final_stage4(n);
-        self.events.push(Event::Verified { index: n, verdict, abstained, method: self.checks[n].method });
+        let Some(check) = self.checks.get(n) else { return };
+        self.events.push(Event::Verified { index: n, verdict, abstained, method: check.method });
     }
 
     /// Stage 4's verdict after the toggles: (verdict, abstained, note).
@@ -1113,7 +1376,7 @@ impl Pipeline {
             if !r.correction.citations_after.contains(&span.source_id) {
                 continue;
             }
-            let quote = report.evidence_pool[span.span].quote.clone();
+            let Some(quote) = report.evidence_pool.get(span.span).map(|s| s.quote.clone()) else { continue };
             plans.push((n, r.text.clone(), quote));
         }
         if plans.is_empty() {
@@ -1171,7 +1434,9 @@ impl Pipeline {
         let mut agreed = 0;
         let mut value_differs = false;
         for (i, q) in c.questions.iter().enumerate() {
-            let (Some(a), Some(b)) = (&c.claim_answers[i], &c.evidence_answers[i]) else { return None };
+            let (Some(Some(a)), Some(Some(b))) = (c.claim_answers.get(i), c.evidence_answers.get(i)) else {
+                return None;
+            };
             let agree = verify::answers_agree(a, b, &self.config);
             agreed += usize::from(agree);
             value_differs |= i == 0 && !agree;
@@ -1199,8 +1464,14 @@ impl Pipeline {
         let report = self.stage5.take().ok_or_else(timeout)?;
         let verifier = if self.llm { "llm" } else { "deterministic" };
         let pool = &report.evidence_pool;
-        let claims: Vec<VerifiedClaim> =
-            report.claims.into_iter().enumerate().map(|(n, result)| self.verified_claim(n, result, pool)).collect();
+        // one check and one stage 5 result per claim, both made from `self.claims`
+        let claims: Vec<VerifiedClaim> = report
+            .claims
+            .into_iter()
+            .zip(&self.checks)
+            .enumerate()
+            .map(|(n, (result, check))| self.verified_claim(n, check, result, pool))
+            .collect();
         let summary = self.summary(&claims);
         let warnings = self.warnings(&summary);
         Ok(PipelineReport {
@@ -1230,8 +1501,13 @@ impl Pipeline {
 
     /// One claim of the final assembly: stage 4's verdict lowered by stage 6,
     /// the evidence its corrected citations point at, and how it was verified.
-    fn verified_claim(&self, n: usize, result: ClaimResult, pool: &[evidence::EvidenceSpan]) -> VerifiedClaim {
-        let check = &self.checks[n];
+    fn verified_claim(
+        &self,
+        n: usize,
+        check: &Check,
+        result: ClaimResult,
+        pool: &[evidence::EvidenceSpan],
+    ) -> VerifiedClaim {
         // stage 4's verdict, kept in `verification`; stage 6 may lower the final one
         let (stage4_verdict, stage4_abstained, note) = self.final_stage4(n);
         let (mut verdict, mut abstained) = (stage4_verdict, stage4_abstained);
@@ -1323,7 +1599,7 @@ impl Pipeline {
         }
         if self.config.enable_verification_retrieval {
             warnings.push(
-                "enable_verification_retrieval is on, but the library has no search: no evidence was added".into(),
+                "enable_verification_retrieval is on, but it asks a web search (spec 004 stage 4, Gap 3) and the library does no I/O: no evidence was added (stage 5 looks for better evidence in the pool and a replaced claim is verified again)".into(),
             );
         }
         warnings
@@ -1337,7 +1613,8 @@ impl Pipeline {
         let abstained = claims.iter().filter(|c| c.abstained).count();
         let mut ms: Vec<f64> = self.calls.iter().map(|c| c.elapsed_ms).collect();
         ms.sort_by(f64::total_cmp);
-        let p95 = if ms.is_empty() { 0.0 } else { ms[(ms.len() * 95).div_ceil(100).max(1) - 1] };
+        // nearest rank: the ⌈0.95 n⌉-th smallest (0 without calls)
+        let p95 = ms.get((ms.len() * 95).div_ceil(100).saturating_sub(1)).copied().unwrap_or(0.0);
         let (unsupported, contradicted, nei) =
             (count(Verdict::Unsupported), count(Verdict::Contradicted), count(Verdict::Nei));
         Summary {
@@ -1380,27 +1657,41 @@ pub trait LlmHost: Sync {
 
 /// A request's id, its answer and the call's milliseconds.
 #[cfg(not(target_arch = "wasm32"))]
-type Answered = (u64, std::result::Result<String, LlmFailure>, f64);
+type CallAnswer = (u64, std::result::Result<String, LlmFailure>, f64);
 
-/// Runs `pipeline` to its report natively: each round's requests on at
-/// most `llm_calls.max_in_flight` threads, each call bounded by
-/// `call_timeout_seconds` (and the time left), `on_event` told of every
-/// claim and verdict as they come, `cancel` checked before each call.
+/// Answers a [`Step::Embed`] with `embedder` (one call).
+fn embed_step(pipeline: &mut Pipeline, embedder: Option<&dyn Embedder>, texts: &[String]) {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let answer = match embedder {
+        Some(e) => e.embed(&refs),
+        None => Err("the host has no embedder".into()),
+    };
+    pipeline.embedded(answer);
+}
+
+/// Runs `pipeline` to its report natively: each round's lanes side by
+/// side, each on at most its `max_in_flight` threads, each call bounded
+/// by the round's [`Round::call_timeout`] (the time left in the run
+/// included); `embedder` (when given) answers [`Step::Embed`]; `on_event`
+/// is told of every claim and verdict as they come; `cancel` is checked
+/// before each call.
 ///
 /// # Errors
-/// PROCESSING_ERROR when the deadline passes or `cancel` is set.
+/// PROCESSING_ERROR when the deadline passes, `cancel` is set or the
+/// embedder fails.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_blocking(
     mut pipeline: Pipeline,
     host: &dyn LlmHost,
+    embedder: Option<&dyn Embedder>,
     cancel: &std::sync::atomic::AtomicBool,
     deadline: &Deadline,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<PipelineReport> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
-    let calls = pipeline.config().llm_calls.clone();
+    use std::sync::atomic::Ordering;
+    if embedder.is_some() {
+        pipeline = pipeline.embedding();
+    }
     loop {
         for e in pipeline.take_events() {
             on_event(&e);
@@ -1408,60 +1699,82 @@ pub fn run_blocking(
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::new(ErrorKind::Processing, "the citation pipeline was cancelled"));
         }
-        let requests = match pipeline.next(deadline)? {
+        let round = match pipeline.next(deadline)? {
             Step::Done(report) => {
                 for e in pipeline.take_events() {
                     on_event(&e);
                 }
                 return Ok(*report);
             }
-            Step::Ask(r) => r,
-        };
-        let limit = Duration::from_secs_f64(
-            (calls.call_timeout_seconds * 1000.0).min(deadline.remaining_ms()).max(0.0) / 1000.0,
-        );
-        let next = AtomicUsize::new(0);
-        let answers: Mutex<Vec<Answered>> = Mutex::new(Vec::new());
-        let workers = calls.max_in_flight.min(requests.len()).max(1);
-        std::thread::scope(|s| {
-            for _ in 0..workers {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(r) = requests.get(i) else { break };
-                    let t0 = Instant::now();
-                    let a = if cancel.load(Ordering::Relaxed) {
-                        Err(LlmFailure::Cancelled)
-                    } else {
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
-                            .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
-                    };
-                    let ms = t0.elapsed().as_secs_f64() * 1000.0;
-                    if let Ok(mut list) = answers.lock() {
-                        list.push((r.id, a, ms));
-                    }
-                });
+            Step::Embed(texts) => {
+                embed_step(&mut pipeline, embedder, &texts);
+                continue;
             }
-        });
-        let mut list = answers.into_inner().unwrap_or_default();
+            Step::Ask(round) => round,
+        };
         // the answers in request order: the same report however threads ran
-        list.sort_by_key(|(id, _, _)| *id);
-        for (id, a, ms) in list {
+        for (id, a, ms) in call_round(&round, host, cancel) {
             pipeline.answer(id, a, ms);
         }
     }
 }
 
+/// Makes `round`'s calls: every lane at once, each lane on at most its
+/// `max_in_flight` threads taking its requests in order. The answers in
+/// request order.
+#[cfg(not(target_arch = "wasm32"))]
+fn call_round(round: &Round, host: &dyn LlmHost, cancel: &std::sync::atomic::AtomicBool) -> Vec<CallAnswer> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    use std::time::Instant;
+    let started = Instant::now();
+    let answers: Mutex<Vec<CallAnswer>> = Mutex::new(Vec::new());
+    let next: Vec<AtomicUsize> = round.lanes.iter().map(|_| AtomicUsize::new(0)).collect();
+    std::thread::scope(|s| {
+        for (lane, next) in round.lanes.iter().zip(&next) {
+            for _ in 0..lane.max_in_flight.min(lane.requests.len()) {
+                let answers = &answers;
+                s.spawn(move || {
+                    while let Some(r) = lane.requests.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let t0 = Instant::now();
+                        let a = match round.call_timeout(started.elapsed()) {
+                            _ if cancel.load(Ordering::Relaxed) => Err(LlmFailure::Cancelled),
+                            None => Err(LlmFailure::TimedOut),
+                            Some(limit) => {
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.complete(r, limit)))
+                                    .unwrap_or_else(|_| Err(LlmFailure::Failed("the host panicked".into())))
+                            }
+                        };
+                        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                        if let Ok(mut list) = answers.lock() {
+                            list.push((r.id, a, ms));
+                        }
+                    }
+                });
+            }
+        }
+    });
+    let mut list = answers.into_inner().unwrap_or_default();
+    list.sort_by_key(|(id, _, _)| *id);
+    list
+}
+
 /// Runs `pipeline` with answers from a synchronous function, one call at a
-/// time (tests, hosts without threads).
+/// time (tests, hosts without threads); `embedder` (when given) answers
+/// [`Step::Embed`].
 ///
 /// # Errors
 /// As [`Pipeline::next`].
 pub fn run_sequential(
     mut pipeline: Pipeline,
     host: &mut dyn FnMut(&LlmRequest) -> std::result::Result<String, LlmFailure>,
+    embedder: Option<&dyn Embedder>,
     deadline: &Deadline,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<PipelineReport> {
+    if embedder.is_some() {
+        pipeline = pipeline.embedding();
+    }
     loop {
         for e in pipeline.take_events() {
             on_event(&e);
@@ -1473,8 +1786,9 @@ pub fn run_sequential(
                 }
                 return Ok(*report);
             }
-            Step::Ask(requests) => {
-                for r in &requests {
+            Step::Embed(texts) => embed_step(&mut pipeline, embedder, &texts),
+            Step::Ask(round) => {
+                for r in round.requests() {
                     let a = host(r);
                     pipeline.answer(r.id, a, 0.0);
                 }

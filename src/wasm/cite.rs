@@ -1,8 +1,10 @@
 //! The citation pipeline's JS surface (spec 004): `cite`, `citeAsync`,
 //! `citeNumeric`, `citeMetrics`, `citeDefaultConfig` (part 1), and
 //! `citePipeline` / `citeStream` (part 2: the whole pipeline through the
-//! host's async LLM callbacks, every call through [`super::host`], at most
-//! `llm_calls.max_in_flight` at once, an `AbortSignal` checked before each). Each
+//! host's async LLM callbacks, every call through [`super::host`], each
+//! round's lanes as many at once as the core's [`Round`] says, each call
+//! within its [`Round::call_timeout_ms`], an `AbortSignal` checked before
+//! each; the host's `embed` answers the core's [`Step::Embed`]). Each
 //! converts its input, makes one core call ([`crate::cite`]), converts the
 //! output; the `embed` option is the matching core's host callback
 //! ([`super::JsEmbedder`]; `citeAsync` awaits it once, for the texts
@@ -12,7 +14,7 @@ use super::host;
 use super::{
     embed_async, embed_option, init_panic_hook, string_arg, to_js, to_js_error, to_json, DateClock, JsEmbedder,
 };
-use crate::cite::pipeline::{Callback, Event, LlmFailure, LlmRequest, Pipeline, Step};
+use crate::cite::pipeline::{Callback, Event, LlmFailure, LlmRequest, Pipeline, Round, Step};
 use crate::cite::{self, metrics, CiteConfig, CiteInput};
 use crate::error::ErrorKind;
 use crate::host::Clock;
@@ -94,23 +96,28 @@ pub fn cite_default_config() -> Result<JsValue, JsValue> {
 
 /// `citePipeline`'s host: the LLM callbacks (`generate` for stage 2,
 /// `verify` for stage 4, `qa` for stage 6, `verify` standing in when it
-/// is absent), `onClaim` for the events, and an `AbortSignal`.
+/// is absent), `embed` (stages 1, 3 and 5, as `citeAsync`'s), `onClaim`
+/// for the events, and an `AbortSignal`.
 struct JsHost {
     generate: Option<Function>,
     verify: Option<Function>,
     qa: Option<Function>,
+    embed: Option<Function>,
     on_claim: Option<Function>,
     signal: Option<JsValue>,
 }
 
+/// The host object's keys.
+const HOST_KEYS: &str = "generate, verify, qa, embed, onClaim, signal";
+
 /// Reads the host object, refusing unknown keys and non-functions by name.
 fn js_host(host: Option<JsValue>) -> Result<JsHost, JsValue> {
-    let mut h = JsHost { generate: None, verify: None, qa: None, on_claim: None, signal: None };
+    let mut h = JsHost { generate: None, verify: None, qa: None, embed: None, on_claim: None, signal: None };
     let Some(obj) = host.filter(|v| !v.is_null() && !v.is_undefined()) else {
         return Ok(h);
     };
     if !obj.is_object() {
-        return Err(host_error("$", "the host must be an object {generate, verify, qa, onClaim, signal}"));
+        return Err(host_error("$", &format!("the host must be an object {{{HOST_KEYS}}}")));
     }
     for key in js_sys::Object::keys(obj.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();
@@ -128,12 +135,13 @@ fn js_host(host: Option<JsValue>) -> Result<JsHost, JsValue> {
             "generate" => h.generate = Some(function()?),
             "verify" => h.verify = Some(function()?),
             "qa" => h.qa = Some(function()?),
+            "embed" => h.embed = Some(function()?),
             "onClaim" => h.on_claim = Some(function()?),
             "signal" => h.signal = Some(value),
             _ => {
                 return Err(host_error(
                     &format!("$.{name}"),
-                    &format!("unknown key {name:?}; the keys here are: generate, verify, qa, onClaim, signal"),
+                    &format!("unknown key {name:?}; the keys here are: {HOST_KEYS}"),
                 ))
             }
         }
@@ -198,29 +206,34 @@ impl JsHost {
     }
 }
 
-/// Makes one round's calls, at most `max_in_flight` at once.
-async fn call_all(
-    host: &Rc<JsHost>,
-    requests: Vec<LlmRequest>,
-    max_in_flight: usize,
-    timeout_ms: f64,
-) -> Vec<(u64, Result<String, LlmFailure>, f64)> {
-    let n = requests.len();
-    let queue = Rc::new(RefCell::new(requests.into_iter().collect::<VecDeque<_>>()));
-    let answers = Rc::new(RefCell::new(Vec::with_capacity(n)));
+/// Makes one round's calls as the core says: every lane at once, each on
+/// at most its `max_in_flight` workers taking its requests in order, each
+/// call within [`Round::call_timeout_ms`] (none left: no call, a timeout).
+/// The answers in request order.
+async fn call_all(host: &Rc<JsHost>, round: Round) -> Vec<(u64, Result<String, LlmFailure>, f64)> {
+    let started = DateClock.now_ms();
+    let round = Rc::new(round);
+    let answers = Rc::new(RefCell::new(Vec::new()));
     let workers = js_sys::Array::new();
-    for _ in 0..max_in_flight.min(n).max(1) {
-        let (queue, answers, host) = (queue.clone(), answers.clone(), host.clone());
-        workers.push(&wasm_bindgen_futures::future_to_promise(async move {
-            loop {
-                let next = queue.borrow_mut().pop_front();
-                let Some(request) = next else { break };
-                let t0 = DateClock.now_ms();
-                let answer = host.call(&request, timeout_ms).await;
-                answers.borrow_mut().push((request.id, answer, DateClock.now_ms() - t0));
-            }
-            Ok(JsValue::UNDEFINED)
-        }));
+    for (n, lane) in round.lanes.iter().enumerate() {
+        let next = Rc::new(std::cell::Cell::new(0usize));
+        for _ in 0..lane.max_in_flight.min(lane.requests.len()) {
+            let (round, next, answers, host) = (round.clone(), next.clone(), answers.clone(), host.clone());
+            workers.push(&wasm_bindgen_futures::future_to_promise(async move {
+                loop {
+                    let i = next.get();
+                    next.set(i + 1);
+                    let Some(request) = round.lanes.get(n).and_then(|l| l.requests.get(i)) else { break };
+                    let t0 = DateClock.now_ms();
+                    let answer = match round.call_timeout_ms(t0 - started) {
+                        Some(ms) => host.call(request, ms).await,
+                        None => Err(LlmFailure::TimedOut),
+                    };
+                    answers.borrow_mut().push((request.id, answer, DateClock.now_ms() - t0));
+                }
+                Ok(JsValue::UNDEFINED)
+            }));
+        }
     }
     let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&workers)).await;
     let mut list = std::mem::take(&mut *answers.borrow_mut());
@@ -241,11 +254,13 @@ async fn run_pipeline(
     let config = config(config_value)?;
     let host = Rc::new(js_host(host_value)?);
     let deadline = config.deadline(&DateClock);
-    let calls = config.llm_calls.clone();
     let mut p = Pipeline::new(input, outline, config, host.has_llm(), &deadline).map_err(to_js_error)?;
     if host.verify.is_none() && host.qa.is_none() {
         // `generate` alone: the LLM writes, the deterministic verifier checks
         p = p.verify_deterministically();
+    }
+    if host.embed.is_some() {
+        p = p.embedding();
     }
     loop {
         host.emit(p.take_events(), extra.as_ref())?;
@@ -257,9 +272,15 @@ async fn run_pipeline(
                 host.emit(p.take_events(), extra.as_ref())?;
                 return to_js(&*report);
             }
-            Step::Ask(requests) => {
-                let timeout_ms = (calls.call_timeout_seconds * 1000.0).min(deadline.remaining_ms());
-                for (id, answer, ms) in call_all(&host, requests, calls.max_in_flight, timeout_ms).await {
+            Step::Embed(texts) => {
+                let answer = match &host.embed {
+                    Some(embed) => embed_async(embed, &texts).await,
+                    None => Err("the host has no embed callback".into()),
+                };
+                p.embedded(answer);
+            }
+            Step::Ask(round) => {
+                for (id, answer, ms) in call_all(&host, round).await {
                     p.answer(id, answer, ms);
                 }
             }

@@ -497,9 +497,12 @@ export interface CiteConfig {
   isolated_verification?: {
     max_cove_questions?: number;
   };
-  /** The bounds on the host's LLM calls (part 2). */
+  /** The bounds on the host's LLM calls (part 2): stage 4's calls by their claim's confidence tier (Part VI: 5 HIGH, 3 MEDIUM, 2 LOW at once, the tiers side by side), stages 2 and 6 by `max_in_flight` (4); each call at most `call_timeout_seconds`, shortened to the run's time left. */
   llm_calls?: {
     max_in_flight?: number;
+    max_in_flight_high?: number;
+    max_in_flight_medium?: number;
+    max_in_flight_low?: number;
     call_timeout_seconds?: number;
     max_retries?: number;
   };
@@ -673,6 +676,8 @@ export interface CiteLlmRequest {
   callback: "generate" | "verify" | "qa";
   /** The claim it is about (its index), or null (stage 2). */
   claim: number | null;
+  /** Stage 4: the claim's confidence tier (HIGH asks the spec's quick check, for a fast model), which sets how many such calls run at once; null for stages 2 and 6. */
+  confidence: CiteConfidenceLevel | null;
   /** 1, then 2 for the first retry, … */
   attempt: number;
   prompt: string;
@@ -713,6 +718,8 @@ export interface CiteHost {
   verify?: CiteLlmCallback | null;
   /** Stage 6: answers one question from one text (`verify` stands in when absent). */
   qa?: CiteLlmCallback | null;
+  /** Embeds texts (as {@link citeAsync}'s `embed`): asked for stage 1's candidate spans and the query (`semantic` or `hybrid` relevance), then for the claims and spans not embedded yet (stage 3's similarity signal, stage 5's hybrid). A throw, a rejection or a malformed answer rejects the run with a PROCESSING_ERROR naming embed. */
+  embed?: ((texts: string[]) => EmbeddingVectors | Promise<EmbeddingVectors>) | null;
   /** Each claim and verdict as they come. */
   onClaim?: ((event: CiteEvent) => void) | null;
   /** Cancels the run: checked before each call; the run rejects with a PROCESSING_ERROR. */
@@ -800,7 +807,7 @@ export interface CitePipelineReport {
   };
 }
 
-/** The whole citation pipeline (spec 004): stage 2 through `host.generate` (when the input has no claims), stage 4 isolated through `host.verify`, stage 6's questions through `host.qa`, at most `llm_calls.max_in_flight` calls at once. Rejects with an EvidenceValidatorError on bad input, a passed time limit or cancellation. */
+/** The whole citation pipeline (spec 004): stage 1 with `host.embed` when given, stage 2 through `host.generate` (when the input has no claims), stage 4 isolated through `host.verify` (at most `llm_calls.max_in_flight_high` / `_medium` / `_low` calls at once per confidence tier), stage 6's questions through `host.qa` (at most `llm_calls.max_in_flight`). Rejects with an EvidenceValidatorError on bad input, a passed time limit or cancellation. */
 export function citePipeline(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): Promise<CitePipelineReport>;
 /** {@link citePipeline} as an async iterator: each claim as produced, each verdict, then the report. */
 export function citeStream(input: CitePipelineInput, config?: CiteConfig | null, host?: CiteHost | null): AsyncIterableIterator<CiteEvent | { event: "report"; report: CitePipelineReport }>;

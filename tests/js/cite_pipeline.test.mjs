@@ -2,7 +2,8 @@
 // citePipeline with scripted async callbacks (the exact requests and the
 // final assembly, as tests/cite_pipeline.rs checks natively), isolation of
 // the verifier's requests, onClaim and the citeStream async iterator, the
-// bound on calls in flight, retries, the AbortSignal, and typed errors.
+// bounds on calls in flight per confidence tier, retries, the embed
+// callback, the AbortSignal, and typed errors.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -90,28 +91,126 @@ describe('citePipeline', () => {
     }
   });
 
-  test('at most max_in_flight calls at once; transient failures retried', async () => {
-    let now = 0;
-    let max = 0;
-    const tried = new Map();
-    const claims = ['The Treaty of Paris was signed in 1783 by the United States and Britain.', 'Cats sleep for around sixteen hours every day.',
-      'It ended the American Revolutionary War.', 'The Treaty of Paris was signed by Britain.']
-      .map((text) => ({ text, citations: [text.startsWith('Cats') ? 'cats' : 'paris'] }));
-    const r = await citePipeline({ query: QUERY, sources, claims }, { llm_calls: { max_in_flight: 2 }, enable_numeric_qa_verification: false }, {
+  // Part VI's parallelization strategy, computed in the core: stage 4 by
+  // confidence tier, at most 5 HIGH, 3 MEDIUM, 2 LOW calls at once (the
+  // tiers side by side), stage 6 at most max_in_flight. Each call waits (at
+  // most 3 s) until its lane, and for stage 4 the three tiers together,
+  // reached their bound, so a runner that allows the bounds reaches them;
+  // one that passes them is seen doing so.
+  const tiered = {
+    query: QUERY,
+    sources: [sources[0]],
+    claims: [
+      'The Treaty of Paris was signed in 1783.', 'The Treaty of Paris was signed in 1783 by Britain.',
+      'In 1783 the Treaty of Paris was signed by the United States.', 'Britain signed the Treaty of Paris in 1783.',
+      'The United States signed the Treaty of Paris in 1783.', 'The Treaty of Paris dates from 1783.',
+      'It ended the war.', 'The fighting stopped.', 'The war was long.', 'The treaty ended the fighting.',
+      'The war possibly ended.', 'It might have ended the war.', 'Perhaps the fighting stopped.',
+    ].map((text) => ({ text, citations: ['paris'] })),
+  };
+  const countingHost = (limits) => {
+    const lanes = { HIGH: 0, MEDIUM: 1, LOW: 2 };
+    const now = [0, 0, 0, 0];
+    const most = [0, 0, 0, 0];
+    let all = 0;
+    let mostAll = 0;
+    const tiers = limits[0] + limits[1] + limits[2];
+    const waiters = [];
+    const call = async (x) => {
+      const lane = x.confidence === null ? 3 : lanes[x.confidence];
+      now[lane] += 1;
+      all += 1;
+      most[lane] = Math.max(most[lane], now[lane]);
+      mostAll = Math.max(mostAll, all);
+      const ready = () => most[lane] >= limits[lane] && (lane === 3 || mostAll >= tiers);
+      for (const w of waiters.splice(0)) w();
+      const started = Date.now();
+      while (!ready() && Date.now() - started < 3000) {
+        await new Promise((resolve) => { waiters.push(resolve); setTimeout(resolve, 50); });
+      }
+      now[lane] -= 1;
+      all -= 1;
+      if (x.kind === 'cove_questions') return '1. When was it signed?';
+      if (x.kind === 'cove_answer' || x.kind === 'numeric_qa') return '1783';
+      return 'Verdict: SUPPORTED';
+    };
+    return { host: { verify: call, qa: call }, most: () => [most, mostAll] };
+  };
+
+  test('calls in flight are bounded per confidence tier, as the core says', async () => {
+    const { host: h, most } = countingHost([5, 3, 2, 4]);
+    const r = await citePipeline(tiered, null, h);
+    const levels = r.claims.map((c) => c.confidence.level);
+    assert.deepEqual(['HIGH', 'MEDIUM', 'LOW'].map((l) => levels.filter((x) => x === l).length), [6, 4, 3], 'more claims per tier than its bound');
+    assert.ok(r.summary.llm_calls > 13 + 4, `${r.summary.llm_calls}`);
+    assert.deepEqual(most(), [[5, 3, 2, 4], 10]);
+    const one = countingHost([1, 1, 1, 1]);
+    await citePipeline(tiered, { llm_calls: { max_in_flight: 1, max_in_flight_high: 1, max_in_flight_medium: 1, max_in_flight_low: 1 } }, one.host);
+    assert.deepEqual(one.most(), [[1, 1, 1, 1], 3]);
+  });
+
+  test('each verify request names its claim\'s tier; transient failures retried', async () => {
+    const seen = [];
+    const claims = tiered.claims.slice(5, 11);
+    const r = await citePipeline({ ...tiered, claims }, { enable_numeric_qa_verification: false }, {
       verify: async (x) => {
-        now += 1;
-        max = Math.max(max, now);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        now -= 1;
-        tried.set(x.claim, (tried.get(x.claim) ?? 0) + 1);
+        seen.push(x);
         if (x.attempt === 1 && x.claim === 0) throw new Error('HTTP 503');
         return x.kind === 'cove_questions' ? 'What happened?' : 'Verdict: SUPPORTED';
       },
     });
-    assert.equal(max, 2);
+    for (const x of seen) assert.equal(x.confidence, r.claims[x.claim].confidence.level);
+    assert.deepEqual([...new Set(seen.map((x) => x.confidence))].sort(), ['HIGH', 'LOW', 'MEDIUM']);
     assert.equal(r.summary.retries, 1);
     assert.equal(r.summary.failed_calls, 0);
     assert.equal(r.claims[0].verdict, 'SUPPORTED');
+  });
+
+  test('an embed callback changes the evidence stage 1 selects', async () => {
+    const zoo = {
+      query: 'Which animals sleep in the park?',
+      sources: [{ id: 'zoo', content: 'Animals sleep in the park at night, the keepers say. The zebra herd rests standing up near the east gate.' }],
+      claims: [],
+    };
+    const cfg = {
+      evidence_preselection: { relevance_computation_method: 'semantic', min_span_chars: 20 },
+      interleaved_generation: { max_claims_per_section: 1 },
+      enable_numeric_qa_verification: false,
+    };
+    const written = async (embed) => {
+      const quotes = [];
+      const r = await citePipeline(zoo, cfg, {
+        generate: async (x) => { quotes.push(quoteOf(x.prompt)); return `CLAIM: ${quoteOf(x.prompt).split(' ').slice(0, 5).join(' ')}.`; },
+        verify: () => 'Verdict: SUPPORTED',
+        embed,
+      });
+      return [r, quotes];
+    };
+    let [r, quotes] = await written(undefined);
+    assert.equal(r.relevance_method_used, 'keyword');
+    assert.equal(quotes[0], 'Animals sleep in the park at night, the keepers say.');
+    const calls = [];
+    // the query and the zebra sentence on one axis, the rest on the other; asynchronous
+    const embed = async (texts) => {
+      calls.push(texts);
+      return texts.map((t) => (t.includes('zebra') || t.startsWith('Which animals') ? [1, 0] : [0, 1]));
+    };
+    [r, quotes] = await written(embed);
+    assert.equal(r.relevance_method_used, 'semantic');
+    assert.equal(quotes[0], 'The zebra herd rests standing up near the east gate.');
+    assert.equal(r.claims[0].text, 'The zebra herd rests standing.');
+    assert.deepEqual(calls, [
+      ['Animals sleep in the park at night, the keepers say.', 'The zebra herd rests standing up near the east gate.', 'Which animals sleep in the park?'],
+      ['The zebra herd rests standing.'],
+    ]);
+    // citeStream takes it too
+    const events = [];
+    for await (const e of citeStream(zoo, cfg, { generate: (x) => `CLAIM: ${quoteOf(x.prompt)}`, embed })) events.push(e);
+    assert.equal(events.at(-1).report.evidence_pool[0].quote, 'The zebra herd rests standing up near the east gate.');
+    await assert.rejects(written(() => { throw new Error('no model'); }),
+      (e) => e.code === 'PROCESSING_ERROR' && e.message.endsWith('the embed callback failed: no model'));
+    await assert.rejects(citePipeline(zoo, cfg, { generate: () => '', embed: 3 }),
+      (e) => e.code === 'CONFIGURATION_ERROR' && e.details.json_path === '$.embed');
   });
 
   test('a lasting failure abstains the claim; an abort rejects', async () => {

@@ -8,6 +8,7 @@ import type {
   CiteAction,
   CiteAsyncOptions,
   CiteClaimConfidence,
+  CiteConfidenceLevel,
   CiteConfig,
   CiteCorrection,
   CiteDefaultConfig,
@@ -147,11 +148,15 @@ export async function testCitePipeline(): Promise<void> {
   const seen: CiteEvent[] = [];
   const host: CiteHost = {
     generate: async (r: CiteLlmRequest) => `CLAIM: ${r.prompt.slice(r.prompt.indexOf('quote):\n"') + 9, r.prompt.indexOf('"\n\u2014 Source'))}`,
-    verify: (r: CiteLlmRequest) => (r.kind === 'cove_questions' ? 'What year?' : 'Verdict: SUPPORTED'),
+    verify: (r: CiteLlmRequest) => {
+      expectType<Equal<typeof r.confidence, CiteConfidenceLevel | null>>();
+      return r.kind === 'cove_questions' ? 'What year?' : 'Verdict: SUPPORTED';
+    },
+    embed: async (texts: string[]) => texts.map((t) => [t.length % 7 + 1, 1]),
     onClaim: (e: CiteEvent) => { seen.push(e); },
   };
   const pipelineInput: CitePipelineInput = { ...input, claims: [], outline: ['Revenue'] };
-  const report: CitePipelineReport = await citePipeline(pipelineInput, { llm_calls: { max_in_flight: 2 } }, host);
+  const report: CitePipelineReport = await citePipeline(pipelineInput, { llm_calls: { max_in_flight: 2, max_in_flight_high: 5, max_in_flight_medium: 3, max_in_flight_low: 2 } }, host);
   shape(report, { evidence_pool: 'required', relevance_method_used: 'required', correction_method_used: 'required', generation: 'required', claims: 'required', summary: 'required', warnings: 'required', stages: 'required' }, 'pipeline report');
   const c: CiteVerifiedClaim = report.claims[0]!;
   shape(c, { text: 'required', confidence: 'required', correction: 'required', numeric: 'required', verdict: 'required', abstained: 'required', section: 'optional', evidence: 'required', verification: 'required', numeric_qa: 'optional' }, 'verified claim');

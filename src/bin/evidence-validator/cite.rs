@@ -85,9 +85,9 @@ pub struct CiteArgs {
 struct ChatHost(super::judge::HttpJuror);
 
 impl LlmHost for ChatHost {
-    fn complete(&self, request: &LlmRequest, _timeout: Duration) -> Result<String, LlmFailure> {
-        // the agent's own timeout is the call's (`call_timeout_seconds`)
-        let body = self.0.post("", &request.prompt).map_err(|f| match f.status {
+    fn complete(&self, request: &LlmRequest, timeout: Duration) -> Result<String, LlmFailure> {
+        // the pipeline's limit: `call_timeout_seconds`, shortened to the time left in the run
+        let body = self.0.post_within("", &request.prompt, Some(timeout)).map_err(|f| match f.status {
             _ if f.timed_out => LlmFailure::TimedOut,
             None => LlmFailure::Transient(f.message),
             Some(s) if s == 429 || s >= 500 => LlmFailure::Transient(f.message),
@@ -170,10 +170,14 @@ pub fn run_cite(args: CiteArgs) -> Result<ExitCode, Failure> {
         }
     };
     let report = match &host {
-        Some(h) => pipeline::run_blocking(pipeline, h, &AtomicBool::new(false), &deadline, &mut emit)?,
-        None => {
-            pipeline::run_sequential(pipeline, &mut |_| Err(LlmFailure::Failed("no LLM".into())), &deadline, &mut emit)?
-        }
+        Some(h) => pipeline::run_blocking(pipeline, h, None, &AtomicBool::new(false), &deadline, &mut emit)?,
+        None => pipeline::run_sequential(
+            pipeline,
+            &mut |_| Err(LlmFailure::Failed("no LLM".into())),
+            None,
+            &deadline,
+            &mut emit,
+        )?,
     };
     if let Some(f) = failed {
         return Err(f);

@@ -187,6 +187,23 @@ fn table(r: &EvalReport) -> String {
             out.push('\n');
         }
     }
+    // McNemar's test of each configuration against all on (§7.5)
+    let tests: Vec<Option<&evidence_validator::cite::metrics::McNemar>> =
+        r.ablation.iter().map(|a| a.mcnemar.as_ref()).collect();
+    type Cell = fn(&evidence_validator::cite::metrics::McNemar) -> String;
+    let rows: [(&str, Cell); 3] = [
+        ("mcnemar_b_c", |t| format!("{}/{}", t.first_only, t.second_only)),
+        ("mcnemar_p", |t| format!("{:.4}", t.p_value)),
+        ("mcnemar_exact", |t| t.exact.to_string()),
+    ];
+    for (name, cell) in rows {
+        out.push_str(&format!("  {name:<28}"));
+        for t in &tests {
+            out.push_str(&format!(" {:>12}", t.map_or_else(|| "-".to_string(), cell)));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("  (McNemar: b right with all on only, c with the toggle off only; on {})\n", r.outcome));
     out.push_str("\nnotes:\n");
     for n in &r.notes {
         out.push_str(&format!("  - {n}\n"));

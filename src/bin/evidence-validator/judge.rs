@@ -210,6 +210,18 @@ impl HttpJuror {
     /// POSTs one chat request (`system` left out when empty); the raw
     /// response body on a 2xx status.
     pub(crate) fn post(&self, system: &str, prompt: &str) -> Result<String, HttpFailure> {
+        self.post_within(system, prompt, None)
+    }
+
+    /// [`HttpJuror::post`] within `timeout` when given (instead of the
+    /// agent's own): the citation pipeline's calls, shortened to the time
+    /// left in its run.
+    pub(crate) fn post_within(
+        &self,
+        system: &str,
+        prompt: &str,
+        timeout: Option<Duration>,
+    ) -> Result<String, HttpFailure> {
         let mut messages = Vec::new();
         if !system.is_empty() {
             messages.push(json!({"role": "system", "content": system}));
@@ -217,6 +229,9 @@ impl HttpJuror {
         messages.push(json!({"role": "user", "content": prompt}));
         let body = json!({"model": self.model, "messages": messages, "temperature": 0, "stream": false});
         let mut request = self.agent.post(&self.url).header("Content-Type", "application/json");
+        if let Some(t) = timeout {
+            request = request.config().timeout_global(Some(t)).build();
+        }
         if let Some(key) = &self.api_key {
             request = request.header("Authorization", format!("Bearer {key}"));
         }

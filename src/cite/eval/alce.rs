@@ -129,8 +129,8 @@ fn case(item: &Value, at: &JsonPath, cited_claims: &mut usize) -> Result<Case> {
                 let mut corrupted = false;
                 if !cites.is_empty() {
                     if *cited_claims % 10 < CORRUPTED_PER_TEN {
-                        if let Some(wrong) = corrupt(&cites, sources.len()) {
-                            given[0] = wrong;
+                        if let (Some(wrong), Some(first)) = (corrupt(&cites, sources.len()), given.first_mut()) {
+                            *first = wrong;
                             corrupted = true;
                         }
                     }
@@ -201,7 +201,7 @@ fn citations(sentence: &str) -> (String, Vec<String>) {
 /// The first citation replaced by the next doc (1-based, wrapping) the
 /// claim does not cite; `None` when there is none.
 fn corrupt(cites: &[String], docs: usize) -> Option<String> {
-    let first: usize = cites[0].parse().ok().filter(|n| (1..=docs).contains(n))?;
+    let first: usize = cites.first()?.parse().ok().filter(|n| (1..=docs).contains(n))?;
     (1..docs).map(|k| (first - 1 + k) % docs + 1).map(|n| n.to_string()).find(|n| !cites.contains(n))
 }
 

@@ -98,14 +98,15 @@ fn claim(o: &Map<String, Value>) -> Result<FeverClaim> {
         let items = if flat { std::slice::from_ref(set) } else { items.as_slice() };
         for (j, item) in items.iter().enumerate() {
             let item_at = if flat { set_at.clone() } else { set_at.index(j) };
-            let parts = item.as_array().filter(|p| p.len() == 4).ok_or_else(|| {
+            let parts = item.as_array().and_then(|p| <&[Value; 4]>::try_from(p.as_slice()).ok()).ok_or_else(|| {
                 Error::invalid_input(
                     &item_at,
                     "type",
                     "evidence is [annotation_id, evidence_id, wiki_page, sentence_id]",
                 )
             })?;
-            match (&parts[2], &parts[3]) {
+            let [_, _, page, sentence] = parts;
+            match (page, sentence) {
                 (Value::Null, Value::Null) => {}
                 (Value::String(page), Value::Number(n)) if n.is_u64() && !page.is_empty() => {
                     let pair = (page.clone(), n.as_u64().unwrap_or(0));

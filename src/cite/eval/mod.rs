@@ -1,31 +1,35 @@
 //! The evaluation runner of spec 004 Part VII (issue 17, item 7): the
 //! published formats of FEVER ([`fever`]), RAGTruth ([`ragtruth`]) and ALCE
 //! ([`alce`]) read into [`Case`]s (a pipeline input and its gold labels),
-//! the deterministic stages of part 1 run on them ([`crate::cite::run`]:
-//! stages 1, 3, 5 and 6, no embedder, so the keyword methods stand in),
-//! the per-stage metrics of §7.3 computed with [`crate::cite::metrics`]'s
-//! functions, and the toggle ablation of §7.5: every run once with the
-//! toggles on, then once with each toggle off in turn.
+//! the pipeline run on them without an LLM ([`crate::cite::pipeline`]:
+//! stages 1, 3, stage 4's deterministic verifier, 5 and 6, no embedder, so
+//! the keyword methods stand in), the per-stage metrics of §7.3 computed
+//! with [`crate::cite::metrics`]'s functions, and the toggle ablation of
+//! §7.5: every run once with the toggles on, then once with each toggle off
+//! in turn, each tested against all on by McNemar's test
+//! ([`crate::cite::metrics::mcnemar`]: exact binomial below 25 discordant
+//! claims, else χ² with continuity correction) on one per-claim outcome.
 //!
 //! What each dataset measures (the spec's functional mapping, §7.2–7.3):
 //! - FEVER: stage 1 against the gold evidence sentences, stage 3's
-//!   calibration against "the label is SUPPORTS", the deterministic verdict
-//!   against the label (§7.3.4's metrics; the verdict is stage 6's when the
-//!   claim holds a number, else stage 5's keyword proxy; mapped to FEVER's
-//!   labels as the spec's `map_verdict_to_fever`), stage 6 on the claims
-//!   holding a number;
+//!   calibration against "the label is SUPPORTS", the final verdict (stage
+//!   4's deterministic verifier, lowered by stage 6) against the label
+//!   (§7.3.4's metrics, mapped to FEVER's labels as the spec's
+//!   `map_verdict_to_fever`), stage 6 on the claims holding a number;
+//!   McNemar pairs "the label is right";
 //! - RAGTruth: stage 3's calibration against "the sentence overlaps no
-//!   hallucination span", stage 5's proxy verdict as a hallucination
-//!   detector, stage 6 on sentences holding a number;
+//!   hallucination span", the verdict as a hallucination detector
+//!   (UNSUPPORTED, CONTRADICTED and NEI flag), stage 6 on sentences holding
+//!   a number; McNemar pairs "flagged exactly when hallucinated";
 //! - ALCE: stage 1 against the documents whose `answers_found` is not all
 //!   0, stage 5 by the spec's synthetic error injection (§7.3.5): the
 //!   citations of a generated `output` are taken as correct, those of 3
-//!   claims in 10 are corrupted, and correction is scored on restoring them.
+//!   claims in 10 are corrupted, and correction is scored on restoring
+//!   them; McNemar pairs "the citations after correction are the output's".
 //!
-//! Stage 4 with an LLM (part 2) is not run here: the verdicts are part 1's
-//! deterministic proxy, and the report says so. No statistical test
-//! (McNemar, t-test) is computed: the ablation gives each configuration's
-//! metrics and their difference from all-on.
+//! Stage 4 with an LLM is not run here (the report says the verdicts are
+//! the deterministic verifier's); the spec's t-tests (latency, MQLA) and
+//! χ² tests are not computed.
 //!
 //! Architecture Invariant: the runner performs no I/O; the readers take
 //! text, the CLI reads the files.

@@ -158,7 +158,7 @@ fn response(o: &Map<String, Value>) -> Result<RagResponse> {
         }
         let text = string(l, "text")
             .map_err(|_| Error::invalid_input(&here.key("text"), "type", "text is required and must be a string"))?;
-        let expected: String = chars[start..end].iter().collect();
+        let expected: String = chars.iter().skip(start).take(end - start).collect();
         if text != expected {
             return Err(Error::invalid_input(
                 &here.key("text"),

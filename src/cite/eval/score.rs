@@ -16,10 +16,13 @@
 use super::{timeout, Case, Dataset, Label, CALIBRATION_BINS, EVAL_TIME_LIMIT_SECONDS, RANK_K};
 use crate::cite::confidence::ConfidenceLevel;
 use crate::cite::correction::Action;
+use crate::cite::evidence::EvidenceSpan;
 use crate::cite::metrics::{
     auroc, brier, citation_prf, cohen_kappa, ece, macro_f1, ndcg_at_k, precision_recall_f1_at_k,
 };
-use crate::cite::{self, CiteConfig, Verdict};
+use crate::cite::metrics::{mcnemar, McNemar};
+use crate::cite::pipeline::{run_sequential, LlmFailure, LlmRequest, Pipeline};
+use crate::cite::{self, CiteConfig, ClaimResult, Verdict};
 use crate::error::Result;
 use crate::host::Deadline;
 use serde::Serialize;
@@ -56,6 +59,10 @@ pub struct AblationRow {
     pub metrics: Vec<Metric>,
     /// Each metric minus all-on's (`None` where either is undefined).
     pub delta: Vec<Metric>,
+    /// McNemar's test of this configuration against all on, claim by
+    /// claim on [`EvalReport::outcome`] (`first_only`: right with all on
+    /// only); `None` for all on.
+    pub mcnemar: Option<McNemar>,
 }
 
 /// What `eval` prints.
@@ -69,8 +76,10 @@ pub struct EvalReport {
     pub claims: usize,
     /// `k` of the ranking metrics.
     pub k: usize,
-    /// Where the verdicts come from: part 1's deterministic stages.
+    /// Where the verdicts come from: stage 4's deterministic verifier.
     pub verdicts: &'static str,
+    /// The per-claim outcome the ablation's McNemar tests pair.
+    pub outcome: &'static str,
     /// The per-stage metrics with every toggle on.
     pub stages: Vec<StageMetrics>,
     /// All on, then each toggle off in turn.
@@ -79,14 +88,15 @@ pub struct EvalReport {
     pub notes: Vec<String>,
 }
 
-/// The toggles of Appendix B the deterministic stages read, as §7.5
-/// ablates them (interleaved generation needs an LLM: part 2).
-pub const TOGGLES: [&str; 5] = [
+/// The toggles of Appendix B the pipeline without an LLM reads, as §7.5
+/// ablates them (interleaved generation needs an LLM to write claims).
+pub const TOGGLES: [&str; 6] = [
     "enable_evidence_preselection",
     "enable_confidence_classification",
     "enable_citation_correction",
     "enable_numeric_qa_verification",
     "enable_nei_verdict",
+    "enable_abstention",
 ];
 
 fn toggle<'c>(config: &'c mut CiteConfig, name: &str) -> Option<&'c mut bool> {
@@ -96,6 +106,7 @@ fn toggle<'c>(config: &'c mut CiteConfig, name: &str) -> Option<&'c mut bool> {
         "enable_citation_correction" => &mut config.enable_citation_correction,
         "enable_numeric_qa_verification" => &mut config.enable_numeric_qa_verification,
         "enable_nei_verdict" => &mut config.enable_nei_verdict,
+        "enable_abstention" => &mut config.enable_abstention,
         _ => return None,
     })
 }
@@ -104,7 +115,7 @@ fn toggle<'c>(config: &'c mut CiteConfig, name: &str) -> Option<&'c mut bool> {
 struct ClaimOutcome {
     confidence: f64,
     high: bool,
-    /// Stage 6's verdict when the claim holds a number, else stage 5's.
+    /// The final verdict: stage 4's deterministic verifier, lowered by stage 6.
     verdict: Verdict,
     numeric: Option<Verdict>,
     given: Vec<String>,
@@ -121,16 +132,34 @@ struct CaseOutcome {
     claims: Vec<ClaimOutcome>,
 }
 
+/// Stage 1's pool, and per claim its results with its final verdict.
+type CaseRun = (Vec<EvidenceSpan>, Vec<(ClaimResult, Verdict)>);
+
+/// One case through the pipeline without an LLM: stage 1's pool, and per
+/// claim stages 3, 5 and 6 with the final verdict (stage 4's deterministic
+/// verifier, lowered by stage 6; an abstention without a verdict is NEI).
+/// A case without claims runs stage 1 alone.
+fn run_case(case: &Case, config: &CiteConfig, deadline: &Deadline) -> Result<CaseRun> {
+    if case.input.claims.is_empty() {
+        return Ok((cite::run(&case.input, config, None, deadline)?.evidence_pool, Vec::new()));
+    }
+    let p = Pipeline::new(case.input.clone(), Vec::new(), config.clone(), false, deadline)?;
+    let mut no_llm = |_: &LlmRequest| Err(LlmFailure::Failed("no LLM".into()));
+    let report = run_sequential(p, &mut no_llm, None, deadline, &mut |_| {})?;
+    let results = report.claims.into_iter().map(|c| (c.result, c.verdict.unwrap_or(Verdict::Nei))).collect();
+    Ok((report.evidence_pool, results))
+}
+
 fn run_all(cases: &[Case], config: &CiteConfig, deadline: &Deadline) -> Result<Vec<CaseOutcome>> {
     let mut out = Vec::with_capacity(cases.len());
     for case in cases {
         if deadline.expired() {
             return Err(timeout());
         }
-        let report = cite::run(&case.input, config, None, deadline)?;
+        let (pool_spans, results) = run_case(case, config, deadline)?;
         let mut covered = vec![false; case.evidence.len()];
-        let mut pool = Vec::with_capacity(report.evidence_pool.len());
-        for span in &report.evidence_pool {
+        let mut pool = Vec::with_capacity(pool_spans.len());
+        for span in &pool_spans {
             let mut new = false;
             for (g, c) in case.evidence.iter().zip(covered.iter_mut()) {
                 let overlaps = g.range.is_none_or(|(a, b)| a < span.position.end && span.position.start < b);
@@ -142,21 +171,17 @@ fn run_all(cases: &[Case], config: &CiteConfig, deadline: &Deadline) -> Result<V
             pool.push(if new { 1.0 } else { 0.0 });
         }
         let missed = covered.iter().filter(|c| !**c).count();
-        let claims = report
-            .claims
+        let claims = results
             .iter()
             .zip(&case.input.claims)
-            .map(|(r, c)| {
-                let numeric = r.numeric.as_ref().map(|n| n.verdict);
-                ClaimOutcome {
-                    confidence: r.confidence.score,
-                    high: r.confidence.level == ConfidenceLevel::High,
-                    verdict: numeric.unwrap_or(r.correction.verdict),
-                    numeric,
-                    given: c.citations.clone(),
-                    after: r.correction.citations_after.clone(),
-                    action: r.correction.action,
-                }
+            .map(|((r, verdict), c)| ClaimOutcome {
+                confidence: r.confidence.score,
+                high: r.confidence.level == ConfidenceLevel::High,
+                verdict: *verdict,
+                numeric: r.numeric.as_ref().map(|n| n.verdict),
+                given: c.citations.clone(),
+                after: r.correction.citations_after.clone(),
+                action: r.correction.action,
             })
             .collect();
         out.push(CaseOutcome { pool, missed, claims });
@@ -256,7 +281,7 @@ fn fever(cases: &[Case], runs: &[CaseOutcome]) -> Vec<StageMetrics> {
         stage1(cases, runs, "the evidence sentences"),
         stage3(&supported, "label SUPPORTS"),
         StageMetrics {
-            stage: "4 verdict (deterministic: stage 6, else stage 5's keyword proxy)",
+            stage: "4 verdict (the deterministic verifier, lowered by stage 6)",
             gold: "the label",
             evaluated: claims.len(),
             metrics: vec![
@@ -285,16 +310,16 @@ fn ragtruth(cases: &[Case], runs: &[CaseOutcome]) -> Vec<StageMetrics> {
         .zip(runs)
         .flat_map(|(c, r)| c.gold.iter().zip(&r.claims).filter_map(|(g, o)| g.grounded.map(|s| (o, s))))
         .collect();
-    // detection: the proxy flags a claim (not SUPPORTED); gold: a hallucination
-    let flagged = claims.iter().filter(|(o, _)| o.verdict != Verdict::Supported).count();
+    // detection: the verdict flags a claim; gold: a hallucination
+    let flagged = claims.iter().filter(|(o, _)| flags(o.verdict)).count();
     let hallucinated = claims.iter().filter(|(_, s)| !*s).count();
-    let caught = claims.iter().filter(|(o, s)| !*s && o.verdict != Verdict::Supported).count();
+    let caught = claims.iter().filter(|(o, s)| !*s && flags(o.verdict)).count();
     let (p, r) = (ratio(caught, flagged), ratio(caught, hallucinated));
     let numeric: Vec<(Verdict, bool)> = claims.iter().filter_map(|(o, s)| o.numeric.map(|v| (v, *s))).collect();
     vec![
         stage3(&claims, "no hallucination span in the sentence"),
         StageMetrics {
-            stage: "5 verdict proxy as hallucination detector",
+            stage: "4 verdict as hallucination detector (UNSUPPORTED, CONTRADICTED, NEI flag)",
             gold: "a hallucination span in the sentence",
             evaluated: claims.len(),
             metrics: vec![
@@ -313,6 +338,42 @@ fn ragtruth(cases: &[Case], runs: &[CaseOutcome]) -> Vec<StageMetrics> {
             )],
         },
     ]
+}
+
+/// A verdict that says the claim is not grounded (PARTIAL reads as
+/// supported, as the spec's FEVER mapping reads it).
+fn flags(v: Verdict) -> bool {
+    !matches!(v, Verdict::Supported | Verdict::Partial)
+}
+
+/// Per claim with gold, in order: whether the run got it right (FEVER: the
+/// label; RAGTruth: flagged exactly when hallucinated; ALCE: the citations
+/// after correction are the output's own), what McNemar's test pairs.
+fn outcomes(dataset: Dataset, cases: &[Case], runs: &[CaseOutcome]) -> Vec<bool> {
+    let pairs = cases.iter().zip(runs).flat_map(|(c, r)| c.gold.iter().zip(&r.claims));
+    match dataset {
+        Dataset::Fever => pairs.filter_map(|(g, o)| g.label.map(|l| Label::of_verdict(o.verdict) == l)).collect(),
+        Dataset::Ragtruth => pairs.filter_map(|(g, o)| g.grounded.map(|s| flags(o.verdict) != s)).collect(),
+        Dataset::Alce => pairs
+            .filter_map(|(g, o)| g.citations.as_ref().filter(|x| !x.is_empty()).map(|x| same_set(&o.after, x)))
+            .collect(),
+    }
+}
+
+/// What [`outcomes`] scores, for the report.
+fn outcome_name(dataset: Dataset) -> &'static str {
+    match dataset {
+        Dataset::Fever => "the verdict as FEVER's label equals the gold label",
+        Dataset::Ragtruth => "the verdict flags the sentence exactly when it holds a hallucination span",
+        Dataset::Alce => "the citations after correction are the output's own",
+    }
+}
+
+/// McNemar's test of `off` against `on`, claim by claim.
+fn paired(on: &[bool], off: &[bool]) -> McNemar {
+    let b = on.iter().zip(off).filter(|(a, b)| **a && !**b).count();
+    let c = on.iter().zip(off).filter(|(a, b)| !**a && **b).count();
+    mcnemar(b, c)
 }
 
 fn same_set(a: &[String], b: &[String]) -> bool {
@@ -388,12 +449,14 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
     }
     let base_runs = run_all(cases, &all_on, deadline)?;
     let base = stages(dataset, cases, &base_runs);
+    let base_right = outcomes(dataset, cases, &base_runs);
     let flat = |s: &[StageMetrics]| s.iter().flat_map(|x| x.metrics.iter().cloned()).collect::<Vec<_>>();
     let base_flat = flat(&base);
     let mut ablation = vec![AblationRow {
         configuration: "all on".into(),
         delta: base_flat.iter().map(|x| m(x.name, x.value.map(|_| 0.0))).collect(),
         metrics: base_flat.clone(),
+        mcnemar: None,
     }];
     for name in TOGGLES {
         let mut off = all_on.clone();
@@ -404,10 +467,11 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
         let metrics = flat(&stages(dataset, cases, &runs));
         let delta =
             metrics.iter().zip(&base_flat).map(|(a, b)| m(a.name, a.value.zip(b.value).map(|(a, b)| a - b))).collect();
-        ablation.push(AblationRow { configuration: format!("{name} off"), metrics, delta });
+        let test = paired(&base_right, &outcomes(dataset, cases, &runs));
+        ablation.push(AblationRow { configuration: format!("{name} off"), metrics, delta, mcnemar: Some(test) });
     }
     let mut notes = vec![
-        "verdicts are part 1's deterministic proxy (no LLM): stage 6's when the claim holds a number, else stage 5's keyword score against its cited spans".to_string(),
+        "verdicts are stage 4's deterministic verifier (no LLM: SUPPORTED only word for word, CONTRADICTED when the numeric check disagrees, PARTIAL when enough key words are in the span, NEI without a cited span), lowered by stage 6; stage 5 corrects by them".to_string(),
         "no embedder: stage 1 ranks and stage 5 scores by keywords".to_string(),
     ];
     if dataset == Dataset::Fever {
@@ -422,6 +486,7 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
         claims: cases.iter().map(|c| c.input.claims.len()).sum(),
         k: RANK_K,
         verdicts: "deterministic",
+        outcome: outcome_name(dataset),
         stages: base,
         ablation,
         notes,
