@@ -10,6 +10,7 @@
 // Not yet converted (issue 20 item 5): other work in flight in this module.
 #![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod canonical;
 mod claims;
 mod config;
 mod engine;

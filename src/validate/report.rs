@@ -370,13 +370,21 @@ impl Report {
 /// SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of the
 /// results and summary: the same bytes natively and in wasm.
 pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &Summary) -> String {
-    let value = serde_json::json!({
-        "failed_claims": failed,
-        "validated_claims": results,
-        "validation_summary": summary,
-    });
-    let canonical = canonical_json(&value);
-    let digest = Sha256::digest(canonical.as_bytes());
+    /// What the hash is over (the keys are sorted in the canonical form).
+    #[derive(Serialize)]
+    struct Hashed<'a> {
+        failed_claims: &'a [FailedClaim],
+        validated_claims: &'a [ClaimResult],
+        validation_summary: &'a Summary,
+    }
+    // written straight from the structs (the same bytes as the canonical
+    // JSON of their Value, without building one: see `canonical`)
+    let mut bytes = Vec::new();
+    let hashed = Hashed { failed_claims: failed, validated_claims: results, validation_summary: summary };
+    if super::canonical::write(&hashed, &mut bytes).is_err() {
+        bytes = canonical_json(&serde_json::to_value(&hashed).unwrap_or(Value::Null)).into_bytes();
+    }
+    let digest = Sha256::digest(&bytes);
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -190,8 +190,19 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     let Some(part) = text.get(from..to) else { return Vec::new() };
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    for (i, c) in part.char_indices() {
-        match (c.is_whitespace(), start) {
+    let bytes = part.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // ASCII bytes by table (char::is_whitespace's ASCII members), the rest decoded
+        let (white, len) = if b.is_ascii() {
+            (matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'), 1)
+        } else {
+            match part.get(i..).and_then(|t| t.chars().next()) {
+                Some(c) => (c.is_whitespace(), c.len_utf8()),
+                None => break,
+            }
+        };
+        match (white, start) {
             (true, Some(st)) => {
                 out.push((from + st, from + i));
                 start = None;
@@ -199,6 +210,7 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
             (false, None) => start = Some(i),
             _ => {}
         }
+        i += len;
     }
     if let Some(st) = start {
         out.push((from + st, to));
@@ -212,6 +224,8 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
 fn visible_word(doc: &Document, norm: &Normalized, (s, e): (usize, usize), profile: Profile) -> String {
     let word = norm.as_str().get(s..e).unwrap_or("");
     match norm.original_range(s, e).and_then(|(os, oe)| doc.source().get(os..oe)) {
+        // the same text either way (most words)
+        Some(orig) if orig == word => orig.to_string(),
         Some(orig) if normalize::normalize_str(orig, profile) == word => orig.to_string(),
         _ => word.to_string(),
     }
@@ -252,6 +266,10 @@ fn gap_crosses_block(doc: &Document, norm: &Normalized, a: (usize, usize), b: (u
         return true;
     };
     let gap = doc.source().get(ae..bs.max(ae)).unwrap_or("");
+    // every rule below needs a line break or a tag in the gap (most gaps are one space)
+    if !gap.bytes().any(|b| b == b'\n' || b == b'<') {
+        return false;
+    }
     if gap.contains("\n\n") || gap.contains("\r\n\r\n") {
         return true;
     }
@@ -280,7 +298,10 @@ pub fn encode_term(term: &str) -> String {
         if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'~') {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0')));
+            out.push(char::from(HEX.get(usize::from(b & 15)).copied().unwrap_or(b'0')));
         }
     }
     out
