@@ -173,7 +173,7 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     // (a token has one stem and the terms have distinct stems), so any sort
     // gives the one order
     const TERM_BITS: u32 = 32;
-    if n >= 1 << TERM_BITS {
+    if u32::try_from(n).is_err() {
         return Vec::new();
     }
     let key = |p: usize, t: usize| (p as u64) << TERM_BITS | t as u64;
@@ -183,7 +183,7 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     }
     keys.sort();
     let mut hits: Vec<(usize, usize)> = Vec::with_capacity(keys.len());
-    hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & ((1 << TERM_BITS) - 1)) as usize)));
+    hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
     if !common.is_empty() && !hits.is_empty() {
         // the anchors' reaches, merged: [p - (width - 1), p + (width - 1)]
         let reach = width.saturating_sub(1);
@@ -214,7 +214,7 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         }
         keys.sort();
         hits.clear();
-        hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & ((1 << TERM_BITS) - 1)) as usize)));
+        hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
     }
     hits
 }
