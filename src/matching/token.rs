@@ -86,22 +86,25 @@ fn sweep(
     let mut sweep = Sweep { counts: vec![(0u32, 0u32); n], numerator: 0 };
     let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
     let mut left = 0;
-    for right in 0..hits.len() {
+    for (right, &hit) in hits.iter().enumerate() {
         if deadline.expired() {
             return Vec::new();
         }
-        sweep.add(hits[right], index, &query.terms);
-        while hits[left].0 + width <= hits[right].0 {
-            sweep.remove(hits[left], index, &query.terms);
+        sweep.add(hit, index, &query.terms);
+        // left <= right always: the hit at `right` is never past itself
+        while let Some(&old) = hits.get(left).filter(|h| h.0 + width <= hit.0) {
+            sweep.remove(old, index, &query.terms);
             left += 1;
         }
         // tighten from the left while the score does not drop
-        while left < right && sweep.removal_keeps_score(hits[left], index, &query.terms) {
-            sweep.remove(hits[left], index, &query.terms);
+        while let Some(&old) =
+            hits.get(left).filter(|&&h| left < right && sweep.removal_keeps_score(h, index, &query.terms))
+        {
+            sweep.remove(old, index, &query.terms);
             left += 1;
         }
-        if sweep.score(n) >= floor {
-            candidates.push((sweep.numerator, hits[left].0, hits[right].0));
+        if let (true, Some(first)) = (sweep.score(n) >= floor, hits.get(left)) {
+            candidates.push((sweep.numerator, first.0, hit.0));
         }
     }
     // best first: numerator down, then width, then start; as one u128 key

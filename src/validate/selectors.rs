@@ -132,7 +132,10 @@ pub fn text_fragment(
     let seen = |w: (usize, usize)| visible_word(doc, norm, w, profile);
     let join = |ws: &[(usize, usize)]| ws.iter().map(|&w| seen(w)).collect::<Vec<_>>().join(" ");
     let chars = text.get(s..e).map_or(0, |t| t.chars().count());
-    let crosses = inside.windows(2).any(|p| gap_crosses_block(doc, norm, p[0], p[1]));
+    let crosses = inside.windows(2).any(|p| match p {
+        [a, b] => gap_crosses_block(doc, norm, *a, *b),
+        _ => false,
+    });
     let range = (chars > TEXT_FRAGMENT_RANGE_CHARS || crosses) && inside.len() >= 2;
     let mut terms: Vec<String> = Vec::new();
     if !unique || range {
