@@ -6,6 +6,14 @@
 //! Before timing, checks the answers (every verbatim quote exact, every
 //! edited one fuzzy with its edit distance, every absent one FAILED) and
 //! prints the index memory.
+//!
+//! Issue 21 item 3: the same whole call on the two mixes of claims that are
+//! not in the source (`claims-paraphrase-1000.json`,
+//! `claims-shuffled-1000.json`: 800 paraphrases or shuffled sentences, 100
+//! verbatim, 100 edited), side by side with the standard workload, their
+//! answers checked too (a paraphrase or shuffled sentence is never
+//! VALIDATED). Their peak heap: `cargo run --release --example memory --
+//! benches/data/claims-paraphrase-1000.json`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use evidence_validator::host::FixedClock;
@@ -18,6 +26,8 @@ use std::hint::black_box;
 
 const SOURCE: &str = include_str!("data/rust-book.md");
 const CLAIMS: &str = include_str!("data/claims-1000.json");
+const PARAPHRASES: &str = include_str!("data/claims-paraphrase-1000.json");
+const SHUFFLED: &str = include_str!("data/claims-shuffled-1000.json");
 
 fn check_answers(claims: &Value, report: &validate::Report) -> usize {
     let mut wrong = 0;
@@ -28,6 +38,7 @@ fn check_answers(claims: &Value, report: &validate::Report) -> usize {
         let ok = match kind {
             "verbatim" => m.is_some_and(|m| m.edit_distance == Some(0)),
             "edited" => m.is_some_and(|m| m.edit_distance == Some(edits)),
+            "paraphrase" | "shuffled" => result.validation_status != Status::Validated,
             _ => result.validation_status == Status::Failed,
         };
         if !ok {
@@ -90,6 +101,19 @@ fn bench(c: &mut Criterion) {
                 .unwrap()
         })
     });
+    group.finish();
+
+    // the mixes of issue 21 item 3, beside the standard workload
+    let mut group = c.benchmark_group("validate_evidence_mixes");
+    group.sample_size(10);
+    for (name, text) in [("standard", CLAIMS), ("paraphrase", PARAPHRASES), ("shuffled", SHUFFLED)] {
+        let mix: Value = serde_json::from_str(text).unwrap();
+        let report = validate::validate_evidence(SOURCE, &mix, &config, &FixedClock(0.0)).unwrap();
+        eprintln!("{name} mix: answers checked: {} of 1000 differ from the workload's", check_answers(&mix, &report));
+        group.bench_function(format!("1000 claims x 1 MB, whole call, {name} mix"), |b| {
+            b.iter(|| validate::validate_evidence(black_box(SOURCE), &mix, &config, &FixedClock(0.0)).unwrap())
+        });
+    }
     group.finish();
 }
 

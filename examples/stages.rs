@@ -10,7 +10,12 @@
 //! Document), whole (validate_evidence), find and find-fuzzy (one quote on a
 //! built Document, found exactly / within 3 edits), one, one-fuzzy and
 //! one-absent (validate_document with one verbatim / edited / absent claim
-//! on a built Document that has answered claims before).
+//! on a built Document that has answered claims before), and report (one
+//! whole call, its report's JSON written to stdout, to compare answers
+//! between builds).
+//!
+//! `EV_CLAIMS=paraphrase` or `shuffled` runs the mixes of issue 21 item 3
+//! (`benches/data/claims-NAME-1000.json`) instead of the standard workload.
 //!
 //! The matchers inside `validate` (token index, the exact pass over all
 //! quotes, the fuzzy search) are the library's internals, not its API:
@@ -25,8 +30,14 @@ use std::hint::black_box;
 
 fn main() {
     let source = include_str!("../benches/data/rust-book.md");
-    let mut claims_json: serde_json::Value =
-        serde_json::from_str(include_str!("../benches/data/claims-1000.json")).unwrap();
+    let claims_text = match std::env::var("EV_CLAIMS") {
+        Ok(mix) => {
+            std::fs::read_to_string(format!("{}/benches/data/claims-{mix}-1000.json", env!("CARGO_MANIFEST_DIR")))
+                .expect("EV_CLAIMS names a mix in benches/data/")
+        }
+        Err(_) => include_str!("../benches/data/claims-1000.json").to_string(),
+    };
+    let mut claims_json: serde_json::Value = serde_json::from_str(&claims_text).unwrap();
     // EV_FORMAT=markdown|plain_text overrides the workload's declared format
     if let Ok(f) = std::env::var("EV_FORMAT") {
         claims_json["source_metadata"]["format"] = serde_json::Value::from(f);
@@ -39,7 +50,8 @@ fn main() {
     let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let p = Profile::default();
     // inputs every stage may need, prepared before the measured loop
-    let needs_doc = !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole");
+    let needs_doc =
+        !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole" | "report");
     let doc = needs_doc.then(|| Document::new(source, format).unwrap());
     let units = (stage == "normalize-md").then(|| extract_markdown(source).units);
     let claims = ClaimSet::from_json(&claims_json).unwrap();
@@ -85,6 +97,12 @@ fn main() {
                     validate::validate_document(doc.as_ref().unwrap(), &claims.claims, &config, &FixedClock(0.0))
                         .unwrap(),
                 );
+            }
+            "report" => {
+                let report =
+                    validate::validate_evidence(source, &claims_json, &serde_json::Value::Null, &FixedClock(0.0))
+                        .unwrap();
+                println!("{}", serde_json::to_string_pretty(&report).unwrap());
             }
             "whole" => {
                 black_box(

@@ -3,8 +3,17 @@
 // what a JS developer writes by hand, in the same process, on the same data,
 // with the same answers.
 //
-//   npm run build && npm run bench:node      (node scripts/bench-node.mjs [--runs N] [--no-dmp])
+//   npm run build && npm run bench:node      (node scripts/bench-node.mjs [--runs N] [--no-dmp] [--no-mixes])
 //   EV_PKG=some/nodejs node scripts/bench-node.mjs   (another build of the nodejs target)
+//   node scripts/bench-node.mjs --mix paraphrase      (one mix only, in this process; prints JSON)
+//
+// The mixes of issue 21 item 3 (benches/make_workload.py): the standard
+// workload, one where 800 of the 1000 claims are paraphrases, one where 800
+// are shuffled sentences (the rest verbatim and edited quotes). Each runs in
+// a fresh Node process of its own (linear memory only grows, so a process
+// that ran another mix first would report that one's peak): the whole call's
+// median and the linear memory after it, side by side; a paraphrase or a
+// shuffled sentence must not be VALIDATED.
 //
 // Workload: benches/data/ (1000 direct quotes against 978 KB of real prose,
 // 70 % verbatim, 20 % with 1-3 letter substitutions, 10 % absent; each claim
@@ -52,6 +61,9 @@ const option = (name, fallback) => {
 };
 const RUNS = option('--runs', 11);
 const WITH_DMP = !args.includes('--no-dmp');
+const WITH_MIXES = !args.includes('--no-mixes');
+const MIX = args.includes('--mix') ? args[args.indexOf('--mix') + 1] : null;
+const MIXES = ['standard', 'paraphrase', 'shuffled'];
 
 // --- the package, with its wasm instance in sight
 const instances = [];
@@ -80,7 +92,8 @@ const { default: DiffMatchPatch } = await import('diff-match-patch');
 
 // --- the workload
 const source = fs.readFileSync(path.join(root, 'benches', 'data', 'rust-book.md'), 'utf8');
-const workload = JSON.parse(fs.readFileSync(path.join(root, 'benches', 'data', 'claims-1000.json'), 'utf8'));
+const claimsFile = (mix) => (mix === 'standard' || mix === null ? 'claims-1000.json' : `claims-${mix}-1000.json`);
+const workload = JSON.parse(fs.readFileSync(path.join(root, 'benches', 'data', claimsFile(MIX)), 'utf8'));
 const claims = workload.claims;
 const format = workload.source_metadata?.format ?? 'markdown';
 
@@ -109,6 +122,7 @@ function disagreements(answers) {
   answers.forEach((a, i) => {
     const want = expected(claims[i]);
     const ok =
+      ((want.kind === 'paraphrase' || want.kind === 'shuffled') && !a.validated) ||
       (want.kind === 'verbatim' && a.kind === 'exact' && a.errors === 0) ||
       (want.kind === 'edited' && a.kind === 'fuzzy' && a.errors === want.edits) ||
       (want.kind === 'absent' && a.kind === 'failed');
@@ -120,9 +134,25 @@ function disagreements(answers) {
 /** The answers of a validateEvidence / Document.validate report. */
 function reportAnswers(report) {
   return report.validated_claims.map((r) => {
-    if (r.validation_status === 'FAILED' || !r.match_details) return { kind: 'failed' };
-    return { kind: r.match_details.match_type, errors: r.match_details.edit_distance };
+    if (r.validation_status === 'FAILED' || !r.match_details) return { kind: 'failed', validated: false };
+    const validated = r.validation_status === 'VALIDATED';
+    return { kind: r.match_details.match_type, errors: r.match_details.edit_distance, validated };
   });
+}
+
+// --- one mix in this process (a child of the side-by-side run below)
+if (MIX !== null) {
+  const atLoad = linearMemory();
+  const first = validateEvidence(source, workload);
+  validateEvidence(source, workload);
+  validateEvidence(source, workload);
+  const r = time(() => validateEvidence(source, workload), RUNS);
+  const wrong = disagreements(reportAnswers(r.result));
+  if (JSON.stringify(reportAnswers(first)) !== JSON.stringify(reportAnswers(r.result))) {
+    wrong.push('the first call and the later ones answered differently');
+  }
+  console.log(JSON.stringify({ mix: MIX, median: r.median, min: r.min, atLoad, after: linearMemory(), wrong }));
+  process.exit(0);
 }
 
 // --- this project
@@ -205,6 +235,24 @@ for (const b of baselines) {
   b.wrong = disagreements(r.result);
 }
 
+// --- the three mixes side by side, each in a fresh process
+const mixes = [];
+if (WITH_MIXES) {
+  const { spawnSync } = await import('node:child_process');
+  for (const mix of MIXES) {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--mix', mix, '--runs', String(RUNS)], {
+      env: process.env,
+      encoding: 'utf8',
+    });
+    const out = child.stdout.trim().split('\n').pop();
+    if (child.status !== 0 || !out) {
+      mixes.push({ mix, median: NaN, min: NaN, after: NaN, wrong: [`the child process failed: ${child.stderr.trim()}`] });
+    } else {
+      mixes.push(JSON.parse(out));
+    }
+  }
+}
+
 // --- report
 const wasmFile = path.join(pkgDir, 'evidence_validator_bg.wasm');
 const wasmBytes = fs.readFileSync(wasmFile);
@@ -221,6 +269,14 @@ line('new Document(source)', ms(documentMs));
 line('Document.validate, 1000 claims', `${ms(onDoc.median)} (${ms(onDoc.min)})`);
 for (const [label, r] of Object.entries(single)) line(`${label} (built Document, ${ONE_RUNS} runs)`, `${ms(r.median)} (${ms(r.min)})`);
 line('linear memory: at load / after the first call / at the end', `${mb(memoryAtLoad)} / ${mb(memoryAfterFirstCall)} / ${mb(memoryAtEnd)}`);
+if (mixes.length > 0) {
+  const standard = mixes.find((m) => m.mix === 'standard');
+  console.log(`\nmixes of issue 21 (each in a fresh process; whole call, median of ${RUNS} (min); linear memory after the calls; ratio to the standard mix):`);
+  for (const m of mixes) {
+    const ratio = standard && standard.median > 0 ? `${(m.median / standard.median).toFixed(2)}x` : '';
+    line(`${m.mix} (${m.wrong.length === 0 ? 'answers as recorded' : `${m.wrong.length} answers differ`})`, `${ms(m.median)} (${ms(m.min)})  ${mb(m.after)}  ${ratio}`);
+  }
+}
 console.log('\nbaselines (JS, same process, one run each; ratio = baseline / validateEvidence median):');
 for (const b of baselines) {
   line(b.name, `${ms(b.ms)}  ${(b.ms / whole.median).toFixed(1)}x`);
@@ -230,7 +286,10 @@ const verdict = (wrong) => (wrong.length === 0 ? `all ${claims.length} as record
 line('this project', verdict(wasmWrong));
 for (const b of baselines) line(`${b.name.slice(0, 2)}${b.required ? '' : ' (informational)'}`, verdict(b.wrong));
 
-const failed = wasmWrong.length > 0 || baselines.some((b) => b.required && b.wrong.length > 0);
+for (const m of mixes) {
+  if (m.wrong.length > 0) console.error(`mix ${m.mix}: ${m.wrong.slice(0, 3).join('; ')}`);
+}
+const failed = wasmWrong.length > 0 || mixes.some((m) => m.wrong.length > 0) || baselines.some((b) => b.required && b.wrong.length > 0);
 if (failed) {
   console.error('\nbench: answers disagree (see above)');
   process.exit(1);

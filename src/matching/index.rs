@@ -189,8 +189,10 @@ impl TokenIndex {
                 *c += 1;
             }
         }
-        for i in 1..posting_starts.len() {
-            posting_starts[i] += posting_starts[i - 1];
+        let mut running = 0u32;
+        for start in &mut posting_starts {
+            running += *start;
+            *start = running;
         }
         let mut fill = posting_starts.clone();
         let mut postings = vec![0u32; surfaces.len()];

@@ -82,8 +82,9 @@ pub fn find(
                     continue;
                 }
                 let tf = tf as f64;
-                bm25 += term_score(idfs[t], tf, len, avg);
-                covered += idfs[t];
+                let idf = idfs.get(t).copied().unwrap_or(0.0);
+                bm25 += term_score(idf, tf, len, avg);
+                covered += idf;
             }
             let coverage = if total_idf > 0.0 { covered / total_idf } else { 0.0 };
             let (a, b) = (index.token(acc.first)?, index.token(acc.last)?);
@@ -148,7 +149,9 @@ fn term_counts(
                     first: p as usize,
                     last: p as usize,
                 });
-                acc.tf[t] += 1;
+                if let Some(tf) = acc.tf.get_mut(t) {
+                    *tf += 1;
+                }
                 acc.first = acc.first.min(p as usize);
                 acc.last = acc.last.max(p as usize);
                 if last_chunk.is_none_or(|l| c > l) {

@@ -730,7 +730,8 @@ fn within_one_of<T: PartialEq>(a: &[T], b: &[T]) -> bool {
         return false;
     }
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a_rest, b_rest) = (a.get(prefix..).unwrap_or_default(), b.get(prefix..).unwrap_or_default());
+    let suffix = a_rest.iter().rev().zip(b_rest.iter().rev()).take_while(|(x, y)| x == y).count();
     let (ra, rb) = (a.len() - prefix - suffix, b.len() - prefix - suffix);
     match (ra, rb) {
         (0, 0) | (1, 0) | (0, 1) | (1, 1) => true,

@@ -4,8 +4,6 @@
 //! `index` the word index (vocabulary, tokens, chunks) the token and lexical
 //! matchers read. Matching knows nothing of documents: a document's
 //! `SearchIndex` holds what it builds.
-// Not yet converted (issue 20 item 5): other work in flight in this module.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod ellipsis;
 pub mod exact;

@@ -68,31 +68,62 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
         return Vec::new();
     }
     let width = query.token_count + (query.token_count / 2).max(2);
-    let hits = merged_hits(query, index);
+    let hits = merged_hits(query, index, floor, width);
+    sweep(query, index, &hits, width, floor, limit, deadline)
+}
+
+/// [`find`] over `hits`, the (position, term) occurrences by position.
+fn sweep(
+    query: &TokenQuery,
+    index: &TokenIndex,
+    hits: &[(usize, usize)],
+    width: usize,
+    floor: f64,
+    limit: usize,
+    deadline: &Deadline,
+) -> Vec<TokenMatch> {
+    let n = query.terms.len();
     let mut sweep = Sweep { counts: vec![(0u32, 0u32); n], numerator: 0 };
     let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
     let mut left = 0;
-    for right in 0..hits.len() {
+    for (right, &hit) in hits.iter().enumerate() {
         if deadline.expired() {
             return Vec::new();
         }
-        sweep.add(hits[right], index, &query.terms);
-        while hits[left].0 + width <= hits[right].0 {
-            sweep.remove(hits[left], index, &query.terms);
+        sweep.add(hit, index, &query.terms);
+        // left <= right always: the hit at `right` is never past itself
+        while let Some(&old) = hits.get(left).filter(|h| h.0 + width <= hit.0) {
+            sweep.remove(old, index, &query.terms);
             left += 1;
         }
         // tighten from the left while the score does not drop
-        while left < right && sweep.removal_keeps_score(hits[left], index, &query.terms) {
-            sweep.remove(hits[left], index, &query.terms);
+        while let Some(&old) =
+            hits.get(left).filter(|&&h| left < right && sweep.removal_keeps_score(h, index, &query.terms))
+        {
+            sweep.remove(old, index, &query.terms);
             left += 1;
         }
-        if sweep.score(n) >= floor {
-            candidates.push((sweep.numerator, hits[left].0, hits[right].0));
+        if let (true, Some(first)) = (sweep.score(n) >= floor, hits.get(left)) {
+            candidates.push((sweep.numerator, first.0, hit.0));
         }
     }
-    crate::sort::sort_by(&mut candidates, |a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
+    // best first: numerator down, then width, then start; as one u128 key
+    // per candidate (positions are token indices, u32), sorted as numbers
+    // (the keys are distinct: `last` differs between candidates)
+    let mut keyed: Vec<u128> = candidates
+        .iter()
+        .map(|&(num, first, last)| {
+            u128::from(u32::MAX - num) << 96
+                | ((last - first) as u128 & 0xffff_ffff) << 64
+                | (first as u128 & 0xffff_ffff) << 32
+                | (last as u128 & 0xffff_ffff)
+        })
+        .collect();
+    keyed.sort_unstable();
     let mut chosen: Vec<TokenMatch> = Vec::new();
-    for (num, first, last) in candidates {
+    for key in keyed {
+        let num = u32::MAX - (key >> 96) as u32;
+        let (first, last) = ((key >> 32) as u32 as usize, key as u32 as usize);
         if chosen.len() >= limit || deadline.expired() {
             break;
         }
@@ -113,18 +144,81 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
     chosen
 }
 
-/// (token position, term) for every occurrence of a query stem, by position.
-fn merged_hits(query: &TokenQuery, index: &TokenIndex) -> Vec<(usize, usize)> {
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    for (t, (stem_id, _)) in query.terms.iter().enumerate() {
-        if let Some(id) = stem_id {
-            hits.extend(index.postings(*id).iter().map(|&p| (p as usize, t)));
-        }
+/// (token position, term) for the occurrences of the query's stems that
+/// a passage scoring `floor` can hold, by position.
+///
+/// Such a passage holds at least `m` distinct terms (each adds at most 10
+/// to the numerator), so at least one of the `n - m + 1` rarest terms: its
+/// occurrences are the anchors, and only hits within `width - 1` tokens of
+/// an anchor are kept. Lossless: a window of the sweep ([`find`]) that
+/// holds an anchor keeps every hit it had (it lies within `width - 1` of
+/// the anchor), so its state and score are the same (the sweep's left edge
+/// after tightening depends only on the hits in the window); a window
+/// without an anchor holds at most `m - 1` terms and scored below `floor`
+/// anyway. On quotes of common words (paraphrases, shuffled sentences) this
+/// drops most hits of the few most frequent stems before the sort.
+fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize) -> Vec<(usize, usize)> {
+    let n = query.terms.len();
+    let lists: Vec<&[u32]> =
+        query.terms.iter().map(|(stem_id, _)| stem_id.map_or(&[][..], |id| index.postings(id))).collect();
+    // the fewest distinct terms whose full weight reaches `floor` (as `Sweep::score` computes it)
+    let Some(m) = (1..=n).find(|&d| (10 * d) as f64 / (10 * n) as f64 >= floor) else {
+        return Vec::new();
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    crate::sort::sort_by(&mut order, |&a, &b| {
+        lists.get(a).map_or(0, |l| l.len()).cmp(&lists.get(b).map_or(0, |l| l.len())).then(a.cmp(&b))
+    });
+    let (rare, common) = order.split_at(n - (m - 1));
+    // hits as one number, position (a u32) above term (terms are fewer
+    // than a quote's words, at most MAX_QUOTE_CHARS), sorted as numbers: a sort of
+    // u64 is several times cheaper than one of pairs; the pairs are distinct
+    // (a token has one stem and the terms have distinct stems), so any sort
+    // gives the one order
+    const TERM_BITS: u32 = 32;
+    if u32::try_from(n).is_err() {
+        return Vec::new();
     }
-    // concatenated sorted runs (each stem's postings ascend): the stable
-    // sort merges runs (O(n log k)); pairs are distinct (a token has one
-    // stem and the terms have distinct stems), so stability is moot
-    hits.sort();
+    let key = |p: usize, t: usize| (p as u64) << TERM_BITS | t as u64;
+    let mut keys: Vec<u64> = Vec::new();
+    for &t in rare {
+        keys.extend(lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)));
+    }
+    keys.sort();
+    let mut hits: Vec<(usize, usize)> = Vec::with_capacity(keys.len());
+    hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
+    if !common.is_empty() && !hits.is_empty() {
+        // the anchors' reaches, merged: [p - (width - 1), p + (width - 1)]
+        let reach = width.saturating_sub(1);
+        let mut intervals: Vec<(usize, usize)> = Vec::new();
+        for p in hits.iter().map(|h| h.0) {
+            let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
+            match intervals.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => intervals.push((lo, hi)),
+            }
+        }
+        // one walk along each common term's postings and the intervals
+        // (both ascend): linear in the two
+        for &t in common {
+            let postings = lists.get(t).copied().unwrap_or_default();
+            let mut at = intervals.iter().peekable();
+            for &p in postings {
+                let p_at = p as usize;
+                while at.peek().is_some_and(|iv| iv.1 < p_at) {
+                    at.next();
+                }
+                match at.peek() {
+                    Some(iv) if iv.0 <= p_at => keys.push(key(p_at, t)),
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+        }
+        keys.sort();
+        hits.clear();
+        hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
+    }
     hits
 }
 
@@ -210,6 +304,71 @@ mod tests {
     fn stem_only_matches_weigh_less() {
         let got = run("Users need to authenticate. Authentication must be secure.", "authentication");
         assert_eq!(got, vec![("authentication".to_string(), 1.0), ("authenticate".to_string(), 0.9)]);
+    }
+
+    /// Every hit of the query's stems, by position (what `merged_hits`
+    /// filters).
+    fn all_hits(query: &TokenQuery, index: &TokenIndex) -> Vec<(usize, usize)> {
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        for (t, (stem_id, _)) in query.terms.iter().enumerate() {
+            if let Some(id) = stem_id {
+                hits.extend(index.postings(*id).iter().map(|&p| (p as usize, t)));
+            }
+        }
+        hits.sort();
+        hits
+    }
+
+    /// The anchor filter of `merged_hits` changes no answer: random texts
+    /// over a small vocabulary (so that words repeat at every distance),
+    /// random quotes, several floors and limits, against the sweep over
+    /// every hit.
+    #[test]
+    fn filtered_hits_find_what_all_hits_find() {
+        let vocab = [
+            "type",
+            "types",
+            "data",
+            "memory",
+            "the",
+            "of",
+            "borrow",
+            "borrowing",
+            "checker",
+            "value",
+            "values",
+            "owner",
+            "heap",
+            "stack",
+            "thread",
+            "lifetime",
+            "rust",
+            "code",
+            "compile",
+            "compiler",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x5eed_70c3);
+        let mut compared = 0;
+        for _ in 0..300 {
+            let len = 20 + rng.below(400);
+            let words: Vec<&str> = (0..len).map(|_| vocab[rng.below(vocab.len())]).collect();
+            let doc = words.join(" ");
+            let idx = TokenIndex::new(&doc);
+            for _ in 0..5 {
+                let qlen = 1 + rng.below(14);
+                let quote: Vec<&str> = (0..qlen).map(|_| vocab[rng.below(vocab.len())]).collect();
+                let q = TokenQuery::new(&quote.join(" "), &idx);
+                let width = q.token_count + (q.token_count / 2).max(2);
+                for floor in [0.0, 0.3, 0.5, 0.75, 1.0] {
+                    for limit in [1, 3, 50] {
+                        let all = sweep(&q, &idx, &all_hits(&q, &idx), width, floor, limit, &Deadline::never());
+                        assert_eq!(find(&q, &idx, floor, limit, &Deadline::never()), all, "{doc:?} / {quote:?}");
+                        compared += all.len();
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "the cases found too few passages to compare: {compared}");
     }
 
     #[test]

@@ -339,13 +339,13 @@ fn search(
         let (found, totals) =
             fuzzy::find_all_bounded(text, index.char_marks(), grams, &query_list, MAX_PLACES_PER_CLAIM, deadline);
         for m in found {
-            if let Some(&(owner, _)) = queries.get(m.query) {
-                fuzzy_hits[owner].push(m);
+            if let Some(hits) = queries.get(m.query).and_then(|&(owner, _)| fuzzy_hits.get_mut(owner)) {
+                hits.push(m);
             }
         }
         for (q, total) in totals.into_iter().enumerate() {
-            if let Some(&(owner, _)) = queries.get(q) {
-                fuzzy_totals[owner] = total;
+            if let Some(slot) = queries.get(q).and_then(|&(owner, _)| fuzzy_totals.get_mut(owner)) {
+                *slot = total;
             }
         }
     }
@@ -685,16 +685,27 @@ impl<'a> ClaimContext<'a> {
             chosen = !incomplete && m > 0.0 && m + 1e-9 >= self.config.anchoring.disambiguation_margin;
             clean_high = scored.into_iter().map(|(_, c)| c).collect();
         }
-        let best = clean_high.first().copied().filter(|_| clean_high.len() > 1).unwrap_or(&places[0]);
+        let Some(first_place) = places.first() else {
+            return self.not_found(Vec::new(), false);
+        };
+        let best = clean_high.first().copied().filter(|_| clean_high.len() > 1).unwrap_or(first_place);
         let mut warnings: Vec<Warning> = best.discrepancies.iter().map(|d| self.discrepancy_warning(d)).collect();
         warnings.extend(self.too_many_warning(hits));
         let ambiguous = !chosen && (clean_high.len() > 1 || (incomplete && !clean_high.is_empty()));
         let unique = places.len() == 1 && hits.total() <= 1 && !incomplete;
-        let others = || places[1..].iter().filter(|c| c.confidence >= ALTERNATIVE_FLOOR).take(MAX_LISTED).collect();
+        let others = || {
+            places
+                .get(1..)
+                .unwrap_or_default()
+                .iter()
+                .filter(|c| c.confidence >= ALTERNATIVE_FLOOR)
+                .take(MAX_LISTED)
+                .collect()
+        };
         let (status, alternatives): (Status, Vec<&Candidate>) = if ambiguous {
-            (Status::Ambiguous, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
+            (Status::Ambiguous, clean_high.get(1..).unwrap_or_default().iter().take(MAX_LISTED).copied().collect())
         } else if chosen {
-            (Status::Validated, clean_high[1..].iter().take(MAX_LISTED).copied().collect())
+            (Status::Validated, clean_high.get(1..).unwrap_or_default().iter().take(MAX_LISTED).copied().collect())
         } else if best.discrepancies.is_empty() && best.confidence >= threshold {
             (Status::Validated, others())
         } else {
@@ -1247,7 +1258,8 @@ impl<'a> ClaimContext<'a> {
     fn omissions(&self, fragments: &[(usize, usize)]) -> Vec<Discrepancy> {
         let mut found: Vec<Discrepancy> = Vec::new();
         for pair in fragments.windows(2) {
-            let (a, b) = (pair[0].1, pair[1].0);
+            let [(_, a), (b, _)] = pair else { continue };
+            let (a, b) = (*a, *b);
             let omitted = original_text(self.index.normalized(), self.doc.source(), (a, b));
             for (change, word) in meaning::omitted_changes(&omitted) {
                 let kind = match change {
@@ -1374,7 +1386,14 @@ impl<'a> ClaimContext<'a> {
         };
         MatchDetails {
             fragments: c.fragments.iter().map(|&f| at(f)).collect(),
-            omitted: c.fragments.windows(2).map(|p| at((p[0].1, p[1].0))).collect(),
+            omitted: c
+                .fragments
+                .windows(2)
+                .filter_map(|p| match p {
+                    [(_, a), (b, _)] => Some(at((*a, *b))),
+                    _ => None,
+                })
+                .collect(),
             selectors: selectors::selectors(self.doc, c.orig.0, c.orig.1),
             text_fragment,
             margin,

@@ -7,9 +7,8 @@
 //! with the rejected candidates and suggestions). A claim is never dropped:
 //! if the time budget runs out, the claims not reached are named in a
 //! `PROCESSING_ERROR` entry of `errors` and `ok` is false.
-// Not yet converted (issue 20 item 5): other work in flight in this module.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod canonical;
 mod claims;
 mod config;
 mod engine;

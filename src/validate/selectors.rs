@@ -132,7 +132,10 @@ pub fn text_fragment(
     let seen = |w: (usize, usize)| visible_word(doc, norm, w, profile);
     let join = |ws: &[(usize, usize)]| ws.iter().map(|&w| seen(w)).collect::<Vec<_>>().join(" ");
     let chars = text.get(s..e).map_or(0, |t| t.chars().count());
-    let crosses = inside.windows(2).any(|p| gap_crosses_block(doc, norm, p[0], p[1]));
+    let crosses = inside.windows(2).any(|p| match p {
+        [a, b] => gap_crosses_block(doc, norm, *a, *b),
+        _ => false,
+    });
     let range = (chars > TEXT_FRAGMENT_RANGE_CHARS || crosses) && inside.len() >= 2;
     let mut terms: Vec<String> = Vec::new();
     if !unique || range {
@@ -190,8 +193,19 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     let Some(part) = text.get(from..to) else { return Vec::new() };
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    for (i, c) in part.char_indices() {
-        match (c.is_whitespace(), start) {
+    let bytes = part.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // ASCII bytes by table (char::is_whitespace's ASCII members), the rest decoded
+        let (white, len) = if b.is_ascii() {
+            (matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'), 1)
+        } else {
+            match part.get(i..).and_then(|t| t.chars().next()) {
+                Some(c) => (c.is_whitespace(), c.len_utf8()),
+                None => break,
+            }
+        };
+        match (white, start) {
             (true, Some(st)) => {
                 out.push((from + st, from + i));
                 start = None;
@@ -199,6 +213,7 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
             (false, None) => start = Some(i),
             _ => {}
         }
+        i += len;
     }
     if let Some(st) = start {
         out.push((from + st, to));
@@ -212,6 +227,8 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
 fn visible_word(doc: &Document, norm: &Normalized, (s, e): (usize, usize), profile: Profile) -> String {
     let word = norm.as_str().get(s..e).unwrap_or("");
     match norm.original_range(s, e).and_then(|(os, oe)| doc.source().get(os..oe)) {
+        // the same text either way (most words)
+        Some(orig) if orig == word => orig.to_string(),
         Some(orig) if normalize::normalize_str(orig, profile) == word => orig.to_string(),
         _ => word.to_string(),
     }
@@ -252,6 +269,10 @@ fn gap_crosses_block(doc: &Document, norm: &Normalized, a: (usize, usize), b: (u
         return true;
     };
     let gap = doc.source().get(ae..bs.max(ae)).unwrap_or("");
+    // every rule below needs a line break or a tag in the gap (most gaps are one space)
+    if !gap.bytes().any(|b| b == b'\n' || b == b'<') {
+        return false;
+    }
     if gap.contains("\n\n") || gap.contains("\r\n\r\n") {
         return true;
     }
@@ -280,7 +301,10 @@ pub fn encode_term(term: &str) -> String {
         if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'~') {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0')));
+            out.push(char::from(HEX.get(usize::from(b & 15)).copied().unwrap_or(b'0')));
         }
     }
     out
