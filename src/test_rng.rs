@@ -12,12 +12,12 @@ pub(crate) fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
-/// SplitMix64: a small deterministic generator (no outside randomness).
-/// Its users (the Python oracles' tests) are native only.
-#[cfg(not(target_arch = "wasm32"))]
+/// SplitMix64: a small deterministic generator (no outside randomness),
+/// for the tests natively and in wasm (some of its methods only the
+/// native tests use).
 pub(crate) struct SplitMix64(pub(crate) u64);
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 impl SplitMix64 {
     pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
