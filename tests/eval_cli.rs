@@ -3,7 +3,8 @@
 //! Every expected number is worked out by hand from the files (the
 //! comments give the arithmetic): which span stage 1 keeps, which verdict
 //! stage 4's deterministic verifier gives, what correction does, then the
-//! metric, and McNemar's test of each toggle against all on.
+//! metric, and §7.5's test of each toggle against all on (McNemar's, a
+//! t-test, a paired t-test or χ²).
 //!
 //! What the pipeline does with the files, by hand (part 1's defaults):
 //! - stage 1 keeps a sentence of 50 to 500 characters whose BM25 against
@@ -18,7 +19,11 @@
 //!   (stage 5 reads them; a replaced span is verified again);
 //! - McNemar's test pairs each claim's outcome with all on and with the
 //!   toggle off: b right with all on only, c off only; exact below 25
-//!   discordant pairs: p = min(1, 2 · P(X ≤ min(b, c))), X ~ Bin(b + c, ½).
+//!   discordant pairs: p = min(1, 2 · P(X ≤ min(b, c))), X ~ Bin(b + c, ½)
+//!   (evidence preselection, numeric QA, abstention); confidence
+//!   classification's t-test is on stage 4's LLM calls per claim, citation
+//!   correction's paired t-test on the outcome as 1/0, the NEI verdict's χ²
+//!   on the two verdict distributions.
 
 mod cli_common;
 
@@ -44,10 +49,23 @@ fn eval_json(dataset: &str, input: &str, sources: Option<&str>) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// The test of the ablation row `configuration` against all on.
+fn significance<'a>(report: &'a Value, configuration: &str) -> &'a Value {
+    let row = report["ablation"].as_array().unwrap().iter().find(|r| r["configuration"] == configuration).unwrap();
+    &row["significance"]
+}
+
+/// The test's (name, statistic, df, p) of the ablation row `configuration`.
+fn test(report: &Value, configuration: &str) -> (String, Option<f64>, Option<f64>, f64) {
+    let t = significance(report, configuration);
+    (t["test"].as_str().unwrap().to_string(), t["statistic"].as_f64(), t["df"].as_f64(), t["p_value"].as_f64().unwrap())
+}
+
 /// McNemar's (b, c, p, exact) of the ablation row `configuration`.
 fn mcnemar(report: &Value, configuration: &str) -> (u64, u64, f64, bool) {
-    let row = report["ablation"].as_array().unwrap().iter().find(|r| r["configuration"] == configuration).unwrap();
-    let t = &row["mcnemar"];
+    let s = significance(report, configuration);
+    assert_eq!(s["test"], "mcnemar", "{configuration}");
+    let t = &s["mcnemar"];
     (
         t["first_only"].as_u64().unwrap(),
         t["second_only"].as_u64().unwrap(),
@@ -130,14 +148,43 @@ fn fever_by_hand() {
     close(metric(&r, "enable_nei_verdict off", "verdict_accuracy"), 0.6, "accuracy");
     close(metric(&r, "enable_abstention off", "verdict_accuracy"), 0.6, "accuracy");
     assert_eq!(r["ablation"].as_array().unwrap().len(), 7, "all on and six toggles");
-    // McNemar on "the label is right": all on ✓ ✓ ✗ ✗ ✓; stage 1 off ✓ ✓ ✓
-    // ✗ ✓ → b 0, c 1: p = min(1, 2 · ½) = 1; every other row agrees claim
-    // by claim with all on: b = c = 0, p 1.
+    // §7.5's tests. McNemar on "the label is right": all on ✓ ✓ ✗ ✗ ✓;
+    // stage 1 off ✓ ✓ ✓ ✗ ✓ → b 0, c 1: p = min(1, 2 · ½) = 1 (exact: no
+    // statistic, no df); numeric QA and abstention off agree claim by claim
+    // with all on: b = c = 0, p 1.
     assert_eq!(mcnemar(&r, "enable_evidence_preselection off"), (0, 1, 1.0, true));
-    for t in ["confidence_classification", "citation_correction", "numeric_qa_verification", "nei_verdict"] {
+    assert_eq!(test(&r, "enable_evidence_preselection off"), ("mcnemar".into(), None, None, 1.0));
+    for t in ["numeric_qa_verification", "abstention"] {
         assert_eq!(mcnemar(&r, &format!("enable_{t} off")), (0, 0, 1.0, true), "{t}");
     }
-    assert!(r["ablation"][0]["mcnemar"].is_null(), "all on is not tested against itself");
+    // Stage 3 off, t-test on stage 4's LLM calls per claim: all on, 101–104
+    // cite a span and are HIGH or MEDIUM (1 call each), 105 cites none (0):
+    // 1 1 1 1 0; off, every claim LOW: full CoVe at its most, 1 call for
+    // the (default 3) questions + 3 answers + 1 comparison = 5: 5 5 5 5 0.
+    // Means 0.8 and 4; squares 4·0.2² + 0.8² = 0.8 and 4·1² + 4² = 20;
+    // pooled variance 20.8/8 = 2.6; t = −3.2/√(2.6·(1/5 + 1/5)) =
+    // −3.2/√1.04, df 8; p = 0.0138499… (scipy.stats.ttest_ind([1,1,1,1,0],
+    // [5,5,5,5,0]).pvalue = 0.013849941495870…).
+    let (name, t, df, p) = test(&r, "enable_confidence_classification off");
+    assert_eq!((name.as_str(), df), ("t_test", Some(8.0)));
+    close(t, -3.2 / 1.04f64.sqrt(), "t");
+    assert!((p - 0.013_849_941_495_87).abs() < 1e-10, "{p}");
+    assert_eq!(significance(&r, "enable_confidence_classification off")["means"], serde_json::json!([0.8, 4.0]));
+    // Stage 5 off, paired t-test on "the label is right": no claim
+    // changes, every difference 0: t 0, df 4, p 1 (defined; scipy: NaN).
+    assert_eq!(test(&r, "enable_citation_correction off"), ("paired_t_test".into(), Some(0.0), Some(4.0), 1.0));
+    // NEI off, χ² on the verdicts: all on S C U U N (SUPPORTED 1, PARTIAL
+    // 0, UNSUPPORTED 2, CONTRADICTED 1, NEI 1); off, 105 UNSUPPORTED: 1 0
+    // 3 1 0. PARTIAL empty, dropped: 2 × 4, df 3; expected half of each
+    // column (2, 5, 2, 1): χ² = 0 + 2·0.5²/2.5 + 0 + 2·0.5²/0.5 = 1.2;
+    // χ²(3) tail at 1.2 = erfc(√0.6) + √(2.4/π)·e^(−0.6) = 0.7530043…
+    let (name, chi2, df, p) = test(&r, "enable_nei_verdict off");
+    assert_eq!((name.as_str(), df), ("chi2", Some(3.0)));
+    close(chi2, 1.2, "chi2");
+    let tail = libm::erfc(0.6f64.sqrt()) + (2.4 / std::f64::consts::PI).sqrt() * (-0.6f64).exp();
+    assert!((p - tail).abs() < 1e-10, "{p} vs {tail}");
+    assert!((p - 0.753_004_311_656_458).abs() < 1e-12, "{p}");
+    assert!(r["ablation"][0]["significance"].is_null(), "all on is not tested against itself");
     assert!(r["notes"][2].as_str().unwrap().starts_with("1 NOT ENOUGH INFO claims"));
 }
 
@@ -169,9 +216,17 @@ fn ragtruth_by_hand() {
     close(metric(&r, off, "detection_recall"), 0.5, "recall");
     // McNemar on "flagged exactly when hallucinated": no toggle changes a
     // verdict here, so b = c = 0, p 1.
-    for row in r["ablation"].as_array().unwrap().iter().skip(1) {
-        assert_eq!(mcnemar(&r, row["configuration"].as_str().unwrap()), (0, 0, 1.0, true));
+    for t in ["evidence_preselection", "numeric_qa_verification", "abstention"] {
+        assert_eq!(mcnemar(&r, &format!("enable_{t} off")), (0, 0, 1.0, true), "{t}");
     }
+    // The degenerate cases, defined: stage 5 off, every paired difference
+    // 0 → t 0, df 4, p 1; NEI off, the same verdicts (SUPPORTED, PARTIAL,
+    // UNSUPPORTED occur): χ² 0, df 2, p 1; stage 3 off, every claim cites a
+    // span: all on 1 call each, off 5 each, no variance either side but the
+    // means differ → t infinite (null), df 8, p 0.
+    assert_eq!(test(&r, "enable_citation_correction off"), ("paired_t_test".into(), Some(0.0), Some(4.0), 1.0));
+    assert_eq!(test(&r, "enable_nei_verdict off"), ("chi2".into(), Some(0.0), Some(2.0), 1.0));
+    assert_eq!(test(&r, "enable_confidence_classification off"), ("t_test".into(), None, Some(8.0), 0.0));
     // Stage 3 off: 0.3 for all, gold 1 0 1 0 1: Brier (3·0.7² + 2·0.3²)/5
     // = 0.33; ECE |0.3 − 3/5| = 0.3.
     let off = "enable_confidence_classification off";
@@ -228,7 +283,16 @@ fn alce_by_hand() {
     // all on ✓ for claims 0–4, ✗ for 5. Stage 5 off: 0–2 keep their
     // corruption (✗), 3–5 ✓ → b 3 (0, 1, 2), c 1 (5): n 4, P(X ≤ 1) =
     // (1 + 4)/16, p = 10/16. Stage 1 off: all six ✓ → b 0, c 1, p 1.
-    assert_eq!(mcnemar(&r, off), (3, 1, 0.625, true));
+    // Stage 5 off: the spec's paired t-test on that outcome, 1 ✓ 0 ✗:
+    // differences 1 1 1 0 0 −1, mean 1/3, squares 3·(2/3)² + 2·(1/3)² +
+    // (4/3)² = 10/3, variance 2/3, standard error √(2/3/6) = 1/3: t = 1,
+    // df 5; p = 2·P(T₅ > 1) = 0.36321… (scipy.stats.ttest_rel([1,1,1,1,1,0],
+    // [0,0,0,1,1,1]).pvalue = 0.363217…).
+    let (name, t, df, p) = test(&r, off);
+    assert_eq!((name.as_str(), df), ("paired_t_test", Some(5.0)));
+    close(t, 1.0, "t");
+    assert!((p - 0.363_217_2).abs() < 1e-6, "{p}");
+    // Stage 1 off: McNemar, all six ✓ → b 0, c 1, p 1.
     assert_eq!(mcnemar(&r, "enable_evidence_preselection off"), (0, 1, 1.0, true));
 }
 
@@ -246,14 +310,18 @@ fn the_table_shows_stages_and_ablation() {
     // 10/11 printed to 4 places in the all-on column
     let row = text.lines().find(|l| l.trim_start().starts_with("citation_f1 ")).unwrap();
     assert_eq!(row.split_whitespace().nth(1), Some("0.9091"), "{row}");
-    // McNemar's rows: "-" for all on, then b/c and p per toggle
-    let row = text.lines().find(|l| l.trim_start().starts_with("mcnemar_b_c ")).unwrap();
-    assert_eq!(
-        row.split_whitespace().collect::<Vec<_>>(),
-        ["mcnemar_b_c", "-", "0/1", "0/0", "3/1", "0/0", "0/0", "0/0"]
-    );
-    let row = text.lines().find(|l| l.trim_start().starts_with("mcnemar_p ")).unwrap();
-    assert_eq!(row.split_whitespace().nth(4), Some("0.6250"), "{row}");
+    // the tests' rows: "-" for all on, then §7.5's test per toggle
+    let cells = |name: &str| {
+        let row = text.lines().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap();
+        row.split_whitespace().skip(1).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(cells("test"), ["-", "mcnemar", "t_test", "paired_t_test", "mcnemar", "chi2", "mcnemar"]);
+    assert_eq!(cells("mcnemar_b_c"), ["-", "0/1", "-", "-", "0/0", "-", "0/0"]);
+    // stage 5 off: t = 1, df 5, p 0.3632 (alce_by_hand); McNemar exact: no
+    // statistic, no df
+    assert_eq!(cells("statistic")[3], "1.0000");
+    assert_eq!(cells("df")[3..5], ["5", "-"]);
+    assert_eq!(cells("p_value")[3], "0.3632");
 }
 
 #[test]

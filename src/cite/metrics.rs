@@ -27,6 +27,14 @@
 //!   `expected_calibration_error`, except that a confidence of exactly 1.0
 //!   is counted, in the last bin, where the spec's half-open bins lose it).
 //!
+//! The significance tests of the ablation (§7.5) are scipy's:
+//! `paired_t_test` is `scipy.stats.ttest_rel`, `t_test` is `ttest_ind`
+//! (pooled variance), `chi2_contingency` is `chi2_contingency(correction=
+//! False)`, with their tails from the regularized incomplete beta and gamma
+//! functions (`incomplete_beta`, `upper_incomplete_gamma`); where scipy
+//! answers NaN or ±inf (no variance, empty categories) each says what it
+//! returns instead, always finite.
+//!
 //! The functions read lists of different lengths to the shorter's end
 //! ([`evaluate`] refuses them).
 
@@ -255,6 +263,223 @@ pub fn mcnemar(b: usize, c: usize) -> McNemar {
         statistic: Some(statistic),
         p_value: libm::erfc(libm::sqrt(statistic / 2.0)),
     }
+}
+
+impl McNemar {
+    /// As a [`Significance`]: the χ² and df 1 when not exact.
+    pub fn significance(&self) -> Significance {
+        Significance {
+            test: "mcnemar",
+            statistic: self.statistic,
+            df: (!self.exact).then_some(1.0),
+            p_value: self.p_value,
+        }
+    }
+}
+
+/// Most terms of a continued fraction or series in [`incomplete_beta`] and
+/// [`upper_incomplete_gamma`]: both converge in O(√max(a, b)) terms, so
+/// this covers parameters to about 10¹⁰ (a t-test of [`MAX_METRIC_ITEMS`]
+/// claims has a = 5·10⁵); past it the last partial value is returned.
+pub const MAX_SPECIAL_TERMS: usize = 100_000;
+/// Relative change at which a series or continued fraction stops.
+const SPECIAL_EPSILON: f64 = 1e-15;
+/// Smallest magnitude of a modified-Lentz denominator.
+const TINY: f64 = 1e-300;
+
+/// `x`, or ±[`TINY`] when it is smaller in magnitude (modified Lentz).
+fn not_tiny(x: f64) -> f64 {
+    if x.abs() < TINY {
+        TINY
+    } else {
+        x
+    }
+}
+
+/// The continued fraction of `I_x(a, b)` (modified Lentz; Numerical
+/// Recipes' `betacf`), for `x < (a + 1) / (a + b + 2)`.
+fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
+    let mut c = 1.0;
+    let mut d = 1.0 / not_tiny(1.0 - (a + b) * x / (a + 1.0));
+    let mut h = d;
+    for m in 1..=MAX_SPECIAL_TERMS {
+        let m = m as f64;
+        let even = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
+        d = 1.0 / not_tiny(1.0 + even * d);
+        c = not_tiny(1.0 + even / c);
+        h *= d * c;
+        let odd = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+        d = 1.0 / not_tiny(1.0 + odd * d);
+        c = not_tiny(1.0 + odd / c);
+        h *= d * c;
+        if (d * c - 1.0).abs() < SPECIAL_EPSILON {
+            break;
+        }
+    }
+    h
+}
+
+/// The regularized incomplete beta function `I_x(a, b)` (`a, b > 0`;
+/// 0 at `x ≤ 0`, 1 at `x ≥ 1`), by its continued fraction on whichever of
+/// `x` and `1 − x` converges.
+pub fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let ln_front = a * libm::log(x) + b * libm::log1p(-x) + libm::lgamma(a + b) - libm::lgamma(a) - libm::lgamma(b);
+    let front = libm::exp(ln_front);
+    if x < (a + 1.0) / (a + b + 2.0) {
+        front * beta_fraction(a, b, x) / a
+    } else {
+        1.0 - front * beta_fraction(b, a, 1.0 - x) / b
+    }
+}
+
+/// The regularized upper incomplete gamma function `Q(a, x) = Γ(a, x) /
+/// Γ(a)` (`a > 0`; 1 at `x ≤ 0`): the series of `P = 1 − Q` below `x = a +
+/// 1`, the continued fraction of `Q` above (Numerical Recipes' `gser`,
+/// `gcf`).
+pub fn upper_incomplete_gamma(a: f64, x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return 1.0;
+    }
+    let ln_front = a * libm::log(x) - x - libm::lgamma(a);
+    if x < a + 1.0 {
+        let (mut term, mut sum, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..MAX_SPECIAL_TERMS {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * SPECIAL_EPSILON {
+                break;
+            }
+        }
+        return (1.0 - sum * libm::exp(ln_front)).clamp(0.0, 1.0);
+    }
+    let mut b = x + 1.0 - a;
+    let mut c = 1.0 / TINY;
+    let mut d = 1.0 / b;
+    let mut h = d;
+    for i in 1..=MAX_SPECIAL_TERMS {
+        let an = -(i as f64) * (i as f64 - a);
+        b += 2.0;
+        d = 1.0 / not_tiny(an * d + b);
+        c = not_tiny(b + an / c);
+        h *= d * c;
+        if (d * c - 1.0).abs() < SPECIAL_EPSILON {
+            break;
+        }
+    }
+    (libm::exp(ln_front) * h).clamp(0.0, 1.0)
+}
+
+/// The two-sided tail of Student's t with `df` degrees of freedom,
+/// `P(|T| ≥ |t|) = I_{df/(df+t²)}(df/2, ½)`.
+pub fn student_t_two_sided(t: f64, df: f64) -> f64 {
+    incomplete_beta(df / 2.0, 0.5, df / (df + t * t)).clamp(0.0, 1.0)
+}
+
+/// The upper tail of χ² with `df` degrees of freedom, `P(X ≥ x) = Q(df/2,
+/// x/2)`.
+pub fn chi2_upper_tail(x: f64, df: f64) -> f64 {
+    upper_incomplete_gamma(df / 2.0, x / 2.0)
+}
+
+/// A significance test's result (spec 004 §7.5), every field finite.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Significance {
+    /// `"mcnemar"`, `"chi2"`, `"t_test"` or `"paired_t_test"`.
+    pub test: &'static str,
+    /// t or χ²; `None` where it is infinite (see each test) or, for
+    /// McNemar's exact test, not a χ².
+    pub statistic: Option<f64>,
+    /// Degrees of freedom; `None` for McNemar's exact test.
+    pub df: Option<f64>,
+    /// Two-sided p-value, in [0, 1].
+    pub p_value: f64,
+}
+
+/// A t statistic `mean / standard_error` with `df` degrees of freedom as
+/// a [`Significance`]. Zero standard error: t = 0, p = 1 when the mean is
+/// 0 (nothing differs); else t infinite (`None`), p = 0.
+fn t_result(test: &'static str, mean: f64, standard_error: f64, df: f64) -> Significance {
+    let (statistic, p_value) = if standard_error > 0.0 {
+        let t = mean / standard_error;
+        (Some(t), student_t_two_sided(t, df))
+    } else if mean == 0.0 {
+        (Some(0.0), 1.0)
+    } else {
+        (None, 0.0)
+    };
+    Significance { test, statistic: statistic.filter(|t| t.is_finite()), df: Some(df), p_value }
+}
+
+/// Sum of squared deviations from the mean, and the mean.
+fn squares(x: &[f64]) -> (f64, f64) {
+    let mean = x.iter().sum::<f64>() / x.len().max(1) as f64;
+    (x.iter().map(|v| (v - mean) * (v - mean)).sum(), mean)
+}
+
+/// Paired t-test of `a` against `b` (scipy's `ttest_rel(a, b)`): t = mean
+/// of `a − b` over its standard error, `n − 1` degrees of freedom. Fewer
+/// than 2 pairs: t = 0, df 0, p = 1; all differences equal: as
+/// [`t_result`] (scipy answers NaN or ±inf there).
+pub fn paired_t_test(a: &[f64], b: &[f64]) -> Significance {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len();
+    if n < 2 {
+        return Significance { test: "paired_t_test", statistic: Some(0.0), df: Some(0.0), p_value: 1.0 };
+    }
+    let (ss, mean) = squares(&d);
+    let df = (n - 1) as f64;
+    t_result("paired_t_test", mean, libm::sqrt(ss / df / n as f64), df)
+}
+
+/// Student's two-sample t-test, pooled variance (scipy's `ttest_ind(a, b)`,
+/// `equal_var=True`): t = (mean a − mean b) / (s_p · √(1/n_a + 1/n_b)),
+/// `n_a + n_b − 2` degrees of freedom. Under 3 values in all or a side
+/// empty: t = 0, df 0, p = 1; both sides constant: as [`t_result`].
+pub fn t_test(a: &[f64], b: &[f64]) -> Significance {
+    let (na, nb) = (a.len(), b.len());
+    if na == 0 || nb == 0 || na + nb < 3 {
+        return Significance { test: "t_test", statistic: Some(0.0), df: Some(0.0), p_value: 1.0 };
+    }
+    let ((ssa, ma), (ssb, mb)) = (squares(a), squares(b));
+    let df = (na + nb - 2) as f64;
+    let se = libm::sqrt((ssa + ssb) / df * (1.0 / na as f64 + 1.0 / nb as f64));
+    t_result("t_test", ma - mb, se, df)
+}
+
+/// Pearson's χ² test of independence of a contingency table (scipy's
+/// `chi2_contingency(table, correction=False)`): Σ (O − E)² / E with E =
+/// row total · column total / N, (rows − 1)(columns − 1) degrees of
+/// freedom. Rows and columns summing to 0 are dropped first (scipy refuses
+/// a zero expected count); fewer than 2 of either left: χ² = 0, df 0, p =
+/// 1. Rows shorter than the longest read as 0s.
+pub fn chi2_contingency(table: &[Vec<usize>]) -> Significance {
+    let width = table.iter().map(Vec::len).max().unwrap_or(0);
+    let cell = |r: &Vec<usize>, j: usize| r.get(j).copied().unwrap_or(0) as f64;
+    let rows: Vec<&Vec<usize>> = table.iter().filter(|r| r.iter().any(|&x| x > 0)).collect();
+    let columns: Vec<usize> = (0..width).filter(|&j| rows.iter().any(|r| cell(r, j) > 0.0)).collect();
+    if rows.len() < 2 || columns.len() < 2 {
+        return Significance { test: "chi2", statistic: Some(0.0), df: Some(0.0), p_value: 1.0 };
+    }
+    let row_totals: Vec<f64> = rows.iter().map(|r| columns.iter().map(|&j| cell(r, j)).sum()).collect();
+    let column_totals: Vec<f64> = columns.iter().map(|&j| rows.iter().map(|r| cell(r, j)).sum()).collect();
+    let n: f64 = row_totals.iter().sum();
+    let mut statistic = 0.0;
+    for (r, rt) in rows.iter().zip(&row_totals) {
+        for (&j, ct) in columns.iter().zip(&column_totals) {
+            let e = rt * ct / n;
+            let o = cell(r, j);
+            statistic += (o - e) * (o - e) / e;
+        }
+    }
+    let df = ((rows.len() - 1) * (columns.len() - 1)) as f64;
+    Significance { test: "chi2", statistic: Some(statistic), df: Some(df), p_value: chi2_upper_tail(statistic, df) }
 }
 
 fn distinct(ids: &[String]) -> Vec<&str> {

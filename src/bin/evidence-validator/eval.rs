@@ -187,14 +187,23 @@ fn table(r: &EvalReport) -> String {
             out.push('\n');
         }
     }
-    // McNemar's test of each configuration against all on (§7.5)
-    let tests: Vec<Option<&evidence_validator::cite::metrics::McNemar>> =
-        r.ablation.iter().map(|a| a.mcnemar.as_ref()).collect();
-    type Cell = fn(&evidence_validator::cite::metrics::McNemar) -> String;
-    let rows: [(&str, Cell); 3] = [
-        ("mcnemar_b_c", |t| format!("{}/{}", t.first_only, t.second_only)),
-        ("mcnemar_p", |t| format!("{:.4}", t.p_value)),
-        ("mcnemar_exact", |t| t.exact.to_string()),
+    // the spec's test of each configuration against all on (§7.5)
+    let tests: Vec<Option<&evidence_validator::cite::eval::AblationTest>> =
+        r.ablation.iter().map(|a| a.significance.as_ref()).collect();
+    type Cell = fn(&evidence_validator::cite::eval::AblationTest) -> String;
+    let rows: [(&str, Cell); 6] = [
+        ("test", |t| t.result.test.to_string()),
+        ("statistic", |t| match (t.result.statistic, t.mcnemar) {
+            (Some(s), _) => format!("{s:.4}"),
+            (None, Some(_)) => "-".to_string(),
+            (None, None) => "inf".to_string(),
+        }),
+        ("df", |t| t.result.df.map_or_else(|| "-".to_string(), |d| format!("{d}"))),
+        ("p_value", |t| format!("{:.4}", t.result.p_value)),
+        ("mcnemar_b_c", |t| {
+            t.mcnemar.map_or_else(|| "-".to_string(), |m| format!("{}/{}", m.first_only, m.second_only))
+        }),
+        ("mean_on_off", |t| t.means.map_or_else(|| "-".to_string(), |(a, b)| format!("{a:.3}/{b:.3}"))),
     ];
     for (name, cell) in rows {
         out.push_str(&format!("  {name:<28}"));
@@ -203,7 +212,10 @@ fn table(r: &EvalReport) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&format!("  (McNemar: b right with all on only, c with the toggle off only; on {})\n", r.outcome));
+    out.push_str(&format!(
+        "  (mcnemar: b right with all on only, c with the toggle off only, exact (no df) below 25 discordant claims; mcnemar and paired_t_test on {}; t_test on stage 4's LLM calls per claim with an LLM; chi2 on the verdict counts; statistic inf: no variance and the means differ)\n",
+        r.outcome
+    ));
     out.push_str("\nnotes:\n");
     for n in &r.notes {
         out.push_str(&format!("  - {n}\n"));

@@ -46,7 +46,7 @@ use crate::host::Deadline;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use score::{deadline, evaluate, AblationRow, EvalReport, Metric, StageMetrics, TOGGLES};
+pub use score::{deadline, evaluate, AblationRow, AblationTest, EvalReport, Metric, StageMetrics, TOGGLES};
 
 /// Most items (FEVER claims, RAGTruth responses, ALCE questions) one run
 /// reads; a longer file is refused (split it, or cut it with `head`/`jq`).

@@ -20,7 +20,7 @@ use crate::cite::evidence::EvidenceSpan;
 use crate::cite::metrics::{
     auroc, brier, citation_prf, cohen_kappa, ece, macro_f1, ndcg_at_k, precision_recall_f1_at_k,
 };
-use crate::cite::metrics::{mcnemar, McNemar};
+use crate::cite::metrics::{chi2_contingency, mcnemar, paired_t_test, t_test, McNemar, Significance};
 use crate::cite::pipeline::{run_sequential, LlmFailure, LlmRequest, Pipeline};
 use crate::cite::{self, CiteConfig, ClaimResult, Verdict};
 use crate::error::Result;
@@ -59,9 +59,22 @@ pub struct AblationRow {
     pub metrics: Vec<Metric>,
     /// Each metric minus all-on's (`None` where either is undefined).
     pub delta: Vec<Metric>,
-    /// McNemar's test of this configuration against all on, claim by
-    /// claim on [`EvalReport::outcome`] (`first_only`: right with all on
-    /// only); `None` for all on.
+    /// The spec's test of this configuration against all on (§7.5); `None`
+    /// for all on.
+    pub significance: Option<AblationTest>,
+}
+
+/// One ablation row's test against all on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AblationTest {
+    /// The test, its statistic, df and p.
+    #[serde(flatten)]
+    pub result: Significance,
+    /// What it compares, claim by claim.
+    pub measure: &'static str,
+    /// The measure's mean with all on and with the toggle off (t-tests).
+    pub means: Option<(f64, f64)>,
+    /// McNemar's discordant counts (`first_only`: right with all on only).
     pub mcnemar: Option<McNemar>,
 }
 
@@ -78,7 +91,7 @@ pub struct EvalReport {
     pub k: usize,
     /// Where the verdicts come from: stage 4's deterministic verifier.
     pub verdicts: &'static str,
-    /// The per-claim outcome the ablation's McNemar tests pair.
+    /// The per-claim outcome McNemar's and the paired t-test pair.
     pub outcome: &'static str,
     /// The per-stage metrics with every toggle on.
     pub stages: Vec<StageMetrics>,
@@ -114,6 +127,9 @@ fn toggle<'c>(config: &'c mut CiteConfig, name: &str) -> Option<&'c mut bool> {
 /// What one claim came out as.
 struct ClaimOutcome {
     confidence: f64,
+    level: ConfidenceLevel,
+    /// Stage 4 cites a span (else it asks no LLM).
+    cited: bool,
     high: bool,
     /// The final verdict: stage 4's deterministic verifier, lowered by stage 6.
     verdict: Verdict,
@@ -133,7 +149,7 @@ struct CaseOutcome {
 }
 
 /// Stage 1's pool, and per claim its results with its final verdict.
-type CaseRun = (Vec<EvidenceSpan>, Vec<(ClaimResult, Verdict)>);
+type CaseRun = (Vec<EvidenceSpan>, Vec<(ClaimResult, Verdict, bool)>);
 
 /// One case through the pipeline without an LLM: stage 1's pool, and per
 /// claim stages 3, 5 and 6 with the final verdict (stage 4's deterministic
@@ -146,7 +162,11 @@ fn run_case(case: &Case, config: &CiteConfig, deadline: &Deadline) -> Result<Cas
     let p = Pipeline::new(case.input.clone(), Vec::new(), config.clone(), false, deadline)?;
     let mut no_llm = |_: &LlmRequest| Err(LlmFailure::Failed("no LLM".into()));
     let report = run_sequential(p, &mut no_llm, None, deadline, &mut |_| {})?;
-    let results = report.claims.into_iter().map(|c| (c.result, c.verdict.unwrap_or(Verdict::Nei))).collect();
+    let results = report
+        .claims
+        .into_iter()
+        .map(|c| (c.result, c.verdict.unwrap_or(Verdict::Nei), c.verification.evidence.is_some()))
+        .collect();
     Ok((report.evidence_pool, results))
 }
 
@@ -174,8 +194,10 @@ fn run_all(cases: &[Case], config: &CiteConfig, deadline: &Deadline) -> Result<V
         let claims = results
             .iter()
             .zip(&case.input.claims)
-            .map(|((r, verdict), c)| ClaimOutcome {
+            .map(|((r, verdict, cited), c)| ClaimOutcome {
                 confidence: r.confidence.score,
+                level: r.confidence.level,
+                cited: *cited,
                 high: r.confidence.level == ConfidenceLevel::High,
                 verdict: *verdict,
                 numeric: r.numeric.as_ref().map(|n| n.verdict),
@@ -376,6 +398,88 @@ fn paired(on: &[bool], off: &[bool]) -> McNemar {
     mcnemar(b, c)
 }
 
+/// The LLM calls stage 4 makes for a claim with an LLM (spec 004 §4.4):
+/// none without a cited span, 1 for HIGH's quick check and MEDIUM's
+/// standard one, and LOW's full CoVe at its most, the questions, one
+/// answer a question and the comparison. What stage 3 saves (§7.5's
+/// "−72% compute overhead"), counted instead of timed so the report is
+/// the same for the same input.
+fn llm_calls(o: &ClaimOutcome, max_questions: usize) -> f64 {
+    match (o.cited, o.level) {
+        (false, _) => 0.0,
+        (true, ConfidenceLevel::High | ConfidenceLevel::Medium) => 1.0,
+        (true, ConfidenceLevel::Low) => (max_questions + 2) as f64,
+    }
+}
+
+/// The final verdicts' counts, in [`VERDICTS`] order.
+fn verdict_counts(runs: &[CaseOutcome]) -> Vec<usize> {
+    let all = runs.iter().flat_map(|r| &r.claims);
+    VERDICTS.iter().map(|v| all.clone().filter(|o| o.verdict == *v).count()).collect()
+}
+
+/// The columns of the NEI toggle's χ² test.
+const VERDICTS: [Verdict; 5] =
+    [Verdict::Supported, Verdict::Partial, Verdict::Unsupported, Verdict::Contradicted, Verdict::Nei];
+
+fn as_numbers(x: &[bool]) -> Vec<f64> {
+    x.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect()
+}
+
+fn mean(x: &[f64]) -> f64 {
+    x.iter().sum::<f64>() / x.len().max(1) as f64
+}
+
+/// The test §7.5 gives `toggle`, of the runs `off` against `on`: the
+/// confidence classification's t-test on the per-claim LLM calls, the
+/// citation correction's paired t-test on the per-claim outcome (0/1), the
+/// NEI verdict's χ² on the two verdict distributions (2 × verdicts), and
+/// McNemar's on the per-claim outcome for the rest (preselection and
+/// numeric QA as the spec says; abstention, which the spec does not list,
+/// likewise).
+fn significance(
+    toggle: &str,
+    dataset: Dataset,
+    cases: &[Case],
+    (on, off): (&[CaseOutcome], &[CaseOutcome]),
+    max_questions: usize,
+) -> AblationTest {
+    let right = |runs| outcomes(dataset, cases, runs);
+    match toggle {
+        "enable_confidence_classification" => {
+            let calls = |runs: &[CaseOutcome]| {
+                runs.iter().flat_map(|r| &r.claims).map(|o| llm_calls(o, max_questions)).collect::<Vec<_>>()
+            };
+            let (a, b) = (calls(on), calls(off));
+            AblationTest {
+                result: t_test(&a, &b),
+                measure: "stage 4's LLM calls per claim (with an LLM)",
+                means: Some((mean(&a), mean(&b))),
+                mcnemar: None,
+            }
+        }
+        "enable_citation_correction" => {
+            let (a, b) = (as_numbers(&right(on)), as_numbers(&right(off)));
+            AblationTest {
+                result: paired_t_test(&a, &b),
+                measure: "the per-claim outcome, 1 right, 0 not",
+                means: Some((mean(&a), mean(&b))),
+                mcnemar: None,
+            }
+        }
+        "enable_nei_verdict" => AblationTest {
+            result: chi2_contingency(&[verdict_counts(on), verdict_counts(off)]),
+            measure: "the final verdicts' distribution (SUPPORTED, PARTIAL, UNSUPPORTED, CONTRADICTED, NEI)",
+            means: None,
+            mcnemar: None,
+        },
+        _ => {
+            let t = paired(&right(on), &right(off));
+            AblationTest { result: t.significance(), measure: "the per-claim outcome", means: None, mcnemar: Some(t) }
+        }
+    }
+}
+
 fn same_set(a: &[String], b: &[String]) -> bool {
     a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
 }
@@ -449,14 +553,14 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
     }
     let base_runs = run_all(cases, &all_on, deadline)?;
     let base = stages(dataset, cases, &base_runs);
-    let base_right = outcomes(dataset, cases, &base_runs);
+    let max_questions = config.isolated_verification.max_cove_questions;
     let flat = |s: &[StageMetrics]| s.iter().flat_map(|x| x.metrics.iter().cloned()).collect::<Vec<_>>();
     let base_flat = flat(&base);
     let mut ablation = vec![AblationRow {
         configuration: "all on".into(),
         delta: base_flat.iter().map(|x| m(x.name, x.value.map(|_| 0.0))).collect(),
         metrics: base_flat.clone(),
-        mcnemar: None,
+        significance: None,
     }];
     for name in TOGGLES {
         let mut off = all_on.clone();
@@ -467,8 +571,8 @@ pub fn evaluate(dataset: Dataset, cases: &[Case], config: &CiteConfig, deadline:
         let metrics = flat(&stages(dataset, cases, &runs));
         let delta =
             metrics.iter().zip(&base_flat).map(|(a, b)| m(a.name, a.value.zip(b.value).map(|(a, b)| a - b))).collect();
-        let test = paired(&base_right, &outcomes(dataset, cases, &runs));
-        ablation.push(AblationRow { configuration: format!("{name} off"), metrics, delta, mcnemar: Some(test) });
+        let test = significance(name, dataset, cases, (&base_runs, &runs), max_questions);
+        ablation.push(AblationRow { configuration: format!("{name} off"), metrics, delta, significance: Some(test) });
     }
     let mut notes = vec![
         "verdicts are stage 4's deterministic verifier (no LLM: SUPPORTED only word for word, CONTRADICTED when the numeric check disagrees, PARTIAL when enough key words are in the span, NEI without a cited span), lowered by stage 6; stage 5 corrects by them".to_string(),
@@ -503,6 +607,8 @@ mod tests {
         ClaimOutcome {
             confidence,
             high,
+            level: ConfidenceLevel::Low,
+            cited: false,
             verdict: Verdict::Supported,
             numeric: None,
             given: Vec::new(),
