@@ -441,7 +441,8 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Significance {
 /// Student's two-sample t-test, pooled variance (scipy's `ttest_ind(a, b)`,
 /// `equal_var=True`): t = (mean a − mean b) / (s_p · √(1/n_a + 1/n_b)),
 /// `n_a + n_b − 2` degrees of freedom. Under 3 values in all or a side
-/// empty: t = 0, df 0, p = 1; both sides constant: as [`t_result`].
+/// empty: t = 0, df 0, p = 1; a side of one value adds no squares (scipy
+/// answers NaN); both sides constant: as [`t_result`].
 pub fn t_test(a: &[f64], b: &[f64]) -> Significance {
     let (na, nb) = (a.len(), b.len());
     if na == 0 || nb == 0 || na + nb < 3 {
