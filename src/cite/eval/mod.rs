@@ -6,9 +6,14 @@
 //! the keyword methods stand in), the per-stage metrics of §7.3 computed
 //! with [`crate::cite::metrics`]'s functions, and the toggle ablation of
 //! §7.5: every run once with the toggles on, then once with each toggle off
-//! in turn, each tested against all on by McNemar's test
-//! ([`crate::cite::metrics::mcnemar`]: exact binomial below 25 discordant
-//! claims, else χ² with continuity correction) on one per-claim outcome.
+//! in turn, each tested against all on by the test §7.5 gives its toggle
+//! (see `score::significance`): McNemar's
+//! ([`crate::cite::metrics::mcnemar`]) on one per-claim outcome for
+//! preselection, numeric QA and abstention; Student's t-test on stage 4's
+//! LLM calls per claim for confidence classification (counted, not timed:
+//! the report is the same for the same input); the paired t-test on the
+//! outcome as 1/0 for citation correction; χ² on the verdict distribution
+//! for the NEI verdict.
 //!
 //! What each dataset measures (the spec's functional mapping, §7.2–7.3):
 //! - FEVER: stage 1 against the gold evidence sentences, stage 3's
@@ -16,20 +21,20 @@
 //!   4's deterministic verifier, lowered by stage 6) against the label
 //!   (§7.3.4's metrics, mapped to FEVER's labels as the spec's
 //!   `map_verdict_to_fever`), stage 6 on the claims holding a number;
-//!   McNemar pairs "the label is right";
+//!   the outcome: "the label is right";
 //! - RAGTruth: stage 3's calibration against "the sentence overlaps no
 //!   hallucination span", the verdict as a hallucination detector
 //!   (UNSUPPORTED, CONTRADICTED and NEI flag), stage 6 on sentences holding
-//!   a number; McNemar pairs "flagged exactly when hallucinated";
+//!   a number; the outcome: "flagged exactly when hallucinated";
 //! - ALCE: stage 1 against the documents whose `answers_found` is not all
 //!   0, stage 5 by the spec's synthetic error injection (§7.3.5): the
 //!   citations of a generated `output` are taken as correct, those of 3
 //!   claims in 10 are corrupted, and correction is scored on restoring
-//!   them; McNemar pairs "the citations after correction are the output's".
+//!   them; the outcome: "the citations after correction are the output's".
 //!
 //! Stage 4 with an LLM is not run here (the report says the verdicts are
-//! the deterministic verifier's); the spec's t-tests (latency, MQLA) and
-//! χ² tests are not computed.
+//! the deterministic verifier's); interleaved generation, which needs one
+//! to write claims, is not ablated.
 //!
 //! Architecture Invariant: the runner performs no I/O; the readers take
 //! text, the CLI reads the files.
