@@ -780,6 +780,28 @@ mod tests {
     }
 
     #[test]
+    fn distributions_and_tests_by_hand() {
+        // I_x(1, 1) = x; Q(1, x) = e^(−x)
+        assert!(close(incomplete_beta(1.0, 1.0, 0.37), 0.37));
+        assert!(close(upper_incomplete_gamma(1.0, 2.5), libm::exp(-2.5)));
+        // t with df 1 is Cauchy: P(|T| ≥ √3) = 1 − 2·atan(√3)/π = 1/3;
+        // df 2: P(|T| ≥ t) = 1 − t/√(t² + 2)
+        assert!(close(student_t_two_sided(libm::sqrt(3.0), 1.0), 1.0 / 3.0));
+        assert!(close(student_t_two_sided(-1.0, 2.0), 1.0 - 1.0 / libm::sqrt(3.0)));
+        // χ²: df 1 tail erfc(√(x/2)), df 2 tail e^(−x/2)
+        assert!(close(chi2_upper_tail(3.84, 1.0), libm::erfc(libm::sqrt(1.92))));
+        assert!(close(chi2_upper_tail(3.0, 2.0), libm::exp(-1.5)));
+        // 2 × 2 [[30, 10], [15, 25]]: N(ad − bc)² / (row · column totals) =
+        // 80 · 600² / (40 · 40 · 45 · 35) = 80/7, df 1
+        let c = chi2_contingency(&[vec![30, 10], vec![15, 25]]);
+        assert!(close(c.statistic.unwrap_or(f64::NAN), 80.0 / 7.0) && c.df == Some(1.0));
+        assert!(close(c.p_value, libm::erfc(libm::sqrt(40.0 / 7.0))));
+        // paired: differences 1, 1, 1, 0, 0, −1: t = (1/3) / (1/3) = 1, df 5
+        let t = paired_t_test(&[1.0, 1.0, 1.0, 1.0, 1.0, 0.0], &[0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+        assert!(close(t.statistic.unwrap_or(f64::NAN), 1.0) && t.df == Some(5.0));
+    }
+
+    #[test]
     fn ranking_by_hand() {
         // relevant at ranks 1 and 3, 3 relevant in all; k = 3
         let rel = [2.0, 0.0, 1.0, 0.0, 3.0];
