@@ -56,6 +56,13 @@ if ! python3 -c 'import sklearn' 2>/dev/null && ! /usr/bin/python3 -c 'import sk
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn
 fi
 
+# scipy: the oracle of tests/cite_metrics_scipy.rs (the ablation's t, χ²
+# and McNemar tests, spec 004 §7.5); that test fails without it, never skips.
+if ! python3 -c 'import scipy' 2>/dev/null && ! /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-scipy
+fi
+
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
