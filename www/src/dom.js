@@ -94,7 +94,7 @@ const FRAME_WAIT_MS = 100;
  * own, 50–90 ms for a thousand claims.)
  * @returns {() => Promise<boolean>}
  */
-export function timeSlicer(isCurrent = () => true, ms = 6) {
+export function timeSlicer(isCurrent = () => true, ms = 3) {
   let since = performance.now();
   return async () => {
     if (performance.now() - since >= ms) {
