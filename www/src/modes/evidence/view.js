@@ -87,7 +87,6 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     const windowTop = viewer.scrollTop - LIVE_MARGIN_PX;
     const windowBottom = viewer.scrollTop + viewer.clientHeight + LIVE_MARGIN_PX;
     let estimatedY = 0;
-    let drawnThisFrame = 0;
     let seg = 0;
     let start = 0;
     for (const [n, end] of nextEnds.entries()) {
@@ -113,11 +112,8 @@ export function sourceRenderer(pre, viewer, tooltipId) {
         pre.append(element);
         if (estimatedY >= windowTop && estimatedY - height <= windowBottom) {
           draw(chunk, text);
-          // two chunks' text and marks at most in one frame's layout
-          if (++drawnThisFrame === 2) {
-            drawnThisFrame = 0;
-            await afterNextFrame();
-          }
+          // one chunk's text and marks in a frame's layout (a chunk dense with marks is milliseconds of layout)
+          await afterNextFrame();
         }
       } else if (chunk.signature !== signature) {
         chunk.pieces = pieces;
