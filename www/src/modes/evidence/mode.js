@@ -430,6 +430,9 @@ export function mount(panel, ctx) {
     const general = [...new Map(outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])])
       .map((w) => [`${w.code}\u0000${w.message}`, w])).values()];
     if (!(await list.render({ entries, general }, pause))) return;
+    // the list's first claims laid out in a frame of their own, the filters and the summary in the next
+    await afterNextFrame();
+    if (mine !== shownGeneration) return;
     drawFilters(entries);
     showFormat(run.format);
     const timing = `${(run.format ?? 'no source').replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;

@@ -118,7 +118,10 @@ export function sourceRenderer(pre, viewer, tooltipId) {
       } else if (chunk.signature !== signature) {
         chunk.pieces = pieces;
         chunk.signature = signature;
-        if (chunk.live) draw(chunk, text);
+        if (chunk.live) {
+          draw(chunk, text);
+          await afterNextFrame(); // its new marks laid out alone
+        }
       }
       start = end;
       if (!(await pause())) {
