@@ -4,6 +4,15 @@
 // A tool, not a test (node --test does not pick it up):
 //
 //   node tests/browser/profile.mjs [aaa|book] [--edit] [--threshold=30] [--trace=FILE]
+//     [--cpu] [--no-js] [--v8]
+//
+// Each task shows its wall time and its thread (CPU) time. On a machine
+// whose cores are shared, a task's wall time can be many times its CPU
+// time (the thread waits for a core: a 2 ms task seen taking 60 ms), so
+// `--cpu` picks tasks by their CPU time instead: that is what the page's
+// code decides. `--no-js` leaves out the sampling profiler (it slows the
+// page, and starts with a long task of its own); `--v8` adds V8's own
+// categories (wasm tier-up compilation, GC) to see the other threads.
 //
 // `aaa`: 1 MB of "a a …" and the quote "a a a a a a"; `book`:
 // benches/data/rust-book.md and its 1000 claims (benches/data/claims-1000.json);
