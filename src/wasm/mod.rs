@@ -281,21 +281,11 @@ impl JsPieces {
 
 impl std::io::Write for JsPieces {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-
-    /// What serde_json calls. The trait's default loops over `write` with
-    /// its error paths, and serde_json inlines it at every write of every
-    /// result type: that copy was about 14 KB of the gzipped `.wasm`. One
-    /// shared function here, as `Vec<u8>`'s own `write_all` is small.
-    #[inline(never)]
-    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
         self.pending.extend_from_slice(data);
         if self.pending.len() >= JS_TEXT_PIECE {
             self.send(false)?;
         }
-        Ok(())
+        Ok(data.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
