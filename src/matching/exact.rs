@@ -30,10 +30,6 @@
 //! postings of its windows at offsets 0, 1 and 2 (the same argument as the
 //! sampled pass, inverted), at a cost set by how often those windows occur,
 //! not by the text's length.
-// Not yet converted (issue 20 item 5): the indexing of its inner loops
-// (searched text, tables), left for a change measured on its own.
-#![allow(clippy::indexing_slicing)]
-
 use crate::host::Deadline;
 
 #[cfg(test)]
@@ -74,12 +70,12 @@ pub fn find_all_bounded(
 ) -> Vec<Occurrences> {
     let mut results = vec![Occurrences::default(); patterns.len()];
     // identical quotes are searched once
-    let mut order: Vec<usize> = (0..patterns.len()).filter(|&i| !patterns[i].is_empty()).collect();
-    crate::sort::sort_by(&mut order, |&a, &b| patterns[a].cmp(patterns[b]).then(a.cmp(&b)));
+    let mut order: Vec<(&[u8], usize)> =
+        patterns.iter().enumerate().filter(|(_, p)| !p.is_empty()).map(|(i, p)| (p.as_bytes(), i)).collect();
+    crate::sort::sort_by(&mut order, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
     let mut unique: Vec<&[u8]> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
-    for i in order {
-        let p = patterns[i].as_bytes();
+    for (p, i) in order {
         if unique.last() != Some(&p) {
             unique.push(p);
             owners.push(Vec::new());
@@ -105,10 +101,16 @@ pub fn find_all_bounded(
         // stable: the same order (pairs are distinct), and the same code as
         // token.rs's sort of (usize, usize) (one sort instantiation, not two)
         hits.spans.sort();
-        for &o in &owners[1..] {
-            results[o] = hits.clone();
+        if let Some((&first, rest)) = owners.split_first() {
+            for &o in rest {
+                if let Some(r) = results.get_mut(o) {
+                    *r = hits.clone();
+                }
+            }
+            if let Some(r) = results.get_mut(first) {
+                *r = hits;
+            }
         }
-        results[owners[0]] = hits;
     }
     results
 }
@@ -310,7 +312,7 @@ impl<'p> MultiSearcher<'p> {
             }
             let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
             let h = (w.wrapping_mul(HASH_MUL) >> shift) as usize;
-            if bits[(h >> 6) & mask] & (1 << (h & 63)) != 0 {
+            if bit_set(bits, (h >> 6) & mask, h) {
                 probes.push(at as u32);
             }
             at += self.stride;
@@ -399,15 +401,23 @@ fn collect_both(long: &PrefixTable, mid: &PrefixTable, text: &[u8], range: std::
     for (i, window) in bytes.windows(8).enumerate() {
         let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
         let hm = ((w & 0xFFFF_FFFF).wrapping_mul(HASH_MUL) >> mshift) as usize;
-        let mut hit = mbits[(hm >> 6) & mmask] & (1 << (hm & 63)) != 0;
+        let mut hit = bit_set(mbits, (hm >> 6) & mmask, hm);
         if !lbits.is_empty() {
             let hl = (w.wrapping_mul(HASH_MUL) >> lshift) as usize;
-            hit |= lbits[(hl >> 6) & lmask] & (1 << (hl & 63)) != 0;
+            hit |= bit_set(lbits, (hl >> 6) & lmask, hl);
         }
         if hit {
             out.push((range.start + i) as u32);
         }
     }
+}
+
+/// Whether bit `h % 64` of `bits[word]` is set (false past the end: the
+/// callers mask `word` with `bits.len() - 1`, a power of two minus one, so
+/// it never is).
+#[inline(always)]
+fn bit_set(bits: &[u64], word: usize, h: usize) -> bool {
+    bits.get(word).is_some_and(|w| w & (1 << (h & 63)) != 0)
 }
 
 /// The first `N` bytes of `p` (which has at least `N`) as a little-endian
@@ -533,7 +543,7 @@ impl PrefixTable {
         for (i, window) in bytes.windows(8).enumerate() {
             let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
             let h = (w.wrapping_mul(HASH_MUL) >> shift) as usize;
-            if bits[(h >> 6) & mask] & (1 << (h & 63)) != 0 {
+            if bit_set(bits, (h >> 6) & mask, h) {
                 out.push((range.start + i) as u32);
             }
         }
@@ -596,8 +606,10 @@ impl GramIndex {
                 *c += 1;
             }
         }
-        for b in 1..starts.len() {
-            starts[b] += starts[b - 1];
+        let mut running = 0u32;
+        for start in &mut starts {
+            running += *start;
+            *start = running;
         }
         let mut fill = starts.clone();
         let mut positions = vec![0u32; hashes.len()];
@@ -654,10 +666,9 @@ impl GramIndex {
 /// The window of [`GRAM`] bytes at `at`, as a number.
 #[inline]
 fn gram_at(bytes: &[u8], at: usize) -> Option<u64> {
-    let w = bytes.get(at..at + GRAM)?;
-    let mut word = [0u8; 8];
-    word[..GRAM].copy_from_slice(w);
-    Some(u64::from_le_bytes(word))
+    let w: &[u8; GRAM] = bytes.get(at..at + GRAM)?.try_into().ok()?;
+    let [a, b, c, d, e, f] = *w;
+    Some(u64::from_le_bytes([a, b, c, d, e, f, 0, 0]))
 }
 
 #[cfg(test)]

@@ -49,10 +49,6 @@
 //! never panics: it clamps `ahi`/`bhi` to the sequence lengths, and when the
 //! (clamped) ranges are empty it returns `(alo, blo, 0)` exactly like CPython
 //! does for empty ranges. For in-range arguments results are identical.
-// Not yet converted (issue 20 item 5): the indexing of its inner loops
-// (searched text, tables), left for a change measured on its own.
-#![allow(clippy::indexing_slicing)]
-
 use std::collections::HashMap;
 
 /// A matching block `a[a..a + size] == b[b..b + size]`, in char indices.
@@ -243,12 +239,12 @@ impl SequenceMatcher {
         // (isjunk is None), so this extends over *any* equal elements,
         // including popular ones; difflib's two junk-extension loops that
         // follow can never run and are omitted.
-        while besti > alo && bestj > blo && a[besti - 1] == b[bestj - 1] {
+        while besti > alo && bestj > blo && same_at(a, b, besti - 1, bestj - 1) {
             besti -= 1;
             bestj -= 1;
             bestsize += 1;
         }
-        while besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] == b[bestj + bestsize] {
+        while besti + bestsize < ahi && bestj + bestsize < bhi && same_at(a, b, besti + bestsize, bestj + bestsize) {
             bestsize += 1;
         }
 
@@ -312,6 +308,13 @@ impl SequenceMatcher {
             1.0
         }
     }
+}
+
+/// `a[i] == b[j]`, false when either is out of range (the callers keep
+/// `i < ahi <= a.len()` and `j < bhi <= b.len()`, so it never is).
+#[inline]
+fn same_at(a: &[char], b: &[char], i: usize, j: usize) -> bool {
+    matches!((a.get(i), b.get(j)), (Some(x), Some(y)) if x == y)
 }
 
 /// The judge's quote score: the size of

@@ -72,41 +72,84 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
     sweep(query, index, &hits, width, floor, limit, deadline)
 }
 
-/// [`find`] over `hits`, the (position, term) occurrences by position.
+/// A hit: an occurrence of one of the query's terms, packed as a number
+/// (token position above term above whether the token has the term's
+/// surface form), so that hits sort by position as numbers and the sweep
+/// reads the surface flag without asking the index again.
+type Hit = u64;
+
+/// Bits of a [`Hit`] below the position.
+const POSITION_SHIFT: u32 = 32;
+
+fn hit(position: usize, term: usize, surface: bool) -> Hit {
+    (position as u64) << POSITION_SHIFT | (term as u64 & 0x7fff_ffff) << 1 | u64::from(surface)
+}
+
+fn hit_position(h: Hit) -> usize {
+    (h >> POSITION_SHIFT) as usize
+}
+
+fn hit_term(h: Hit) -> usize {
+    ((h >> 1) & 0x7fff_ffff) as usize
+}
+
+fn hit_surface(h: Hit) -> u32 {
+    (h & 1) as u32
+}
+
+/// [`find`] over `hits`, the occurrences by position.
 fn sweep(
     query: &TokenQuery,
     index: &TokenIndex,
-    hits: &[(usize, usize)],
+    hits: &[Hit],
     width: usize,
     floor: f64,
     limit: usize,
     deadline: &Deadline,
 ) -> Vec<TokenMatch> {
     let n = query.terms.len();
+    // the least numerator scoring `floor`, by the score's own division
+    // (none: no window can)
+    let top = 10 * n as u32;
+    let Some(need) = (0..=top).find(|&num| num as f64 / (10 * n) as f64 >= floor) else {
+        return Vec::new();
+    };
     let mut sweep = Sweep { counts: vec![(0u32, 0u32); n], numerator: 0 };
     let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
     let mut left = 0;
-    for (right, &hit) in hits.iter().enumerate() {
+    for (right, &h) in hits.iter().enumerate() {
         if deadline.expired() {
             return Vec::new();
         }
-        sweep.add(hit, index, &query.terms);
+        sweep.add(h);
+        let at = hit_position(h);
         // left <= right always: the hit at `right` is never past itself
-        while let Some(&old) = hits.get(left).filter(|h| h.0 + width <= hit.0) {
-            sweep.remove(old, index, &query.terms);
+        while let Some(&old) = hits.get(left).filter(|&&o| hit_position(o) + width <= at) {
+            sweep.remove(old);
             left += 1;
         }
         // tighten from the left while the score does not drop
-        while let Some(&old) =
-            hits.get(left).filter(|&&h| left < right && sweep.removal_keeps_score(h, index, &query.terms))
-        {
-            sweep.remove(old, index, &query.terms);
+        while let Some(&old) = hits.get(left).filter(|&&o| left < right && sweep.removal_keeps_score(o)) {
+            sweep.remove(old);
             left += 1;
         }
-        if let (true, Some(first)) = (sweep.score(n) >= floor, hits.get(left)) {
-            candidates.push((sweep.numerator, first.0, hit.0));
+        if let (true, Some(&first)) = (sweep.numerator >= need, hits.get(left)) {
+            candidates.push((sweep.numerator, hit_position(first), at));
         }
     }
+    choose(index, n, &candidates, limit, deadline)
+}
+
+/// Up to `limit` of `candidates` (numerator, first, last token), best
+/// first: numerator down, then width, then start; each overlapping none
+/// chosen before it.
+fn choose(
+    index: &TokenIndex,
+    n: usize,
+    candidates: &[(u32, usize, usize)],
+    limit: usize,
+    deadline: &Deadline,
+) -> Vec<TokenMatch> {
     // best first: numerator down, then width, then start; as one u128 key
     // per candidate (positions are token indices, u32), sorted as numbers
     // (the keys are distinct: `last` differs between candidates)
@@ -144,8 +187,8 @@ fn sweep(
     chosen
 }
 
-/// (token position, term) for the occurrences of the query's stems that
-/// a passage scoring `floor` can hold, by position.
+/// The occurrences of the query's stems that a passage scoring `floor`
+/// can hold, as [`Hit`]s by position.
 ///
 /// Such a passage holds at least `m` distinct terms (each adds at most 10
 /// to the numerator), so at least one of the `n - m + 1` rarest terms: its
@@ -157,7 +200,7 @@ fn sweep(
 /// without an anchor holds at most `m - 1` terms and scored below `floor`
 /// anyway. On quotes of common words (paraphrases, shuffled sentences) this
 /// drops most hits of the few most frequent stems before the sort.
-fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize) -> Vec<(usize, usize)> {
+fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize) -> Vec<Hit> {
     let n = query.terms.len();
     let lists: Vec<&[u32]> =
         query.terms.iter().map(|(stem_id, _)| stem_id.map_or(&[][..], |id| index.postings(id))).collect();
@@ -170,28 +213,32 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         lists.get(a).map_or(0, |l| l.len()).cmp(&lists.get(b).map_or(0, |l| l.len())).then(a.cmp(&b))
     });
     let (rare, common) = order.split_at(n - (m - 1));
-    // hits as one number, position (a u32) above term (terms are fewer
-    // than a quote's words, at most MAX_QUOTE_CHARS), sorted as numbers: a sort of
-    // u64 is several times cheaper than one of pairs; the pairs are distinct
-    // (a token has one stem and the terms have distinct stems), so any sort
-    // gives the one order
-    const TERM_BITS: u32 = 32;
-    if u32::try_from(n).is_err() {
+    // hits as numbers (see `Hit`; terms are fewer than a quote's words, at
+    // most MAX_QUOTE_CHARS, so they fit 31 bits), sorted as numbers: a sort
+    // of u64 is several times cheaper than one of tuples; the positions are
+    // distinct (a token has one stem and the terms have distinct stems), so
+    // any sort gives the one order
+    if n >= 1 << 31 {
         return Vec::new();
     }
-    let key = |p: usize, t: usize| (p as u64) << TERM_BITS | t as u64;
-    let mut keys: Vec<u64> = Vec::new();
+    let surface_ids: Vec<Option<u32>> = query.terms.iter().map(|t| t.1).collect();
+    let key = |p: usize, t: usize| {
+        let surface = surface_ids.get(t).copied().flatten().is_some_and(|s| index.surface(p) == s);
+        hit(p, t, surface)
+    };
+    let mut keys: Vec<Hit> = Vec::new();
     for &t in rare {
         keys.extend(lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)));
     }
+    // stable: the keys are runs of ascending numbers (one a term), which
+    // the stable sort merges in linear passes (the unstable one does not
+    // see them)
     keys.sort();
-    let mut hits: Vec<(usize, usize)> = Vec::with_capacity(keys.len());
-    hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
-    if !common.is_empty() && !hits.is_empty() {
+    if !common.is_empty() && !keys.is_empty() {
         // the anchors' reaches, merged: [p - (width - 1), p + (width - 1)]
         let reach = width.saturating_sub(1);
         let mut intervals: Vec<(usize, usize)> = Vec::new();
-        for p in hits.iter().map(|h| h.0) {
+        for p in keys.iter().map(|&h| hit_position(h)) {
             let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
             match intervals.last_mut() {
                 Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
@@ -200,6 +247,7 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         }
         // one walk along each common term's postings and the intervals
         // (both ascend): linear in the two
+        let anchors = keys.len();
         for &t in common {
             let postings = lists.get(t).copied().unwrap_or_default();
             let mut at = intervals.iter().peekable();
@@ -215,11 +263,11 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
                 }
             }
         }
-        keys.sort();
-        hits.clear();
-        hits.extend(keys.iter().map(|&k| ((k >> TERM_BITS) as usize, (k & 0xffff_ffff) as usize)));
+        if keys.len() > anchors {
+            keys.sort();
+        }
     }
-    hits
+    keys
 }
 
 /// Counts of each term in the current window: (any form, exact surface).
@@ -229,49 +277,36 @@ struct Sweep {
     numerator: u32,
 }
 
+/// 0 for a term absent from the window, 9 present only in other forms of
+/// its stem, 10 present in its own form (without branches: the sweep asks
+/// it several times a hit).
+#[inline]
 fn weight(c: (u32, u32)) -> u32 {
-    match c {
-        (0, _) => 0,
-        (_, 0) => 9,
-        _ => 10,
-    }
+    u32::from(c.0 != 0) * (9 + u32::from(c.1 != 0))
 }
 
 impl Sweep {
-    fn is_surface(hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) -> bool {
-        terms.get(hit.1).and_then(|t| t.1).is_some_and(|s| index.surface(hit.0) == s)
-    }
-
-    fn add(&mut self, hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) {
-        let surface = Sweep::is_surface(hit, index, terms) as u32;
-        if let Some(c) = self.counts.get_mut(hit.1) {
+    #[inline]
+    fn add(&mut self, h: Hit) {
+        if let Some(c) = self.counts.get_mut(hit_term(h)) {
             self.numerator -= weight(*c);
-            *c = (c.0 + 1, c.1 + surface);
+            *c = (c.0 + 1, c.1 + hit_surface(h));
             self.numerator += weight(*c);
         }
     }
 
-    fn remove(&mut self, hit: (usize, usize), index: &TokenIndex, terms: &[(Option<u32>, Option<u32>)]) {
-        let surface = Sweep::is_surface(hit, index, terms) as u32;
-        if let Some(c) = self.counts.get_mut(hit.1) {
+    #[inline]
+    fn remove(&mut self, h: Hit) {
+        if let Some(c) = self.counts.get_mut(hit_term(h)) {
             self.numerator -= weight(*c);
-            *c = (c.0.saturating_sub(1), c.1.saturating_sub(surface));
+            *c = (c.0.saturating_sub(1), c.1.saturating_sub(hit_surface(h)));
             self.numerator += weight(*c);
         }
     }
 
-    fn removal_keeps_score(
-        &self,
-        hit: (usize, usize),
-        index: &TokenIndex,
-        terms: &[(Option<u32>, Option<u32>)],
-    ) -> bool {
-        let surface = Sweep::is_surface(hit, index, terms) as u32;
-        self.counts.get(hit.1).is_some_and(|&c| weight(c) == weight((c.0 - 1, c.1 - surface)))
-    }
-
-    fn score(&self, n: usize) -> f64 {
-        self.numerator as f64 / (10 * n) as f64
+    #[inline]
+    fn removal_keeps_score(&self, h: Hit) -> bool {
+        self.counts.get(hit_term(h)).is_some_and(|&c| weight(c) == weight((c.0 - 1, c.1 - hit_surface(h))))
     }
 }
 
@@ -319,10 +354,87 @@ mod tests {
         hits
     }
 
-    /// The anchor filter of `merged_hits` changes no answer: random texts
-    /// over a small vocabulary (so that words repeat at every distance),
-    /// random quotes, several floors and limits, against the sweep over
-    /// every hit.
+    /// [`all_hits`] packed as [`Hit`]s.
+    fn all_packed(query: &TokenQuery, index: &TokenIndex) -> Vec<Hit> {
+        all_hits(query, index)
+            .into_iter()
+            .map(|(p, t)| hit(p, t, query.terms[t].1.is_some_and(|s| index.surface(p) == s)))
+            .collect()
+    }
+
+    /// The sweep as it was before hits were packed: (position, term)
+    /// pairs, the index asked for each hit's surface form at every step,
+    /// the score compared with `floor` as a float (the oracle of `sweep`).
+    fn sweep_reference(
+        query: &TokenQuery,
+        index: &TokenIndex,
+        hits: &[(usize, usize)],
+        width: usize,
+        floor: f64,
+        limit: usize,
+    ) -> Vec<TokenMatch> {
+        let n = query.terms.len();
+        let weight_ref = |c: (u32, u32)| match c {
+            (0, _) => 0,
+            (_, 0) => 9,
+            _ => 10,
+        };
+        let surface = |h: (usize, usize)| query.terms[h.1].1.is_some_and(|s| index.surface(h.0) == s) as u32;
+        let mut counts = vec![(0u32, 0u32); n];
+        let mut numerator = 0u32;
+        let mut step = |counts: &mut Vec<(u32, u32)>, h: (usize, usize), add: bool| {
+            let c = &mut counts[h.1];
+            numerator -= weight_ref(*c);
+            *c = if add { (c.0 + 1, c.1 + surface(h)) } else { (c.0 - 1, c.1 - surface(h)) };
+            numerator += weight_ref(*c);
+            numerator
+        };
+        let mut candidates: Vec<(u32, usize, usize)> = Vec::new();
+        let mut left = 0;
+        for right in 0..hits.len() {
+            let h = hits[right];
+            let mut num = step(&mut counts, h, true);
+            while hits[left].0 + width <= h.0 {
+                num = step(&mut counts, hits[left], false);
+                left += 1;
+            }
+            while left < right && {
+                let (old, c) = (hits[left], counts[hits[left].1]);
+                weight_ref(c) == weight_ref((c.0 - 1, c.1 - surface(old)))
+            } {
+                num = step(&mut counts, hits[left], false);
+                left += 1;
+            }
+            if num as f64 / (10 * n) as f64 >= floor {
+                candidates.push((num, hits[left].0, h.0));
+            }
+        }
+        candidates.sort_by(|a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
+        let mut chosen: Vec<TokenMatch> = Vec::new();
+        for (num, first, last) in candidates {
+            if chosen.len() >= limit {
+                break;
+            }
+            if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
+                continue;
+            }
+            let (a, b) = (index.token(first).unwrap(), index.token(last).unwrap());
+            chosen.push(TokenMatch {
+                first_token: first,
+                last_token: last,
+                start: a.start as usize,
+                end: b.end as usize,
+                score: num as f64 / (10 * n) as f64,
+            });
+        }
+        chosen
+    }
+
+    /// The anchor filter of `merged_hits` changes no answer, and the packed
+    /// sweep answers what the sweep over (position, term) pairs did: random
+    /// texts over a small vocabulary (so that words repeat at every
+    /// distance, and stems in several forms), random quotes, several floors
+    /// and limits, against the sweeps over every hit.
     #[test]
     fn filtered_hits_find_what_all_hits_find() {
         let vocab = [
@@ -361,8 +473,10 @@ mod tests {
                 let width = q.token_count + (q.token_count / 2).max(2);
                 for floor in [0.0, 0.3, 0.5, 0.75, 1.0] {
                     for limit in [1, 3, 50] {
-                        let all = sweep(&q, &idx, &all_hits(&q, &idx), width, floor, limit, &Deadline::never());
+                        let all = sweep(&q, &idx, &all_packed(&q, &idx), width, floor, limit, &Deadline::never());
                         assert_eq!(find(&q, &idx, floor, limit, &Deadline::never()), all, "{doc:?} / {quote:?}");
+                        let reference = sweep_reference(&q, &idx, &all_hits(&q, &idx), width, floor, limit);
+                        assert_eq!(all, reference, "{doc:?} / {quote:?}");
                         compared += all.len();
                     }
                 }

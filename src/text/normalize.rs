@@ -98,13 +98,7 @@ impl Normalized {
             return None;
         }
         let r = self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?;
-        let run = self.runs.get(r)?;
-        Some(if run.end == 0 {
-            let s = run.orig as usize + (i - run.norm as usize);
-            (s, s + 1)
-        } else {
-            (run.orig as usize, run.end as usize)
-        })
+        self.run_byte(r, i)
     }
 
     /// The original byte range of the non-empty normalized byte range
@@ -116,6 +110,54 @@ impl Normalized {
         let (s, _) = self.original_of_byte(start)?;
         let (_, e) = self.original_of_byte(end - 1)?;
         (s < e).then_some((s, e))
+    }
+
+    /// [`Normalized::original_range`] of each of `ranges`, computed in one
+    /// walk along the map when they ascend (each starts at or after the
+    /// previous one's end, as the words of a passage do): one binary search,
+    /// then the runs in between. A range that does not ascend is looked up
+    /// on its own; the answers are the same either way.
+    pub fn original_ranges(&self, ranges: &[(usize, usize)]) -> Vec<Option<(usize, usize)>> {
+        let mut at: Option<usize> = None;
+        let mut of_byte = |i: usize| -> Option<(usize, usize)> {
+            if i >= self.text.len() {
+                return None;
+            }
+            let r = match at.filter(|&r| self.runs.get(r).is_some_and(|run| run.norm as usize <= i)) {
+                Some(mut r) => {
+                    while self.runs.get(r + 1).is_some_and(|run| run.norm as usize <= i) {
+                        r += 1;
+                    }
+                    r
+                }
+                None => self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?,
+            };
+            at = Some(r);
+            self.run_byte(r, i)
+        };
+        ranges
+            .iter()
+            .map(|&(start, end)| {
+                if start >= end || end > self.text.len() {
+                    return None;
+                }
+                let (s, _) = of_byte(start)?;
+                let (_, e) = of_byte(end - 1)?;
+                (s < e).then_some((s, e))
+            })
+            .collect()
+    }
+
+    /// The original range of normalized byte `i`, which run `r` holds.
+    #[inline]
+    fn run_byte(&self, r: usize, i: usize) -> Option<(usize, usize)> {
+        let run = self.runs.get(r)?;
+        Some(if run.end == 0 {
+            let s = run.orig as usize + (i - run.norm as usize);
+            (s, s + 1)
+        } else {
+            (run.orig as usize, run.end as usize)
+        })
     }
 
     /// Bytes of memory held (text and map), for benchmarks.

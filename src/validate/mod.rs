@@ -87,7 +87,7 @@ pub fn validate_evidence_with(
     let deadline = config.deadline(clock);
     let doc = match Document::parse(source, claims.format, &deadline) {
         Ok(doc) => doc,
-        Err(e) if crate::document::is_past_deadline(&e) => return Ok(unparsed_report(source, &claims, e, started)),
+        Err(e) if crate::document::is_past_deadline(&e) => return unparsed_report(source, &claims, e, started),
         Err(e) => return Err(e),
     };
     let mut report = run(&doc, &claims.claims, &config, &deadline, started, embedder)?;
@@ -113,15 +113,15 @@ pub fn validate_set_with(
 
 /// The report of a call whose time ran out while parsing the source:
 /// `ok: false`, every claim named in the PROCESSING_ERROR.
-fn unparsed_report(source: &str, claims: &ClaimSet, error: Error, started: f64) -> Report {
+fn unparsed_report(source: &str, claims: &ClaimSet, error: Error, started: f64) -> Result<Report> {
     let mut entry = error.to_json();
     if let Value::Object(o) = &mut entry {
         let ids: Vec<Value> = claims.claims.iter().map(|c| Value::from(c.id.clone())).collect();
         o.insert("affected_claims".into(), Value::Array(ids));
     }
     let summary = Summary::of(claims.claims.len(), &[]);
-    let hash = content_hash(&[], &[], &summary);
-    Report {
+    let hash = content_hash(&[], &[], &summary)?;
+    Ok(Report {
         ok: false,
         errors: vec![entry],
         warnings: unknown_fields_warning(claims).into_iter().collect(),
@@ -134,7 +134,7 @@ fn unparsed_report(source: &str, claims: &ClaimSet, error: Error, started: f64) 
         validation_summary: summary,
         validated_claims: Vec::new(),
         failed_claims: Vec::new(),
-    }
+    })
 }
 
 /// With `strict`, a field the schema does not know is a VALIDATION_ERROR
@@ -276,7 +276,7 @@ fn run(
 ) -> Result<Report> {
     let outcome = engine::run(doc, claims, config, deadline, embedder);
     let summary = Summary::of(claims.len(), &outcome.results);
-    let hash = content_hash(&outcome.results, &outcome.failed, &summary);
+    let hash = content_hash(&outcome.results, &outcome.failed, &summary)?;
     Ok(Report {
         ok: outcome.errors.is_empty(),
         errors: outcome.errors,

@@ -372,7 +372,13 @@ const HASH_PIECE: usize = 8192;
 
 /// SHA-256 (hex) of the canonical JSON (sorted keys, no whitespace) of the
 /// results and summary: the same bytes natively and in wasm.
-pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &Summary) -> String {
+///
+/// # Errors
+///
+/// A `PROCESSING_ERROR` when the canonical writer refuses a value (a map
+/// key that is not text, or a `Serialize` impl's own error). The report's
+/// types hold no map, so it is not expected; it is returned, not hidden.
+pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &Summary) -> crate::Result<String> {
     // the canonical JSON of {"failed_claims", "validated_claims",
     // "validation_summary"} (keys in that, sorted, order), written straight
     // from the structs a claim at a time into the hash (the same bytes as
@@ -380,62 +386,41 @@ pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &S
     // the whole text: see `canonical`)
     let mut hasher = Sha256::new();
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    let mut ok = true;
-    let mut array = |hasher: &mut Sha256, items: &mut dyn Iterator<Item = &dyn erased::Item>| {
-        hasher.update(b"[");
-        for (i, item) in items.enumerate() {
-            if i > 0 {
-                hasher.update(b",");
-            }
-            buf.clear();
-            ok &= item.write(&mut buf);
-            // in pieces: in wasm, each piece is a new call of the block
-            // function, which V8 runs optimized once it is hot (one call
-            // over a long text would run in its baseline code to the end)
-            for piece in buf.chunks(HASH_PIECE) {
-                hasher.update(piece);
-            }
-        }
-        hasher.update(b"]");
-    };
     hasher.update(b"{\"failed_claims\":");
-    array(&mut hasher, &mut failed.iter().map(|f| f as &dyn erased::Item));
+    hash_array(&mut hasher, &mut buf, failed)?;
     hasher.update(b",\"validated_claims\":");
-    array(&mut hasher, &mut results.iter().map(|r| r as &dyn erased::Item));
+    hash_array(&mut hasher, &mut buf, results)?;
     hasher.update(b",\"validation_summary\":");
-    let mut tail = Vec::new();
-    ok &= super::canonical::write(summary, &mut tail).is_ok();
-    hasher.update(&tail);
+    buf.clear();
+    super::canonical::write(summary, &mut buf).map_err(hash_error)?;
+    hasher.update(&buf);
     hasher.update(b"}");
-    let digest = if ok {
-        hasher.finalize()
-    } else {
-        let value = serde_json::json!({
-            "failed_claims": failed,
-            "validated_claims": results,
-            "validation_summary": summary,
-        });
-        let mut hasher = Sha256::new();
-        for piece in canonical_json(&value).as_bytes().chunks(HASH_PIECE) {
-            hasher.update(piece);
-        }
-        hasher.finalize()
-    };
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// One entry of a hashed array, written canonically.
-mod erased {
-    pub trait Item {
-        /// Appends the canonical JSON; false when it could not be written.
-        fn write(&self, out: &mut Vec<u8>) -> bool;
-    }
-
-    impl<T: serde::Serialize> Item for T {
-        fn write(&self, out: &mut Vec<u8>) -> bool {
-            super::super::canonical::write(self, out).is_ok()
+/// Hashes the canonical JSON array of `items`, one item at a time through `buf`.
+fn hash_array<T: Serialize>(hasher: &mut Sha256, buf: &mut Vec<u8>, items: &[T]) -> crate::Result<()> {
+    hasher.update(b"[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            hasher.update(b",");
+        }
+        buf.clear();
+        super::canonical::write(item, buf).map_err(hash_error)?;
+        // in pieces: in wasm, each piece is a new call of the block
+        // function, which V8 runs optimized once it is hot (one call over a
+        // long text would run in its baseline code to the end)
+        for piece in buf.chunks(HASH_PIECE) {
+            hasher.update(piece);
         }
     }
+    hasher.update(b"]");
+    Ok(())
+}
+
+/// The canonical writer's error as the crate's.
+fn hash_error(e: super::canonical::CanonError) -> crate::Error {
+    crate::Error::new(crate::ErrorKind::Processing, format!("the content hash could not be computed: {e}"))
 }
 
 /// Compact JSON with object keys sorted (serde_json's map is ordered by key
@@ -492,6 +477,9 @@ mod tests {
         let canonical = r#"{"failed_claims":[],"validated_claims":[],"validation_summary":{"ambiguous_claims":0,"average_confidence":0.0,"failed_claims":0,"low_confidence_claims":0,"total_claims":0,"validated_claims":0,"validation_rate":0.0}}"#;
         let v = json!({"failed_claims": [], "validated_claims": [], "validation_summary": s});
         assert_eq!(canonical_json(&v), canonical);
-        assert_eq!(content_hash(&[], &[], &s), "cfd34610c532788c7196ee42b421011159bfaf59d33abe3816f489d68e9d65fa");
+        assert_eq!(
+            content_hash(&[], &[], &s).expect("no map in the report"),
+            "cfd34610c532788c7196ee42b421011159bfaf59d33abe3816f489d68e9d65fa"
+        );
     }
 }

@@ -119,28 +119,55 @@ fn affix_similarity(expected: &str, actual: &str, profile: Profile) -> f64 {
 pub fn text_fragment(
     doc: &Document,
     norm: &Normalized,
-    (s, e): (usize, usize),
+    range: (usize, usize),
     unique: bool,
     profile: Profile,
 ) -> String {
+    text_fragment_with(doc, norm, range, unique, profile, true)
+}
+
+/// [`text_fragment`]; `shortcuts` off reads every context word in reach
+/// and tests every gap of the match (the slow path the tests compare the
+/// shortcuts with).
+fn text_fragment_with(
+    doc: &Document,
+    norm: &Normalized,
+    (s, e): (usize, usize),
+    unique: bool,
+    profile: Profile,
+    shortcuts: bool,
+) -> String {
     let text = norm.as_str();
-    let words_in = |from: usize, to: usize| words(text, from, to);
-    let inside = words_in(s, e);
+    let inside = words(text, s, e, usize::MAX);
     if inside.is_empty() {
         return String::new();
     }
-    let seen = |w: (usize, usize)| visible_word(doc, norm, w, profile);
+    // the source ranges of the match's words, in one walk along the map
+    // (each looked up on its own without `shortcuts`)
+    let inside_orig: Vec<Option<(usize, usize)>> = if shortcuts {
+        norm.original_ranges(&inside)
+    } else {
+        inside.iter().map(|&(a, b)| norm.original_range(a, b)).collect()
+    };
+    let seen = |w: (usize, usize)| visible_word(doc, norm, w, norm.original_range(w.0, w.1), profile);
     let join = |ws: &[(usize, usize)]| ws.iter().map(|&w| seen(w)).collect::<Vec<_>>().join(" ");
+    let join_inside = |from: usize, to: usize| {
+        let ws = inside.iter().zip(&inside_orig).take(to).skip(from);
+        ws.map(|(&w, &o)| visible_word(doc, norm, w, o, profile)).collect::<Vec<_>>().join(" ")
+    };
     let chars = text.get(s..e).map_or(0, |t| t.chars().count());
-    let crosses = inside.windows(2).any(|p| match p {
-        [a, b] => gap_crosses_block(doc, norm, *a, *b),
+    let crosses = inside_orig.windows(2).any(|p| match p {
+        [a, b] => source_gap_crosses_block(doc, *a, *b),
         _ => false,
     });
     let range = (chars > TEXT_FRAGMENT_RANGE_CHARS || crosses) && inside.len() >= 2;
+    // only the nearest context words are read (the last ones before, the
+    // first ones after): the same words as all of them in reach
+    let reach = if shortcuts { TEXT_FRAGMENT_CONTEXT_WORDS } else { usize::MAX };
     let mut terms: Vec<String> = Vec::new();
     if !unique || range {
         // context words of the same block only: a term never spans blocks
-        let before = words_in(floor_boundary(text, s.saturating_sub(CONTEXT_REACH)), s);
+        let before = last_words(text, floor_boundary(text, s.saturating_sub(CONTEXT_REACH)), s, reach);
         let mut pre: Vec<(usize, usize)> = Vec::new();
         let mut next = inside.first().copied();
         for &w in before.iter().rev().take(TEXT_FRAGMENT_CONTEXT_WORDS) {
@@ -157,14 +184,13 @@ pub fn text_fragment(
     }
     if range {
         let n = TEXT_FRAGMENT_EDGE_WORDS.min(inside.len() / 2).max(1);
-        let (head, tail) = (inside.get(..n).unwrap_or(&[]), inside.get(inside.len() - n..).unwrap_or(&[]));
-        terms.push(encode_term(&join(head)));
-        terms.push(encode_term(&join(tail)));
+        terms.push(encode_term(&join_inside(0, n)));
+        terms.push(encode_term(&join_inside(inside.len() - n, inside.len())));
     } else {
-        terms.push(encode_term(&join(&inside)));
+        terms.push(encode_term(&join_inside(0, inside.len())));
     }
     if !unique || range {
-        let after = words_in(e, floor_boundary(text, (e + CONTEXT_REACH).min(text.len())));
+        let after = words(text, e, floor_boundary(text, (e + CONTEXT_REACH).min(text.len())), reach);
         let mut post: Vec<(usize, usize)> = Vec::new();
         let mut prev = inside.last().copied();
         for &w in after.iter().take(TEXT_FRAGMENT_CONTEXT_WORDS) {
@@ -187,10 +213,14 @@ pub fn text_fragment(
 /// the window is never one of the nearest).
 const CONTEXT_REACH: usize = 512;
 
-/// The whitespace-separated words of `text[from..to]`, as byte ranges of
-/// `text` (the ends clamped to char boundaries).
-fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
+/// The first `limit` whitespace-separated words of `text[from..to]`, as
+/// byte ranges of `text` (the last one ends at `to` when `to` cuts it);
+/// none when `from..to` is not a range of char boundaries of `text`.
+fn words(text: &str, from: usize, to: usize, limit: usize) -> Vec<(usize, usize)> {
     let Some(part) = text.get(from..to) else { return Vec::new() };
+    if limit == 0 {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let bytes = part.as_bytes();
@@ -198,7 +228,7 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
     while let Some(&b) = bytes.get(i) {
         // ASCII bytes by table (char::is_whitespace's ASCII members), the rest decoded
         let (white, len) = if b.is_ascii() {
-            (matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'), 1)
+            (is_ascii_white(b), 1)
         } else {
             match part.get(i..).and_then(|t| t.chars().next()) {
                 Some(c) => (c.is_whitespace(), c.len_utf8()),
@@ -209,24 +239,71 @@ fn words(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
             (true, Some(st)) => {
                 out.push((from + st, from + i));
                 start = None;
+                if out.len() >= limit {
+                    return out;
+                }
             }
             (false, None) => start = Some(i),
             _ => {}
         }
         i += len;
     }
-    if let Some(st) = start {
+    if let (Some(st), true) = (start, out.len() < limit) {
         out.push((from + st, to));
     }
     out
 }
 
+/// The last `limit` words of [`words`]`(text, from, to, usize::MAX)`, in
+/// the same order, read backwards from `to` (the first one starts at
+/// `from` when `from` cuts it).
+fn last_words(text: &str, from: usize, to: usize, limit: usize) -> Vec<(usize, usize)> {
+    let Some(part) = text.get(from..to) else { return Vec::new() };
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut end: Option<usize> = None;
+    for (i, c) in part.char_indices().rev() {
+        let white = if c.is_ascii() { is_ascii_white(c as u8) } else { c.is_whitespace() };
+        match (white, end) {
+            (true, Some(en)) => {
+                out.push((from + i + c.len_utf8(), from + en));
+                end = None;
+                if out.len() >= limit {
+                    break;
+                }
+            }
+            (false, None) => end = Some(i + c.len_utf8()),
+            _ => {}
+        }
+    }
+    if let (Some(en), true) = (end, out.len() < limit) {
+        out.push((from, from + en));
+    }
+    out.reverse();
+    out
+}
+
+/// `char::is_whitespace` of an ASCII byte.
+#[inline]
+fn is_ascii_white(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+}
+
 /// A normalized word as a reader sees it: the source's own text there when
 /// it reads as the same word (letter case, curly quotes kept), else the
 /// normalized word (a character reference, markup inside the word).
-fn visible_word(doc: &Document, norm: &Normalized, (s, e): (usize, usize), profile: Profile) -> String {
+/// `orig` is the word's source range (`norm.original_range(s, e)`).
+fn visible_word(
+    doc: &Document,
+    norm: &Normalized,
+    (s, e): (usize, usize),
+    orig: Option<(usize, usize)>,
+    profile: Profile,
+) -> String {
     let word = norm.as_str().get(s..e).unwrap_or("");
-    match norm.original_range(s, e).and_then(|(os, oe)| doc.source().get(os..oe)) {
+    match orig.and_then(|(os, oe)| doc.source().get(os..oe)) {
         // the same text either way (most words)
         Some(orig) if orig == word => orig.to_string(),
         Some(orig) if normalize::normalize_str(orig, profile) == word => orig.to_string(),
@@ -265,7 +342,13 @@ const BLOCK_TAGS: [&str; 22] = [
 /// starts a new block: a blank line, a markdown heading, list item or
 /// quote line, or an HTML block element.
 fn gap_crosses_block(doc: &Document, norm: &Normalized, a: (usize, usize), b: (usize, usize)) -> bool {
-    let (Some((_, ae)), Some((bs, _))) = (norm.original_range(a.0, a.1), norm.original_range(b.0, b.1)) else {
+    source_gap_crosses_block(doc, norm.original_range(a.0, a.1), norm.original_range(b.0, b.1))
+}
+
+/// [`gap_crosses_block`] given the words' source ranges (`None`: not
+/// mapped, taken as a block boundary).
+fn source_gap_crosses_block(doc: &Document, a: Option<(usize, usize)>, b: Option<(usize, usize)>) -> bool {
+    let (Some((_, ae)), Some((bs, _))) = (a, b) else {
         return true;
     };
     let gap = doc.source().get(ae..bs.max(ae)).unwrap_or("");
@@ -319,6 +402,93 @@ mod tests {
         assert_eq!(encode_term("a-b & c, d"), "a%2Db%20%26%20c%2C%20d");
         assert_eq!(encode_term("café 😀"), "caf%C3%A9%20%F0%9F%98%80");
         assert_eq!(encode_term("v1.2_x~"), "v1.2_x~");
+    }
+
+    /// The shortcuts of `text_fragment` (the map walked once for the
+    /// match's words, only the nearest context words read) give the slow
+    /// path's links, and `words` / `last_words` with a limit the unlimited
+    /// list's ends: random markdown, HTML and plain documents with blank
+    /// lines, headings, list items, tags, character references, CRLF,
+    /// emoji, CJK and combining marks, and random ranges of their
+    /// normalized text (word edges and not).
+    #[test]
+    fn shortcuts_give_the_slow_paths_links() {
+        use crate::document::Format;
+        let pieces = [
+            "word",
+            "Words",
+            "the",
+            "borrow",
+            "checker",
+            " ",
+            " ",
+            " ",
+            "  ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\r\n\r\n",
+            "\n# ",
+            "\n- ",
+            "\n> ",
+            "\n1. ",
+            "<p>",
+            "</p>",
+            "<br>",
+            "<em>",
+            "</em>",
+            "&amp;",
+            "&#233;",
+            "\u{1F600}",
+            "\u{4E2D}\u{6587}",
+            "e\u{301}",
+            "\u{fb01}",
+            "-",
+            ",",
+            ".",
+            "\u{a0}",
+            "\t",
+            "*",
+            "`",
+            "https://example.com/a/very/long/url/without/any/spaces/in/it",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x005e_1ec7);
+        let profile = Profile::default();
+        let mut compared = 0;
+        for round in 0..120 {
+            let n = 5 + rng.below(if round % 10 == 0 { 600 } else { 120 });
+            let source: String = (0..n).map(|_| rng.pick(&pieces)).collect();
+            let format = [Format::Markdown, Format::Html, Format::PlainText][round % 3];
+            let Ok(doc) = Document::new(&source, Some(format)) else { continue };
+            let norm = doc.index(profile).normalized();
+            let text = norm.as_str();
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            for _ in 0..40 {
+                let (a, b) = (bounds[rng.below(bounds.len())], bounds[rng.below(bounds.len())]);
+                let (s, e) = (a.min(b), a.max(b));
+                for unique in [true, false] {
+                    let fast = text_fragment_with(&doc, norm, (s, e), unique, profile, true);
+                    let slow = text_fragment_with(&doc, norm, (s, e), unique, profile, false);
+                    assert_eq!(fast, slow, "{source:?} {s}..{e} unique {unique}");
+                    compared += usize::from(!fast.is_empty());
+                }
+                let all = words(text, s, e, usize::MAX);
+                for limit in [0, 1, 3, 7] {
+                    assert_eq!(words(text, s, e, limit), all.iter().take(limit).copied().collect::<Vec<_>>());
+                    let tail = all.get(all.len().saturating_sub(limit)..).unwrap_or(&[]);
+                    assert_eq!(last_words(text, s, e, limit), tail, "{text:?} {s}..{e}");
+                }
+                assert_eq!(last_words(text, s, e, usize::MAX), all);
+                let ranges: Vec<(usize, usize)> = all.clone();
+                let one_by_one: Vec<_> = ranges.iter().map(|&(x, y)| norm.original_range(x, y)).collect();
+                assert_eq!(norm.original_ranges(&ranges), one_by_one);
+                // not ascending: looked up on their own, the same answers
+                let rev: Vec<(usize, usize)> = ranges.iter().rev().copied().collect();
+                let rev_one: Vec<_> = rev.iter().map(|&(x, y)| norm.original_range(x, y)).collect();
+                assert_eq!(norm.original_ranges(&rev), rev_one);
+            }
+        }
+        assert!(compared > 2000, "too few links compared: {compared}");
     }
 
     #[test]

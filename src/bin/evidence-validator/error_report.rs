@@ -22,28 +22,33 @@ pub(crate) fn destination(command: &Command) -> Option<PathBuf> {
 /// The report of a run refused on its input: the spec's required fields
 /// (`ok`, `generated` with its content hash, `validation_summary`) and the
 /// error as its `errors[]` entry. Nothing was validated, so the summary
-/// counts no claim and both claim lists are empty.
-pub(crate) fn report(error: &Error, clock: &dyn Clock) -> Value {
+/// counts no claim and both claim lists are empty. Fails only when the
+/// content hash cannot be computed.
+pub(crate) fn report(error: &Error, clock: &dyn Clock) -> Result<Value, Error> {
     let summary = Summary::of(0, &[]);
-    json!({
+    Ok(json!({
         "ok": false,
         "errors": [error.to_json()],
         "warnings": [],
         "generated": {
             "by": GENERATOR,
             "timestamp": rfc3339(clock.now_ms()),
-            "contentHash": content_hash(&[], &[], &summary),
+            "contentHash": content_hash(&[], &[], &summary)?,
         },
         "validation_summary": summary,
         "validated_claims": [],
         "failed_claims": [],
-    })
+    }))
 }
 
-/// Writes [`report`] to `path`; a failure to write is one more stderr line
-/// (the exit code stays 2: the input was bad).
+/// Writes [`report`] to `path`; a failure to build or write it is one more
+/// stderr line (the exit code stays 2: the input was bad).
 pub(crate) fn write(path: &std::path::Path, error: &Error) {
-    let text = serde_json::to_string_pretty(&report(error, &SystemClock)).unwrap_or_default();
+    let report = match report(error, &SystemClock) {
+        Ok(report) => report,
+        Err(e) => return crate::note(&format!("cannot write the error report to {}: {}", path.display(), e.message())),
+    };
+    let text = serde_json::to_string_pretty(&report).unwrap_or_default();
     if let Err(e) = std::fs::write(path, format!("{text}\n")) {
         crate::note(&format!("cannot write the error report to {}: {e}", path.display()));
     }
@@ -64,7 +69,7 @@ mod tests {
     #[test]
     fn the_report_carries_the_error_with_its_path() {
         let e = Error::invalid_input(&JsonPath::root().key("claims").index(0).key("id"), "pattern", "bad id");
-        let r = report(&e, &At(0.0));
+        let r = report(&e, &At(0.0)).expect("the empty results hash");
         assert_eq!(r["ok"], false);
         assert_eq!(r["errors"][0]["code"], "VALIDATION_ERROR");
         assert_eq!(r["errors"][0]["message"], "bad id at $.claims[0].id");
