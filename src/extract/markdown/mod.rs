@@ -105,6 +105,66 @@ pub fn extract_markdown_parts(src: &str, include_hidden: bool, sink: impl FnMut(
     blocks.finish(include_hidden, sink)
 }
 
+/// [`extract_markdown_parts`] a bounded amount at a time (a document built
+/// in steps, so that a host with one thread can serve others between
+/// them): block structure a run of lines at a time, then inline parsing a
+/// run of segments at a time. The same units, headings and hidden text as
+/// the one call (tested). It holds no borrow of the source: every step is
+/// given the source it was made for.
+pub(crate) struct MarkdownSteps {
+    include_hidden: bool,
+    phase: MarkdownPhase,
+}
+
+enum MarkdownPhase {
+    Blocks(blocks::Parked),
+    Render(blocks::Parked, render::Render),
+    /// Done (or a step was given another source): nothing left.
+    Done,
+}
+
+impl MarkdownSteps {
+    /// The steps of reading `src` (the one every [`Self::step`] is given).
+    pub(crate) fn new(src: &str, include_hidden: bool) -> MarkdownSteps {
+        let parked = Blocks::new(addressable(src)).park();
+        MarkdownSteps { include_hidden, phase: MarkdownPhase::Blocks(parked) }
+    }
+
+    /// Reads about `budget` bytes more of `src` (at least one line or one
+    /// block), handing visible units to `sink` as [`extract_markdown_parts`]
+    /// does; the headings and hidden text once all is read.
+    pub(crate) fn step(
+        &mut self,
+        src: &str,
+        budget: usize,
+        mut sink: impl FnMut(&[Unit]),
+    ) -> Option<(Vec<Heading>, Hidden)> {
+        let src = addressable(src);
+        match std::mem::replace(&mut self.phase, MarkdownPhase::Done) {
+            MarkdownPhase::Blocks(parked) => {
+                let mut blocks = Blocks::resume(src, parked);
+                let stop = blocks.position().saturating_add(budget.max(1));
+                if blocks.run_until(stop) {
+                    let render = blocks.render_start(self.include_hidden);
+                    self.phase = MarkdownPhase::Render(blocks.park(), render);
+                } else {
+                    self.phase = MarkdownPhase::Blocks(blocks.park());
+                }
+                None
+            }
+            MarkdownPhase::Render(parked, mut render) => {
+                let blocks = Blocks::resume(src, parked);
+                if blocks.render_until(&mut render, budget.max(1), &mut sink) {
+                    return Some(blocks.render_end(render));
+                }
+                self.phase = MarkdownPhase::Render(blocks.park(), render);
+                None
+            }
+            MarkdownPhase::Done => Some((Vec::new(), Hidden::default())),
+        }
+    }
+}
+
 /// Longest scan for an inline link's tail, an autolink or a raw HTML tag.
 const MAX_SCAN: usize = 1024;
 
