@@ -16,10 +16,12 @@
 //      p50 and p99 latency;
 //   2. heavy alone, 1 client;
 //   3. small at 1 and 8 clients while 1 client sends heavy requests back
-//      to back, on the worker as it is (heavy requests validated in slices
-//      of EV_SLICE_CLAIMS claims, yielding between them) and on one started
-//      with EV_SLICE_CLAIMS=1000 (every request in one call: the worker
-//      before slicing).
+//      to back, on the worker as it is (a request over one slice of
+//      EV_SLICE_CLAIMS claims or one step of EV_SLICE_BYTES of source done
+//      by the library's SlicedValidation step by step, yielding between
+//      steps) and on one started with EV_SLICE_CLAIMS=1000 and
+//      EV_SLICE_BYTES=5242880 (every request's steps run without yielding:
+//      the worker as one call).
 // Every answer is checked: status 200 and the contentHash the library in
 // Node gives for the same request (the script exits 1 otherwise). Timings
 // are never checked.
@@ -28,8 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { fileURLToPath } from 'node:url';
 import { claimsFor, documentOf, plain } from './workload.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,24 +50,8 @@ if (!fs.existsSync(path.join(root, 'pkg', 'web', 'workerd.js'))) {
   console.error('bench-edge: pkg/ is not built: run `npm run build` first');
   process.exit(2);
 }
-const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
-
-async function startWorker(bindings) {
-  const mf = new Miniflare({
-    modules: true,
-    modulesRoot: root,
-    scriptPath: path.join(root, 'edge', 'worker.mjs'),
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
-    host: '127.0.0.1',
-    port: 0,
-    bindings,
-  });
-  return { url: (await mf.ready).href, dispose: () => mf.dispose() };
-}
+// the edge tests' harness: the same workerd configuration (Miniflare, a CompiledWasm rule)
+const { lib, startWorker } = await import('../tests/edge/harness.mjs');
 
 const small = (() => {
   const source = documentOf(100_000);
@@ -141,7 +126,7 @@ async function phase(url, load, clients, withHeavy) {
 }
 
 const sliced = await startWorker({ EV_MAX_CLAIMS: '1000' });
-const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000' });
+const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000', EV_SLICE_BYTES: '5242880' });
 const rows = new Map();
 const record = (key, r) => rows.set(key, [...(rows.get(key) ?? []), r]);
 try {
@@ -176,7 +161,7 @@ for (const [key, runs] of rows) {
   const m = (f) => median(runs.map(f));
   const heavyCell = beside === 'with heavy' ? `${m((r) => r.heavyDone)} (${ms(m((r) => r.heavyP50))})` : '';
   const what = load === 'small' ? '100 KB, 50 claims' : '1 MB, 1000 claims';
-  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? `slices of 50` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
+  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? 'in steps' : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
 }
 if (resets > 0) console.log(`\n${resets} request(s) got no answer (connection reset), left out of the figures`);
 if (failures > 0) {

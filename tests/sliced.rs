@@ -269,3 +269,27 @@ fn time_running_out_is_reported_as_the_one_call_reports_it() {
     assert_eq!(report.validation_summary.total_claims, 30);
     assert!(report.warnings.iter().all(|w| w.code != "HIDDEN_TEXT"), "no hidden-text notes once time ran out");
 }
+
+/// The report's text written a few claims at a time is serde_json's text
+/// of the whole report, for every piece size, with and without failures.
+#[test]
+fn the_report_text_in_pieces_is_the_whole_text() {
+    let clock = FixedClock(T0);
+    let source = markdown();
+    for n in [1, 5, 23] {
+        let report = validate::validate_evidence(&source, &claims_for(&source, n), &json!(null), &clock).unwrap();
+        let whole = serde_json::to_string(&report).unwrap();
+        assert!(!report.failed_claims.is_empty());
+        for per in [0, 1, 2, 7, 1000] {
+            let mut text = validate::ReportJson::new(report.clone());
+            let mut out = Vec::new();
+            let mut pieces = 0;
+            while !text.write(per, &mut out) {
+                pieces += 1;
+                assert!(pieces < 1000);
+            }
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "{n} claims, {per} a piece");
+            assert!(per >= 1000 || pieces >= n / per.max(1), "in pieces");
+        }
+    }
+}

@@ -39,8 +39,8 @@ pub use selectors::{
     TEXT_FRAGMENT_EDGE_WORDS, TEXT_FRAGMENT_RANGE_CHARS,
 };
 pub use sliced::{
-    SliceOptions, SlicedValidation, DEFAULT_SLICE_CLAIMS, DEFAULT_STEP_BYTES, MAX_STEP_BYTES, MIN_SLICE_CLAIMS,
-    MIN_STEP_BYTES,
+    ReportJson, SliceOptions, SlicedValidation, DEFAULT_SLICE_CLAIMS, DEFAULT_STEP_BYTES, MAX_STEP_BYTES,
+    MIN_SLICE_CLAIMS, MIN_STEP_BYTES,
 };
 
 use crate::document::Document;

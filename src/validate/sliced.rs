@@ -297,3 +297,99 @@ fn slice_end(cut: &[bool], from: usize, per_slice: usize) -> usize {
     }
     b
 }
+
+/// A report's JSON text (serde_json's compact form, the bytes of
+/// `serde_json::to_string(&report)`) written a bounded number of claims at
+/// a time: for 1000 claims it is about 2 MB, which a host with one thread
+/// would otherwise write in one go.
+pub struct ReportJson {
+    report: Report,
+    /// What is written next: the head, then results from `at`, then
+    /// failed claims from `at`, then the end.
+    part: JsonPart,
+    at: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JsonPart {
+    Head,
+    Results,
+    Failed,
+    Done,
+}
+
+/// How serde_json ends a report whose two claim lists are empty (the
+/// lists are its last fields): the head is what comes before `]`.
+const EMPTY_LISTS_END: &str = r#""validated_claims":[],"failed_claims":[]}"#;
+
+impl ReportJson {
+    /// The text of `report`, to be written by [`ReportJson::write`].
+    pub fn new(report: Report) -> ReportJson {
+        ReportJson { report, part: JsonPart::Head, at: 0 }
+    }
+
+    /// Appends the next piece of the text to `out`: the fields before the
+    /// claim lists, or at most `claims` results or failed claims (at least
+    /// one), or the end; true once the whole text is written.
+    pub fn write(&mut self, claims: usize, out: &mut Vec<u8>) -> bool {
+        let claims = claims.max(1);
+        match self.part {
+            JsonPart::Head => {
+                let results = std::mem::take(&mut self.report.validated_claims);
+                let failed = std::mem::take(&mut self.report.failed_claims);
+                let head = serde_json::to_string(&self.report).unwrap_or_default();
+                (self.report.validated_claims, self.report.failed_claims) = (results, failed);
+                match head.strip_suffix(EMPTY_LISTS_END) {
+                    Some(fields) => {
+                        out.extend_from_slice(fields.as_bytes());
+                        out.extend_from_slice(br#""validated_claims":["#);
+                        self.part = JsonPart::Results;
+                    }
+                    None => {
+                        // not the layout this expects: the whole text at once
+                        let _ = serde_json::to_writer(&mut *out, &self.report);
+                        self.part = JsonPart::Done;
+                    }
+                }
+            }
+            JsonPart::Results => {
+                let list = &self.report.validated_claims;
+                let end = self.at.saturating_add(claims).min(list.len());
+                write_items(list.get(self.at..end).unwrap_or_default(), self.at, out);
+                self.at = end;
+                if end >= list.len() {
+                    out.extend_from_slice(br#"],"failed_claims":["#);
+                    (self.part, self.at) = (JsonPart::Failed, 0);
+                }
+            }
+            JsonPart::Failed => {
+                let list = &self.report.failed_claims;
+                let end = self.at.saturating_add(claims).min(list.len());
+                write_items(list.get(self.at..end).unwrap_or_default(), self.at, out);
+                self.at = end;
+                if end >= list.len() {
+                    out.extend_from_slice(b"]}");
+                    self.part = JsonPart::Done;
+                }
+            }
+            JsonPart::Done => {}
+        }
+        self.part == JsonPart::Done
+    }
+
+    /// The report.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+}
+
+/// `items` as JSON, comma-separated, the first after a comma unless it is
+/// item 0 of its list.
+fn write_items<T: serde::Serialize>(items: &[T], first: usize, out: &mut Vec<u8>) {
+    for (k, item) in items.iter().enumerate() {
+        if first + k > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, item);
+    }
+}

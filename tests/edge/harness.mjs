@@ -24,7 +24,8 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Starts the worker with `bindings` as its env. Returns {url, dispose}; the
- * caller disposes it (in `after`).
+ * caller disposes it (in `after`). The one workerd configuration of the
+ * edge tests and of scripts/bench-edge.mjs.
  */
 export async function startWorker(bindings = {}) {
   const mf = new Miniflare({
