@@ -16,10 +16,11 @@
 //!    `budget` at a time; plain text normalized `budget` bytes at a time
 //!    (where [`Document::new`] normalizes it on first use);
 //! 3. the sections (a markdown document without headings is read once more,
-//!    dedented, in one step, as [`Document::new`] does);
-//! 4. what the first validation would otherwise build on its first use,
-//!    each one pass of the normalized text: the word index, then the fuzzy
-//!    matcher's char marks.
+//!    dedented, in one step, as [`Document::new`] does).
+//!
+//! What a search builds on first use (the word index, the fuzzy matcher's
+//! char marks, …) is not built here: a validation in steps builds what its
+//! options need, each a step (`validate::SlicedValidation`).
 
 use super::{build_sections, dedented_markdown_headings, Document, Format};
 use crate::error::{Error, ErrorKind, Result};
@@ -52,8 +53,6 @@ enum Phase {
     /// Plain text normalized from byte `at`.
     Plain(usize),
     Sections,
-    Words,
-    CharMarks,
     Done,
 }
 
@@ -169,18 +168,6 @@ impl DocumentBuilder {
             }
             Phase::Sections => {
                 self.doc = Some(self.assemble());
-                Phase::Words
-            }
-            Phase::Words => {
-                if let Some(doc) = &self.doc {
-                    doc.index(default).tokens();
-                }
-                Phase::CharMarks
-            }
-            Phase::CharMarks => {
-                if let Some(doc) = &self.doc {
-                    doc.index(default).char_marks();
-                }
                 Phase::Done
             }
             Phase::Done => Phase::Done,

@@ -84,6 +84,9 @@ impl SliceOptions {
 
 enum Stage {
     Building(DocumentBuilder),
+    /// What the searches build on first use, built a part per step (see
+    /// [`warm`]) before the first slice: the part next.
+    Warming(Rc<Document>, usize),
     /// Claims from `next` on are still to validate.
     Validating(Rc<Document>),
     /// Every claim done (or time ran out): the hidden-text notes are next.
@@ -153,7 +156,7 @@ impl<'c> SlicedValidation<'c> {
         super::check_memory(doc.source().len(), claims.claims.len(), &config)?;
         let started = clock.now_ms();
         let deadline = config.deadline(clock);
-        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Validating(doc)))
+        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Warming(doc, 0)))
     }
 
     fn with_stage(
@@ -181,9 +184,16 @@ impl<'c> SlicedValidation<'c> {
                     let report = super::unparsed_report(builder.source(), &self.claims, error, self.started);
                     Stage::Finished(Box::new(report))
                 } else if builder.step(self.options.bytes_per_step) {
-                    Stage::Validating(Rc::new(builder.finish()))
+                    Stage::Warming(Rc::new(builder.finish()), 0)
                 } else {
                     Stage::Building(builder)
+                }
+            }
+            Stage::Warming(doc, part) => {
+                if warm(&doc, &self.config, part) {
+                    Stage::Warming(doc, part + 1)
+                } else {
+                    Stage::Validating(doc)
                 }
             }
             Stage::Validating(doc) => {
@@ -266,6 +276,35 @@ impl<'c> SlicedValidation<'c> {
             ),
         }
     }
+}
+
+/// Builds part `part` of what the searches of a validation with `config`
+/// build on first use (each one pass of the normalized text; building it
+/// here rather than inside the first slice keeps that slice as short as
+/// the others): the word index, the fuzzy matcher's char marks, the short
+/// words and word count, and the lexical chunks when semantic matching is
+/// on. False when there is no such part (nothing done).
+fn warm(doc: &Document, config: &Config, part: usize) -> bool {
+    let index = doc.index_for(config.profile(), config.document_processing.include_hidden_text);
+    let s = &config.semantic_matching;
+    match part {
+        0 => {
+            index.tokens();
+        }
+        1 if config.fuzzy_matching.enabled => {
+            index.char_marks();
+        }
+        1 => {}
+        2 => {
+            index.short_words();
+        }
+        3 if s.enabled => {
+            index.chunks(s.chunk_size, s.overlap_size);
+        }
+        3 => {}
+        _ => return false,
+    }
+    true
 }
 
 /// `cut[b]` for `b` in `0..=claims.len()`: whether no claim id is used both

@@ -737,12 +737,21 @@ impl JsSlicedValidation {
 
 /// Parses JSON text strictly: a duplicate key is an error naming its JSON
 /// path, a byte order mark is skipped (what `JSON.parse` gets wrong for
-/// untrusted bodies: it keeps the last duplicate without a word).
+/// untrusted bodies: it keeps the last duplicate without a word). Where a
+/// scan of the text shows that `JSON.parse` gives the strict parser's value
+/// ([`crate::json::plain_parse_agrees`]), `JSON.parse` parses it (about ten
+/// times faster than building the value here and handing it over; keys then
+/// stay in text order instead of sorted).
 #[wasm_bindgen(js_name = parseJson, skip_typescript)]
 pub fn parse_json(text: JsValue) -> Result<JsValue, JsValue> {
     init_panic_hook();
-    let text = string_arg(&text, ErrorKind::Validation, "text")?;
-    let value = crate::json::parse(&text, ErrorKind::Validation, "the JSON text").map_err(to_js_error)?;
+    let string = string_arg(&text, ErrorKind::Validation, "text")?;
+    if crate::json::plain_parse_agrees(&string) {
+        if let Ok(value) = json_parse(text.unchecked_ref()) {
+            return Ok(value);
+        }
+    }
+    let value = crate::json::parse(&string, ErrorKind::Validation, "the JSON text").map_err(to_js_error)?;
     to_js(&value)
 }
 

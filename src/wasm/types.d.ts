@@ -407,7 +407,7 @@ export interface ValidateOptions {
 
 /** The library version. */
 export function version(): string;
-/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. */
+/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. Where a scan shows `JSON.parse` gives the same value, `JSON.parse` parses it (object keys then in text order, else sorted). */
 export function parseJson(text: string): JsonValue;
 /** The default configuration, as the library applies it. */
 export function defaultConfig(): DefaultConfig;
