@@ -284,7 +284,7 @@ fn the_report_text_in_pieces_is_the_whole_text() {
             let mut text = validate::ReportJson::new(report.clone());
             let mut out = Vec::new();
             let mut pieces = 0;
-            while !text.write(per, &mut out) {
+            while !text.write(per, &mut out).unwrap() {
                 pieces += 1;
                 assert!(pieces < 1000);
             }

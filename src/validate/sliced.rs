@@ -340,7 +340,9 @@ fn slice_end(cut: &[bool], from: usize, per_slice: usize) -> usize {
 /// A report's JSON text (serde_json's compact form, the bytes of
 /// `serde_json::to_string(&report)`) written a bounded number of claims at
 /// a time: for 1000 claims it is about 2 MB, which a host with one thread
-/// would otherwise write in one go.
+/// would otherwise write in one go. Written to any `io::Write`, so that a
+/// host that already serializes reports to some writer adds no second copy
+/// of the serializers (the wasm surface's pieces of JS text).
 pub struct ReportJson {
     report: Report,
     /// What is written next: the head, then results from `at`, then
@@ -357,9 +359,18 @@ enum JsonPart {
     Done,
 }
 
-/// How serde_json ends a report whose two claim lists are empty (the
-/// lists are its last fields): the head is what comes before `]`.
-const EMPTY_LISTS_END: &str = r#""validated_claims":[],"failed_claims":[]}"#;
+/// The fields of [`Report`] before its two claim lists, in its order
+/// (serde_json writes a struct's fields in order; the test checks the
+/// whole text against the report's).
+#[derive(serde::Serialize)]
+struct Head<'r> {
+    ok: bool,
+    errors: &'r [Value],
+    warnings: &'r [super::Warning],
+    generated: &'r super::Generated,
+    document_metadata: &'r crate::document::DocumentMetadata,
+    validation_summary: &'r super::Summary,
+}
 
 impl ReportJson {
     /// The text of `report`, to be written by [`ReportJson::write`].
@@ -367,53 +378,50 @@ impl ReportJson {
         ReportJson { report, part: JsonPart::Head, at: 0 }
     }
 
-    /// Appends the next piece of the text to `out`: the fields before the
+    /// Writes the next piece of the text to `out`: the fields before the
     /// claim lists, or at most `claims` results or failed claims (at least
     /// one), or the end; true once the whole text is written.
-    pub fn write(&mut self, claims: usize, out: &mut Vec<u8>) -> bool {
+    pub fn write<W: std::io::Write>(&mut self, claims: usize, out: &mut W) -> std::io::Result<bool> {
         let claims = claims.max(1);
+        let r = &self.report;
         match self.part {
             JsonPart::Head => {
-                let results = std::mem::take(&mut self.report.validated_claims);
-                let failed = std::mem::take(&mut self.report.failed_claims);
-                let head = serde_json::to_string(&self.report).unwrap_or_default();
-                (self.report.validated_claims, self.report.failed_claims) = (results, failed);
-                match head.strip_suffix(EMPTY_LISTS_END) {
-                    Some(fields) => {
-                        out.extend_from_slice(fields.as_bytes());
-                        out.extend_from_slice(br#""validated_claims":["#);
-                        self.part = JsonPart::Results;
-                    }
-                    None => {
-                        // not the layout this expects: the whole text at once
-                        let _ = serde_json::to_writer(&mut *out, &self.report);
-                        self.part = JsonPart::Done;
-                    }
-                }
+                let head = Head {
+                    ok: r.ok,
+                    errors: &r.errors,
+                    warnings: &r.warnings,
+                    generated: &r.generated,
+                    document_metadata: &r.document_metadata,
+                    validation_summary: &r.validation_summary,
+                };
+                let mut text = serde_json::to_vec(&head).map_err(std::io::Error::other)?;
+                // `{…}` made `{…,"validated_claims":[`
+                text.pop();
+                out.write_all(&text)?;
+                out.write_all(br#","validated_claims":["#)?;
+                self.part = JsonPart::Results;
             }
             JsonPart::Results => {
-                let list = &self.report.validated_claims;
-                let end = self.at.saturating_add(claims).min(list.len());
-                write_items(list.get(self.at..end).unwrap_or_default(), self.at, out);
+                let end = self.at.saturating_add(claims).min(r.validated_claims.len());
+                write_items(r.validated_claims.get(self.at..end).unwrap_or_default(), self.at, out)?;
                 self.at = end;
-                if end >= list.len() {
-                    out.extend_from_slice(br#"],"failed_claims":["#);
+                if end >= r.validated_claims.len() {
+                    out.write_all(br#"],"failed_claims":["#)?;
                     (self.part, self.at) = (JsonPart::Failed, 0);
                 }
             }
             JsonPart::Failed => {
-                let list = &self.report.failed_claims;
-                let end = self.at.saturating_add(claims).min(list.len());
-                write_items(list.get(self.at..end).unwrap_or_default(), self.at, out);
+                let end = self.at.saturating_add(claims).min(r.failed_claims.len());
+                write_items(r.failed_claims.get(self.at..end).unwrap_or_default(), self.at, out)?;
                 self.at = end;
-                if end >= list.len() {
-                    out.extend_from_slice(b"]}");
+                if end >= r.failed_claims.len() {
+                    out.write_all(b"]}")?;
                     self.part = JsonPart::Done;
                 }
             }
             JsonPart::Done => {}
         }
-        self.part == JsonPart::Done
+        Ok(self.part == JsonPart::Done)
     }
 
     /// The report.
@@ -424,11 +432,12 @@ impl ReportJson {
 
 /// `items` as JSON, comma-separated, the first after a comma unless it is
 /// item 0 of its list.
-fn write_items<T: serde::Serialize>(items: &[T], first: usize, out: &mut Vec<u8>) {
+fn write_items<T: serde::Serialize, W: std::io::Write>(items: &[T], first: usize, out: &mut W) -> std::io::Result<()> {
     for (k, item) in items.iter().enumerate() {
         if first + k > 0 {
-            out.push(b',');
+            out.write_all(b",")?;
         }
-        let _ = serde_json::to_writer(&mut *out, item);
+        serde_json::to_writer(&mut *out, item).map_err(std::io::Error::other)?;
     }
+    Ok(())
 }

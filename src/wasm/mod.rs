@@ -642,9 +642,9 @@ impl JsDocumentBuilder {
 pub struct JsSlicedValidation {
     validation: Option<SlicedValidation<'static>>,
     text: Option<ReportJson>,
-    /// The text written so far, a JS string per step.
-    pieces: js_sys::Array,
-    /// The whole text is in `pieces`.
+    /// The text written so far, in pieces of JS text.
+    out: JsPieces,
+    /// The whole text is in `out`.
     written: bool,
     claims_per_slice: usize,
 }
@@ -654,7 +654,7 @@ impl JsSlicedValidation {
         JsSlicedValidation {
             validation: Some(inner),
             text: None,
-            pieces: js_sys::Array::new(),
+            out: JsPieces { pending: Vec::with_capacity(JS_TEXT_PIECE + 4), pieces: js_sys::Array::new() },
             written: false,
             claims_per_slice: options.claims_per_slice,
         }
@@ -702,11 +702,13 @@ impl JsSlicedValidation {
         let Some(text) = self.text.as_mut().filter(|_| !self.written) else {
             return Ok(true);
         };
-        let mut out = Vec::new();
-        let done = text.write(self.claims_per_slice, &mut out);
-        let piece = String::from_utf8(out)
-            .map_err(|e| to_js_error(Error::new(ErrorKind::Processing, format!("cannot serialize result: {e}"))))?;
-        self.pieces.push(&JsValue::from_str(&piece));
+        let fail =
+            |e: std::io::Error| to_js_error(Error::new(ErrorKind::Processing, format!("cannot serialize result: {e}")));
+        // the writer sends each 64 KB to JS as it fills; the rest at the end
+        let done = text.write(self.claims_per_slice, &mut self.out).map_err(fail)?;
+        if done {
+            self.out.send(true).map_err(fail)?;
+        }
         self.written = done;
         Ok(done)
     }
@@ -725,7 +727,7 @@ impl JsSlicedValidation {
     #[wasm_bindgen(js_name = finishJson, skip_typescript)]
     pub fn finish_json(mut self) -> Result<js_sys::JsString, JsValue> {
         self.run()?;
-        Ok(self.pieces.join(""))
+        Ok(self.out.pieces.join(""))
     }
 
     /// The report (any steps left are done first).
