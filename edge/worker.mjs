@@ -22,13 +22,13 @@
 //   request's Origin) only when that origin is in the ALLOWED_ORIGINS binding
 //   (none by default). A malformed binding is a 500 SERVER_CONFIGURATION_ERROR.
 //
-// A request of more than EV_SLICE_CLAIMS claims, or a source longer than
-// EV_SLICE_BYTES, is validated by the library's SlicedValidation a bounded
+// Every request is validated by the library's SlicedValidation a bounded
 // amount per step (the document built EV_SLICE_BYTES of source at a time,
 // the claims EV_SLICE_CLAIMS at a time, the report's text written as many
-// claims at a time), yielding to the event loop between steps; smaller
-// requests run the same steps without yielding. The report is the one
-// call's (the library joins the slices; edge/README.md "Large requests").
+// claims at a time); a request of more than EV_SLICE_CLAIMS claims or a
+// source over 4 × EV_SLICE_BYTES yields to the event loop between steps,
+// smaller ones run their steps at once. The report is the one call's (the
+// library joins the slices; edge/README.md "Large requests").
 //
 // The package's web build is initialised from an imported wasm module, as
 // edge runtimes require (no compiling of fetched bytes): `pkg/web/workerd.js`
@@ -194,17 +194,26 @@ async function handle(request, server) {
 const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
+ * A request of at most one slice of claims whose source is at most this
+ * many build steps long runs its steps without yielding: its whole work is
+ * about what one step of a large request does, and yielding between its
+ * steps would make it wait for a step of every large request in flight at
+ * each of its own.
+ */
+const SMALL_REQUEST_STEPS = 4;
+
+/**
  * The report's JSON text: the library's SlicedValidation, which makes
  * validateEvidence's checks (throwing its errors) and then does a bounded
- * amount per step. A request of more claims than one slice or more source
- * than one step yields to the event loop before the first step and between
- * steps, so that other requests are served meanwhile; a smaller one runs
- * its few steps at once.
+ * amount per step. A request of more claims than one slice, or of a source
+ * over SMALL_REQUEST_STEPS build steps (UTF-16 units), yields to the event
+ * loop before the first step and between steps, so that other requests are
+ * served meanwhile; a smaller one runs its steps at once.
  */
 async function validate(source, claims, config, server) {
   const job = new SlicedValidation(source, claims, config, { claimsPerSlice: server.sliceClaims, bytesPerStep: server.sliceBytes });
   const list = Array.isArray(claims) ? claims : claims?.claims;
-  const large = source.length > server.sliceBytes || (Array.isArray(list) && list.length > server.sliceClaims);
+  const large = source.length > SMALL_REQUEST_STEPS * server.sliceBytes || (Array.isArray(list) && list.length > server.sliceClaims);
   try {
     if (large) await yieldToEventLoop(); // requests that came in meanwhile go first
     while (!job.step()) {

@@ -45,7 +45,7 @@ pub struct DocumentBuilder {
 
 enum Phase {
     Positions,
-    Markdown(MarkdownSteps),
+    Markdown(Box<MarkdownSteps>),
     Dedent,
     Html,
     /// HTML's units, pushed to the normalizer from `at`.
@@ -98,7 +98,7 @@ impl DocumentBuilder {
                 match self.format {
                     Format::Markdown => {
                         self.normalizer = Some(NormalizedBuilder::new(default, self.source.len()));
-                        Phase::Markdown(MarkdownSteps::new(&self.source, false))
+                        Phase::Markdown(Box::new(MarkdownSteps::new(&self.source, false)))
                     }
                     Format::Html => Phase::Html,
                     Format::PlainText => {

@@ -83,7 +83,7 @@ impl SliceOptions {
 }
 
 enum Stage {
-    Building(DocumentBuilder),
+    Building(Box<DocumentBuilder>),
     /// What the searches build on first use, built a part per step (see
     /// [`warm`]) before the first slice: the part next.
     Warming(Rc<Document>, usize),
@@ -136,7 +136,7 @@ impl<'c> SlicedValidation<'c> {
         super::check_unknown_fields(&claims, &config)?;
         let deadline = config.deadline(clock);
         let builder = DocumentBuilder::new(source, claims.format)?;
-        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Building(builder)))
+        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Building(Box::new(builder))))
     }
 
     /// [`super::validate_set_with`] (without an embedder) in steps, on a
@@ -205,7 +205,7 @@ impl<'c> SlicedValidation<'c> {
             }
             Stage::Noting(doc) => {
                 engine::note_hidden_quotes(&doc, &self.claims.claims, &self.config, &self.deadline, &mut self.out);
-                let outcome = std::mem::replace(&mut self.out, Outcome::default());
+                let outcome = std::mem::take(&mut self.out);
                 let mut report = super::report_of(&doc, self.claims.claims.len(), outcome, self.started);
                 report.warnings.extend(super::unknown_fields_warning(&self.claims));
                 Stage::Finished(Box::new(report))

@@ -117,8 +117,8 @@ pub(crate) struct MarkdownSteps {
 }
 
 enum MarkdownPhase {
-    Blocks(blocks::Parked),
-    Render(blocks::Parked, render::Render),
+    Blocks(Box<blocks::Parked>),
+    Render(Box<(blocks::Parked, render::Render)>),
     /// Done (or a step was given another source): nothing left.
     Done,
 }
@@ -127,7 +127,7 @@ impl MarkdownSteps {
     /// The steps of reading `src` (the one every [`Self::step`] is given).
     pub(crate) fn new(src: &str, include_hidden: bool) -> MarkdownSteps {
         let parked = Blocks::new(addressable(src)).park();
-        MarkdownSteps { include_hidden, phase: MarkdownPhase::Blocks(parked) }
+        MarkdownSteps { include_hidden, phase: MarkdownPhase::Blocks(Box::new(parked)) }
     }
 
     /// Reads about `budget` bytes more of `src` (at least one line or one
@@ -142,22 +142,23 @@ impl MarkdownSteps {
         let src = addressable(src);
         match std::mem::replace(&mut self.phase, MarkdownPhase::Done) {
             MarkdownPhase::Blocks(parked) => {
-                let mut blocks = Blocks::resume(src, parked);
+                let mut blocks = Blocks::resume(src, *parked);
                 let stop = blocks.position().saturating_add(budget.max(1));
                 if blocks.run_until(stop) {
                     let render = blocks.render_start(self.include_hidden);
-                    self.phase = MarkdownPhase::Render(blocks.park(), render);
+                    self.phase = MarkdownPhase::Render(Box::new((blocks.park(), render)));
                 } else {
-                    self.phase = MarkdownPhase::Blocks(blocks.park());
+                    self.phase = MarkdownPhase::Blocks(Box::new(blocks.park()));
                 }
                 None
             }
-            MarkdownPhase::Render(parked, mut render) => {
+            MarkdownPhase::Render(state) => {
+                let (parked, mut render) = *state;
                 let blocks = Blocks::resume(src, parked);
                 if blocks.render_until(&mut render, budget.max(1), &mut sink) {
                     return Some(blocks.render_end(render));
                 }
-                self.phase = MarkdownPhase::Render(blocks.park(), render);
+                self.phase = MarkdownPhase::Render(Box::new((blocks.park(), render)));
                 None
             }
             MarkdownPhase::Done => Some((Vec::new(), Hidden::default())),
