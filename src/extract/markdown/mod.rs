@@ -183,3 +183,58 @@ impl Cand {
         Unit { ch: self.ch, start: self.start, end: self.end }
     }
 }
+
+#[cfg(test)]
+mod steps_tests {
+    use super::*;
+
+    /// Every part of `src` as [`extract_markdown_parts`] gives it.
+    fn whole(src: &str, include_hidden: bool) -> (Vec<Unit>, Vec<Heading>, Hidden) {
+        let mut units = Vec::new();
+        let (headings, hidden) = extract_markdown_parts(src, include_hidden, |u| units.extend_from_slice(u));
+        (units, headings, hidden)
+    }
+
+    /// The same, read by [`MarkdownSteps`] `budget` bytes at a time.
+    fn stepped(src: &str, include_hidden: bool, budget: usize) -> (Vec<Unit>, Vec<Heading>, Hidden) {
+        let mut steps = MarkdownSteps::new(src, include_hidden);
+        let mut units = Vec::new();
+        for _ in 0..=4 * src.len() + 8 {
+            if let Some((headings, hidden)) = steps.step(src, budget, |u| units.extend_from_slice(u)) {
+                return (units, headings, hidden);
+            }
+        }
+        panic!("never done: {budget}");
+    }
+
+    /// Read in steps of any size, a markdown text gives the same units,
+    /// headings and hidden text: the link definitions of the whole text,
+    /// raw HTML followed across blocks, lists, tables, fences, setext
+    /// headings, CRLF, emoji, CJK and combining marks.
+    #[test]
+    fn steps_read_what_the_one_call_reads() {
+        let book = include_str!("../../../benches/data/rust-book.md");
+        let cut = book.char_indices().nth(120_000).map_or(book.len(), |(i, _)| i);
+        let texts = [
+            "# Title\r\n\r\nSee [the docs][d] and *this* 😀 e\u{301}te\u{301}.\r\n\r\n[d]: http://x \"t\"\r\n",
+            "<div hidden>\n\n# Hidden heading\n\nhidden para\n\n</div>\n\nvisible 中文的句子\n\nSetext\n===\n",
+            "a <script>\n\nvar x = 1;\n\n</script> b\n\n- one\n  - two `code`\n\n| a | b |\n|---|---|\n| c | d |\n\n```\nfence *kept*\n```\n",
+            "> quote **bold**\n> more\n\n1. first\n2) second\n\n***\n\n<!-- comment\n\nspanning -->\nend &amp; &#8220;q&#8221;\n",
+            // a comment then text on its line: parsing goes on mid-line
+            "para\n\n<!-- c --> # not a heading *em*\n<!-- multi\nline --> - not an item\ntext\n",
+            include_str!("../../../samples/incident-review.md"),
+            &book[..cut],
+            "",
+            "no newline at the end",
+        ];
+        for text in texts {
+            for include_hidden in [false, true] {
+                let expected = whole(text, include_hidden);
+                for budget in [0, 1, 2, 5, 64, 4096, usize::MAX] {
+                    let got = stepped(text, include_hidden, budget);
+                    assert!(got == expected, "{:?}… budget {budget}, include_hidden {include_hidden}", text.get(..40));
+                }
+            }
+        }
+    }
+}
