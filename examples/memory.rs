@@ -9,43 +9,8 @@ use evidence_validator::host::FixedClock;
 use evidence_validator::text::Profile;
 use evidence_validator::validate;
 use evidence_validator::Document;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let now = CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "support/counting.rs"]
+mod counting;
 
 fn mb(n: usize) -> String {
     format!("{:.1} MB", n as f64 / 1e6)
@@ -53,29 +18,17 @@ fn mb(n: usize) -> String {
 
 /// Peak heap while `f` runs, above what was allocated when it started.
 fn peak_of<T>(what: &str, f: impl FnOnce() -> T) -> T {
-    let base = CURRENT.load(Relaxed);
-    PEAK.store(base, Relaxed);
+    let base = counting::start_peak();
     let out = f();
-    let peak = PEAK.load(Relaxed);
+    let peak = counting::peak();
     println!(
         "{what:<46} peak heap {:>8} (+{} over the {} held before), held after {}",
         mb(peak),
         mb(peak - base),
         mb(base),
-        mb(CURRENT.load(Relaxed))
+        mb(counting::current())
     );
     out
-}
-
-fn vm_hwm() -> String {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM"))
-                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
-        })
-        .unwrap_or_else(|| "n/a".into())
 }
 
 fn main() {
@@ -99,7 +52,7 @@ fn main() {
         source.len(),
         format,
         claims["claims"].as_array().map_or(0, Vec::len),
-        mb(CURRENT.load(Relaxed))
+        mb(counting::current())
     );
     let report = peak_of("validate_evidence (whole call)", || {
         validate::validate_evidence(&source, &claims, &serde_json::Value::Null, &FixedClock(0.0)).unwrap()
@@ -112,5 +65,5 @@ fn main() {
         validate::validate_document(&doc, &parsed.claims, &validate::Config::default(), &FixedClock(0.0)).unwrap()
     });
     println!("Document::heap_bytes with its indexes: {}", mb(doc.heap_bytes()));
-    println!("peak RSS (VmHWM) of this process: {}", vm_hwm());
+    println!("peak RSS (VmHWM) of this process: {}", counting::peak_rss().map_or_else(|| "n/a".into(), mb));
 }

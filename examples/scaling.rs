@@ -15,45 +15,10 @@ use evidence_validator::host::FixedClock;
 use evidence_validator::validate::{self, ClaimSet, Config};
 use evidence_validator::{Document, Format};
 use serde_json::{json, Value};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "support/counting.rs"]
+mod counting;
 
 const BATCH: usize = 1000;
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let now = CURRENT.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 /// The bench's config: the defaults, with room for its 50 MB document.
 fn config_json() -> Value {
@@ -78,15 +43,6 @@ fn run(source: &str, claims: &Value) -> Result<usize, Box<dyn std::error::Error>
 }
 
 /// Peak resident set size in bytes (`VmHWM`), 0 where `/proc` has none.
-fn peak_rss() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let (Some(source), Some(claims)) = (args.get(1), args.get(2)) else {
@@ -96,8 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let source = std::fs::read_to_string(source)?;
     let claims: Value = serde_json::from_str(&std::fs::read_to_string(claims)?)?;
     // the inputs themselves are not the validation's memory
-    let before = CURRENT.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = counting::start_peak();
     // warm-up: the first call pays for page faults the later ones do not
     run(&source, &claims)?;
     let mut times = Vec::new();
@@ -108,6 +63,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     times.sort_by(f64::total_cmp);
     let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-    println!("{median:.2} {} {}", PEAK.load(Relaxed).saturating_sub(before), peak_rss());
+    println!("{median:.2} {} {}", counting::peak().saturating_sub(before), counting::peak_rss().unwrap_or(0));
     Ok(())
 }

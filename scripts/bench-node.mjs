@@ -49,32 +49,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { flag, importWithMemory, numberOption, option } from './bench-common.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
-};
-const RUNS = option('--runs', 11);
-const WITH_DMP = !args.includes('--no-dmp');
-const WITH_MIXES = !args.includes('--no-mixes');
-const MIX = args.includes('--mix') ? args[args.indexOf('--mix') + 1] : null;
+const RUNS = numberOption('--runs', 11);
+const WITH_DMP = !flag('--no-dmp');
+const WITH_MIXES = !flag('--no-mixes');
+const MIX = option('--mix', null);
 const MIXES = ['standard', 'paraphrase', 'shuffled'];
 
 // --- the package, with its wasm instance in sight
-const instances = [];
-const OriginalInstance = WebAssembly.Instance;
-WebAssembly.Instance = new Proxy(OriginalInstance, {
-  construct(target, argv, newTarget) {
-    const instance = Reflect.construct(target, argv, newTarget);
-    instances.push(instance);
-    return instance;
-  },
-});
 // EV_PKG=dir: another build of the nodejs target (to compare build options)
 const pkgDir = process.env.EV_PKG ? path.resolve(process.env.EV_PKG) : path.join(root, 'pkg', 'nodejs');
 const entry = path.join(pkgDir, 'index.mjs');
@@ -82,10 +69,10 @@ if (!fs.existsSync(entry)) {
   console.error(`bench: ${path.relative(root, entry)} not found; run \`npm run build\` first`);
   process.exit(2);
 }
-const { validateEvidence, Document } = await import(pathToFileURL(entry).href);
-WebAssembly.Instance = OriginalInstance;
-const memory = instances.map((i) => i.exports.memory).find((m) => m instanceof WebAssembly.Memory);
-const linearMemory = () => (memory ? memory.buffer.byteLength : NaN);
+const {
+  lib: { validateEvidence, Document },
+  linearMemory,
+} = await importWithMemory(entry);
 
 const { default: search } = await import('approx-string-match');
 const { default: DiffMatchPatch } = await import('diff-match-patch');

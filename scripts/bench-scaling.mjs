@@ -38,18 +38,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { importWithMemory, numberOption, option } from './bench-common.mjs';
 import { claimsFor, documentOf, wrongAnswers } from './workload.mjs';
 
 const BATCH = 1000;
 const CONFIG = { performance_limits: { max_document_size_mb: 64, max_memory_mb: 4096 } };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
-};
 const entry = path.join(root, 'pkg', 'nodejs', 'index.mjs');
 
 /** validateEvidence, or for more than BATCH claims, batches on one Document. */
@@ -70,23 +66,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // --- child: one configuration in this fresh process; prints {ms, linear, wrong}
 if (option('--child', null) !== null) {
   const label = option('--child', null);
-  const runs = Number(option('--runs', 3));
-  const instances = [];
-  const Original = WebAssembly.Instance;
-  WebAssembly.Instance = new Proxy(Original, {
-    construct(target, argv, newTarget) {
-      const instance = Reflect.construct(target, argv, newTarget);
-      instances.push(instance);
-      return instance;
-    },
-  });
-  const lib = await import(pathToFileURL(entry).href);
-  WebAssembly.Instance = Original;
-  const memory = instances.map((i) => i.exports.memory).find((m) => m instanceof WebAssembly.Memory);
+  const runs = numberOption('--runs', 3);
+  const { lib, linearMemory } = await importWithMemory(entry);
   const dir = path.join(root, 'target', 'scaling');
   const doc = fs.readFileSync(path.join(dir, `${label}.txt`), 'utf8');
   const workload = JSON.parse(fs.readFileSync(path.join(dir, `${label}.json`), 'utf8'));
-  const atLoad = memory.buffer.byteLength;
+  const atLoad = linearMemory();
   const report = validateAll(lib, doc, workload); // warm-up, and the answers
   const times = [];
   for (let i = 0; i < runs; i++) {
@@ -94,7 +79,7 @@ if (option('--child', null) !== null) {
     validateAll(lib, doc, workload);
     times.push(performance.now() - t);
   }
-  console.log(JSON.stringify({ ms: median(times), linear: memory.buffer.byteLength, atLoad, wrong: wrongAnswers(workload, report) }));
+  console.log(JSON.stringify({ ms: median(times), linear: linearMemory(), atLoad, wrong: wrongAnswers(workload, report) }));
   process.exit(0);
 }
 
@@ -103,7 +88,7 @@ if (!fs.existsSync(entry)) {
   console.error('bench-scaling: pkg/nodejs not found; run `npm run build` first');
   process.exit(2);
 }
-const RUNS = Number(option('--runs', 3));
+const RUNS = numberOption('--runs', 3);
 const native = path.join(root, 'target', 'release', 'examples', 'scaling');
 const haveNative = fs.existsSync(native);
 const outDir = path.join(root, 'target', 'scaling');

@@ -18,6 +18,8 @@ step "lints (clippy, warnings are errors; native with and without the CLI, and t
 cargo clippy --all-targets --features cli -- -D warnings
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib --tests --no-default-features --target wasm32-unknown-unknown -- -D warnings
+# the `evidence-validator/core` build (spec 000 alone: scripts/build-pkg.mjs)
+cargo clippy --lib --no-default-features --features wasm-core --target wasm32-unknown-unknown -- -D warnings
 
 step "native tests (cargo test, release for the property tests' speed; the cli feature builds the binary its tests run)"
 cargo test --release --all-targets --features cli
@@ -31,7 +33,7 @@ step "wasm tests in Node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --no-default-features --tests
 
-step "npm package build"
+step "npm package build (the full package, then evidence-validator/core in pkg/core)"
 npm run build
 step "TypeScript declarations checked by tsc"
 npm run test:types

@@ -14,25 +14,9 @@
 
 use evidence_validator::cite::metrics;
 use serde_json::{json, Value};
-use std::process::Command;
 
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+mod oracle_common;
+use oracle_common::{answers, Rng};
 
 const PY: &str = r#"
 import json, sys
@@ -61,39 +45,15 @@ for c in cases:
 json.dump(out, open(sys.argv[2], "w"))
 "#;
 
-/// The first of `python3`, `/usr/bin/python3` that imports scipy.
-fn python() -> String {
-    for p in ["python3", "/usr/bin/python3"] {
-        let ok = Command::new(p).args(["-c", "import scipy.stats"]).output().is_ok_and(|o| o.status.success());
-        if ok {
-            return p.to_string();
-        }
-    }
-    panic!("no python3 with scipy, the oracle of this test: run scripts/setup.sh (apt-get install python3-scipy)");
-}
-
 /// Relative agreement to 1e-9, or absolute below 1e-300 (p-values far
 /// in the tail).
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()) || (a - b).abs() < 1e-300
 }
 
-/// scipy's answers to `cases` (each call in a directory of its own: the
-/// tests run in parallel).
+/// scipy's answers to `cases`.
 fn oracle(cases: &[Value]) -> Vec<Value> {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("cite-scipy-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (inp, outp) = (dir.join("in.json"), dir.join("out.json"));
-    std::fs::write(&inp, serde_json::to_string(cases).unwrap()).unwrap();
-    let py = python();
-    let run = Command::new(&py).arg("-c").arg(PY).arg(&inp).arg(&outp).output().unwrap();
-    assert!(run.status.success(), "{py} failed: {}", String::from_utf8_lossy(&run.stderr));
-    let expected: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&outp).unwrap()).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(expected.len(), cases.len());
-    expected
+    answers("scipy.stats", "python3-scipy", PY, cases)
 }
 
 fn nums(v: &Value) -> Vec<f64> {

@@ -10,25 +10,9 @@
 
 use evidence_validator::cite::metrics;
 use serde_json::{json, Value};
-use std::process::Command;
 
-/// xorshift64*: deterministic inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+mod oracle_common;
+use oracle_common::{answers, Rng};
 
 const PY: &str = r#"
 import json, sys, warnings
@@ -71,19 +55,6 @@ for c in cases:
                     "f": float(f1_score(g, p, average="micro", zero_division=0))})
 json.dump(out, open(sys.argv[2], "w"))
 "#;
-
-/// The first of `python3`, `/usr/bin/python3` that imports sklearn.
-fn python() -> String {
-    for p in ["python3", "/usr/bin/python3"] {
-        let ok = Command::new(p).args(["-c", "import sklearn"]).output().is_ok_and(|o| o.status.success());
-        if ok {
-            return p.to_string();
-        }
-    }
-    panic!(
-        "no python3 with scikit-learn, the oracle of this test: run scripts/setup.sh (apt-get install python3-sklearn)"
-    );
-}
 
 fn labels(rng: &mut Rng, n: usize, kinds: usize) -> Vec<u64> {
     (0..n).map(|_| rng.below(kinds) as u64).collect()
@@ -134,16 +105,7 @@ fn metrics_agree_with_scikit_learn_on_random_inputs() {
         let g: Vec<Vec<String>> = (0..claims).map(|_| ids(&mut rng)).collect();
         cases.push(json!({"kind": "citations", "predicted": p, "gold": g}));
     }
-    let dir = std::env::temp_dir().join(format!("cite-sklearn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (inp, outp) = (dir.join("in.json"), dir.join("out.json"));
-    std::fs::write(&inp, serde_json::to_string(&cases).unwrap()).unwrap();
-    let py = python();
-    let run = Command::new(&py).arg("-c").arg(PY).arg(&inp).arg(&outp).output().unwrap();
-    assert!(run.status.success(), "{py} failed: {}", String::from_utf8_lossy(&run.stderr));
-    let expected: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&outp).unwrap()).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(expected.len(), cases.len());
+    let expected = answers("sklearn", "python3-sklearn", PY, &cases);
     let f = |v: &Value| v.as_f64().unwrap();
     let nums = |v: &Value| v.as_array().unwrap().iter().map(f).collect::<Vec<f64>>();
     let u64s = |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect::<Vec<u64>>();

@@ -849,7 +849,7 @@ impl Pipeline {
         }
         lanes.retain(|l| !l.requests.is_empty());
         for lane in &mut lanes {
-            lane.requests.sort_by_key(|r| r.id);
+            crate::sort::sort_by(&mut lane.requests, |a, b| a.id.cmp(&b.id));
         }
         Round { lanes, call_timeout_ms: calls.call_timeout_seconds * 1000.0, time_left_ms: deadline.remaining_ms() }
     }
@@ -1612,7 +1612,7 @@ impl Pipeline {
         let corrected = claims.iter().filter(|c| c.result.correction.action != Action::Keep).count();
         let abstained = claims.iter().filter(|c| c.abstained).count();
         let mut ms: Vec<f64> = self.calls.iter().map(|c| c.elapsed_ms).collect();
-        ms.sort_by(f64::total_cmp);
+        crate::sort::sort_by(&mut ms, f64::total_cmp);
         // nearest rank: the ⌈0.95 n⌉-th smallest (0 without calls)
         let p95 = ms.get((ms.len() * 95).div_ceil(100).saturating_sub(1)).copied().unwrap_or(0.0);
         let (unsupported, contradicted, nei) =
@@ -1755,7 +1755,7 @@ fn call_round(round: &Round, host: &dyn LlmHost, cancel: &std::sync::atomic::Ato
         }
     });
     let mut list = answers.into_inner().unwrap_or_default();
-    list.sort_by_key(|(id, _, _)| *id);
+    crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
     list
 }
 

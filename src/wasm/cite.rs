@@ -238,7 +238,7 @@ async fn call_all(host: &Rc<JsHost>, round: Round) -> Vec<(u64, Result<String, L
     let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::all(&workers)).await;
     let mut list = std::mem::take(&mut *answers.borrow_mut());
     // in request order: the same report whatever order the calls ended in
-    list.sort_by_key(|(id, _, _)| *id);
+    crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
     list
 }
 

@@ -6,9 +6,14 @@
 //! functions ([`host`]).
 
 mod bytes;
+// `wasm-core` (the npm package's `evidence-validator/core`): spec 000 only,
+// without the citation pipeline, the judge, findings and transcripts.
+#[cfg(not(feature = "wasm-core"))]
 mod cite;
 mod host;
+#[cfg(not(feature = "wasm-core"))]
 mod judge;
+#[cfg(not(feature = "wasm-core"))]
 mod transcript;
 
 use crate::document::{Document, DocumentBuilder};
@@ -297,6 +302,7 @@ impl std::io::Write for JsPieces {
 /// A small value handed to a host function (a juror's context, a callback's
 /// request, a log entry), built in place by serde-wasm-bindgen (`null` for
 /// `None`, plain objects for maps, as JSON would have them).
+#[cfg(not(feature = "wasm-core"))]
 fn to_js_arg<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())

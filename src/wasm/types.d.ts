@@ -489,6 +489,8 @@ export class SlicedValidation {
   finish(): ValidationReport;
 }
 
+// @end-of-core: `evidence-validator/core` (the `wasm-core` build) declares what is above this line; scripts/build-pkg.mjs cuts the rest.
+
 // ---------------------------------------------------------------------------
 // The citation pipeline (spec 004 part 1: stages 1, 3, 5, 6 and the metrics).
 // ---------------------------------------------------------------------------

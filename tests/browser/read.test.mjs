@@ -1,7 +1,7 @@
 // Issue 19, point 3: reading results fast, in Chromium against www/dist/,
 // checked against the library's own report (the Node build):
-//   - counts per status, as the report's, that filter the list; j/k jump to
-//     the next/previous claim shown and outline its span;
+//   - counts per status, as the report's, that filter the list; j/k and the
+//     Next button jump to the next/previous claim shown and outline its span;
 //   - each claim shows its evidence type and match type;
 //   - a near miss lists its word-level edits (quote against source) from
 //     `match_details.edits`;
@@ -118,6 +118,23 @@ test('"?" opens the shortcuts panel; Escape closes it', async () => {
   assert.match(await page.textContent('.help-panel'), /j \/ k.*Next \/ previous claim/s);
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('.help-panel'), true);
+});
+
+test('"Next" jumps to the next claim the filter shows (the first after the last), its span outlined', async () => {
+  const failed = REPORT.validated_claims.filter((r) => r.validation_status === 'FAILED').map((r) => r.claim_id);
+  const selectedClaim = () => page.$eval('.claim-list > li.is-selected', (li) => li.dataset.claim);
+  await page.click('.filter-bar [data-filter="failed"]');
+  const seen = [];
+  for (let k = 0; k <= failed.length; k++) {
+    await page.click('.claims-head button:text-is("Next ↓")');
+    seen.push(await selectedClaim());
+    const m = REPORT.validated_claims.find((r) => r.claim_id === seen.at(-1)).match_details;
+    const outlined = await page.$$eval('.source-view mark.is-current', (ms) => ms.map((x) => x.textContent).join(''));
+    if (m) assert.equal(outlined, m.matched_text);
+  }
+  // from the claim k selected (the first claim, not a failed one): the first failed, then each in turn, then round again
+  assert.deepEqual(seen, [...failed, failed[0]]);
+  await page.click('.filter-bar [data-filter=""]');
 });
 
 test('share: copy a claim\'s result; export the report as Markdown', async () => {

@@ -89,7 +89,9 @@ export function loadableText({ id, fileId, accept, onInput, onLoad, holdOver = I
   });
   /** What to save: the file a held text came from, else the text. */
   const stored = () => heldFile ?? text();
-  return { box, file, element, text, setText, stored, get held() { return held !== null; } };
+  /** The file the held text was read from (null: none, or the box holds the text). */
+  const heldFromFile = () => heldFile;
+  return { box, file, element, text, setText, stored, heldFromFile, get held() { return held !== null; } };
 }
 
 /** `1234567` as `1,234,567` (toLocaleString builds a number formatter: milliseconds, the first time). */

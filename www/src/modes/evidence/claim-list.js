@@ -20,9 +20,7 @@ const FIRST_ESTIMATE_PX = 72;
 /** A list of at most this many claims shown is rendered whole (it costs less than a screen of a long one). */
 const RENDER_ALL_UP_TO = 40;
 /** The most claims built and added in one frame of a long list (the others in the next frames). */
-const NEW_PER_FRAME = 3;
-/** Signatures are computed this many entries at a time between pauses. */
-const SIGN_SLICE = 50;
+const NEW_PER_FRAME = 2;
 
 /**
  * The claim list, virtualized: `scroller` (a box of bounded height that
@@ -243,7 +241,7 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       const had = built.get(i);
       if (had && i < entries.length && had.signature === signatureOf(e)) next.set(i, had);
       else heights.delete(i);
-      if (i % SIGN_SLICE === SIGN_SLICE - 1 && !(await pause())) return false;
+      if (!(await pause())) return false; // a signature is a claim's whole JSON: a few of them fill a slice
     }
     for (const i of heights.keys()) if (i >= view.entries.length) heights.delete(i);
     entries = view.entries;

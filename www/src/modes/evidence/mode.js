@@ -33,7 +33,7 @@ import { configPanel } from './config.js';
 import { reanchorPanel } from './reanchor-panel.js';
 import { samples } from './samples.js';
 import { claimText, reportMarkdown } from './share.js';
-import { collectSpans, segment } from './spans.js';
+import { claimSpans, segmentSliced } from './spans.js';
 import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
 
@@ -278,7 +278,7 @@ export function mount(panel, ctx) {
     let reached = 0;
     const started = performance.now();
     setRunning({ done: 0, total: claims.length });
-    const answer = await worker.run({ source, format: formatFor(parsed), claims, config, known: lastRun?.runId ?? null }, (p) => {
+    const answer = await worker.run({ source, file: sourceText.heldFromFile(), format: formatFor(parsed), claims, config, known: lastRun?.runId ?? null }, (p) => {
       for (const [i, outcome] of p.outcomes) partial[i] = outcome;
       reached = p.done;
       setRunning({ done: p.done, total: p.total });
@@ -407,26 +407,32 @@ export function mount(panel, ctx) {
     }
     exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
     markdownButton.disabled = entries.length === 0;
-    const merged = {
-      validated_claims: entries.map((e) => e.result ?? null),
-      failed_claims: entries.map((e) => e.failure).filter(Boolean),
-    };
-    const spans = collectSpans(merged);
+    // claim by claim, with its own failure entry (each outcome is a one-claim report)
+    const spans = [];
+    for (const [i, e] of entries.entries()) {
+      if (e.result) spans.push(...claimSpans(e.result, e.failure ?? undefined, i));
+      if (!(await pause())) return;
+    }
     spansByKey = new Map(spans.map((sp) => [sp.key, sp]));
     if (!(await pause())) return;
-    const segments = segment(source.length, spans);
-    if (!(await pause())) return;
+    const segments = await segmentSliced(source.length, spans, pause);
+    if (!segments) return;
     const scrollTop = viewer.scrollTop;
     if (!(await view.render(source, segments, pause))) return;
-    // in the frame's own layout, not one forced now (the last slice's chunks are laid out once)
-    requestAnimationFrame(() => { viewer.scrollTop = scrollTop; });
-    drawMarkers(scrollMarkers, spans, source.length);
+    // in the frame's own layout, not one forced now (the last slice's chunks are laid out once);
+    // at the top already, nothing to keep
+    if (scrollTop > 0) requestAnimationFrame(() => { viewer.scrollTop = scrollTop; });
+    if (!(await pause())) return;
+    if (!(await drawMarkers(scrollMarkers, spans, source.length, pause))) return;
     if (currentKey && !spansByKey.has(currentKey)) currentKey = null;
     view.setCurrent(currentKey);
     // each claim is its own library call: a warning about the whole document comes with every one of them, listed once
     const general = [...new Map(outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])])
       .map((w) => [`${w.code}\u0000${w.message}`, w])).values()];
     if (!(await list.render({ entries, general }, pause))) return;
+    // the list's first claims laid out in a frame of their own, the filters and the summary in the next
+    await afterNextFrame();
+    if (mine !== shownGeneration) return;
     drawFilters(entries);
     showFormat(run.format);
     const timing = `${(run.format ?? 'no source').replace('_', ' ')}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms${rebuilt ? '' : ', index reused'}`;
@@ -588,9 +594,10 @@ const MARKER_RANK = { FAILED: 0, LOW_CONFIDENCE: 1, AMBIGUOUS: 2, VALIDATED: 3 }
  * A marker beside the viewer's scrollbar for every highlighted span, placed
  * by its offset in the source (chunks off screen are not laid out, so their
  * pixel positions are unknown; text is roughly even), one per slot, the
- * slot's worst status shown. Clicking one shows its span.
+ * slot's worst status shown. Clicking one shows its span. Built between
+ * `pause()`s; resolves to false when it said stop (nothing drawn).
  */
-function drawMarkers(strip, spans, length) {
+async function drawMarkers(strip, spans, length, pause) {
   const slots = new Map();
   for (const s of spans) {
     if (s.role === 'candidate') continue;
@@ -598,13 +605,17 @@ function drawMarkers(strip, spans, length) {
     const had = slots.get(slot);
     if (!had || MARKER_RANK[s.status] < MARKER_RANK[had.status]) slots.set(slot, s);
   }
-  strip.replaceChildren(...[...slots].map(([slot, s]) => {
+  const markers = [];
+  for (const [slot, s] of slots) {
     const marker = h('span', {
       class: `scroll-marker marker-${s.status.toLowerCase().replace('_', '-')}`, title: `${s.claimId} · line ${s.line ?? '?'}`, dataset: { span: s.key },
     });
     marker.style.top = `${((slot / MARKER_SLOTS) * 100).toFixed(2)}%`; // CSSOM: the CSP allows no style attribute
-    return marker;
-  }));
+    markers.push(marker);
+    if (!(await pause())) return false;
+  }
+  strip.replaceChildren(...markers);
+  return true;
 }
 
 /** What to do about a problem, by where it is. */

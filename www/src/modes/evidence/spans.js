@@ -59,34 +59,42 @@ export function failuresByClaim(report) {
 
 /** Every span of a report (see the file comment), in report order; null claims have none. */
 export function collectSpans(report) {
+  const failures = failuresByClaim(report);
+  return (report.validated_claims ?? []).flatMap((r, claim) => (r ? claimSpans(r, failures[claim], claim) : []));
+}
+
+/**
+ * The spans of one claim (see the file comment): `r` its ClaimResult,
+ * `failure` its failed_claims entry (undefined: none), `claim` its index in
+ * validated_claims (the keys' number). The web UI calls it claim by claim,
+ * between pauses, with each claim's own failure entry.
+ * @returns {Span[]}
+ */
+export function claimSpans(r, failure, claim) {
   /** @type {Span[]} */
   const spans = [];
-  const failures = failuresByClaim(report);
-  (report.validated_claims ?? []).forEach((r, claim) => {
-    if (!r) return;
-    const m = r.match_details;
-    if (m) {
-      spans.push({
-        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
-        confidence: m.confidence_score, matchType: m.match_type, editDistance: m.edit_distance,
-        similarity: m.similarity_score, line: m.line_number, section: m.section,
-        edits: (m.edits ?? []).filter((e) => e.kind !== 'cosmetic'),
-      });
-    }
-    (r.alternative_matches ?? []).forEach((a, i) => {
-      spans.push({
-        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.a${i}`, role: 'alternative', start: a.utf16_start, end: a.utf16_end,
-        text: a.matched_text, confidence: a.confidence_score, matchType: a.match_type, line: a.line_number,
-        section: a.section,
-      });
+  const m = r.match_details;
+  if (m) {
+    spans.push({
+      claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.m`, role: 'match', start: m.utf16_start, end: m.utf16_end, text: m.matched_text,
+      confidence: m.confidence_score, matchType: m.match_type, editDistance: m.edit_distance,
+      similarity: m.similarity_score, line: m.line_number, section: m.section,
+      edits: (m.edits ?? []).filter((e) => e.kind !== 'cosmetic'),
     });
-    (failures[claim]?.attempted_matches ?? []).forEach((a, i) => {
-      if (m && a.utf16_start === m.utf16_start && a.utf16_end === m.utf16_end) return; // the match itself
-      spans.push({
-        claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.c${i}`, role: 'candidate', start: a.utf16_start, end: a.utf16_end,
-        text: a.candidate_text, confidence: a.confidence_score, reason: a.rejection_reason, line: a.line_number,
-        section: a.section,
-      });
+  }
+  (r.alternative_matches ?? []).forEach((a, i) => {
+    spans.push({
+      claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.a${i}`, role: 'alternative', start: a.utf16_start, end: a.utf16_end,
+      text: a.matched_text, confidence: a.confidence_score, matchType: a.match_type, line: a.line_number,
+      section: a.section,
+    });
+  });
+  (failure?.attempted_matches ?? []).forEach((a, i) => {
+    if (m && a.utf16_start === m.utf16_start && a.utf16_end === m.utf16_end) return; // the match itself
+    spans.push({
+      claim, claimId: r.claim_id, status: r.validation_status, key: `c${claim}.c${i}`, role: 'candidate', start: a.utf16_start, end: a.utf16_end,
+      text: a.candidate_text, confidence: a.confidence_score, reason: a.rejection_reason, line: a.line_number,
+      section: a.section,
     });
   });
   return spans.filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start);
@@ -116,6 +124,33 @@ export function primarySpan(spans) {
  * @param {Span[]} spans
  */
 export function segment(length, spans) {
+  const steps = segmentSteps(length, spans);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `segment`, a step at a time between the caller's pauses (`pause()` from
+ * timeSlicer; resolves to null when it says stop): a thousand claims' spans
+ * are cut in slices of the page's main thread.
+ * @returns {Promise<Array<{ start: number, end: number, spans: Span[] }>|null>}
+ */
+export async function segmentSliced(length, spans, pause) {
+  const steps = segmentSteps(length, spans);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (!(await pause())) return null;
+  }
+}
+
+/** Cut points handled between two yields of segmentSteps. */
+const SEGMENT_STEP = 64;
+
+/** `segment`'s work as a generator: it yields (nothing) every SEGMENT_STEP cut points and returns the segments. */
+function* segmentSteps(length, spans) {
   const clamp = (n) => Math.max(0, Math.min(length, n));
   const live = spans.map((s, order) => ({ s, order, start: clamp(s.start), end: clamp(s.end) }))
     .filter((x) => x.end > x.start);
@@ -126,7 +161,9 @@ export function segment(length, spans) {
   const out = [];
   let active = [];
   let next = 0;
+  yield;
   for (let i = 0; i + 1 < points.length; i++) {
+    if (i % SEGMENT_STEP === SEGMENT_STEP - 1) yield;
     const [a, b] = [points[i], points[i + 1]];
     active = active.filter((x) => x.end > a);
     while (next < byStart.length && byStart[next].start <= a) active.push(byStart[next++]);

@@ -74,6 +74,8 @@ export function sourceRenderer(pre, viewer, tooltipId) {
 
   async function render(text, segments, pause) {
     const nextEnds = chunkEnds(text);
+    // a megabyte scanned: metrics() below lays out the page, in a slice of its own
+    if (!(await pause())) return false;
     const same = source === text;
     if (!same) {
       pre.replaceChildren();
@@ -85,7 +87,6 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     const windowTop = viewer.scrollTop - LIVE_MARGIN_PX;
     const windowBottom = viewer.scrollTop + viewer.clientHeight + LIVE_MARGIN_PX;
     let estimatedY = 0;
-    let drawnThisFrame = 0;
     let seg = 0;
     let start = 0;
     for (const [n, end] of nextEnds.entries()) {
@@ -111,16 +112,16 @@ export function sourceRenderer(pre, viewer, tooltipId) {
         pre.append(element);
         if (estimatedY >= windowTop && estimatedY - height <= windowBottom) {
           draw(chunk, text);
-          // two chunks' text and marks at most in one frame's layout
-          if (++drawnThisFrame === 2) {
-            drawnThisFrame = 0;
-            await afterNextFrame();
-          }
+          // one chunk's text and marks in a frame's layout (a chunk dense with marks is milliseconds of layout)
+          await afterNextFrame();
         }
       } else if (chunk.signature !== signature) {
         chunk.pieces = pieces;
         chunk.signature = signature;
-        if (chunk.live) draw(chunk, text);
+        if (chunk.live) {
+          draw(chunk, text);
+          await afterNextFrame(); // its new marks laid out alone
+        }
       }
       start = end;
       if (!(await pause())) {
@@ -130,15 +131,23 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     }
     source = text;
     ends = nextEnds;
-    const near = visibleWindow(LIVE_MARGIN_PX);
-    // near the visible window: drawn now, a chunk per frame (each frame lays out one chunk's text and marks)
-    for (const chunk of chunks) {
-      if (chunk.live || !near.near(chunk)) continue;
+    // near the visible window: drawn now, a chunk per frame (each frame lays out one chunk's text and marks);
+    // the window's chunks found by a binary search (never a walk over every chunk's offsets)
+    for (let chunk = nextUndrawn(); chunk; chunk = nextUndrawn()) {
       draw(chunk, text);
       await afterNextFrame();
       if (!(await pause()) || source !== text) return false;
     }
     return true;
+  }
+
+  /** The first chunk near the visible window (LIVE_MARGIN_PX) not drawn yet, or null. */
+  function nextUndrawn() {
+    const near = visibleWindow(LIVE_MARGIN_PX);
+    for (let n = near.first(); n < chunks.length && near.y(chunks[n]) <= near.bottom; n++) {
+      if (!chunks[n].live) return chunks[n];
+    }
+    return null;
   }
 
   /** Chunk `chunk` as one plain, hidden text node (`height` px estimated, or its last height). */
@@ -160,8 +169,18 @@ export function sourceRenderer(pre, viewer, tooltipId) {
     if (currentKey) for (const m of chunk.marks.get(currentKey) ?? []) m.classList.add('is-current');
   }
 
-  /** The characters per line and the height of one line of the viewer's text. */
+  /**
+   * The characters per line and the height of one line of the viewer's text,
+   * measured once per viewer width (measuring lays out the page: with a
+   * megabyte in a text box, a long task of its own).
+   */
+  let measured = null;
+  new ResizeObserver(() => { measured = null; }).observe(viewer);
   function metrics() {
+    measured ??= measure();
+    return measured;
+  }
+  function measure() {
     const style = getComputedStyle(pre);
     const rowPx = parseFloat(style.lineHeight) || 24;
     const probe = document.createElement('span');

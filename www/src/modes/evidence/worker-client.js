@@ -9,7 +9,8 @@ import { wasmModule } from '../../library.js';
 
 /**
  * @returns {{
- *   run(payload: object, onProgress: (msg: object) => void): Promise<object>,
+ *   run(payload: { source: string, file?: Blob|null, format: string|null, claims: Array<object|null>, config: object, known: number|null },
+ *     onProgress: (msg: object) => void): Promise<object>,
  *   report(claims: object, config: object): Promise<object>,
  *   reanchor(source: string, format: string|null, annotations: object[]): Promise<object>,
  *   cancel(): boolean,
@@ -17,15 +18,20 @@ import { wasmModule } from '../../library.js';
  * }}
  *   `run` resolves with the worker's `done` or `failed` message, or
  *   `{ type: 'cancelled' }` / `{ type: 'superseded' }`; `cancel()` says
- *   whether a run was stopped.
+ *   whether a run was stopped. `run`'s `file`: the Blob `source` was read
+ *   from (the worker reads it itself); a source the worker holds already
+ *   is not sent again.
  */
 export function evidenceWorker() {
   let worker = null;
   let nextId = 0;
   /** The run or report in flight: { runId, resolve, onProgress }. */
   let inFlight = null;
+  /** The source text the current worker holds (its last run's), or null: a run with the same text sends none. */
+  let held = null;
 
   function start() {
+    held = null;
     worker = new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator' });
     worker.postMessage({ type: 'init', module: wasmModule });
     worker.onmessage = ({ data }) => {
@@ -73,7 +79,14 @@ export function evidenceWorker() {
 
   start();
   return {
-    run: (payload, onProgress) => send({ type: 'run', ...payload }, onProgress),
+    run({ source, file = null, ...payload }, onProgress) {
+      // a megabyte cloned into the message is a long task of the page's: sent once per worker, and as its file when it has one
+      stop('superseded'); // a busy worker is replaced first: the new one holds no source
+      const given = source === held ? null : file ?? source;
+      const answer = send({ type: 'run', source: given, ...payload }, onProgress);
+      held = source;
+      return answer;
+    },
     report: (claims, config) => send({ type: 'report', claims, config }),
     reanchor: (source, format, annotations) => send({ type: 'reanchor', source, format, annotations }),
     cancel: () => stop('cancelled'),

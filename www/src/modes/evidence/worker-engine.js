@@ -15,7 +15,10 @@
 // Cancel is the main thread terminating this worker (protocol.js).
 //
 // Messages in:  { type: 'run', runId, source, format, claims, config, known }
-//                 (`known`: the run whose outcomes the page holds, or null)
+//                 (`known`: the run whose outcomes the page holds, or null;
+//                 `source`: the text, or the file it was read from (a Blob,
+//                 read here: a megabyte is not copied on the page), or null
+//                 for the source of this worker's last run, unchanged)
 //               { type: 'reanchor', runId, source, format, annotations }
 //                 (issue 18: the annotations found again in an edited source,
 //                 a Document of its own, freed after)
@@ -42,12 +45,14 @@ import { defaultConfig, Document } from 'evidence-validator/web';
 /** How often (at most) a long run posts its progress. */
 const PROGRESS_INTERVAL_MS = 100;
 /** The most outcomes one message carries. */
-const OUTCOMES_PER_MESSAGE = 50;
+const OUTCOMES_PER_MESSAGE = 20;
 /** The last finished run: { runId, results } (the outcome objects by index), or null. */
 let lastDone = null;
 
 let doc = null;
 let docKey = null;
+/** The source of the last run (the page sends null when it is unchanged). */
+let heldSource = null;
 let configKey = null;
 /** claim JSON → outcome, for the current document and configuration. */
 let outcomes = new Map();
@@ -105,8 +110,10 @@ function fail(runId, e, fallbackWhere) {
   postMessage({ type: 'failed', runId, where, code: e.code, message: e.message, path: e.details?.path ?? null });
 }
 
-function run({ runId, source, format, claims, config, known = null }) {
+async function run({ runId, source: given, format, claims, config, known = null }) {
   const started = performance.now();
+  if (given !== null) heldSource = typeof given === 'string' ? given : await given.text();
+  const source = heldSource ?? '';
   let built;
   try {
     ({ built } = documentFor(source, format));
@@ -201,8 +208,8 @@ function reanchor({ runId, source, format, annotations }) {
 }
 
 /** Handles one message from the page. */
-export function handle(data) {
-  if (data.type === 'run') run(data);
+export async function handle(data) {
+  if (data.type === 'run') await run(data);
   else if (data.type === 'report') report(data);
   else if (data.type === 'reanchor') reanchor(data);
 }
