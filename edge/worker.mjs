@@ -22,9 +22,13 @@
 //   request's Origin) only when that origin is in the ALLOWED_ORIGINS binding
 //   (none by default). A malformed binding is a 500 SERVER_CONFIGURATION_ERROR.
 //
-// A request of more than EV_SLICE_CLAIMS claims is validated in slices,
-// yielding to the event loop between them, with the same report as the one
-// call (slices.mjs; edge/README.md "Large requests").
+// Every request is validated by the library's SlicedValidation a bounded
+// amount per step (the document built EV_SLICE_BYTES of source at a time,
+// the claims EV_SLICE_CLAIMS at a time, the report's text written as many
+// claims at a time); a request of more than EV_SLICE_CLAIMS claims or a
+// source over 4 × EV_SLICE_BYTES yields to the event loop between steps,
+// smaller ones run their steps at once. The report is the one call's (the
+// library joins the slices; edge/README.md "Large requests").
 //
 // The package's web build is initialised from an imported wasm module, as
 // edge runtimes require (no compiling of fetched bytes): `pkg/web/workerd.js`
@@ -36,11 +40,7 @@
 // (tests/edge/edge.test.mjs: a CompiledWasm module rule; wrangler does that
 // by default).
 
-import * as library from '../pkg/web/workerd.js';
-import { parseBody } from './json.mjs';
-import { validateInSlices } from './slices.mjs';
-
-const { defaultConfig, Document, parseJson, validateEvidence, version } = library;
+import { defaultConfig, parseJson, SlicedValidation, version } from '../pkg/web/workerd.js';
 
 /**
  * Default for the largest request body accepted, in bytes (binding
@@ -77,8 +77,10 @@ const BOUNDS = [
   { path: ['context_validation', 'context_window'], env: 'EV_MAX_CONTEXT_WINDOW', max: 1000, integer: true, min: 0 },
   { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1 },
   { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, atMostHalfOf: 'chunk_size' },
-  // not a config value: the most claims validated in one slice (see validateInSlices)
+  // not config values: claims per slice and source bytes per build step
+  // (SlicedValidation's claimsPerSlice and bytesPerStep; see `validate`)
   { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: 50, integer: true, min: 8 },
+  { path: null, name: 'slice_bytes', env: 'EV_SLICE_BYTES', max: 64 * 1024, integer: true, min: 1024 },
 ];
 
 /** Seconds a browser may cache a preflight answer. */
@@ -146,10 +148,11 @@ async function handle(request, server) {
 
   // the library's strict parser, not JSON.parse: a duplicate key (which
   // JSON.parse would settle by keeping the last) is refused with its path
-  // (JSON.parse's value where a scan shows it is the same: json.mjs)
+  // (parseJson uses JSON.parse itself where its scan shows that gives the
+  // same value)
   let input;
   try {
-    input = parseBody(body, parseJson);
+    input = parseJson(body);
   } catch (e) {
     if (e?.details?.constraint === 'uniqueKeys') {
       return errorResponse(400, 'VALIDATION_ERROR', e.message, { ...e.details, body_path: e.details.json_path });
@@ -177,15 +180,50 @@ async function handle(request, server) {
   const clampedHeader = clamped.length > 0 ? { 'X-Evidence-Validator-Clamped': clamped.join(',') } : {};
   let report;
   try {
-    // the same report either way; slices only when it can show that (else null)
-    report = (await validateInSlices(library, input.source, input.claims, config, server.sliceClaims, LIBRARY_DEFAULTS)) ?? validateEvidence(input.source, input.claims, config);
+    report = await validate(input.source, input.claims, config, server);
   } catch (e) {
     return libraryError(e, clampedHeader);
   }
-  return new Response(JSON.stringify(report), {
+  return new Response(report, {
     status: 200,
     headers: { ...JSON_HEADERS, 'X-Evidence-Validator': version(), ...clampedHeader },
   });
+}
+
+/** Lets the event loop run (timers and I/O: other requests) before going on. */
+const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A request of at most one slice of claims whose source is at most this
+ * many build steps long runs its steps without yielding: its whole work is
+ * about what one step of a large request does, and yielding between its
+ * steps would make it wait for a step of every large request in flight at
+ * each of its own.
+ */
+const SMALL_REQUEST_STEPS = 4;
+
+/**
+ * The report's JSON text: the library's SlicedValidation, which makes
+ * validateEvidence's checks (throwing its errors) and then does a bounded
+ * amount per step. A request of more claims than one slice, or of a source
+ * over SMALL_REQUEST_STEPS build steps (UTF-16 units), yields to the event
+ * loop before the first step and between steps, so that other requests are
+ * served meanwhile; a smaller one runs its steps at once.
+ */
+async function validate(source, claims, config, server) {
+  const job = new SlicedValidation(source, claims, config, { claimsPerSlice: server.sliceClaims, bytesPerStep: server.sliceBytes });
+  const list = Array.isArray(claims) ? claims : claims?.claims;
+  const large = source.length > SMALL_REQUEST_STEPS * server.sliceBytes || (Array.isArray(list) && list.length > server.sliceClaims);
+  try {
+    if (large) await yieldToEventLoop(); // requests that came in meanwhile go first
+    while (!job.step()) {
+      if (large) await yieldToEventLoop();
+    }
+  } catch (e) {
+    job.free();
+    throw e;
+  }
+  return job.finishJson();
 }
 
 /**
@@ -212,6 +250,7 @@ function serverSettings(env) {
     bounds: bounds.filter((b) => b.path !== null),
     maxBodyBytes: setting('body_bytes'),
     sliceClaims: setting('slice_claims'),
+    sliceBytes: setting('slice_bytes'),
     allowedOrigins: parseOrigins(env.ALLOWED_ORIGINS),
   };
 }

@@ -4,7 +4,7 @@
 // tests do), driven over HTTP by closed-loop clients in this process.
 //
 //   npm run build && npm run bench:edge
-//   node scripts/bench-edge.mjs [--seconds S] [--runs N]
+//   node scripts/bench-edge.mjs [--seconds S] [--runs N] [--baseline DIR]
 //
 // Workloads (seeded, scripts/workload.mjs): small = a 100 KB document with
 // 50 claims; heavy = the 1 MB document with 1000 claims (the worker runs
@@ -16,10 +16,16 @@
 //      p50 and p99 latency;
 //   2. heavy alone, 1 client;
 //   3. small at 1 and 8 clients while 1 client sends heavy requests back
-//      to back, on the worker as it is (heavy requests validated in slices
-//      of EV_SLICE_CLAIMS claims, yielding between them) and on one started
-//      with EV_SLICE_CLAIMS=1000 (every request in one call: the worker
-//      before slicing).
+//      to back, on the worker as it is (a request over one slice of
+//      EV_SLICE_CLAIMS claims or one step of EV_SLICE_BYTES of source done
+//      by the library's SlicedValidation step by step, yielding between
+//      steps) and on one started with EV_SLICE_CLAIMS=1000 and
+//      EV_SLICE_BYTES=5242880 (every request's steps run without yielding:
+//      the worker as one call).
+// With --baseline DIR, phase 3 also runs on DIR/edge/worker.mjs with its
+// DIR/pkg (another version of the worker, e.g. a copy of an older
+// checkout's edge/ and built pkg/), with the same bindings as the worker
+// as it is, side by side in the same run.
 // Every answer is checked: status 200 and the contentHash the library in
 // Node gives for the same request (the script exits 1 otherwise). Timings
 // are never checked.
@@ -28,8 +34,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Miniflare } from 'miniflare';
+import { fileURLToPath } from 'node:url';
 import { claimsFor, documentOf, plain } from './workload.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +44,7 @@ const arg = (name, fallback) => {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 };
 const SECONDS = arg('--seconds', 6);
+const BASELINE = args.includes('--baseline') ? path.resolve(args[args.indexOf('--baseline') + 1]) : null;
 const RUNS = arg('--runs', 3);
 const MAX_REQUESTS = 2000;
 /** The whole run stops after this, whatever is left. */
@@ -49,24 +55,8 @@ if (!fs.existsSync(path.join(root, 'pkg', 'web', 'workerd.js'))) {
   console.error('bench-edge: pkg/ is not built: run `npm run build` first');
   process.exit(2);
 }
-const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
-
-async function startWorker(bindings) {
-  const mf = new Miniflare({
-    modules: true,
-    modulesRoot: root,
-    scriptPath: path.join(root, 'edge', 'worker.mjs'),
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
-    host: '127.0.0.1',
-    port: 0,
-    bindings,
-  });
-  return { url: (await mf.ready).href, dispose: () => mf.dispose() };
-}
+// the edge tests' harness: the same workerd configuration (Miniflare, a CompiledWasm rule)
+const { lib, startWorker } = await import('../tests/edge/harness.mjs');
 
 const small = (() => {
   const source = documentOf(100_000);
@@ -141,12 +131,13 @@ async function phase(url, load, clients, withHeavy) {
 }
 
 const sliced = await startWorker({ EV_MAX_CLAIMS: '1000' });
-const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000' });
+const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000', EV_SLICE_BYTES: '5242880' });
+const baseline = BASELINE === null ? null : await startWorker({ EV_MAX_CLAIMS: '1000' }, BASELINE);
 const rows = new Map();
 const record = (key, r) => rows.set(key, [...(rows.get(key) ?? []), r]);
 try {
   // warm-up: the first requests compile and optimize the module
-  for (const w of [sliced, oneCall]) {
+  for (const w of [sliced, oneCall, ...(baseline ? [baseline] : [])]) {
     for (let i = 0; i < 3; i++) await send(w.url, small);
     await send(w.url, heavy);
   }
@@ -154,15 +145,17 @@ try {
     for (const clients of [1, 8, 32]) record(`small|${clients}|alone|sliced`, await phase(sliced.url, small, clients, false));
     record('heavy|1|alone|sliced', await phase(sliced.url, heavy, 1, false));
     record('heavy|1|alone|one call', await phase(oneCall.url, heavy, 1, false));
+    if (baseline) record('heavy|1|alone|baseline', await phase(baseline.url, heavy, 1, false));
     for (const clients of [1, 8]) {
       record(`small|${clients}|alone|one call`, await phase(oneCall.url, small, clients, false));
       record(`small|${clients}|with heavy|sliced`, await phase(sliced.url, small, clients, true));
       record(`small|${clients}|with heavy|one call`, await phase(oneCall.url, small, clients, true));
+      if (baseline) record(`small|${clients}|with heavy|baseline`, await phase(baseline.url, small, clients, true));
     }
     process.stderr.write(`bench-edge: run ${run + 1} of ${RUNS} done\n`);
   }
 } finally {
-  await Promise.all([sliced.dispose(), oneCall.dispose()]);
+  await Promise.all([sliced, oneCall, baseline].filter(Boolean).map((w) => w.dispose()));
 }
 
 const cpus = os.cpus();
@@ -176,7 +169,7 @@ for (const [key, runs] of rows) {
   const m = (f) => median(runs.map(f));
   const heavyCell = beside === 'with heavy' ? `${m((r) => r.heavyDone)} (${ms(m((r) => r.heavyP50))})` : '';
   const what = load === 'small' ? '100 KB, 50 claims' : '1 MB, 1000 claims';
-  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? `slices of 50` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
+  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? 'in steps' : worker === 'baseline' ? `baseline (${BASELINE})` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
 }
 if (resets > 0) console.log(`\n${resets} request(s) got no answer (connection reset), left out of the figures`);
 if (failures > 0) {

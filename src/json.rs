@@ -38,6 +38,118 @@ pub fn parse(text: &str, kind: ErrorKind, what: &str) -> Result<Value> {
     }
 }
 
+/// Deepest nesting [`plain_parse_agrees`] takes (serde_json stops at 128).
+pub const PLAIN_PARSE_MAX_DEPTH: usize = 100;
+
+/// Most digits of a number literal [`plain_parse_agrees`] takes: such a
+/// literal without an exponent is exactly an integer below 2^53 divided by
+/// a power of ten of at most 15, which serde_json rounds correctly (its
+/// fast path), as `JSON.parse` does.
+pub const PLAIN_PARSE_MAX_DIGITS: usize = 15;
+
+/// Whether a plain JSON parser (JavaScript's `JSON.parse`: the last of
+/// duplicate keys kept, numbers read as correctly rounded doubles) gives
+/// the value [`parse`] gives, when `text` is JSON at all (when it is not,
+/// the plain parser refuses it too, and [`parse`] says why). True only
+/// when, outside strings, every number literal has at most
+/// [`PLAIN_PARSE_MAX_DIGITS`] digits, no exponent and is not a negative
+/// zero, the nesting is at most [`PLAIN_PARSE_MAX_DEPTH`] deep, no key
+/// holds an escape (`"a"` and `"\u0061"` are one key) and no object has a
+/// key twice, no string holds an escaped surrogate (serde_json refuses a
+/// lone one), and the text has no byte order mark. Key order is not part
+/// of the answer: [`parse`] sorts keys, a plain parser keeps them in text
+/// order. One pass; each object's keys are sorted once, when it closes.
+pub fn plain_parse_agrees(text: &str) -> bool {
+    let b = text.as_bytes();
+    // each open container: for an object, the start in `keys` of its keys
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'{' | b'[' => {
+                if open.len() >= PLAIN_PARSE_MAX_DEPTH {
+                    return false;
+                }
+                open.push((c == b'{').then_some(keys.len()));
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(Some(from)) = open.pop() {
+                    let mine = keys.get_mut(from..).unwrap_or_default();
+                    mine.sort_unstable();
+                    if mine.windows(2).any(|w| matches!(w, [x, y] if x == y)) {
+                        return false;
+                    }
+                    keys.truncate(from);
+                }
+                i += 1;
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                let mut escaped = false;
+                loop {
+                    match b.get(j) {
+                        None => return false,
+                        Some(b'"') => break,
+                        Some(b'\\') => {
+                            escaped = true;
+                            if b.get(j + 1) == Some(&b'u') {
+                                let hex = b.get(j + 2..j + 6).and_then(|h| std::str::from_utf8(h).ok());
+                                let unit = hex.and_then(|h| u16::from_str_radix(h, 16).ok());
+                                if unit.is_none_or(|u| (0xD800..=0xDFFF).contains(&u)) {
+                                    return false;
+                                }
+                                j += 6;
+                            } else {
+                                j += 2;
+                            }
+                        }
+                        Some(_) => j += 1,
+                    }
+                }
+                let string = b.get(start..j).unwrap_or_default();
+                i = j + 1;
+                let mut k = i;
+                while matches!(b.get(k), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                    k += 1;
+                }
+                if b.get(k) == Some(&b':') {
+                    if escaped {
+                        return false;
+                    }
+                    keys.push(string);
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while matches!(b.get(i), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+                    i += 1;
+                }
+                if !plain_number(b.get(start..i).unwrap_or_default()) {
+                    return false;
+                }
+            }
+            // a byte order mark (U+FEFF, EF BB BF): the plain parser refuses it
+            0xEF => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
+/// A number literal both parsers read as the same double (see
+/// [`plain_parse_agrees`]).
+fn plain_number(literal: &[u8]) -> bool {
+    if literal.iter().any(|c| matches!(c, b'e' | b'E' | b'+')) {
+        return false;
+    }
+    let digits = literal.iter().filter(|c| c.is_ascii_digit()).count();
+    let negative_zero = literal.first() == Some(&b'-') && literal.iter().all(|c| matches!(c, b'-' | b'0' | b'.'));
+    digits <= PLAIN_PARSE_MAX_DIGITS && !negative_zero
+}
+
 /// The JSON type of `v` as a message says it: `a string`, `an object`, ….
 pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
@@ -159,6 +271,46 @@ impl<'de> Visitor<'de> for Strict<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn what_a_plain_parser_reads_the_same() {
+        for agrees in [
+            r#"{"a": [1, 2.5, -3, 0, 0.1, 123456789012345, true, false, null], "b": {"c": "\"q\" \\ \u00e9"}}"#,
+            r#"{"__proto__": {"x": 1}, "1": 2, "a": 3, "b": {"a": 1}}"#,
+            r#"[{"id": 1}, {"id": 2}]"#,
+            "\"text with \u{1F600} and ünïcödé\"",
+            r#"{"a b": "x\"a\": 2", "c": "}{]["}"#,
+            "",
+        ] {
+            assert!(plain_parse_agrees(agrees), "{agrees}");
+        }
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(plain_parse_agrees(&deep(PLAIN_PARSE_MAX_DEPTH)));
+        for not in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": {"b": 1, "c": {"b": 2, "b": 3}}}"#,
+            r#"{"a": 1, "b": "x\"a\": 2", "a": 3}"#,
+            r#"{"\u0061": 1, "a": 2}"#,
+            "\u{feff}{\"a\": 1}",
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\ud83d\ude00"}"#,
+            r#"{"a": 1e400}"#,
+            r#"{"a": 1e2}"#,
+            r#"{"a": 1E2}"#,
+            r#"{"a": 0.1234567890123456789}"#,
+            r#"{"a": 1234567890123456}"#,
+            r#"{"a": -0}"#,
+            r#"{"a": -0.0}"#,
+            r#"{"a": "unterminated"#,
+        ] {
+            assert!(!plain_parse_agrees(not), "{not}");
+        }
+        assert!(!plain_parse_agrees(&deep(PLAIN_PARSE_MAX_DEPTH + 1)));
+        // many keys in one object: sorted once, not compared pairwise
+        let many: Vec<String> = (0..50_000).map(|k| format!("\"k{k}\": {k}")).collect();
+        assert!(plain_parse_agrees(&format!("{{{}}}", many.join(","))));
+        assert!(!plain_parse_agrees(&format!("{{{}, \"k7\": 0}}", many.join(","))));
+    }
 
     #[test]
     fn parses_like_serde_json() {

@@ -2,8 +2,10 @@
 //! line and offset index, and, per normalization profile, the normalized text
 //! and the token index the matchers search. Built once, queried many times.
 
+mod builder;
 mod index;
 
+pub use builder::DocumentBuilder;
 pub(crate) use index::SearchIndex;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -358,7 +360,7 @@ impl Document {
 }
 
 /// The error of work stopped by its deadline while `doing`.
-fn past_deadline(doing: &str) -> Error {
+pub(crate) fn past_deadline(doing: &str) -> Error {
     Error::new(ErrorKind::Processing, format!("processing time exceeded max_processing_time_seconds while {doing}"))
         .with_detail("constraint", serde_json::Value::from("max_processing_time_seconds"))
 }

@@ -36,6 +36,7 @@ const MAX_SEMANTIC: usize = 5;
 const NEGATION_LOOKBEHIND: usize = 3;
 
 /// What `run` produced.
+#[derive(Default)]
 pub(super) struct Outcome {
     pub results: Vec<ClaimResult>,
     pub failed: Vec<FailedClaim>,
@@ -110,6 +111,49 @@ pub(super) fn run(
     deadline: &Deadline,
     embedder: Option<&dyn semantic::Embedder>,
 ) -> Outcome {
+    let (mut out, prepared) = run_claims(doc, claims, config, deadline, embedder);
+    report_hidden_quotes(doc, config, &prepared, deadline, &mut out);
+    out
+}
+
+/// [`run`] without the hidden-text notes, which a validation in slices
+/// makes once, after its last slice ([`note_hidden_quotes`]), where the one
+/// call makes them.
+pub(super) fn run_without_hidden(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    deadline: &Deadline,
+    embedder: Option<&dyn semantic::Embedder>,
+) -> Outcome {
+    run_claims(doc, claims, config, deadline, embedder).0
+}
+
+/// The hidden-text notes of [`run`] ([`report_hidden_quotes`]) on the
+/// outcome of all of `claims` (joined from slices).
+pub(super) fn note_hidden_quotes(
+    doc: &Document,
+    claims: &[Claim],
+    config: &Config,
+    deadline: &Deadline,
+    out: &mut Outcome,
+) {
+    if doc.hidden_text().is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
+        return;
+    }
+    let profile = config.profile();
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
+    report_hidden_quotes(doc, config, &prepared, deadline, out);
+}
+
+/// The claims of [`run`], and their prepared quotes.
+fn run_claims<'c>(
+    doc: &Document,
+    claims: &'c [Claim],
+    config: &Config,
+    deadline: &Deadline,
+    embedder: Option<&dyn semantic::Embedder>,
+) -> (Outcome, Vec<Prepared<'c>>) {
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
@@ -126,8 +170,8 @@ pub(super) fn run(
         Some(SourceWords::find(index, grams, words_asked(text, &prepared, &searched), deadline))
     };
     let (Some(source_words), false) = (source_words, deadline.expired()) else {
-        out.errors.push(unfinished(config, &prepared, 0, "while searching the document"));
-        return out;
+        out.errors.push(unfinished(config, claims, 0, "while searching the document"));
+        return (out, prepared);
     };
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
@@ -161,7 +205,7 @@ pub(super) fn run(
         // than a stride of asks, and claims are few)
         let decided = if deadline.expired_now() { None } else { ctx.decide(&hits) };
         let Some(decided) = decided else {
-            out.errors.push(unfinished(config, &prepared, i, &format!("after {i} of {} claims", prepared.len())));
+            out.errors.push(unfinished(config, claims, i, &format!("after {i} of {} claims", prepared.len())));
             break;
         };
         out.warnings.extend(decided.warnings);
@@ -170,8 +214,7 @@ pub(super) fn run(
         }
         out.results.push(decided.result);
     }
-    report_hidden_quotes(doc, config, &prepared, deadline, &mut out);
-    out
+    (out, prepared)
 }
 
 /// Claims not VALIDATED whose quote occurs word for word (normalized the
@@ -376,9 +419,8 @@ fn words_asked(text: &str, prepared: &[Prepared], searched: &Searched) -> Vec<St
 
 /// The PROCESSING_ERROR of a call whose deadline passed: names every claim
 /// from `from` on (not finished, so not in `validated_claims`).
-fn unfinished(config: &Config, prepared: &[Prepared], from: usize, when: &str) -> Value {
-    let skipped: Vec<Value> =
-        prepared.get(from..).unwrap_or_default().iter().map(|p| p.claim.id.clone().into()).collect();
+pub(super) fn unfinished(config: &Config, claims: &[Claim], from: usize, when: &str) -> Value {
+    let skipped: Vec<Value> = claims.get(from..).unwrap_or_default().iter().map(|c| c.id.clone().into()).collect();
     let err = Error::new(
         ErrorKind::Processing,
         format!(

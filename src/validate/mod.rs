@@ -15,6 +15,7 @@ mod engine;
 mod reanchor;
 mod report;
 mod selectors;
+mod sliced;
 
 pub use crate::matching::meaning::{Change, EditKind};
 pub use crate::matching::semantic::{Embedder, Precomputed};
@@ -36,6 +37,10 @@ pub use report::{
 pub use selectors::{
     encode_term, Selector, AFFIX_COMPARED_CHARS, SELECTOR_AFFIX_CHARS, TEXT_FRAGMENT_CONTEXT_WORDS,
     TEXT_FRAGMENT_EDGE_WORDS, TEXT_FRAGMENT_RANGE_CHARS,
+};
+pub use sliced::{
+    ReportJson, SliceOptions, SlicedValidation, DEFAULT_SLICE_CLAIMS, DEFAULT_STEP_BYTES, MAX_STEP_BYTES,
+    MIN_SLICE_CLAIMS, MIN_STEP_BYTES,
 };
 
 use crate::document::Document;
@@ -275,7 +280,14 @@ fn run(
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
     let outcome = engine::run(doc, claims, config, deadline, embedder);
-    let summary = Summary::of(claims.len(), &outcome.results);
+    report_of(doc, claims.len(), outcome, started)
+}
+
+/// The report of `outcome`, the validation of `total` claims against `doc`
+/// started at `started` (ms): the summary, `ok` and the content hash
+/// computed over all of it (an error only if the hash's writer fails).
+fn report_of(doc: &Document, total: usize, outcome: engine::Outcome, started: f64) -> Result<Report> {
+    let summary = Summary::of(total, &outcome.results);
     let hash = content_hash(&outcome.results, &outcome.failed, &summary)?;
     Ok(Report {
         ok: outcome.errors.is_empty(),

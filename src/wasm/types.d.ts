@@ -407,7 +407,7 @@ export interface ValidateOptions {
 
 /** The library version. */
 export function version(): string;
-/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. */
+/** Parses JSON text strictly: a duplicate key throws an EvidenceValidatorError naming its path; a byte order mark is skipped. Where a scan shows `JSON.parse` gives the same value, `JSON.parse` parses it (object keys then in text order, else sorted). */
 export function parseJson(text: string): JsonValue;
 /** The default configuration, as the library applies it. */
 export function defaultConfig(): DefaultConfig;
@@ -421,6 +421,11 @@ export class Document {
   [Symbol.dispose](): void;
   /** Validates claims against this document: the same report as `validateEvidence`. */
   validate(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): ValidationReport;
+  /**
+   * {@link Document.validate} a bounded amount per step: `step()` until it
+   * returns true, then `finish()` (no `embed`: semantic matching is lexical).
+   */
+  validateInSlices(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: SliceOptions | null): SlicedValidation;
   /** {@link Document.validate} for an `embed` that returns a Promise. */
   validateAsync(claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: ValidateOptions | null): Promise<ValidationReport>;
   /** Every place `quote` occurs: exact matches, or fuzzy ones within `maxEditDistance` (default 3) when there is none. */
@@ -433,6 +438,55 @@ export class Document {
   readonly metadata: DocumentMetadata;
   /** The sections, in order. */
   readonly sections: Section[];
+}
+
+/** How much one {@link SlicedValidation.step} does. Unknown keys and values out of range throw a CONFIGURATION_ERROR. */
+export interface SliceOptions {
+  /** Claims validated per step, 4 to 1000 (default 50). A slice holds more when it must: the uses of a repeated claim id stay in one slice, and no slice is left under 4 claims. */
+  claimsPerSlice?: number;
+  /** Source bytes read per step while the document is built, 1024 to 2^30 (default 65536). */
+  bytesPerStep?: number;
+}
+
+/**
+ * A {@link Document} built a bounded amount of source per step, for hosts
+ * with one thread that serve others between steps: the same document as
+ * `new Document(source, options)`.
+ */
+export class DocumentBuilder {
+  /** The checks of `new Document(source, options)`; nothing is read yet. */
+  constructor(source: string, options?: DocumentOptions | null);
+  /** Releases the wasm memory held by this builder. */
+  free(): void;
+  [Symbol.dispose](): void;
+  /** Reads about `budget` more source bytes (default 65536, at least 1); true once the document is built. */
+  step(budget?: number | null): boolean;
+  /** The document (any steps left are done first); the builder is used up. */
+  finish(): Document;
+  /** The format the source is read as. */
+  readonly format: SourceFormat;
+}
+
+/**
+ * `validateEvidence` a bounded amount per step: the constructor makes the
+ * same checks in the same order and throws the same errors; each `step()`
+ * builds a part of the document, validates a slice of claims, or writes a
+ * slice of the report's JSON text. The report is the one call's (its
+ * timestamp aside). No `embed`: semantic matching is lexical.
+ */
+export class SlicedValidation {
+  constructor(source: string | Uint8Array, claims: EvidenceClaims | Claim[], config?: ValidationConfig | null, options?: SliceOptions | null);
+  /** Releases the wasm memory held by this validation. */
+  free(): void;
+  [Symbol.dispose](): void;
+  /** Does the next step; true once the report's text is complete. */
+  step(): boolean;
+  /** Claims done so far (all of them once time ran out). */
+  readonly claimsDone: number;
+  /** The report as JSON text (the steps left are done first); the validation is used up. */
+  finishJson(): string;
+  /** The report (the steps left are done first); the validation is used up. */
+  finish(): ValidationReport;
 }
 
 // @end-of-core: `evidence-validator/core` (the `wasm-core` build) declares what is above this line; scripts/build-pkg.mjs cuts the rest.

@@ -24,13 +24,16 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Starts the worker with `bindings` as its env. Returns {url, dispose}; the
- * caller disposes it (in `after`).
+ * caller disposes it (in `after`). The one workerd configuration of the
+ * edge tests and of scripts/bench-edge.mjs; `from` is the directory holding
+ * `edge/worker.mjs` and its `pkg/` (this checkout's by default; the
+ * benchmark's `--baseline` passes another).
  */
-export async function startWorker(bindings = {}) {
+export async function startWorker(bindings = {}, from = root) {
   const mf = new Miniflare({
     modules: true,
-    modulesRoot: root,
-    scriptPath: path.join(root, 'edge', 'worker.mjs'),
+    modulesRoot: from,
+    scriptPath: path.join(from, 'edge', 'worker.mjs'),
     // As wrangler: .js files of a module worker are ES modules, .wasm files compiled modules.
     modulesRules: [
       { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },

@@ -1,18 +1,18 @@
-// A large request validated in slices (edge/slices.mjs, issue 21 item 4):
-// the joined report must be the one call's, byte for byte once serialized
-// (the timestamp aside); where the slices cannot show that, validateInSlices
-// answers null and the worker makes the one call. Checked in Node against
-// the package's Node build (many cases, quickly), then in workerd: a sliced
-// request's answer, the EV_SLICE_CLAIMS binding, and small requests answered
+// A large request validated in steps by the library's SlicedValidation
+// (issue 21 item 4): the document built a bounded number of source bytes
+// per step, the claims validated in slices, joined by the library, the
+// report's text written a slice at a time. Its report must be the one
+// call's, byte for byte once serialized (the timestamp aside), and its
+// errors the one call's. Checked in Node against the package's Node build
+// (many cases, quickly), then in workerd: a sliced request's answer, the
+// EV_SLICE_CLAIMS and EV_SLICE_BYTES bindings, and small requests answered
 // while a heavy one is in flight.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { validateInSlices } from '../../edge/slices.mjs';
 import { claimsFor, documentOf, plain } from '../../scripts/workload.mjs';
 import { assertError, assertReport, lib, post, read, startWorker } from './harness.mjs';
 
-const defaults = lib.defaultConfig();
 const doc = documentOf(60_000);
 /** `n` seeded claims on `doc` (70 % verbatim, 20 % edited, 10 % absent). */
 const claimsOf = (n, seed) => plain(claimsFor(doc, n, seed));
@@ -20,40 +20,64 @@ const claimsOf = (n, seed) => plain(claimsFor(doc, n, seed));
 /** The report as the worker sends it, its timestamp (the time of the call) blanked. */
 const bytes = (r) => JSON.stringify({ ...r, generated: { ...r.generated, timestamp: 'T' } });
 
-async function sameAsOneCall(source, claims, config, slice = 16) {
-  const sliced = await validateInSlices(lib, source, claims, config, slice, defaults);
-  assert.notEqual(sliced, null, 'the request was expected to be sliced');
+/** The report of SlicedValidation run step by step, and how many steps it took. */
+function sliced(source, claims, config, options) {
+  const job = new lib.SlicedValidation(source, claims, config, options);
+  let steps = 0;
+  while (!job.step()) steps++;
+  const text = job.finishJson();
+  return { report: JSON.parse(text), text, steps };
+}
+
+/** The report or the error, in a form to compare. */
+function outcome(f) {
+  try {
+    return { report: bytes(f()) };
+  } catch (e) {
+    return { error: [e.name, e.code, e.message, JSON.stringify(e.details)] };
+  }
+}
+
+function sameAsOneCall(source, claims, config, claimsPerSlice = 16, bytesPerStep = 4096) {
+  const { report, steps } = sliced(source, claims, config, { claimsPerSlice, bytesPerStep });
   const one = lib.validateEvidence(source, claims, config);
-  assert.equal(bytes(sliced), bytes(one));
+  assert.equal(bytes(report), bytes(one));
+  // in steps: the build's (a step per bytesPerStep of the source and more), the slices, the text's
+  assert.ok(steps > source.length / bytesPerStep, `${steps} steps`);
   return one;
 }
 
-test('sliced reports are the one call\'s, byte for byte: object and array claims, configs, formats', async () => {
-  const one = await sameAsOneCall(doc, claimsOf(100, 1), null);
+test('sliced reports are the one call\'s, byte for byte: object and array claims, configs, formats', () => {
+  const one = sameAsOneCall(doc, claimsOf(100, 1), null);
   // the workload has every status, warnings and failed claims to join
   assert.ok(one.validation_summary.failed_claims > 0 && one.validation_summary.low_confidence_claims > 0);
   assert.ok(one.warnings.length > 0);
-  await sameAsOneCall(doc, claimsOf(73, 2).claims, null); // an array, slices of unequal ends
-  await sameAsOneCall(doc, claimsOf(40, 3), { fuzzy_matching: { max_edit_distance: 8 } }, 8);
-  await sameAsOneCall(doc, claimsOf(40, 4), { validation_config: { exact_matching: { case_sensitive: true } } }, 8);
-  await sameAsOneCall(doc, { source_metadata: { format: 'plain_text' }, claims: claimsOf(40, 5).claims }, null, 8);
-  // 57 claims in slices of at most 8: 8 slices of 7 or 8, none of 3 or fewer
-  await sameAsOneCall(doc, claimsOf(57, 19), null, 8);
+  sameAsOneCall(doc, claimsOf(73, 2).claims, null); // an array, slices of unequal ends
+  sameAsOneCall(doc, claimsOf(40, 3), { fuzzy_matching: { max_edit_distance: 8 } }, 8);
+  sameAsOneCall(doc, claimsOf(40, 4), { validation_config: { exact_matching: { case_sensitive: true } } }, 8);
+  sameAsOneCall(doc, { source_metadata: { format: 'plain_text' }, claims: claimsOf(40, 5).claims }, null, 8, 1024);
+  sameAsOneCall(doc, claimsOf(57, 19), null, 4);
   // every evidence type (the lexical fallback for the loose ones), and section references
   const mixed = claimsOf(60, 20);
   const types = ['direct_quote', 'paraphrase', 'concept_reference', 'section_reference'];
   mixed.claims.forEach((c, i) => {
     c.evidence_type = types[i % 4];
   });
-  await sameAsOneCall(doc, mixed, null, 8);
-  // a duplicate id within one slice: the library's own warning
+  sameAsOneCall(doc, mixed, null, 8);
+  // a duplicate id within one slice, and one across slices: the library's own warnings
   const dup = claimsOf(40, 6);
   dup.claims[3].id = dup.claims[2].id;
-  const r = await sameAsOneCall(doc, dup, null, 8);
-  assert.ok(r.warnings.some((w) => w.code === 'DUPLICATE_CLAIM_ID'));
+  dup.claims[35].id = dup.claims[0].id;
+  const r = sameAsOneCall(doc, dup, null, 8);
+  assert.equal(r.warnings.filter((w) => w.code === 'DUPLICATE_CLAIM_ID').length, 2);
+  // unknown fields: the one warning, listing every path
+  const unknown = claimsOf(40, 9);
+  unknown.claims[30].expected_sectoin = 'x';
+  unknown.claims[2].extra = 1;
+  assert.ok(sameAsOneCall(doc, unknown, null, 8).warnings.some((w) => w.code === 'UNKNOWN_FIELDS'));
 });
 
-test('HIDDEN_TEXT notes come after every claim\'s warnings, as in the one call', async () => {
+test('HIDDEN_TEXT notes come after every claim\'s warnings, as in the one call', () => {
   const hidden = (i) => `<p style="display:none">the hidden figure number ${i} is ${i * 7} percent of the total</p>`;
   const html = `<html><body>${Array.from({ length: 30 }, (_, i) => `<p>Visible paragraph ${i}: the revenue grew by ${i + 3} percent in the quarter.</p>${hidden(i)}`).join('\n')}</body></html>`;
   const claims = {
@@ -63,44 +87,37 @@ test('HIDDEN_TEXT notes come after every claim\'s warnings, as in the one call',
       quote: i % 2 ? `the hidden figure number ${i} is ${i * 7} percent of the total` : `the revenue grew by ${i + 60} percent in the quarter`,
     })),
   };
-  const one = await sameAsOneCall(html, claims, null, 8);
+  const one = sameAsOneCall(html, claims, null, 8, 1024);
   const codes = one.warnings.map((w) => w.code);
   assert.ok(codes.includes('HIDDEN_TEXT'));
   assert.ok(codes.some((c) => c !== 'HIDDEN_TEXT'));
   assert.ok(codes.indexOf('HIDDEN_TEXT') > codes.findLastIndex((c) => c !== 'HIDDEN_TEXT'));
 });
 
-test('requests the slices cannot answer exactly go to the one call (null)', async () => {
-  const none = async (source, claims, config, slice = 8) => assert.equal(await validateInSlices(lib, source, claims, config, slice, defaults), null);
-  await none(doc, claimsOf(8, 7), null); // one slice's worth
-  const cross = claimsOf(40, 8);
-  cross.claims[35].id = cross.claims[0].id; // DUPLICATE_CLAIM_ID across slices
-  await none(doc, cross, null);
-  const unknown = claimsOf(40, 9);
-  unknown.claims[30].expected_sectoin = 'x'; // UNKNOWN_FIELDS lists paths per call
-  await none(doc, unknown, null);
+test('what the one call refuses, SlicedValidation refuses with the same error', () => {
+  const same = (source, claims, config) => {
+    const one = outcome(() => lib.validateEvidence(source, claims, config));
+    assert.ok(one.error, 'the one call refuses it');
+    assert.deepEqual(outcome(() => sliced(source, claims, config, { claimsPerSlice: 8 }).report), one);
+  };
   const bad = claimsOf(40, 10);
-  bad.claims[30].quote = 5; // the library's VALIDATION_ERROR, at $.claims[30].quote in the one call
-  await none(doc, bad, null);
-  assert.throws(() => lib.validateEvidence(doc, bad, null), (e) => e.details.json_path === '$.claims[30].quote');
-  // more claims than max_claims: each slice alone would pass
-  const over = claimsOf(40, 18);
-  await none(doc, over, { performance_limits: { max_claims: 39 } });
-  assert.throws(() => lib.validateEvidence(doc, over, { performance_limits: { max_claims: 39 } }), (e) => e.details.constraint === 'max_claims');
-  await none(doc, claimsOf(40, 11), { performance_limits: { max_processing_time_seconds: 'soon' } });
-  await none(doc, claimsOf(40, 12), { performance_limits: 5 });
-  await none(doc, { source_metadata: { format: 'md' }, claims: claimsOf(40, 13).claims }, null);
-  // the whole request's memory estimate near the limit: the one call decides
-  // (here it refuses; each slice alone would pass)
+  bad.claims[30].quote = 5; // at $.claims[30].quote
+  same(doc, bad, null);
+  same(doc, claimsOf(40, 18), { performance_limits: { max_claims: 39 } });
+  same(doc, claimsOf(40, 11), { performance_limits: { max_processing_time_seconds: 'soon' } });
+  same(doc, claimsOf(40, 12), { performance_limits: 5 });
+  same(doc, { source_metadata: { format: 'markup' }, claims: claimsOf(40, 13).claims }, null);
+  same(doc, { claims: claimsOf(40, 13).claims.map((c, i) => (i === 20 ? { ...c, extra: 1 } : c)) }, { strict: true });
   const big = documentOf(400_000);
-  const many = plain(claimsFor(big, 400, 14));
-  const limit = { performance_limits: { max_memory_mb: 5, max_claims: 1000 } };
-  await none(big, many, limit);
-  assert.throws(() => lib.validateEvidence(big, many, limit), (e) => e.details.constraint === 'max_memory_mb');
-  assert.ok(lib.validateEvidence(big, { claims: many.claims.slice(0, 8) }, limit).ok, 'a slice alone fits');
+  same(big, plain(claimsFor(big, 400, 14)), { performance_limits: { max_memory_mb: 5, max_claims: 1000 } });
+  same('text with a NUL \u0000 here', claimsOf(5, 1), null);
+  // and its own options, read strictly
+  for (const options of [{ claimsPerSlice: 3 }, { bytesPerStep: 10 }, { slices: 2 }, { claimsPerSlice: 4.5 }]) {
+    assert.throws(() => new lib.SlicedValidation(doc, claimsOf(5, 1), null, options), (e) => e.code === 'CONFIGURATION_ERROR');
+  }
 });
 
-test('a slice that runs out of time ends the request as the one call does: ok false, one PROCESSING_ERROR, every claim accounted for', async () => {
+test('time running out ends the request as the one call does: ok false, one PROCESSING_ERROR, every claim accounted for', () => {
   // paraphrases cost the most; the budget that cuts the request after its
   // first slice depends on the machine, so several are tried
   const claims = { claims: claimsOf(1000, 15).claims.map((c) => ({ ...c, evidence_type: 'paraphrase' })) };
@@ -121,11 +138,11 @@ test('a slice that runs out of time ends the request as the one call does: ok fa
   let cut = 0;
   for (const seconds of [0.05, 0.1, 0.2, 0.4, 0.8]) {
     const config = { performance_limits: { max_processing_time_seconds: seconds, max_claims: 1000 } };
-    const r = await validateInSlices(lib, doc, claims, config, 50, defaults);
+    const { report } = sliced(doc, claims, config, { claimsPerSlice: 50 });
     const one = lib.validateEvidence(doc, claims, config);
     if (one.ok === false) check(one);
-    if (r !== null && r.ok === false && r.validated_claims.length > 0) {
-      check(r);
+    if (report.ok === false && report.validated_claims.length > 0) {
+      check(report);
       cut++;
     }
   }
@@ -136,17 +153,17 @@ test('a slice that runs out of time ends the request as the one call does: ok fa
 
 const sample = read('samples/incident-review.md');
 let plainWorker; // default bindings: slices of 50
-let wide; // EV_MAX_CLAIMS 1000, slices of 8
+let wide; // EV_MAX_CLAIMS 1000, slices of 8, build steps of 4 KiB
 
 before(async () => {
-  [plainWorker, wide] = await Promise.all([startWorker(), startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '8' })]);
+  [plainWorker, wide] = await Promise.all([startWorker(), startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '8', EV_SLICE_BYTES: '4096' })]);
 });
 
 after(async () => {
   await Promise.all([plainWorker, wide].map((w) => w?.dispose()));
 });
 
-test('more claims than the worker\'s max_claims bound: the one call\'s 400, not slices', async () => {
+test('more claims than the worker\'s max_claims bound: the one call\'s 400', async () => {
   const claims = claimsOf(101, 21); // the default bound is 100
   const r = await post(plainWorker.url, { source: doc, claims });
   const e = assertError(r, 400, 'VALIDATION_ERROR');
@@ -158,17 +175,20 @@ test('the worker answers a sliced request with the library\'s report', async () 
   const claims = claimsOf(100, 16); // 100 > 50: two slices on the default worker
   assertReport(await post(plainWorker.url, { source: doc, claims }), doc, claims, null);
   assertReport(await post(wide.url, { source: doc, claims }), doc, claims, null);
-  // and the sample, under the slice size, in one call as before
+  // and the sample, under the slice size, without yielding
   const sampleClaims = JSON.parse(read('samples/claims.json'));
   assertReport(await post(wide.url, { source: sample, claims: sampleClaims }), sample, sampleClaims, null);
 });
 
-test('EV_SLICE_CLAIMS below 8 or not whole is a 500 SERVER_CONFIGURATION_ERROR naming it', async () => {
-  for (const [value, constraint] of [['4', 'range'], ['12.5', 'range'], ['many', 'type']]) {
-    const bad = await startWorker({ EV_SLICE_CLAIMS: value });
+test('EV_SLICE_CLAIMS below 8, EV_SLICE_BYTES below 1024, or either not whole is a 500 SERVER_CONFIGURATION_ERROR naming it', async () => {
+  for (const [binding, value, constraint] of [
+    ['EV_SLICE_CLAIMS', '4', 'range'], ['EV_SLICE_CLAIMS', '12.5', 'range'], ['EV_SLICE_CLAIMS', 'many', 'type'],
+    ['EV_SLICE_BYTES', '1000', 'range'], ['EV_SLICE_BYTES', '2048.5', 'range'],
+  ]) {
+    const bad = await startWorker({ [binding]: value });
     try {
       const e = assertError(await post(bad.url, { source: sample, claims: JSON.parse(read('samples/claims.json')) }), 500, 'SERVER_CONFIGURATION_ERROR');
-      assert.equal(e.details.binding, 'EV_SLICE_CLAIMS');
+      assert.equal(e.details.binding, binding);
       assert.equal(e.details.constraint, constraint);
     } finally {
       await bad.dispose();

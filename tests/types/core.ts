@@ -15,6 +15,8 @@ const CORE: { [K in keyof typeof core]: (typeof lib)[K] } = {
   validateEvidence: lib.validateEvidence,
   validateEvidenceAsync: lib.validateEvidenceAsync,
   Document: lib.Document,
+  DocumentBuilder: lib.DocumentBuilder,
+  SlicedValidation: lib.SlicedValidation,
   defaultConfig: lib.defaultConfig,
   parseJson: lib.parseJson,
   version: lib.version,

@@ -17,6 +17,8 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   validateEvidence: 'validate.ts',
   validateEvidenceAsync: 'validate.ts',
   Document: 'validate.ts',
+  DocumentBuilder: 'validate.ts',
+  SlicedValidation: 'validate.ts',
   defaultConfig: 'validate.ts',
   parseJson: 'validate.ts',
   version: 'validate.ts',

@@ -6,6 +6,8 @@
 
 import {
   Document,
+  DocumentBuilder,
+  SlicedValidation,
   defaultConfig,
   parseJson,
   validateEvidence,
@@ -37,6 +39,7 @@ import type {
   ReportError,
   ReportWarning,
   Section,
+  SliceOptions,
   SourceFormat,
   ValidationConfig,
   ValidationReport,
@@ -262,6 +265,40 @@ export async function testDocument(): Promise<void> {
   const later: ValidationReport = await doc.validateAsync([claim], wrapped, { embed: async (texts) => texts.map(() => [1]) });
   checkReport(later, 'Document.validateAsync');
   doc.free();
+
+  // in steps: the same document, the same report (its timestamp aside)
+  const builder = new DocumentBuilder(source, { format: 'markdown' });
+  const builderFormat: SourceFormat = builder.format;
+  check(builderFormat === 'markdown', 'DocumentBuilder.format');
+  let steps = 0;
+  while (!builder.step(16)) steps++;
+  check(steps > 3, `built in steps (${steps})`);
+  const stepped: Document = builder.finish();
+  const again = new Document(source, { format: 'markdown' });
+  check(JSON.stringify(stepped.sections) === JSON.stringify(again.sections), 'the same sections');
+  again.free();
+  const sameDoc = stepped.validate(claims, config);
+  checkReport(sameDoc, 'DocumentBuilder: Document.validate');
+  const noTime = (r: ValidationReport) => JSON.stringify({ ...r, generated: { ...r.generated, timestamp: '' } });
+  const oneCall = validateEvidence(source, claims, config);
+  const fresh = new Document(source, { format: 'markdown' });
+  check(noTime(sameDoc) === noTime(fresh.validate(claims, config)), 'the stepped document validates the same');
+  fresh.free();
+  const sliceOptions: SliceOptions = { claimsPerSlice: 4, bytesPerStep: 1024 };
+  const job = new SlicedValidation(source, claims, config, sliceOptions);
+  let jobSteps = 0;
+  while (!job.step()) jobSteps++;
+  const doneClaims: number = job.claimsDone;
+  check(doneClaims === oneCall.validated_claims.length && jobSteps > 2, `SlicedValidation steps (${jobSteps})`);
+  const text: string = job.finishJson();
+  check(noTime(JSON.parse(text) as ValidationReport) === noTime(oneCall), 'SlicedValidation: the one call\'s report');
+  const onDoc: SlicedValidation = stepped.validateInSlices(claims, config, null);
+  const sliced: ValidationReport = onDoc.finish();
+  checkReport(sliced, 'Document.validateInSlices');
+  check(noTime(sliced) === noTime(sameDoc), 'validateInSlices: the same report');
+  throwsCode(() => new SlicedValidation(source, claims, config, { claimsPerSlice: 2 }), 'CONFIGURATION_ERROR', 'claimsPerSlice below 4');
+  throwsCode(() => new SlicedValidation(source, claims, { strict: 1 } as unknown as ValidationConfig), 'CONFIGURATION_ERROR', 'the one call\'s config check');
+  stepped.free();
 
   const disposable = new Document('plain text', null);
   if (typeof Symbol.dispose === 'symbol' && typeof disposable[Symbol.dispose] === 'function') disposable[Symbol.dispose]();

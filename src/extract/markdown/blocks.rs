@@ -99,6 +99,26 @@ pub(super) struct Blocks<'a> {
     pub(super) after_def: Option<(ListCtx, usize)>,
     /// The list items that may contain the next line, outermost first.
     pub(super) items: Vec<Item>,
+    /// Where [`Blocks::run_until`] goes on, and whether that is a line's start.
+    pos: usize,
+    at_line_start: bool,
+}
+
+/// A [`Blocks`] between two steps of [`Blocks::run_until`], without its
+/// borrow of the source (for a build done a bounded amount at a time, see
+/// [`super::MarkdownSteps`]): every field but the source, moved, not copied.
+pub(super) struct Parked {
+    cands: Vec<Cand>,
+    segs: Vec<Seg>,
+    headings: Vec<PendingHeading>,
+    defs: HashSet<String>,
+    para: Option<Para>,
+    fence: Option<Fence>,
+    table: Table,
+    after_def: Option<(ListCtx, usize)>,
+    items: Vec<Item>,
+    pos: usize,
+    at_line_start: bool,
 }
 
 /// The container markers of a line, as [`Blocks::markers`] reads them.
@@ -151,15 +171,70 @@ impl<'a> Blocks<'a> {
             table: Table::No,
             after_def: None,
             items: Vec::new(),
+            pos: 0,
+            at_line_start: true,
         }
     }
 
+    /// Sets aside everything but the source (see [`Parked`]).
+    pub(super) fn park(self) -> Parked {
+        let Blocks {
+            src: _,
+            b: _,
+            cands,
+            segs,
+            headings,
+            defs,
+            para,
+            fence,
+            table,
+            after_def,
+            items,
+            pos,
+            at_line_start,
+        } = self;
+        Parked { cands, segs, headings, defs, para, fence, table, after_def, items, pos, at_line_start }
+    }
+
+    /// A parked [`Blocks`] again, over `src`: the source it was made with
+    /// (as [`super::addressable`] cut it).
+    pub(super) fn resume(src: &'a str, parked: Parked) -> Blocks<'a> {
+        let Parked { cands, segs, headings, defs, para, fence, table, after_def, items, pos, at_line_start } = parked;
+        Blocks {
+            src,
+            b: src.as_bytes(),
+            cands,
+            segs,
+            headings,
+            defs,
+            para,
+            fence,
+            table,
+            after_def,
+            items,
+            pos,
+            at_line_start,
+        }
+    }
+
+    /// The byte [`Blocks::run_until`] goes on from.
+    pub(super) fn position(&self) -> usize {
+        self.pos
+    }
+
     pub(super) fn run(&mut self) {
+        while !self.run_until(usize::MAX) {}
+    }
+
+    /// Reads lines until the first one that starts at or past byte `stop`
+    /// (at least one line when any is left; a line is at most the source);
+    /// true once the whole source is read (the open paragraph then closed).
+    pub(super) fn run_until(&mut self, stop: usize) -> bool {
         let b = self.b;
         let n = b.len();
-        let mut pos = 0;
-        let mut at_line_start = true;
-        while pos < n {
+        let (mut pos, mut at_line_start) = (self.pos, self.at_line_start);
+        let first = pos;
+        while pos < n && (pos == first || pos < stop) {
             let (le, next) = match find_byte(b, pos, b'\n') {
                 Some(k) if k > pos && b.get(k - 1) == Some(&b'\r') => (k - 1, k + 1),
                 Some(k) => (k, k + 1),
@@ -175,7 +250,12 @@ impl<'a> Blocks<'a> {
                 at_line_start = true;
             }
         }
+        (self.pos, self.at_line_start) = (pos, at_line_start);
+        if pos < n {
+            return false;
+        }
         self.flush_para();
+        true
     }
 
     /// Appends the chars of `src[from..to]` to the candidate arena.

@@ -105,6 +105,67 @@ pub fn extract_markdown_parts(src: &str, include_hidden: bool, sink: impl FnMut(
     blocks.finish(include_hidden, sink)
 }
 
+/// [`extract_markdown_parts`] a bounded amount at a time (a document built
+/// in steps, so that a host with one thread can serve others between
+/// them): block structure a run of lines at a time, then inline parsing a
+/// run of segments at a time. The same units, headings and hidden text as
+/// the one call (tested). It holds no borrow of the source: every step is
+/// given the source it was made for.
+pub(crate) struct MarkdownSteps {
+    include_hidden: bool,
+    phase: MarkdownPhase,
+}
+
+enum MarkdownPhase {
+    Blocks(Box<blocks::Parked>),
+    Render(Box<(blocks::Parked, render::Render)>),
+    /// Done (or a step was given another source): nothing left.
+    Done,
+}
+
+impl MarkdownSteps {
+    /// The steps of reading `src` (the one every [`Self::step`] is given).
+    pub(crate) fn new(src: &str, include_hidden: bool) -> MarkdownSteps {
+        let parked = Blocks::new(addressable(src)).park();
+        MarkdownSteps { include_hidden, phase: MarkdownPhase::Blocks(Box::new(parked)) }
+    }
+
+    /// Reads about `budget` bytes more of `src` (at least one line or one
+    /// block), handing visible units to `sink` as [`extract_markdown_parts`]
+    /// does; the headings and hidden text once all is read.
+    pub(crate) fn step(
+        &mut self,
+        src: &str,
+        budget: usize,
+        mut sink: impl FnMut(&[Unit]),
+    ) -> Option<(Vec<Heading>, Hidden)> {
+        let src = addressable(src);
+        match std::mem::replace(&mut self.phase, MarkdownPhase::Done) {
+            MarkdownPhase::Blocks(parked) => {
+                let mut blocks = Blocks::resume(src, *parked);
+                let stop = blocks.position().saturating_add(budget.max(1));
+                if blocks.run_until(stop) {
+                    let render = blocks.render_start(self.include_hidden);
+                    self.phase = MarkdownPhase::Render(Box::new((blocks.park(), render)));
+                } else {
+                    self.phase = MarkdownPhase::Blocks(Box::new(blocks.park()));
+                }
+                None
+            }
+            MarkdownPhase::Render(state) => {
+                let (parked, mut render) = *state;
+                let blocks = Blocks::resume(src, parked);
+                if blocks.render_until(&mut render, budget.max(1), &mut sink) {
+                    return Some(blocks.render_end(render));
+                }
+                self.phase = MarkdownPhase::Render(Box::new((blocks.park(), render)));
+                None
+            }
+            MarkdownPhase::Done => Some((Vec::new(), Hidden::default())),
+        }
+    }
+}
+
 /// Longest scan for an inline link's tail, an autolink or a raw HTML tag.
 const MAX_SCAN: usize = 1024;
 
@@ -120,5 +181,60 @@ struct Cand {
 impl Cand {
     fn unit(self) -> Unit {
         Unit { ch: self.ch, start: self.start, end: self.end }
+    }
+}
+
+#[cfg(test)]
+mod steps_tests {
+    use super::*;
+
+    /// Every part of `src` as [`extract_markdown_parts`] gives it.
+    fn whole(src: &str, include_hidden: bool) -> (Vec<Unit>, Vec<Heading>, Hidden) {
+        let mut units = Vec::new();
+        let (headings, hidden) = extract_markdown_parts(src, include_hidden, |u| units.extend_from_slice(u));
+        (units, headings, hidden)
+    }
+
+    /// The same, read by [`MarkdownSteps`] `budget` bytes at a time.
+    fn stepped(src: &str, include_hidden: bool, budget: usize) -> (Vec<Unit>, Vec<Heading>, Hidden) {
+        let mut steps = MarkdownSteps::new(src, include_hidden);
+        let mut units = Vec::new();
+        for _ in 0..=4 * src.len() + 8 {
+            if let Some((headings, hidden)) = steps.step(src, budget, |u| units.extend_from_slice(u)) {
+                return (units, headings, hidden);
+            }
+        }
+        panic!("never done: {budget}");
+    }
+
+    /// Read in steps of any size, a markdown text gives the same units,
+    /// headings and hidden text: the link definitions of the whole text,
+    /// raw HTML followed across blocks, lists, tables, fences, setext
+    /// headings, CRLF, emoji, CJK and combining marks.
+    #[test]
+    fn steps_read_what_the_one_call_reads() {
+        let book = include_str!("../../../benches/data/rust-book.md");
+        let cut = book.char_indices().nth(120_000).map_or(book.len(), |(i, _)| i);
+        let texts = [
+            "# Title\r\n\r\nSee [the docs][d] and *this* 😀 e\u{301}te\u{301}.\r\n\r\n[d]: http://x \"t\"\r\n",
+            "<div hidden>\n\n# Hidden heading\n\nhidden para\n\n</div>\n\nvisible 中文的句子\n\nSetext\n===\n",
+            "a <script>\n\nvar x = 1;\n\n</script> b\n\n- one\n  - two `code`\n\n| a | b |\n|---|---|\n| c | d |\n\n```\nfence *kept*\n```\n",
+            "> quote **bold**\n> more\n\n1. first\n2) second\n\n***\n\n<!-- comment\n\nspanning -->\nend &amp; &#8220;q&#8221;\n",
+            // a comment then text on its line: parsing goes on mid-line
+            "para\n\n<!-- c --> # not a heading *em*\n<!-- multi\nline --> - not an item\ntext\n",
+            include_str!("../../../samples/incident-review.md"),
+            &book[..cut],
+            "",
+            "no newline at the end",
+        ];
+        for text in texts {
+            for include_hidden in [false, true] {
+                let expected = whole(text, include_hidden);
+                for budget in [0, 1, 2, 5, 64, 4096, usize::MAX] {
+                    let got = stepped(text, include_hidden, budget);
+                    assert!(got == expected, "{:?}… budget {budget}, include_hidden {include_hidden}", text.get(..40));
+                }
+            }
+        }
     }
 }

@@ -9,47 +9,87 @@ use crate::extract::hidden::Tracker;
 use crate::extract::units::{title_of, Heading, Unit};
 use crate::extract::units::{Hidden, HiddenReason};
 
+/// The second phase between two steps (see [`Blocks::render_until`]):
+/// the next segment, and what is carried from segment to segment.
+pub(super) struct Render {
+    next: usize,
+    include_hidden: bool,
+    units: Vec<Unit>,
+    visible: Vec<Unit>,
+    events: Vec<TagEvent>,
+    seen: HiddenState,
+    titles: Titles,
+}
+
 impl Blocks<'_> {
     /// Hands the visible units to `sink` segment by segment, keeping only
     /// the units of heading segments (for their titles), and returns the
     /// headings and the hidden text. Raw HTML tags are followed across
     /// segments (a `<div hidden>` hides the paragraphs up to its `</div>`).
     pub(super) fn finish(mut self, include_hidden: bool, mut sink: impl FnMut(&[Unit])) -> (Vec<Heading>, Hidden) {
+        let mut render = self.render_start(include_hidden);
+        while !self.render_until(&mut render, usize::MAX, &mut sink) {}
+        self.render_end(render)
+    }
+
+    /// The second phase before its first segment (block parsing done).
+    pub(super) fn render_start(&mut self, include_hidden: bool) -> Render {
         self.flush_para();
-        let mut units = Vec::new();
-        let mut visible = Vec::new();
-        let mut events: Vec<TagEvent> = Vec::new();
-        let mut seen = HiddenState::default();
-        let mut titles = Titles::new(&self.headings);
-        for (i, seg) in self.segs.iter().enumerate() {
-            units.clear();
-            events.clear();
+        Render {
+            next: 0,
+            include_hidden,
+            units: Vec::new(),
+            visible: Vec::new(),
+            events: Vec::new(),
+            seen: HiddenState::default(),
+            titles: Titles::new(&self.headings),
+        }
+    }
+
+    /// Renders segments until `budget` candidate chars are done (at least
+    /// one segment when any is left); true once every segment is.
+    pub(super) fn render_until(&self, r: &mut Render, budget: usize, sink: &mut impl FnMut(&[Unit])) -> bool {
+        let mut done = 0usize;
+        while let Some(seg) = self.segs.get(r.next) {
+            if done > 0 && done >= budget {
+                return false;
+            }
+            let i = r.next;
+            r.next += 1;
+            done = done.saturating_add(seg.to.saturating_sub(seg.from).max(1));
+            r.units.clear();
+            r.events.clear();
             let cands = self.cands.get(seg.from..seg.to).unwrap_or_default();
             // a block starts (a paragraph, heading, table cell, code block,
             // blank line): the block element markdown renders, or the end of
             // the paragraph, closes a raw `<p>` left open before it
-            seen.close_p();
+            r.seen.close_p();
             if seg.inline {
-                inline(cands, self.src, &self.defs, &mut units, &mut events);
+                inline(cands, self.src, &self.defs, &mut r.units, &mut r.events);
             } else {
-                units.extend(cands.iter().map(|c| c.unit()));
+                r.units.extend(cands.iter().map(|c| c.unit()));
             }
-            let hidden_before = seen.hidden.units.len();
+            let hidden_before = r.seen.hidden.units.len();
             // nothing hidden and no tag to follow: the units as they are
-            let routed = include_hidden || (events.is_empty() && seen.reason().is_none());
+            let routed = r.include_hidden || (r.events.is_empty() && r.seen.reason().is_none());
             if routed {
                 // with include_hidden the tags are still followed (for headings)
-                for e in &events {
-                    seen.apply(e);
+                for e in &r.events {
+                    r.seen.apply(e);
                 }
             } else {
-                seen.route(&units, &events, &mut visible);
+                r.seen.route(&r.units, &r.events, &mut r.visible);
             }
-            let visible: &[Unit] = if routed { &units } else { &visible };
-            titles.add(&self.headings, i, visible, seen.hidden.units.len() > hidden_before);
+            let visible: &[Unit] = if routed { &r.units } else { &r.visible };
+            r.titles.add(&self.headings, i, visible, r.seen.hidden.units.len() > hidden_before);
             sink(visible);
         }
-        (titles.headings(&self.headings), seen.hidden)
+        true
+    }
+
+    /// The headings and the hidden text, once every segment is rendered.
+    pub(super) fn render_end(&self, r: Render) -> (Vec<Heading>, Hidden) {
+        (r.titles.headings(&self.headings), r.seen.hidden)
     }
 }
 
