@@ -201,10 +201,17 @@ fn phrases(words: &[(String, String)], list: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
+        // the phrase's words compared in place (a phrase split into a
+        // vector here was an allocation per word of the claim and phrase)
         let hit = list.iter().find_map(|p| {
-            let parts: Vec<&str> = p.split(' ').collect();
-            let ok = parts.iter().enumerate().all(|(j, part)| words.get(i + j).is_some_and(|w| w.0 == *part));
-            ok.then_some(parts.len())
+            let mut n = 0;
+            for (j, part) in p.split(' ').enumerate() {
+                if words.get(i + j).is_none_or(|w| w.0 != part) {
+                    return None;
+                }
+                n = j + 1;
+            }
+            Some(n)
         });
         match hit {
             Some(n) => {
@@ -335,6 +342,20 @@ mod tests {
         let c = classify("It is the largest firm", &Context::default(), &ConfidenceConfig::default());
         assert_eq!(names(&c), ["superlative_without_source"]);
         assert!((c.score - 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn phrases_match_whole_words_once_each() {
+        let w = words("More than less than MORE on average of the sum of it, more");
+        let as_written = |list| phrases(&w, list);
+        // two-word phrases as written; a phrase's first word alone at the end is none
+        assert_eq!(as_written(COMPARATIVE), ["More than", "less than"]);
+        // "on average" takes "average", so "average of" does not match; "sum of" does
+        assert_eq!(as_written(DERIVED), ["on average", "sum of"]);
+        // one-word phrases, case folded, every occurrence
+        assert_eq!(phrases(&words("the Best, most and most"), SUPERLATIVE), ["Best", "most", "most"]);
+        assert!(phrases(&words(""), COMPARATIVE).is_empty());
+        assert!(phrases(&words("than more"), COMPARATIVE).is_empty());
     }
 
     #[test]

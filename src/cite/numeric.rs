@@ -351,28 +351,51 @@ fn unit_name(q: &Quantity) -> Option<String> {
     })
 }
 
-/// The entity nearest to bytes `start..end` of `text`, if any is named.
-fn entity_near(text: &str, start: usize, end: usize) -> Option<&'static str> {
-    // ASCII lowering keeps every byte where it is (the words are ASCII)
-    let lower = text.to_ascii_lowercase();
-    let mut best: Option<(usize, &'static str)> = None;
-    for &(name, words) in ENTITIES {
-        for w in words.iter() {
-            for (at, _) in lower.match_indices(w) {
-                let after = at + w.len();
-                let bounded = !lower.get(..at).and_then(|h| h.chars().next_back()).is_some_and(char::is_alphanumeric)
-                    && !lower.get(after..).and_then(|t| t.chars().next()).is_some_and(char::is_alphanumeric);
-                if !bounded {
-                    continue;
-                }
-                let distance = if after <= start { start - after } else { at.saturating_sub(end) };
-                if best.is_none_or(|(d, _)| distance < d) {
-                    best = Some((distance, name));
+/// What [`components`] reads of a whole text, read once per text: the
+/// entity words at word bounds and whether the text derives its value. It
+/// was read again for every value of the text (the evidence's up to
+/// [`MAX_QUANTITIES`]: 75 substring searches and a tokenization of the
+/// whole text per value), quadratic in a long evidence's length.
+struct TextFacts {
+    /// Every entity word at word bounds: (start, end, entity), in the order
+    /// of [`ENTITIES`], its words, then their place in the text (ties of
+    /// [`TextFacts::entity_near`] go to the first).
+    entities: Vec<(usize, usize, &'static str)>,
+    derived: bool,
+}
+
+impl TextFacts {
+    fn of(text: &str) -> TextFacts {
+        // ASCII lowering keeps every byte where it is (the words are ASCII)
+        let lower = text.to_ascii_lowercase();
+        let mut entities = Vec::new();
+        for &(name, words) in ENTITIES {
+            for w in words.iter() {
+                for (at, _) in lower.match_indices(w) {
+                    let after = at + w.len();
+                    let bounded =
+                        !lower.get(..at).and_then(|h| h.chars().next_back()).is_some_and(char::is_alphanumeric)
+                            && !lower.get(after..).and_then(|t| t.chars().next()).is_some_and(char::is_alphanumeric);
+                    if bounded {
+                        entities.push((at, after, name));
+                    }
                 }
             }
         }
+        TextFacts { entities, derived: derived(text) }
     }
-    best.map(|(_, n)| n)
+
+    /// The entity named nearest to `start..end`.
+    fn entity_near(&self, start: usize, end: usize) -> Option<&'static str> {
+        let mut best: Option<(usize, &'static str)> = None;
+        for &(at, after, name) in &self.entities {
+            let distance = if after <= start { start - after } else { at.saturating_sub(end) };
+            if best.is_none_or(|(d, _)| distance < d) {
+                best = Some((distance, name));
+            }
+        }
+        best.map(|(_, n)| n)
+    }
 }
 
 fn derived(text: &str) -> bool {
@@ -380,7 +403,13 @@ fn derived(text: &str) -> bool {
 }
 
 /// The components of value `v` of `text`.
-fn components(text: &str, index: &PositionIndex, v: &Value, periods: &[Period]) -> NumericComponents {
+fn components(
+    text: &str,
+    facts: &TextFacts,
+    index: &PositionIndex,
+    v: &Value,
+    periods: &[Period],
+) -> NumericComponents {
     let period = periods
         .iter()
         .min_by_key(|p| if p.end <= v.start { v.start - p.end } else { p.start.saturating_sub(v.end) })
@@ -390,9 +419,9 @@ fn components(text: &str, index: &PositionIndex, v: &Value, periods: &[Period]) 
         normalized_value: v.low,
         normalized_range: v.range.then_some([v.low, v.high]),
         unit: v.unit.clone(),
-        entity: entity_near(text, v.start, v.end).map(str::to_string),
+        entity: facts.entity_near(v.start, v.end).map(str::to_string),
         time_period: period,
-        derivation_type: if derived(text) { "derived" } else { "direct" },
+        derivation_type: if facts.derived { "derived" } else { "direct" },
         position: index.span(text, v.start, v.end),
     }
 }
@@ -440,12 +469,13 @@ pub fn verify(claim: &str, evidence: &str, config: &NumericConfig) -> Option<Num
     let claim_values = values(claim, &claim_periods);
     let cv = claim_values.first()?;
     let (ci, ei) = (PositionIndex::new(claim), PositionIndex::new(evidence));
-    let claim_c = components(claim, &ci, cv, &claim_periods);
+    let claim_c = components(claim, &TextFacts::of(claim), &ci, cv, &claim_periods);
     let evidence_values = values(evidence, &evidence_periods);
+    let evidence_facts = TextFacts::of(evidence);
     let tolerance = config.rounding_tolerance;
     let mut best: Option<(f64, usize, NumericComponents, Vec<Mismatch>, f64)> = None;
     for (n, ev) in evidence_values.iter().enumerate() {
-        let ec = components(evidence, &ei, ev, &evidence_periods);
+        let ec = components(evidence, &evidence_facts, &ei, ev, &evidence_periods);
         let vs = value_score((cv.low, cv.high), (ev.low, ev.high), tolerance);
         let mismatches = mismatches(&claim_c, &ec, &claim_periods, &evidence_periods, cv, ev);
         let score = if mismatches.is_empty() { vs } else { 0.0 };
@@ -550,7 +580,7 @@ pub fn verify_as_text(claim: &str, evidence: &str) -> Option<NumericResult> {
     let claim_periods = periods(claim);
     let cv = values(claim, &claim_periods).into_iter().next()?;
     let ci = PositionIndex::new(claim);
-    let claim_c = components(claim, &ci, &cv, &claim_periods);
+    let claim_c = components(claim, &TextFacts::of(claim), &ci, &cv, &claim_periods);
     let runs = |t: &str| -> Vec<String> {
         quantity::digit_runs(t)
             .into_iter()
@@ -674,6 +704,79 @@ mod tests {
         assert_eq!(verify_as_text("$3.2B", "3.2 billion").unwrap().verdict, Verdict::Supported);
         // no period check: the fallback misses this
         assert_eq!(verify_as_text("$5B in 2024", "$5B in 2023").unwrap().verdict, Verdict::Supported);
+    }
+
+    /// The first version: the whole text searched again for every value.
+    fn entity_near_by_searching(text: &str, start: usize, end: usize) -> Option<&'static str> {
+        let lower = text.to_ascii_lowercase();
+        let mut best: Option<(usize, &'static str)> = None;
+        for &(name, words) in ENTITIES {
+            for w in words.iter() {
+                for (at, _) in lower.match_indices(w) {
+                    let after = at + w.len();
+                    let bounded = !lower[..at].chars().next_back().is_some_and(char::is_alphanumeric)
+                        && !lower[after..].chars().next().is_some_and(char::is_alphanumeric);
+                    if !bounded {
+                        continue;
+                    }
+                    let distance = if after <= start { start - after } else { at.saturating_sub(end) };
+                    if best.is_none_or(|(d, _)| distance < d) {
+                        best = Some((distance, name));
+                    }
+                }
+            }
+        }
+        best.map(|(_, n)| n)
+    }
+
+    #[test]
+    fn entities_read_once_per_text_are_the_nearest_as_searched_per_value() {
+        let pieces = [
+            "Revenue",
+            "sales",
+            "grew",
+            " ",
+            "5%",
+            "net income",
+            "Profit",
+            "ebitda",
+            "é",
+            "中",
+            "-",
+            "x",
+            "costs",
+            "cash flow",
+            "free cash flow",
+            "\n",
+            "rose",
+            "$3.2B",
+            "share price",
+            "prices",
+        ];
+        // a fixed pseudo-random walk over the pieces (xorshift)
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            let mut text = String::new();
+            for _ in 0..(state % 30) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+                text.push(if state % 3 == 0 { ' ' } else { ',' });
+            }
+            let facts = TextFacts::of(&text);
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            for (k, &a) in bounds.iter().enumerate() {
+                for &b in bounds.iter().skip(k).step_by(3) {
+                    assert_eq!(facts.entity_near(a, b), entity_near_by_searching(&text, a, b), "{a}..{b} of {text:?}");
+                }
+            }
+        }
+        // the nearest, the first entity at equal distance
+        let t = "profit rose 5% while revenue";
+        assert_eq!(TextFacts::of(t).entity_near(12, 14), Some("growth"));
+        assert_eq!(TextFacts::of("sales 5% revenue").entity_near(6, 8), Some("revenue"));
+        assert_eq!(TextFacts::of("salesman 5%").entity_near(9, 11), None);
     }
 
     #[test]

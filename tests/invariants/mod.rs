@@ -81,48 +81,117 @@ impl Offsets {
 /// `text[span]` is `want` in bytes, code points and UTF-16; the span is in
 /// bounds, on char boundaries; line and column are those of its start (and
 /// end line that of its last char). Recounts from the text: no index of
-/// the library is trusted.
+/// the library is trusted. One span: for several spans of one text, build
+/// its [`Recount`] once and ask it (this walks the whole text).
 pub fn span_slices_to(text: &str, o: Offsets, want: &str, what: &str) -> Check {
-    let (bs, be) = o.bytes;
-    if bs > be || be > text.len() {
-        return fail(format!("{what}: bytes {bs}..{be} out of bounds (text is {} bytes)", text.len()));
-    }
-    if !text.is_char_boundary(bs) || !text.is_char_boundary(be) {
-        return fail(format!("{what}: bytes {bs}..{be} not on char boundaries"));
-    }
-    let slice = &text[bs..be];
-    if slice != want {
-        return fail(format!("{what}: text[{bs}..{be}] = {slice:?}, reported {want:?}"));
-    }
-    let before = &text[..bs];
-    let chars = (before.chars().count(), before.chars().count() + slice.chars().count());
-    if chars != o.chars {
-        return fail(format!("{what}: code points {:?}, recounted {chars:?}", o.chars));
-    }
-    let u16_before = before.encode_utf16().count();
-    let utf16 = (u16_before, u16_before + slice.encode_utf16().count());
-    if utf16 != o.utf16 {
-        return fail(format!("{what}: UTF-16 {:?}, recounted {utf16:?}", o.utf16));
-    }
-    let by_chars: String = text.chars().skip(chars.0).take(chars.1 - chars.0).collect();
-    let units: Vec<u16> = text.encode_utf16().skip(utf16.0).take(utf16.1 - utf16.0).collect();
-    if by_chars != want || String::from_utf16(&units).ok().as_deref() != Some(want) {
-        return fail(format!("{what}: slicing by code points or UTF-16 does not give {want:?}"));
-    }
-    if let Some((line, column, end_line)) = o.line_column {
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let want_line = before.matches('\n').count() + 1;
-        let want_column = text[line_start..bs].chars().count() + 1;
-        let last = slice.char_indices().last().map_or(bs, |(i, _)| bs + i);
-        let want_end = text[..last].matches('\n').count() + 1;
-        if (line, column) != (want_line, want_column) {
-            return fail(format!("{what}: line {line} column {column}, recounted {want_line}:{want_column}"));
+    Recount::new(text).span_slices_to(o, want, what)
+}
+
+/// A text's positions, counted by walking it once, char by char: the code
+/// points, UTF-16 units and newlines before every byte, the byte of every
+/// code point, the text's UTF-16 units and the byte where each line starts.
+/// Built here from `str::char_indices` (no index of the library), so
+/// checking a span costs the span's length, not the text's, and a target
+/// with many spans (a transcript's words, a report's matches) stays linear.
+pub struct Recount<'a> {
+    text: &'a str,
+    /// Per byte offset `0..=len` (meaningful at char boundaries).
+    chars_before: Vec<usize>,
+    utf16_before: Vec<usize>,
+    newlines_before: Vec<usize>,
+    /// The byte offset of each code point, then the text's length.
+    char_bytes: Vec<usize>,
+    /// The text as UTF-16.
+    units: Vec<u16>,
+    /// The byte where line `k + 1` starts (0 first, then after each `\n`).
+    line_starts: Vec<usize>,
+}
+
+impl<'a> Recount<'a> {
+    /// Walks `text` once.
+    pub fn new(text: &'a str) -> Recount<'a> {
+        let n = text.len();
+        let mut r = Recount {
+            text,
+            chars_before: Vec::with_capacity(n + 1),
+            utf16_before: Vec::with_capacity(n + 1),
+            newlines_before: Vec::with_capacity(n + 1),
+            char_bytes: Vec::with_capacity(n + 1),
+            units: text.encode_utf16().collect(),
+            line_starts: vec![0],
+        };
+        let (mut chars, mut utf16, mut newlines) = (0, 0, 0);
+        for (i, c) in text.char_indices() {
+            for _ in 0..c.len_utf8() {
+                r.chars_before.push(chars);
+                r.utf16_before.push(utf16);
+                r.newlines_before.push(newlines);
+            }
+            r.char_bytes.push(i);
+            chars += 1;
+            utf16 += c.len_utf16();
+            if c == '\n' {
+                newlines += 1;
+                r.line_starts.push(i + 1);
+            }
         }
-        if end_line != want_end && !(bs == be && end_line == want_line) {
-            return fail(format!("{what}: end line {end_line}, recounted {want_end}"));
-        }
+        r.chars_before.push(chars);
+        r.utf16_before.push(utf16);
+        r.newlines_before.push(newlines);
+        r.char_bytes.push(n);
+        r
     }
-    Ok(())
+
+    /// The text recounted.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// [`span_slices_to`] on this text.
+    pub fn span_slices_to(&self, o: Offsets, want: &str, what: &str) -> Check {
+        let text = self.text;
+        let (bs, be) = o.bytes;
+        if bs > be || be > text.len() {
+            return fail(format!("{what}: bytes {bs}..{be} out of bounds (text is {} bytes)", text.len()));
+        }
+        if !text.is_char_boundary(bs) || !text.is_char_boundary(be) {
+            return fail(format!("{what}: bytes {bs}..{be} not on char boundaries"));
+        }
+        let slice = &text[bs..be];
+        if slice != want {
+            return fail(format!("{what}: text[{bs}..{be}] = {slice:?}, reported {want:?}"));
+        }
+        let chars = (self.chars_before[bs], self.chars_before[bs] + slice.chars().count());
+        if chars != o.chars {
+            return fail(format!("{what}: code points {:?}, recounted {chars:?}", o.chars));
+        }
+        let utf16 = (self.utf16_before[bs], self.utf16_before[bs] + slice.encode_utf16().count());
+        if utf16 != o.utf16 {
+            return fail(format!("{what}: UTF-16 {:?}, recounted {utf16:?}", o.utf16));
+        }
+        // slicing the text by the code points and by the UTF-16 units gives
+        // the same text (`chars` and `utf16` are within the text: recounted)
+        let by_chars =
+            self.char_bytes.get(chars.0).zip(self.char_bytes.get(chars.1)).and_then(|(&a, &b)| text.get(a..b));
+        let units = self.units.get(utf16.0..utf16.1).unwrap_or_default();
+        if by_chars != Some(want) || String::from_utf16(units).ok().as_deref() != Some(want) {
+            return fail(format!("{what}: slicing by code points or UTF-16 does not give {want:?}"));
+        }
+        if let Some((line, column, end_line)) = o.line_column {
+            let want_line = self.newlines_before[bs] + 1;
+            let line_start = self.line_starts[want_line - 1];
+            let want_column = self.chars_before[bs] - self.chars_before[line_start] + 1;
+            let last = slice.char_indices().last().map_or(bs, |(i, _)| bs + i);
+            let want_end = self.newlines_before[last] + 1;
+            if (line, column) != (want_line, want_column) {
+                return fail(format!("{what}: line {line} column {column}, recounted {want_line}:{want_column}"));
+            }
+            if end_line != want_end && !(bs == be && end_line == want_line) {
+                return fail(format!("{what}: end line {end_line}, recounted {want_end}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// SHA-256 (hex) of the canonical JSON (sorted keys, compact) of a report's
@@ -209,20 +278,21 @@ pub fn report_json(source: &str, claim_ids: &[String], r: &Value) -> Check {
     if failed != not_validated {
         return fail(format!("failed_claims {failed:?}, not VALIDATED {not_validated:?}"));
     }
+    let source = Recount::new(source);
     for c in results {
         let id = str_of(c, "claim_id")?;
         if let Some(m) = c.get("match_details") {
             let what = format!("{id} match_details");
-            span_slices_to(source, Offsets::of_location(m)?, str_of(m, "matched_text")?, &what)?;
+            source.span_slices_to(Offsets::of_location(m)?, str_of(m, "matched_text")?, &what)?;
             for (i, e) in m.get("edits").and_then(Value::as_array).into_iter().flatten().enumerate() {
-                edit_span(source, e, &format!("{what}.edits[{i}]"))?;
+                edit_span(&source, e, &format!("{what}.edits[{i}]"))?;
             }
         } else if status(c) == "VALIDATED" {
             return fail(format!("{id} VALIDATED without match_details"));
         }
         for (i, a) in array(c, "alternative_matches")?.iter().enumerate() {
             let o = Offsets::of_location(a)?;
-            span_slices_to(source, o, str_of(a, "matched_text")?, &format!("{id} alternative {i}"))?;
+            source.span_slices_to(o, str_of(a, "matched_text")?, &format!("{id} alternative {i}"))?;
             if count_of(a, "position")? != o.chars.0 {
                 return fail(format!("{id} alternative {i}: position is not start_position"));
             }
@@ -232,7 +302,7 @@ pub fn report_json(source: &str, claim_ids: &[String], r: &Value) -> Check {
         let id = str_of(f, "claim_id")?;
         for (i, a) in array(f, "attempted_matches")?.iter().enumerate() {
             let what = format!("{id} attempted_matches[{i}]");
-            span_slices_to(source, Offsets::of_location(a)?, str_of(a, "candidate_text")?, &what)?;
+            source.span_slices_to(Offsets::of_location(a)?, str_of(a, "candidate_text")?, &what)?;
         }
     }
     let recorded = r.pointer("/generated/contentHash").and_then(Value::as_str).ok_or("no contentHash")?;
@@ -245,8 +315,8 @@ pub fn report_json(source: &str, claim_ids: &[String], r: &Value) -> Check {
 
 /// An edit's `source` is the text at its location (an insertion point when
 /// the source has nothing there: then the span is empty).
-fn edit_span(source: &str, e: &Value, what: &str) -> Check {
-    span_slices_to(source, Offsets::of_location(e)?, str_of(e, "source")?, what)
+fn edit_span(source: &Recount, e: &Value, what: &str) -> Check {
+    source.span_slices_to(Offsets::of_location(e)?, str_of(e, "source")?, what)
 }
 
 /// A reader's output: units sorted, non-overlapping, non-empty, on char
@@ -325,10 +395,15 @@ pub fn normalized(original: &str, n: &Normalized) -> Check {
 /// token's span is a char range of the text, word indices in bounds, times
 /// finite.
 pub fn transcript(t: &Transcript) -> Check {
+    transcript_recounted(t, &Recount::new(t.text()))
+}
+
+/// [`transcript`], `recount` being `t.text()`'s.
+pub fn transcript_recounted(t: &Transcript, recount: &Recount) -> Check {
     let text = t.text();
     let words = t.words();
     for (i, w) in words.iter().enumerate() {
-        span_slices_to(text, Offsets::of(&w.span), &w.text, &format!("word {i}"))?;
+        recount.span_slices_to(Offsets::of(&w.span), &w.text, &format!("word {i}"))?;
         if w.segment.is_some_and(|s| s >= t.segments().len()) {
             return fail(format!("word {i} names segment {:?} of {}", w.segment, t.segments().len()));
         }
@@ -340,7 +415,7 @@ pub fn transcript(t: &Transcript) -> Check {
     }
     for (i, s) in t.segments().iter().enumerate() {
         let slice = text.get(s.span.byte_start..s.span.byte_end).ok_or(format!("segment {i}: span out of bounds"))?;
-        span_slices_to(text, Offsets::of(&s.span), slice, &format!("segment {i}"))?;
+        recount.span_slices_to(Offsets::of(&s.span), slice, &format!("segment {i}"))?;
         if s.word_start > s.word_end || s.word_end > words.len() {
             return fail(format!("segment {i}: words {}..{} of {}", s.word_start, s.word_end, words.len()));
         }
@@ -350,7 +425,7 @@ pub fn transcript(t: &Transcript) -> Check {
     }
     for (i, k) in t.tokens().iter().enumerate() {
         let slice = text.get(k.span.byte_start..k.span.byte_end).ok_or(format!("token {i}: span out of bounds"))?;
-        span_slices_to(text, Offsets::of(&k.span), slice, &format!("token {i}"))?;
+        recount.span_slices_to(Offsets::of(&k.span), slice, &format!("token {i}"))?;
         if k.word.is_some_and(|w| w >= words.len()) {
             return fail(format!("token {i}: word {:?} of {}", k.word, words.len()));
         }
@@ -361,13 +436,14 @@ pub fn transcript(t: &Transcript) -> Check {
 /// One item's validation: `passed` iff no check failed, the matched span
 /// and the longest partial match slice to their texts, token ranges in
 /// bounds, occurrences consistent with their count.
-pub fn item_validation(t: &Transcript, v: &ItemValidation) -> Check {
+/// `recount` is `t.text()`'s.
+pub fn item_validation(t: &Transcript, recount: &Recount, v: &ItemValidation) -> Check {
     if v.passed != v.failed_checks.is_empty() {
         return fail(format!("passed = {} with failed checks {:?}", v.passed, v.failed_checks));
     }
     let tokens = t.tokens().len();
     if let Some(m) = &v.matched {
-        span_slices_to(t.text(), Offsets::of(&m.span), &m.text, "matched")?;
+        recount.span_slices_to(Offsets::of(&m.span), &m.text, "matched")?;
         if m.token_start >= m.token_end || m.token_end > tokens {
             return fail(format!("matched tokens {}..{} of {tokens}", m.token_start, m.token_end));
         }
@@ -378,7 +454,7 @@ pub fn item_validation(t: &Transcript, v: &ItemValidation) -> Check {
         }
     }
     if let Some(p) = &v.longest_partial_match {
-        span_slices_to(t.text(), Offsets::of(&p.span), &p.text, "longest_partial_match")?;
+        recount.span_slices_to(Offsets::of(&p.span), &p.text, "longest_partial_match")?;
         if p.token_start + p.length > tokens {
             return fail(format!("partial match tokens {}+{} of {tokens}", p.token_start, p.length));
         }
@@ -447,17 +523,21 @@ pub fn cite_report(input: &CiteInput, r: &CiteReport) -> Check {
     if claims_in != claims_out {
         return fail(format!("claims in {claims_in:?}, out {claims_out:?}"));
     }
+    // each source recounted once, when a span first names it
+    let mut recounts: Vec<Option<Recount>> = input.sources.iter().map(|_| None).collect();
     for (i, s) in r.evidence_pool.iter().enumerate() {
-        let Some(src) = input.sources.iter().find(|x| x.id == s.source_id) else {
+        let Some(at) = input.sources.iter().position(|x| x.id == s.source_id) else {
             return fail(format!("evidence span {i} names unknown source {:?}", s.source_id));
         };
+        let src = &input.sources[at];
+        let recount = recounts[at].get_or_insert_with(|| Recount::new(&src.content));
         let what = format!("evidence span {i}");
         if s.truncated {
             let slice =
                 src.content.get(s.position.byte_start..s.position.byte_end).ok_or(format!("{what}: out of bounds"))?;
-            span_slices_to(&src.content, Offsets::of(&s.position), slice, &what)?;
+            recount.span_slices_to(Offsets::of(&s.position), slice, &what)?;
         } else {
-            span_slices_to(&src.content, Offsets::of(&s.position), &s.quote, &what)?;
+            recount.span_slices_to(Offsets::of(&s.position), &s.quote, &what)?;
         }
         if !s.relevance_score.is_finite() {
             return fail(format!("{what}: relevance {}", s.relevance_score));

@@ -124,10 +124,10 @@ pub fn find(data: &[u8]) -> Check {
         Err(e) => return super::typed_error(&e),
     };
     let k = usize::from(b >> 2) % 6;
+    let recount = super::Recount::new(&src);
     for (p, k) in [(profile(b), k), (profile(0), 0)] {
         for (i, m) in evidence_validator::validate::find_quote(&doc, &quote, p, k).iter().enumerate() {
-            super::span_slices_to(
-                &src,
+            recount.span_slices_to(
                 Offsets::of_report(&m.location),
                 &m.matched_text,
                 &format!("{p:?} k={k} match {i}"),
@@ -283,11 +283,12 @@ pub fn validate_json(data: &[u8]) -> Check {
 }
 
 fn check_items(t: &evidence_validator::transcript::Transcript, quotes: &[(String, f64)]) -> Check {
-    super::transcript(t)?;
+    let recount = super::Recount::new(t.text());
+    super::transcript_recounted(t, &recount)?;
     let config = TranscriptConfig::default();
     for (quote, at) in quotes {
         let v = t.validate(&EvaluationItem::new(quote.clone(), *at), &config);
-        super::item_validation(t, &v)?;
+        super::item_validation(t, &recount, &v)?;
     }
     Ok(())
 }
