@@ -104,6 +104,10 @@ struct Searched {
     fuzzy_totals: Vec<usize>,
 }
 
+/// Validates `claims` against `doc`: every claim's result, in input order,
+/// without the hidden-text notes, which the caller adds once over all of its
+/// claims ([`note_hidden_quotes`]): the one call after this, a validation
+/// in slices after its last slice.
 pub(super) fn run(
     doc: &Document,
     claims: &[Claim],
@@ -111,49 +115,6 @@ pub(super) fn run(
     deadline: &Deadline,
     embedder: Option<&dyn semantic::Embedder>,
 ) -> Outcome {
-    let (mut out, prepared) = run_claims(doc, claims, config, deadline, embedder);
-    report_hidden_quotes(doc, config, &prepared, deadline, &mut out);
-    out
-}
-
-/// [`run`] without the hidden-text notes, which a validation in slices
-/// makes once, after its last slice ([`note_hidden_quotes`]), where the one
-/// call makes them.
-pub(super) fn run_without_hidden(
-    doc: &Document,
-    claims: &[Claim],
-    config: &Config,
-    deadline: &Deadline,
-    embedder: Option<&dyn semantic::Embedder>,
-) -> Outcome {
-    run_claims(doc, claims, config, deadline, embedder).0
-}
-
-/// The hidden-text notes of [`run`] ([`report_hidden_quotes`]) on the
-/// outcome of all of `claims` (joined from slices).
-pub(super) fn note_hidden_quotes(
-    doc: &Document,
-    claims: &[Claim],
-    config: &Config,
-    deadline: &Deadline,
-    out: &mut Outcome,
-) {
-    if doc.hidden_text().is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
-        return;
-    }
-    let profile = config.profile();
-    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    report_hidden_quotes(doc, config, &prepared, deadline, out);
-}
-
-/// The claims of [`run`], and their prepared quotes.
-fn run_claims<'c>(
-    doc: &Document,
-    claims: &'c [Claim],
-    config: &Config,
-    deadline: &Deadline,
-    embedder: Option<&dyn semantic::Embedder>,
-) -> (Outcome, Vec<Prepared<'c>>) {
     let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
@@ -171,7 +132,7 @@ fn run_claims<'c>(
     };
     let (Some(source_words), false) = (source_words, deadline.expired()) else {
         out.errors.push(unfinished(config, claims, 0, "while searching the document"));
-        return (out, prepared);
+        return out;
     };
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
@@ -214,7 +175,7 @@ fn run_claims<'c>(
         }
         out.results.push(decided.result);
     }
-    (out, prepared)
+    out
 }
 
 /// Claims not VALIDATED whose quote occurs word for word (normalized the
@@ -225,10 +186,10 @@ fn run_claims<'c>(
 /// points into the original; `candidate_text` is the original there). One
 /// pass over the hidden text for all such claims, within the deadline (past
 /// it, claims are reported without this note).
-fn report_hidden_quotes(
+pub(super) fn note_hidden_quotes(
     doc: &Document,
+    claims: &[Claim],
     config: &Config,
-    prepared: &[Prepared],
     deadline: &Deadline,
     out: &mut Outcome,
 ) {
@@ -236,15 +197,19 @@ fn report_hidden_quotes(
     if hidden.is_empty() || config.document_processing.include_hidden_text || deadline.expired() {
         return;
     }
-    let wanted = hidden_candidates(prepared, out);
+    let wanted = hidden_candidates(claims, out);
     if wanted.is_empty() {
         return;
     }
-    let norm = Normalized::from_units(hidden_units(hidden), config.profile());
+    let profile = config.profile();
+    let norm = Normalized::from_units(hidden_units(hidden), profile);
     let text = norm.as_str();
-    let quotes: Vec<&str> = wanted.iter().filter_map(|&(r, _)| prepared.get(r)).map(|p| p.quote.as_str()).collect();
+    // only the claims looked for are prepared (normalized) again
+    let prepared: Vec<Prepared> =
+        wanted.iter().filter_map(|&(r, _)| claims.get(r)).map(|claim| prepare(doc, claim, profile)).collect();
+    let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
     let hits = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, deadline);
-    for (&(r, f), hits) in wanted.iter().zip(hits) {
+    for ((&(_, f), p), hits) in wanted.iter().zip(&prepared).zip(hits) {
         let place = hits.spans.into_iter().find_map(|(s, e)| {
             if meaning::inside_word(text, s) || meaning::inside_word(text, e) {
                 return None;
@@ -252,15 +217,15 @@ fn report_hidden_quotes(
             let (os, oe) = norm.original_range(s, e)?;
             hidden.region_holding(os, oe).map(|g| (os, oe, g.reason))
         });
-        if let (Some(place), Some(p)) = (place, prepared.get(r)) {
+        if let Some(place) = place {
             note_hidden_place(doc, &p.claim.id, f, place, out);
         }
     }
 }
 
-/// The claims [`report_hidden_quotes`] looks for: (result, failed_claims
+/// The claims [`note_hidden_quotes`] looks for: (result, failed_claims
 /// entry) of each FAILED as not found or LOW_CONFIDENCE.
-fn hidden_candidates(prepared: &[Prepared], out: &Outcome) -> Vec<(usize, usize)> {
+fn hidden_candidates(claims: &[Claim], out: &Outcome) -> Vec<(usize, usize)> {
     // every non-VALIDATED result has one failed_claims entry, in order
     let mut wanted: Vec<(usize, usize)> = Vec::new();
     let mut failed_at = 0;
@@ -276,10 +241,7 @@ fn hidden_candidates(prepared: &[Prepared], out: &Outcome) -> Vec<(usize, usize)
             Status::LowConfidence => true,
             _ => false,
         };
-        if fits
-            && out.failed.get(f).is_some_and(|x| same(&x.claim_id))
-            && prepared.get(r).is_some_and(|p| same(&p.claim.id))
-        {
+        if fits && out.failed.get(f).is_some_and(|x| same(&x.claim_id)) && claims.get(r).is_some_and(|c| same(&c.id)) {
             wanted.push((r, f));
         }
     }

@@ -279,7 +279,8 @@ fn run(
     started: f64,
     embedder: Option<&dyn crate::matching::semantic::Embedder>,
 ) -> Result<Report> {
-    let outcome = engine::run(doc, claims, config, deadline, embedder);
+    let mut outcome = engine::run(doc, claims, config, deadline, embedder);
+    engine::note_hidden_quotes(doc, claims, config, deadline, &mut outcome);
     report_of(doc, claims.len(), outcome, started)
 }
 

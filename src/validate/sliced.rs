@@ -238,7 +238,7 @@ impl<'c> SlicedValidation<'c> {
         }
         let to = slice_end(&self.cut, from, self.options.claims_per_slice);
         let part = claims.get(from..to).unwrap_or_default();
-        let outcome = engine::run_without_hidden(doc, part, &self.config, &self.deadline, None);
+        let outcome = engine::run(doc, part, &self.config, &self.deadline, None);
         let done = from + outcome.results.len();
         self.out.results.extend(outcome.results);
         self.out.failed.extend(outcome.failed);
