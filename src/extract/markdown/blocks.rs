@@ -86,6 +86,14 @@ pub(super) enum Table {
 pub(super) struct Blocks<'a> {
     pub(super) src: &'a str,
     pub(super) b: &'a [u8],
+    /// Everything but the source: what [`Blocks::park`] sets aside.
+    pub(super) st: Parked,
+}
+
+/// A [`Blocks`] without its borrow of the source: its state between two
+/// steps of [`Blocks::run_until`] (for a build done a bounded amount at a
+/// time, see [`super::MarkdownSteps`]), moved out and back in whole.
+pub(super) struct Parked {
     pub(super) cands: Vec<Cand>,
     pub(super) segs: Vec<Seg>,
     pub(super) headings: Vec<PendingHeading>,
@@ -100,23 +108,6 @@ pub(super) struct Blocks<'a> {
     /// The list items that may contain the next line, outermost first.
     pub(super) items: Vec<Item>,
     /// Where [`Blocks::run_until`] goes on, and whether that is a line's start.
-    pos: usize,
-    at_line_start: bool,
-}
-
-/// A [`Blocks`] between two steps of [`Blocks::run_until`], without its
-/// borrow of the source (for a build done a bounded amount at a time, see
-/// [`super::MarkdownSteps`]): every field but the source, moved, not copied.
-pub(super) struct Parked {
-    cands: Vec<Cand>,
-    segs: Vec<Seg>,
-    headings: Vec<PendingHeading>,
-    defs: HashSet<String>,
-    para: Option<Para>,
-    fence: Option<Fence>,
-    table: Table,
-    after_def: Option<(ListCtx, usize)>,
-    items: Vec<Item>,
     pos: usize,
     at_line_start: bool,
 }
@@ -153,15 +144,13 @@ pub(super) struct Line {
     pub(super) inside: usize,
     /// The context of a paragraph (or definition) starting on this line.
     pub(super) new_ctx: ListCtx,
-    /// The previous line was a link reference definition (see [`Blocks::after_def`]).
+    /// The previous line was a link reference definition (see [`Parked::after_def`]).
     pub(super) after_def: Option<(ListCtx, usize)>,
 }
 
 impl<'a> Blocks<'a> {
     pub(super) fn new(src: &'a str) -> Blocks<'a> {
-        Blocks {
-            src,
-            b: src.as_bytes(),
+        let st = Parked {
             cands: Vec::with_capacity(src.len()),
             segs: Vec::new(),
             headings: Vec::new(),
@@ -173,53 +162,24 @@ impl<'a> Blocks<'a> {
             items: Vec::new(),
             pos: 0,
             at_line_start: true,
-        }
+        };
+        Blocks::resume(src, st)
     }
 
     /// Sets aside everything but the source (see [`Parked`]).
     pub(super) fn park(self) -> Parked {
-        let Blocks {
-            src: _,
-            b: _,
-            cands,
-            segs,
-            headings,
-            defs,
-            para,
-            fence,
-            table,
-            after_def,
-            items,
-            pos,
-            at_line_start,
-        } = self;
-        Parked { cands, segs, headings, defs, para, fence, table, after_def, items, pos, at_line_start }
+        self.st
     }
 
     /// A parked [`Blocks`] again, over `src`: the source it was made with
     /// (as [`super::addressable`] cut it).
-    pub(super) fn resume(src: &'a str, parked: Parked) -> Blocks<'a> {
-        let Parked { cands, segs, headings, defs, para, fence, table, after_def, items, pos, at_line_start } = parked;
-        Blocks {
-            src,
-            b: src.as_bytes(),
-            cands,
-            segs,
-            headings,
-            defs,
-            para,
-            fence,
-            table,
-            after_def,
-            items,
-            pos,
-            at_line_start,
-        }
+    pub(super) fn resume(src: &'a str, st: Parked) -> Blocks<'a> {
+        Blocks { src, b: src.as_bytes(), st }
     }
 
     /// The byte [`Blocks::run_until`] goes on from.
     pub(super) fn position(&self) -> usize {
-        self.pos
+        self.st.pos
     }
 
     pub(super) fn run(&mut self) {
@@ -232,7 +192,7 @@ impl<'a> Blocks<'a> {
     pub(super) fn run_until(&mut self, stop: usize) -> bool {
         let b = self.b;
         let n = b.len();
-        let (mut pos, mut at_line_start) = (self.pos, self.at_line_start);
+        let (mut pos, mut at_line_start) = (self.st.pos, self.st.at_line_start);
         let first = pos;
         while pos < n && (pos == first || pos < stop) {
             let (le, next) = match find_byte(b, pos, b'\n') {
@@ -250,7 +210,7 @@ impl<'a> Blocks<'a> {
                 at_line_start = true;
             }
         }
-        (self.pos, self.at_line_start) = (pos, at_line_start);
+        (self.st.pos, self.st.at_line_start) = (pos, at_line_start);
         if pos < n {
             return false;
         }
@@ -264,7 +224,7 @@ impl<'a> Blocks<'a> {
             let mut at = from;
             for ch in s.chars() {
                 let end = at + ch.len_utf8();
-                self.cands.push(Cand { ch, start: at as u32, end: end as u32 });
+                self.st.cands.push(Cand { ch, start: at as u32, end: end as u32 });
                 at = end;
             }
         }
@@ -274,35 +234,35 @@ impl<'a> Blocks<'a> {
         if from >= to {
             return;
         }
-        if let Some(last) = self.segs.last_mut() {
+        if let Some(last) = self.st.segs.last_mut() {
             if !inline && !last.inline && last.to == from {
                 last.to = to;
                 return;
             }
         }
-        self.segs.push(Seg { from, to, inline });
+        self.st.segs.push(Seg { from, to, inline });
     }
 
     pub(super) fn flush_para(&mut self) {
-        if let Some(p) = self.para.take() {
-            self.add_seg(p.from, self.cands.len(), true);
+        if let Some(p) = self.st.para.take() {
+            self.add_seg(p.from, self.st.cands.len(), true);
         }
     }
 
     /// Emits `src[from..to]` verbatim (ends any open paragraph first).
     pub(super) fn verbatim(&mut self, from: usize, to: usize) {
         self.flush_para();
-        let c0 = self.cands.len();
+        let c0 = self.st.cands.len();
         self.push_range(from, to);
-        self.add_seg(c0, self.cands.len(), false);
+        self.add_seg(c0, self.st.cands.len(), false);
     }
 
     /// Emits `src[from..to]` as its own inline-parsed segment.
     pub(super) fn inline_seg(&mut self, from: usize, to: usize) {
         self.flush_para();
-        let c0 = self.cands.len();
+        let c0 = self.st.cands.len();
         self.push_range(from, to);
-        self.add_seg(c0, self.cands.len(), true);
+        self.add_seg(c0, self.st.cands.len(), true);
     }
 
     /// Skips up to `depth` blockquote markers (and the space after each):
@@ -359,7 +319,7 @@ impl<'a> Blocks<'a> {
     /// Processes the line `[ls, le)` whose line ending ends at `next`. Returns
     /// where to continue, and whether that is the start of a line.
     pub(super) fn line(&mut self, ls: usize, le: usize, next: usize) -> (usize, bool) {
-        let after_def = self.after_def.take();
+        let after_def = self.st.after_def.take();
         if self.fence_line(ls, le, next) {
             return (next, true);
         }
@@ -372,18 +332,18 @@ impl<'a> Blocks<'a> {
     /// (not when the blockquote or list item holding the fence ends here; so
     /// does the fence).
     fn fence_line(&mut self, ls: usize, le: usize, next: usize) -> bool {
-        let Some(fence) = self.fence else {
+        let Some(fence) = self.st.fence else {
             return false;
         };
         let b = self.b;
         let (p, found) = self.strip_blockquotes(ls, le, fence.blockquotes);
         let q = skip_ws(b, p, le);
         if found < fence.blockquotes || fence.min_indent.is_some_and(|m| q < le && indent(b, p, q) < m) {
-            self.fence = None;
+            self.st.fence = None;
             return false;
         }
         if closing_fence(b, p, le, fence.ch, fence.len) {
-            self.fence = None;
+            self.st.fence = None;
             self.verbatim(le, next);
         } else {
             self.verbatim(p, next);
@@ -433,7 +393,7 @@ impl<'a> Blocks<'a> {
                 // Interruption rules apply only to a line continuing all the
                 // paragraph's containers (not to a lazy one, nor after a marker).
                 let (list_item, blockquotes) = (m.list_item, m.blockquotes);
-                let open = self.para.filter(|para| !list_item && blockquotes == para.blockquotes);
+                let open = self.st.para.filter(|para| !list_item && blockquotes == para.blockquotes);
                 let line_indent = indent(b, m.after_blockquotes, q);
                 let setext = open.is_some_and(|para| !para.ctx.lazy_outside(line_indent))
                     && setext_underline(b, q, le).is_some();
@@ -470,7 +430,7 @@ impl<'a> Blocks<'a> {
     ) -> Line {
         let b = self.b;
         let (blockquotes, list_item, content) = (m.blockquotes, m.list_item, m.content);
-        if list_item || self.para.is_some_and(|para| blockquotes > para.blockquotes) {
+        if list_item || self.st.para.is_some_and(|para| blockquotes > para.blockquotes) {
             self.flush_para();
         }
         let q = skip_ws(b, content, le);
@@ -480,6 +440,7 @@ impl<'a> Blocks<'a> {
         // keeps the others open; any other line closes them).
         let base_indent = indent(b, m.after_blockquotes, skip_ws(b, m.after_blockquotes, le));
         let inside = self
+            .st
             .items
             .iter()
             .take_while(|it| match m.quote_indents.get(it.blockquotes) {
@@ -489,22 +450,22 @@ impl<'a> Blocks<'a> {
             .count();
         if q < le {
             // Only items opened on the line before can be empty: a suffix.
-            for it in self.items.iter_mut().rev().take_while(|it| it.empty) {
+            for it in self.st.items.iter_mut().rev().take_while(|it| it.empty) {
                 it.empty = false;
             }
         } else if !list_item {
             // A list item can begin with at most one blank line.
-            while self.items.last().is_some_and(|it| it.empty) {
-                self.items.pop();
+            while self.st.items.last().is_some_and(|it| it.empty) {
+                self.st.items.pop();
             }
         }
         if list_item {
-            self.items.truncate(inside);
-            self.items.extend(m.new_items);
+            self.st.items.truncate(inside);
+            self.st.items.extend(m.new_items);
         }
         // The context of a paragraph (or definition) starting on this line.
-        let new_ctx = match (after_def, self.items.get(..inside).and_then(|its| its.last())) {
-            _ if list_item => ListCtx { in_list: true, col: self.items.last().map(|it| it.col) },
+        let new_ctx = match (after_def, self.st.items.get(..inside).and_then(|its| its.last())) {
+            _ if list_item => ListCtx { in_list: true, col: self.st.items.last().map(|it| it.col) },
             (Some((ctx, _)), _) => ctx,
             (None, Some(it)) => ListCtx { in_list: true, col: Some(it.col) },
             (None, None) => ListCtx::default(),
@@ -529,7 +490,7 @@ impl<'a> Blocks<'a> {
     /// Closes the open list items a line that opens none is not inside of.
     pub(super) fn close_items(&mut self, l: &Line) {
         if !l.list_item {
-            self.items.truncate(l.inside);
+            self.st.items.truncate(l.inside);
         }
     }
 }

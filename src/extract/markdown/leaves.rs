@@ -38,28 +38,28 @@ impl Blocks<'_> {
         let (b, q, le, next) = (self.b, l.q, l.le, l.next);
         if q >= le {
             // Blank line.
-            self.table = Table::No;
+            self.st.table = Table::No;
             self.verbatim(l.content, next);
             return Some((next, true));
         }
         if let Some((ch, len)) = fence_open(b, q, le) {
-            self.table = Table::No;
+            self.st.table = Table::No;
             self.close_items(l);
             let min_indent = match l.new_ctx.col {
                 Some(col) if l.new_ctx.in_list && (l.list_item || l.inside > 0) => Some(col),
                 _ => Some(indent(b, l.after_blockquotes, q)).filter(|&w| w >= 4),
             };
-            self.fence = Some(Fence { ch, len, blockquotes: l.blockquotes, min_indent });
+            self.st.fence = Some(Fence { ch, len, blockquotes: l.blockquotes, min_indent });
             self.verbatim(le, next);
             return Some((next, true));
         }
-        if self.table == Table::Header {
+        if self.st.table == Table::Header {
             if self.src.get(l.content..le).and_then(delimiter_row_cells).is_some() {
-                self.table = Table::Body;
+                self.st.table = Table::Body;
                 self.verbatim(le, next);
                 return Some((next, true));
             }
-            self.table = Table::No;
+            self.st.table = Table::No;
         }
         None
     }
@@ -78,7 +78,7 @@ impl Blocks<'_> {
         } else {
             find_seq(b, q + 4, b"-->").map(|k| k + 3)
         }?;
-        self.table = Table::No;
+        self.st.table = Table::No;
         self.close_items(l);
         self.flush_para();
         Some((end, false))
@@ -92,32 +92,38 @@ impl Blocks<'_> {
             return None;
         }
         if let Some((level, cs, ce)) = atx_heading(b, q, le) {
-            self.table = Table::No;
+            self.st.table = Table::No;
             self.close_items(l);
             self.flush_para();
-            let s0 = self.segs.len();
+            let s0 = self.st.segs.len();
             self.inline_seg(cs, ce);
-            let s1 = self.segs.len();
+            let s1 = self.st.segs.len();
             self.verbatim(le, next);
-            self.headings.push(PendingHeading { level, start: l.ls, end: le, seg_from: s0, seg_to: s1 });
+            self.st.headings.push(PendingHeading { level, start: l.ls, end: le, seg_from: s0, seg_to: s1 });
             return Some((next, true));
         }
-        if let Some(para) = self.para {
+        if let Some(para) = self.st.para {
             let line_indent = indent(b, l.after_blockquotes, q);
             if !para.ctx.lazy_outside(line_indent) && !l.list_item && para.blockquotes == l.blockquotes {
                 if let Some(level) = setext_underline(b, q, le) {
-                    self.para = None;
-                    let s0 = self.segs.len();
-                    self.add_seg(para.from, self.cands.len(), true);
-                    let s1 = self.segs.len();
+                    self.st.para = None;
+                    let s0 = self.st.segs.len();
+                    self.add_seg(para.from, self.st.cands.len(), true);
+                    let s1 = self.st.segs.len();
                     self.verbatim(le, next);
-                    self.headings.push(PendingHeading { level, start: para.start, end: le, seg_from: s0, seg_to: s1 });
+                    self.st.headings.push(PendingHeading {
+                        level,
+                        start: para.start,
+                        end: le,
+                        seg_from: s0,
+                        seg_to: s1,
+                    });
                     return Some((next, true));
                 }
             }
         }
         if thematic_break(b, q, le) {
-            self.table = Table::No;
+            self.st.table = Table::No;
             self.close_items(l);
             self.verbatim(le, next);
             return Some((next, true));
@@ -130,9 +136,9 @@ impl Blocks<'_> {
     fn table_row(&mut self, l: &Line) -> Option<(usize, bool)> {
         let (b, q, le, next) = (self.b, l.q, l.le, l.next);
         if l.list_item {
-            self.table = Table::No;
+            self.st.table = Table::No;
         }
-        if self.table == Table::Body {
+        if self.st.table == Table::Body {
             self.row(l.content, le, next);
             return Some((next, true));
         }
@@ -140,7 +146,7 @@ impl Blocks<'_> {
         if line.contains(&b'|') {
             if let Some(cells) = self.next_line_delimiter_cells(next) {
                 if row_cells(line) == cells {
-                    self.table = Table::Header;
+                    self.st.table = Table::Header;
                     self.close_items(l);
                     self.row(l.content, le, next);
                     return Some((next, true));
@@ -153,7 +159,7 @@ impl Blocks<'_> {
     /// A link reference definition (not inside a paragraph): its label is
     /// remembered, its line goes.
     fn definition(&mut self, l: &Line) -> Option<(usize, bool)> {
-        if self.para.is_some() || !l.small_indent {
+        if self.st.para.is_some() || !l.small_indent {
             return None;
         }
         let label = link_definition(self.src, l.q, l.le)?;
@@ -161,8 +167,8 @@ impl Blocks<'_> {
         if l.after_def.is_none() {
             self.close_items(l);
         }
-        self.after_def = Some((l.new_ctx, l.blockquotes.max(depth)));
-        self.defs.insert(label);
+        self.st.after_def = Some((l.new_ctx, l.blockquotes.max(depth)));
+        self.st.defs.insert(label);
         self.verbatim(l.le, l.next);
         Some((l.next, true))
     }
@@ -172,14 +178,14 @@ impl Blocks<'_> {
         if l.list_item {
             self.flush_para();
         }
-        if self.para.is_none() {
+        if self.st.para.is_none() {
             // After a definition this continues CommonMark's paragraph (lazily).
             let def_depth = l.after_def.map_or(0, |(_, depth)| depth);
             if l.after_def.is_none() {
                 self.close_items(l);
             }
-            self.para = Some(Para {
-                from: self.cands.len(),
+            self.st.para = Some(Para {
+                from: self.st.cands.len(),
                 start: l.ls,
                 blockquotes: l.blockquotes.max(def_depth),
                 ctx: l.new_ctx,
@@ -233,8 +239,8 @@ impl Blocks<'_> {
             }
             if c == b'|' {
                 self.inline_seg(cell, j);
-                let c0 = self.cands.len();
-                self.cands.push(Cand { ch: ' ', start: j as u32, end: j as u32 + 1 });
+                let c0 = self.st.cands.len();
+                self.st.cands.push(Cand { ch: ' ', start: j as u32, end: j as u32 + 1 });
                 self.add_seg(c0, c0 + 1, false);
                 cell = j + 1;
             }

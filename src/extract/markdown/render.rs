@@ -42,7 +42,7 @@ impl Blocks<'_> {
             visible: Vec::new(),
             events: Vec::new(),
             seen: HiddenState::default(),
-            titles: Titles::new(&self.headings),
+            titles: Titles::new(&self.st.headings),
         }
     }
 
@@ -50,7 +50,7 @@ impl Blocks<'_> {
     /// one segment when any is left); true once every segment is.
     pub(super) fn render_until(&self, r: &mut Render, budget: usize, sink: &mut impl FnMut(&[Unit])) -> bool {
         let mut done = 0usize;
-        while let Some(seg) = self.segs.get(r.next) {
+        while let Some(seg) = self.st.segs.get(r.next) {
             if done > 0 && done >= budget {
                 return false;
             }
@@ -59,13 +59,13 @@ impl Blocks<'_> {
             done = done.saturating_add(seg.to.saturating_sub(seg.from).max(1));
             r.units.clear();
             r.events.clear();
-            let cands = self.cands.get(seg.from..seg.to).unwrap_or_default();
+            let cands = self.st.cands.get(seg.from..seg.to).unwrap_or_default();
             // a block starts (a paragraph, heading, table cell, code block,
             // blank line): the block element markdown renders, or the end of
             // the paragraph, closes a raw `<p>` left open before it
             r.seen.close_p();
             if seg.inline {
-                inline(cands, self.src, &self.defs, &mut r.units, &mut r.events);
+                inline(cands, self.src, &self.st.defs, &mut r.units, &mut r.events);
             } else {
                 r.units.extend(cands.iter().map(|c| c.unit()));
             }
@@ -81,7 +81,7 @@ impl Blocks<'_> {
                 r.seen.route(&r.units, &r.events, &mut r.visible);
             }
             let visible: &[Unit] = if routed { &r.units } else { &r.visible };
-            r.titles.add(&self.headings, i, visible, r.seen.hidden.units.len() > hidden_before);
+            r.titles.add(&self.st.headings, i, visible, r.seen.hidden.units.len() > hidden_before);
             sink(visible);
         }
         true
@@ -89,7 +89,7 @@ impl Blocks<'_> {
 
     /// The headings and the hidden text, once every segment is rendered.
     pub(super) fn render_end(&self, r: Render) -> (Vec<Heading>, Hidden) {
-        (r.titles.headings(&self.headings), r.seen.hidden)
+        (r.titles.headings(&self.st.headings), r.seen.hidden)
     }
 }
 
