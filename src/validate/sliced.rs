@@ -137,8 +137,9 @@ impl<'c> SlicedValidation<'c> {
         super::check_memory(source.len(), claims.claims.len(), &config)?;
         super::check_unknown_fields(&claims, &config)?;
         let deadline = config.deadline(clock);
-        let builder = DocumentBuilder::new(source, claims.format)?;
-        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Building(Box::new(builder))))
+        let stage = Stage::Building(Box::new(DocumentBuilder::new(source, claims.format)?));
+        let (cut, next, out) = (cuts(&claims.claims), 0, Outcome::default());
+        Ok(SlicedValidation { claims, config, options, deadline, started, stage, cut, next, out })
     }
 
     /// [`super::validate_set_with`] (without an embedder) in steps, on a
@@ -158,20 +159,9 @@ impl<'c> SlicedValidation<'c> {
         super::check_memory(doc.source().len(), claims.claims.len(), &config)?;
         let started = clock.now_ms();
         let deadline = config.deadline(clock);
-        Ok(SlicedValidation::with_stage(claims, config, options, deadline, started, Stage::Warming(doc, 0)))
-    }
-
-    fn with_stage(
-        claims: ClaimSet,
-        config: Config,
-        options: SliceOptions,
-        deadline: Deadline<'c>,
-        started: f64,
-        stage: Stage,
-    ) -> SlicedValidation<'c> {
-        let cut = cuts(&claims.claims);
-        let out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
-        SlicedValidation { claims, config, options, deadline, started, stage, cut, next: 0, out }
+        let stage = Stage::Warming(doc, 0);
+        let (cut, next, out) = (cuts(&claims.claims), 0, Outcome::default());
+        Ok(SlicedValidation { claims, config, options, deadline, started, stage, cut, next, out })
     }
 
     /// Does the next step: a build step of about
