@@ -10,9 +10,12 @@
 //! Document), whole (validate_evidence), find and find-fuzzy (one quote on a
 //! built Document, found exactly / within 3 edits), one, one-fuzzy and
 //! one-absent (validate_document with one verbatim / edited / absent claim
-//! on a built Document that has answered claims before), and report (one
+//! on a built Document that has answered claims before), report (one
 //! whole call, its report's JSON written to stdout, to compare answers
-//! between builds).
+//! between builds), sliced (the whole call in steps, `SlicedValidation`
+//! with the default slice options, as the edge worker makes it; the
+//! longest step's wall time on stderr) and report-sliced (its report's
+//! JSON, which is report's).
 //!
 //! `EV_CLAIMS=paraphrase` or `shuffled` runs the mixes of issue 21 item 3
 //! (`benches/data/claims-NAME-1000.json`) instead of the standard workload.
@@ -24,7 +27,7 @@
 use evidence_validator::extract::extract_markdown;
 use evidence_validator::host::FixedClock;
 use evidence_validator::text::{Normalized, Profile};
-use evidence_validator::validate::{self, find_quote, ClaimSet, Config};
+use evidence_validator::validate::{self, find_quote, ClaimSet, Config, SliceOptions, SlicedValidation};
 use evidence_validator::{Document, Format};
 use std::hint::black_box;
 
@@ -51,7 +54,8 @@ fn main() {
     let p = Profile::default();
     // inputs every stage may need, prepared before the measured loop
     let needs_doc =
-        !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole" | "report");
+        !matches!(stage, "none" | "extract" | "normalize-md" | "normalize-plain" | "document" | "whole" | "report")
+            && !stage.contains("sliced");
     let doc = needs_doc.then(|| Document::new(source, format).unwrap());
     let units = (stage == "normalize-md").then(|| extract_markdown(source).units);
     let claims = ClaimSet::from_json(&claims_json).unwrap();
@@ -109,6 +113,27 @@ fn main() {
                     validate::validate_evidence(source, &claims_json, &serde_json::Value::Null, &FixedClock(0.0))
                         .unwrap(),
                 );
+            }
+            "sliced" | "report-sliced" => {
+                let (null, clock) = (serde_json::Value::Null, FixedClock(0.0));
+                let mut v =
+                    SlicedValidation::new(source, &claims_json, &null, SliceOptions::default(), &clock).unwrap();
+                let (mut longest, mut steps) = (0.0f64, 0);
+                loop {
+                    let t = std::time::Instant::now();
+                    let done = v.step();
+                    longest = longest.max(t.elapsed().as_secs_f64() * 1000.0);
+                    steps += 1;
+                    if done {
+                        break;
+                    }
+                }
+                let report = v.finish().unwrap();
+                eprintln!("{steps} steps, the longest {longest:.2} ms");
+                if stage == "report-sliced" {
+                    println!("{}", serde_json::to_string_pretty(&report).unwrap());
+                }
+                black_box(report);
             }
             "find" => {
                 black_box(find_quote(doc.as_ref().unwrap(), "ownership rules prevent you from doing so", p, 3));

@@ -293,3 +293,74 @@ fn the_report_text_in_pieces_is_the_whole_text() {
         }
     }
 }
+
+/// A clock that reads `T0` for its first `past_after` readings and 6 s
+/// later from then on; it counts its readings.
+struct Reads {
+    reads: std::cell::Cell<usize>,
+    past_after: usize,
+}
+
+impl Clock for Reads {
+    fn now_ms(&self) -> f64 {
+        let n = self.reads.get() + 1;
+        self.reads.set(n);
+        if n > self.past_after {
+            T0 + 6000.0
+        } else {
+            T0
+        }
+    }
+}
+
+/// Time running out during the one search of all the claims (before the
+/// first slice): the one call's report for it, every claim named as not
+/// finished; and at any other clock reading, every claim accounted for
+/// (validated, or named as not finished, in input order).
+#[test]
+fn time_running_out_during_the_search_names_every_claim() {
+    let source = markdown();
+    let claims = claims_for(&source, 30);
+    let ids: Vec<Value> = claims["claims"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect();
+    let config = json!({"performance_limits": {"max_processing_time_seconds": 5}});
+    let options = SliceOptions { claims_per_slice: 6, bytes_per_step: 1 << 20 };
+    // the readings before and after the search step: the step before the first slice
+    let clock = Reads { reads: std::cell::Cell::new(0), past_after: usize::MAX };
+    let mut v = SlicedValidation::new(source.as_str(), &claims, &config, options, &clock).unwrap();
+    let mut before = vec![clock.reads.get()];
+    while v.claims_done() == 0 {
+        assert!(!v.step());
+        before.push(clock.reads.get());
+    }
+    let (searched_from, searched_to) = (before[before.len() - 3], before[before.len() - 2]);
+    assert!(searched_to - searched_from >= 2, "the search reads the clock inside ({searched_from}..{searched_to})");
+    let expected = serialized(&validate::validate_evidence(&source, &claims, &config, &FixedClock(T0)).unwrap());
+    let mut during_search = 0;
+    // the first reading is the start (the timestamp)
+    for past_after in 1..searched_to + 200 {
+        let clock = Reads { reads: std::cell::Cell::new(0), past_after };
+        let mut v = SlicedValidation::new(source.as_str(), &claims, &config, options, &clock).unwrap();
+        while !v.step() {}
+        let report = v.finish().unwrap();
+        assert_eq!(report.validation_summary.total_claims, 30);
+        let mut named: Vec<Value> = report.validated_claims.iter().map(|r| json!(r.claim_id)).collect();
+        if report.errors.is_empty() {
+            assert_eq!(serialized(&report), expected, "past after {past_after} readings");
+        } else {
+            assert!(!report.ok);
+            assert_eq!(report.errors.len(), 1, "past after {past_after} readings");
+            named.extend(report.errors[0]["affected_claims"].as_array().unwrap().iter().cloned());
+        }
+        assert_eq!(named, ids, "past after {past_after} readings: every claim once, in order");
+        if past_after > searched_from && past_after < searched_to {
+            // past during the search (its first reading is the one before it)
+            during_search += 1;
+            assert!(report.validated_claims.is_empty());
+            assert_eq!(
+                report.errors[0]["message"],
+                "processing time exceeded max_processing_time_seconds (5 s) while searching the document: 30 claim(s) not finished"
+            );
+        }
+    }
+    assert!(during_search > 0);
+}

@@ -104,10 +104,20 @@ struct Searched {
     fuzzy_totals: Vec<usize>,
 }
 
+/// What the up-front search of a call found for all of its claims (owned:
+/// a validation in slices keeps it between its slices): every quote's
+/// exact and fuzzy places, and which of the words the meaning guard asks
+/// about the source has.
+pub(super) struct Found {
+    searched: Searched,
+    source_words: SourceWords,
+}
+
 /// Validates `claims` against `doc`: every claim's result, in input order,
 /// without the hidden-text notes, which the caller adds once over all of its
 /// claims ([`note_hidden_quotes`]): the one call after this, a validation
-/// in slices after its last slice.
+/// in slices after its last slice (its slices are [`search_all`] once, then
+/// [`run_found`] per slice).
 pub(super) fn run(
     doc: &Document,
     claims: &[Claim],
@@ -115,25 +125,81 @@ pub(super) fn run(
     deadline: &Deadline,
     embedder: Option<&dyn semantic::Embedder>,
 ) -> Outcome {
-    let mut out = Outcome { results: Vec::new(), failed: Vec::new(), warnings: Vec::new(), errors: Vec::new() };
+    let mut out = Outcome::default();
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
-    let text = index.text();
     let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    // a document asked about one claim at a time answers from its gram index
-    let grams = if claims.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
-    let searched = search(index, grams, config, &prepared, deadline);
-    let embedded =
-        if deadline.expired() { None } else { embed_semantic(text, config, &prepared, embedder, &mut out.errors) };
-    let source_words = if deadline.expired() {
-        None
-    } else {
-        Some(SourceWords::find(index, grams, words_asked(text, &prepared, &searched), deadline))
+    let found = search_prepared(index, config, &prepared, deadline);
+    let embedded = match (&found, deadline.expired()) {
+        (Some(_), false) => embed_semantic(index.text(), config, &prepared, embedder, &mut out.errors),
+        _ => None,
     };
-    let (Some(source_words), false) = (source_words, deadline.expired()) else {
+    let (Some(found), false) = (found, deadline.expired()) else {
         out.errors.push(unfinished(config, claims, 0, "while searching the document"));
         return out;
     };
+    decide_all(doc, index, config, claims, &prepared, 0, &found, embedded.as_ref(), deadline, &mut out);
+    out
+}
+
+/// The up-front search of [`run`] for all of `claims` (no embedder); `None`
+/// once `deadline` passed (nothing decided: every claim unfinished).
+pub(super) fn search_all(doc: &Document, claims: &[Claim], config: &Config, deadline: &Deadline) -> Option<Found> {
+    let profile = config.profile();
+    let index = doc.index_for(profile, config.document_processing.include_hidden_text);
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
+    search_prepared(index, config, &prepared, deadline).filter(|_| !deadline.expired())
+}
+
+/// [`run`] (no embedder) for `claims`, the ones from `first` on of those
+/// `found` was searched for ([`search_all`]).
+pub(super) fn run_found(
+    doc: &Document,
+    claims: &[Claim],
+    first: usize,
+    found: &Found,
+    config: &Config,
+    deadline: &Deadline,
+) -> Outcome {
+    let mut out = Outcome::default();
+    let profile = config.profile();
+    let index = doc.index_for(profile, config.document_processing.include_hidden_text);
+    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
+    decide_all(doc, index, config, claims, &prepared, first, found, None, deadline, &mut out);
+    out
+}
+
+/// The exact and fuzzy places of every prepared quote ([`search`]) and the
+/// source words the meaning guard will ask about; `None` once `deadline`
+/// passed. A call of few claims searches by lookups in the gram index.
+fn search_prepared(index: &SearchIndex, config: &Config, prepared: &[Prepared], deadline: &Deadline) -> Option<Found> {
+    // a document asked about one claim at a time answers from its gram index
+    let grams = if prepared.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
+    let searched = search(index, grams, config, prepared, deadline);
+    if deadline.expired() {
+        return None;
+    }
+    let source_words = SourceWords::find(index, grams, words_asked(index.text(), prepared, &searched), deadline);
+    Some(Found { searched, source_words })
+}
+
+/// Decides each of `claims` (prepared: `prepared`; the claims from `first`
+/// on of those `found` was searched for) into `out`, in order; past
+/// `deadline`, the claims not decided are named in a PROCESSING_ERROR.
+#[allow(clippy::too_many_arguments)]
+fn decide_all(
+    doc: &Document,
+    index: &SearchIndex,
+    config: &Config,
+    claims: &[Claim],
+    prepared: &[Prepared],
+    first: usize,
+    found: &Found,
+    embedded: Option<&(semantic::EmbeddedChunks, Vec<Option<Vec<f32>>>)>,
+    deadline: &Deadline,
+    out: &mut Outcome,
+) {
+    let searched = &found.searched;
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
@@ -144,23 +210,23 @@ pub(super) fn run(
                 claim_id: Some(p.claim.id.clone()),
             });
         }
-        let quote_vector = embedded.as_ref().and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
-        let semantic = embedded.as_ref().map(|(chunks, _)| (chunks, quote_vector));
+        let quote_vector = embedded.and_then(|(_, vectors)| vectors.get(i)).and_then(Option::as_ref);
+        let semantic = embedded.map(|(chunks, _)| (chunks, quote_vector));
         let ctx = ClaimContext {
             doc,
             index,
             config,
             p,
             semantic,
-            source_words: &source_words,
+            source_words: &found.source_words,
             deadline,
             fragments_capped: std::cell::Cell::new(false),
         };
         let (no_exact, no_fuzzy) = (exact::Occurrences::default(), Vec::new());
         let hits = Hits {
-            exact: searched.exact.get(i).unwrap_or(&no_exact),
-            fuzzy: searched.fuzzy.get(i).unwrap_or(&no_fuzzy),
-            fuzzy_total: searched.fuzzy_totals.get(i).copied().unwrap_or(0),
+            exact: searched.exact.get(first + i).unwrap_or(&no_exact),
+            fuzzy: searched.fuzzy.get(first + i).unwrap_or(&no_fuzzy),
+            fuzzy_total: searched.fuzzy_totals.get(first + i).copied().unwrap_or(0),
         };
         // the clock is read before every claim (a claim's work may be less
         // than a stride of asks, and claims are few)
@@ -175,7 +241,6 @@ pub(super) fn run(
         }
         out.results.push(decided.result);
     }
-    out
 }
 
 /// Claims not VALIDATED whose quote occurs word for word (normalized the

@@ -9,14 +9,16 @@
 //! call makes them), the summary, `contentHash` and `ok` computed over the
 //! whole.
 //!
-//! Why the slices give the one call's answers: the engine decides each
-//! claim on its own (its searches are per quote), except for what it
-//! decides per call, which the slicing keeps whole: a claim id used twice
-//! (the `DUPLICATE_CLAIM_ID` warning) never has its uses in two slices (a
-//! slice ends only where no id used before is used again after); a call of
-//! 3 claims or fewer searches by lookups, so no slice is that small unless
-//! the whole request is; the claim count, memory estimate, unknown fields
-//! and the time limit are the request's, checked once. The time limit
+//! Why the slices give the one call's answers: the search is the one
+//! call's, done once for all the claims before the first slice (one
+//! multi-pattern pass for every quote, not one per slice: a heavy request
+//! in slices costs about what the one call does); each slice then decides
+//! its claims from what that search found, as the engine decides each
+//! claim on its own, except for what it decides per call, which the
+//! slicing keeps whole: a claim id used twice (the `DUPLICATE_CLAIM_ID`
+//! warning) never has its uses in two slices (a slice ends only where no
+//! id used before is used again after); the claim count, memory estimate,
+//! unknown fields and the time limit are the request's, checked once. The time limit
 //! (`max_processing_time_seconds`) is wall time from the start, as in the
 //! one call: between steps the host may serve others, and the time they
 //! take counts. Past it, the report is the one call's: `ok` false, one
@@ -87,8 +89,12 @@ enum Stage {
     /// What the searches build on first use, built a part per step (see
     /// [`warm`]) before the first slice: the part next.
     Warming(Rc<Document>, usize),
-    /// Claims from `next` on are still to validate.
-    Validating(Rc<Document>),
+    /// The exact and fuzzy search of all the claims, in one pass as the one
+    /// call's (before the first slice).
+    Searching(Rc<Document>),
+    /// Claims from `next` on are still to validate, with what the search
+    /// found.
+    Validating(Rc<Document>, Box<engine::Found>),
     /// Every claim done (or time ran out): the hidden-text notes are next.
     Noting(Rc<Document>),
     /// The report is ready.
@@ -165,8 +171,10 @@ impl<'c> SlicedValidation<'c> {
     }
 
     /// Does the next step: a build step of about
-    /// [`SliceOptions::bytes_per_step`] source bytes, or one slice of
-    /// claims, or the hidden-text notes; true once the report is ready.
+    /// [`SliceOptions::bytes_per_step`] source bytes, or a part of the
+    /// first-use indexes, or the search of all the claims' quotes, or one
+    /// slice of claims, or the hidden-text notes; true once the report is
+    /// ready.
     pub fn step(&mut self) -> bool {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
             Stage::Building(mut builder) => {
@@ -187,14 +195,30 @@ impl<'c> SlicedValidation<'c> {
                 if warm(&doc, &self.config, part) {
                     Stage::Warming(doc, part + 1)
                 } else {
-                    Stage::Validating(doc)
+                    Stage::Searching(doc)
                 }
             }
-            Stage::Validating(doc) => {
-                if self.slice(&doc) {
+            Stage::Searching(doc) => {
+                let found = if self.deadline.expired_now() {
+                    None
+                } else {
+                    engine::search_all(&doc, &self.claims.claims, &self.config, &self.deadline)
+                };
+                match found {
+                    Some(found) => Stage::Validating(doc, Box::new(found)),
+                    None => {
+                        // the one call's answer when time runs out while searching
+                        self.out.errors.push(self.time_out(0));
+                        self.next = self.claims.claims.len();
+                        Stage::Noting(doc)
+                    }
+                }
+            }
+            Stage::Validating(doc, found) => {
+                if self.slice(&doc, &found) {
                     Stage::Noting(doc)
                 } else {
-                    Stage::Validating(doc)
+                    Stage::Validating(doc, found)
                 }
             }
             Stage::Noting(doc) => {
@@ -214,7 +238,7 @@ impl<'c> SlicedValidation<'c> {
     }
 
     /// Validates the next slice; true when no claim is left (or time ran out).
-    fn slice(&mut self, doc: &Document) -> bool {
+    fn slice(&mut self, doc: &Document, found: &engine::Found) -> bool {
         let claims = &self.claims.claims;
         let n = claims.len();
         let from = self.next;
@@ -228,7 +252,7 @@ impl<'c> SlicedValidation<'c> {
         }
         let to = slice_end(&self.cut, from, self.options.claims_per_slice);
         let part = claims.get(from..to).unwrap_or_default();
-        let outcome = engine::run(doc, part, &self.config, &self.deadline, None);
+        let outcome = engine::run_found(doc, part, from, found, &self.config, &self.deadline);
         let done = from + outcome.results.len();
         self.out.results.extend(outcome.results);
         self.out.failed.extend(outcome.failed);
