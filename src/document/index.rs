@@ -45,6 +45,15 @@ impl ShortWords {
         Some(i)
     }
 
+    /// Marks `word` present, when it is short and of the alphabet.
+    fn insert(&mut self, word: &str) {
+        if let Some(i) = Self::slot(word) {
+            if let Some(w) = self.bits.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+    }
+
     /// `Some(present)` for a short word of the alphabet, `None` when the
     /// word is not one this set can answer for.
     pub fn contains(&self, word: &str) -> Option<bool> {
@@ -180,25 +189,31 @@ impl SearchIndex {
     }
 
     /// Which words of at most three ASCII letters, digits or apostrophes the
-    /// text has (lowercased), found in the same pass that counts its words.
+    /// text has (lowercased): from the token index's surfaces when it is
+    /// built, else found in the same pass that counts the text's words.
     pub fn short_words(&self) -> &ShortWords {
         self.short_words.get_or_init(|| {
-            let text = self.normalized.as_str();
             let mut set = ShortWords { bits: vec![0u64; (ShortWords::SLOTS + 1).div_ceil(64)] };
+            if let Some(built) = self.tokens.get() {
+                built.surfaces().filter(|w| w.len() <= 3).for_each(|w| set.insert(w));
+                return set;
+            }
+            let text = self.normalized.as_str();
             let mut n = 0usize;
             tokens::for_each_token(text, |t| {
                 n += 1;
                 if t.end - t.start <= 3 {
-                    if let Some(i) = ShortWords::slot(t.text(text)) {
-                        if let Some(w) = set.bits.get_mut(i / 64) {
-                            *w |= 1 << (i % 64);
-                        }
-                    }
+                    set.insert(t.text(text));
                 }
             });
             let _ = self.words.set(n);
             set
         })
+    }
+
+    /// The token index, when it is built.
+    pub fn built_tokens(&self) -> Option<&TokenIndex> {
+        self.tokens.get()
     }
 
     /// Chunk statistics for chunks of `size` chars overlapping by `overlap`,
@@ -246,5 +261,21 @@ mod tests {
         assert_eq!(sw.contains("theory"), None);
         assert_eq!(sw.contains("ÿes"), None);
         assert_eq!(idx.word_count(), crate::text::tokens::count_tokens(idx.text()));
+    }
+
+    /// The set taken from a built token index's surfaces is the one the
+    /// pass over the text fills.
+    #[test]
+    fn short_words_from_the_token_index_are_the_passs() {
+        let mut rng = crate::test_rng::SplitMix64(21);
+        let parts = ["a", "It", "don't", "x9", "THE", "theory", "I'd", "ÿes", "中", "1,000", "o'k", "'", " ", "-", "é"];
+        for _ in 0..500 {
+            let text: String = (0..rng.range(0, 20)).map(|_| rng.pick(&parts)).collect();
+            let passed = SearchIndex::new(&text, Format::PlainText, Profile::default());
+            let from_tokens = SearchIndex::new(&text, Format::PlainText, Profile::default());
+            from_tokens.tokens();
+            assert_eq!(passed.short_words().bits, from_tokens.short_words().bits, "{text:?}");
+            assert_eq!(passed.word_count(), from_tokens.word_count(), "{text:?}");
+        }
     }
 }

@@ -63,9 +63,13 @@ impl Vocabulary {
     }
 
     fn term(&self, id: usize) -> &[u8] {
+        self.term_str(id).as_bytes()
+    }
+
+    fn term_str(&self, id: usize) -> &str {
         let from = id.checked_sub(1).and_then(|i| self.ends.get(i)).copied().unwrap_or(0) as usize;
         let to = self.ends.get(id).copied().unwrap_or(0) as usize;
-        self.arena.as_bytes().get(from..to).unwrap_or_default()
+        self.arena.get(from..to).unwrap_or_default()
     }
 
     /// The slot holding `term`, or the empty slot where it would go.
@@ -162,6 +166,78 @@ pub struct TokenIndex {
     /// `postings[posting_starts[s]..posting_starts[s + 1]]`, ascending.
     posting_starts: Vec<u32>,
     postings: Vec<u32>,
+    /// Per surface, which kinds of occurrence it has: bit `1 << k` for an
+    /// occurrence whose start (`k & 1`) and end (`k & 2`) are word
+    /// boundaries ([`crate::matching::meaning::inside_word`]: no token
+    /// right beside it, which only an ideograph's can be).
+    edges: Vec<u8>,
+    /// The parts of surfaces with apostrophes that start and end at an
+    /// apostrophe or at the surface's edge where an occurrence of it has a
+    /// word boundary (`don` and `t` of `don't`): whole words by
+    /// `inside_word`, not tokens.
+    pieces: Vocabulary,
+    /// Whether [`TokenIndex::has_whole_word`] cannot answer: a surface has
+    /// more than [`MAX_APOSTROPHES`] apostrophes (its pieces not kept).
+    words_unknown: bool,
+}
+
+/// An occurrence with a word boundary at both edges, in
+/// [`TokenIndex::edges`].
+const BOTH_EDGES: u8 = 1 << 3;
+
+/// Most apostrophes in a surface whose pieces [`TokenIndex`] keeps (a
+/// surface with `k` has `(k + 1)(k + 2) / 2 - 1` of them).
+const MAX_APOSTROPHES: usize = 8;
+
+/// Adds to `pieces` the pieces of `word` (see [`TokenIndex::pieces`]) an
+/// occurrence of it gives when its start (`free_start`) and end
+/// (`free_end`) are word boundaries; false when it has too many
+/// apostrophes to keep them.
+fn add_pieces(pieces: &mut Vocabulary, word: &str, free_start: bool, free_end: bool) -> bool {
+    let cuts: Vec<usize> = word.bytes().enumerate().filter(|&(_, b)| b == b'\'').map(|(i, _)| i).collect();
+    if cuts.len() > MAX_APOSTROPHES {
+        return false;
+    }
+    let starts = std::iter::once(0).chain(cuts.iter().map(|&c| c + 1));
+    for (i, from) in starts.enumerate() {
+        let ends = cuts.iter().copied().chain(std::iter::once(word.len())).skip(i);
+        for to in ends {
+            let whole = (from, to) == (0, word.len());
+            if !whole && (from > 0 || free_start) && (to < word.len() || free_end) {
+                if let Some(piece) = word.get(from..to) {
+                    pieces.intern(piece);
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Which kinds of occurrence each surface has ([`TokenIndex::edges`]), the
+/// pieces they give, and false when a surface has too many apostrophes.
+fn word_edges(tokens: &[Token], surfaces: &[u32], vocab: &Vocabulary) -> (Vec<u8>, Vocabulary, bool) {
+    let mut edges = vec![0u8; vocab.len()];
+    let mut pieces = Vocabulary::default();
+    let mut complete = true;
+    let mut prev_end = None;
+    for (i, (t, &s)) in tokens.iter().zip(surfaces).enumerate() {
+        // a token's edge is a word boundary unless another token touches
+        // it (every alphanumeric char is in a token)
+        let free_start = prev_end != Some(t.start);
+        let free_end = tokens.get(i + 1).is_none_or(|n| n.start != t.end);
+        prev_end = Some(t.end);
+        let bit = 1u8 << (usize::from(free_start) | usize::from(free_end) << 1);
+        if let Some(e) = edges.get_mut(s as usize) {
+            if *e & bit == 0 {
+                *e |= bit;
+                let word = vocab.term_str(s as usize);
+                if word.as_bytes().contains(&b'\'') {
+                    complete &= add_pieces(&mut pieces, word, free_start, free_end);
+                }
+            }
+        }
+    }
+    (edges, pieces, complete)
 }
 
 impl TokenIndex {
@@ -204,7 +280,50 @@ impl TokenIndex {
                 *at += 1;
             }
         }
-        TokenIndex { tokens, surfaces, surface_stems, surface_vocab, stem_vocab, posting_starts, postings }
+        let (edges, pieces, complete) = word_edges(&tokens, &surfaces, &surface_vocab);
+        TokenIndex {
+            words_unknown: !complete,
+            edges,
+            tokens,
+            surfaces,
+            surface_stems,
+            surface_vocab,
+            stem_vocab,
+            posting_starts,
+            postings,
+            pieces,
+        }
+    }
+
+    /// Whether `word` occurs in the text with no word char on either side
+    /// by [`crate::matching::meaning::inside_word`] (what a search for it
+    /// that keeps occurrences on word boundaries finds), answered from the
+    /// vocabulary; `None` when the index cannot tell (see
+    /// [`TokenIndex::words_unknown`]; a `word` that is not one token).
+    ///
+    /// Why this is that search's answer: a token's edge is a word boundary
+    /// unless another token touches it (an ideograph's; the char beside it
+    /// is otherwise not alphanumeric, and not the `.` or `,` of a number,
+    /// which the token would have joined), and so are its apostrophes; a
+    /// boundary inside a token can only be at an apostrophe (its other
+    /// joiners are a number's `.` and `,`, which `inside_word` also holds
+    /// inside). So an occurrence of a one-token `word` on word boundaries
+    /// is a token or a piece of one between apostrophes whose edges are
+    /// boundaries, and every such piece is one.
+    pub fn has_whole_word(&self, word: &str) -> Option<bool> {
+        if self.words_unknown || !tokens::is_one_token(word) {
+            return None;
+        }
+        let whole = self
+            .surface_vocab
+            .get(word)
+            .is_some_and(|id| self.edges.get(id as usize).is_some_and(|e| e & BOTH_EDGES != 0));
+        Some(whole || self.pieces.get(word).is_some())
+    }
+
+    /// The distinct surfaces (token texts).
+    pub fn surfaces(&self) -> impl Iterator<Item = &str> {
+        (0..self.surface_vocab.len()).map(|id| self.surface_vocab.term_str(id))
     }
 
     /// Number of tokens.
@@ -244,12 +363,14 @@ impl TokenIndex {
     /// Bytes held, for benchmarks.
     pub fn heap_bytes(&self) -> usize {
         8 * self.tokens.capacity()
+            + self.edges.capacity()
             + 4 * (self.surfaces.capacity()
                 + self.surface_stems.capacity()
                 + self.posting_starts.capacity()
                 + self.postings.capacity())
             + self.surface_vocab.heap_bytes()
             + self.stem_vocab.heap_bytes()
+            + self.pieces.heap_bytes()
     }
 }
 

@@ -835,8 +835,10 @@ fn quantity_mismatch(quote: &Side, source: &Side, typos: &[TypoRange]) -> bool {
     }
     fixed.push_str(qtext.get(at..quote.end).unwrap_or(""));
     let st = stext.get(source.start..source.end).unwrap_or("");
-    let (qa, sa) = (quantity::quantities(&fixed), quantity::quantities(st));
-    let (missing, extra) = quantity::unmatched(&qa, &sa);
+    let qa = quantity::quantities(&fixed);
+    // the same text (the common typo-only match) is read once
+    let sa = if fixed == st { None } else { Some(quantity::quantities(st)) };
+    let (missing, extra) = quantity::unmatched(&qa, sa.as_deref().unwrap_or(&qa));
     !missing.is_empty() || !extra.is_empty()
 }
 

@@ -45,6 +45,17 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     tokens
 }
 
+/// Whether `word` is one token, whole (no separator, no ideograph beside
+/// another char, no joiner at either end).
+pub fn is_one_token(word: &str) -> bool {
+    let (mut n, mut whole) = (0usize, false);
+    for_each_token(word, |t| {
+        n += 1;
+        whole = t.start == 0 && t.end as usize == word.len();
+    });
+    n == 1 && whole
+}
+
 /// Calls `f` for every token of `text`, in order.
 pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
     let bytes = text.as_bytes();

@@ -129,7 +129,7 @@ pub(super) fn run(
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
     let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    let found = search_prepared(index, config, &prepared, deadline);
+    let found = search_prepared(index, config, &prepared, embedder.is_some(), deadline);
     let embedded = match (&found, deadline.expired()) {
         (Some(_), false) => embed_semantic(index.text(), config, &prepared, embedder, &mut out.errors),
         _ => None,
@@ -148,7 +148,7 @@ pub(super) fn search_all(doc: &Document, claims: &[Claim], config: &Config, dead
     let profile = config.profile();
     let index = doc.index_for(profile, config.document_processing.include_hidden_text);
     let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    search_prepared(index, config, &prepared, deadline).filter(|_| !deadline.expired())
+    search_prepared(index, config, &prepared, false, deadline).filter(|_| !deadline.expired())
 }
 
 /// [`run`] (no embedder) for `claims`, the ones from `first` on of those
@@ -170,14 +170,25 @@ pub(super) fn run_found(
 }
 
 /// The exact and fuzzy places of every prepared quote ([`search`]) and the
-/// source words the meaning guard will ask about; `None` once `deadline`
-/// passed. A call of few claims searches by lookups in the gram index.
-fn search_prepared(index: &SearchIndex, config: &Config, prepared: &[Prepared], deadline: &Deadline) -> Option<Found> {
+/// source words the meaning guard will ask about (`embedding`: whether a
+/// host embedder will be asked); `None` once `deadline` passed. A call of few claims searches by lookups in the gram index.
+fn search_prepared(
+    index: &SearchIndex,
+    config: &Config,
+    prepared: &[Prepared],
+    embedding: bool,
+    deadline: &Deadline,
+) -> Option<Found> {
     // a document asked about one claim at a time answers from its gram index
     let grams = if prepared.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
     let searched = search(index, grams, config, prepared, deadline);
     if deadline.expired() {
         return None;
+    }
+    // built now rather than at the first claim that reads it, the word
+    // index answers the guard's questions about the source's words
+    if will_read_tokens(config, prepared, &searched, embedding) {
+        index.tokens();
     }
     let source_words = SourceWords::find(index, grams, words_asked(index.text(), prepared, &searched), deadline);
     Some(Found { searched, source_words })
@@ -482,9 +493,27 @@ impl Hits<'_> {
     }
 }
 
+/// Whether deciding `prepared` is likely to read the word index: a claim
+/// the token matcher or the lexical fallback searches, or one that neither
+/// the exact nor the fuzzy search found (its near misses). A guess: the
+/// answers are the same either way, only the cost is not.
+fn will_read_tokens(config: &Config, prepared: &[Prepared], searched: &Searched, embedded: bool) -> bool {
+    prepared.iter().enumerate().any(|(i, p)| {
+        let evidence = p.claim.evidence_type;
+        let unfound =
+            searched.exact.get(i).is_none_or(|o| o.total == 0) && searched.fuzzy_totals.get(i).is_none_or(|&n| n == 0);
+        unfound
+            || (config.fuzzy_matching.enabled && evidence.is_loose())
+            || (config.semantic_matching.enabled && !embedded && evidence != EvidenceType::DirectQuote)
+    })
+}
+
 /// Which of the words the meaning guard asks about occur in the source as
-/// whole words: one multi-pattern pass over the normalized text (cheaper
-/// than the token index, which tokenizes the whole document).
+/// whole words: short ones from a bitset of the text's short words, longer
+/// ones from the token index's vocabulary when it is built (its
+/// [`crate::matching::index::TokenIndex::has_whole_word`]), else in one
+/// multi-pattern pass over the normalized text (cheaper than building the
+/// token index, which tokenizes the whole document).
 pub(crate) struct SourceWords(std::collections::HashSet<String>);
 
 impl SourceWords {
@@ -514,23 +543,18 @@ impl SourceWords {
         // answers kept from earlier calls on this document
         let (known, long) = index.asked_words(long);
         present.extend(known);
-        let patterns: Vec<&[u8]> = long.iter().map(|w| w.as_bytes()).collect();
-        let mut found = vec![false; patterns.len()];
-        if !patterns.is_empty() {
-            let searcher = exact::MultiSearcher::new(&patterns).with_grams(grams).with_deadline(deadline);
-            searcher.find_overlapping(text.as_bytes(), |p, start| {
-                let end = start + patterns.get(p).map_or(0, |w| w.len());
-                if found.get(p) == Some(&false)
-                    && !meaning::inside_word(text, start)
-                    && !meaning::inside_word(text, end)
-                {
-                    if let Some(f) = found.get_mut(p) {
-                        *f = true;
-                    }
-                }
-            });
+        // the token index, when built, answers from its vocabulary; what it
+        // cannot tell, one multi-pattern pass
+        let mut answers: Vec<(String, bool)> = Vec::with_capacity(long.len());
+        let mut search: Vec<String> = Vec::new();
+        for w in long {
+            match index.built_tokens().and_then(|t| t.has_whole_word(&w)) {
+                Some(found) => answers.push((w, found)),
+                None => search.push(w),
+            }
         }
-        let answers: Vec<(String, bool)> = long.into_iter().zip(found).collect();
+        let found = whole_words_searched(text, grams, &search, deadline);
+        answers.extend(search.into_iter().zip(found));
         present.extend(answers.iter().filter(|(_, f)| *f).map(|(w, _)| w.clone()));
         // an answer cut short by the deadline is not kept: a word not seen
         // yet is not a word the text lacks
@@ -539,6 +563,30 @@ impl SourceWords {
         }
         SourceWords(present)
     }
+}
+
+/// Which of `words` occur in `text` on word boundaries
+/// ([`meaning::inside_word`]): one multi-pattern pass.
+fn whole_words_searched(
+    text: &str,
+    grams: Option<&exact::GramIndex>,
+    words: &[String],
+    deadline: &Deadline,
+) -> Vec<bool> {
+    let patterns: Vec<&[u8]> = words.iter().map(|w| w.as_bytes()).collect();
+    let mut found = vec![false; patterns.len()];
+    if !patterns.is_empty() {
+        let searcher = exact::MultiSearcher::new(&patterns).with_grams(grams).with_deadline(deadline);
+        searcher.find_overlapping(text.as_bytes(), |p, start| {
+            let end = start + patterns.get(p).map_or(0, |w| w.len());
+            if found.get(p) == Some(&false) && !meaning::inside_word(text, start) && !meaning::inside_word(text, end) {
+                if let Some(f) = found.get_mut(p) {
+                    *f = true;
+                }
+            }
+        });
+    }
+    found
 }
 
 impl meaning::Words for SourceWords {
@@ -1922,4 +1970,150 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
         max_processing_time_seconds: f64::INFINITY,
     };
     find(doc, quote, &options, &crate::host::FixedClock(0.0)).matches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::index::TokenIndex;
+    use crate::test_rng::SplitMix64;
+
+    /// The pieces a text is made of: apostrophes inside and at the edges of
+    /// words, hyphens, numbers, ideographs, emoji, combining marks, other
+    /// scripts, upper case.
+    const PARTS: &[&str] = &[
+        "don't",
+        "o'brien",
+        "rock'n'roll",
+        "it's",
+        "l'été",
+        "x'y'z",
+        "a'b'c'd'e'f'g'h",
+        "don",
+        "t",
+        "brien",
+        "n",
+        "中文",
+        "文",
+        "中",
+        "こんにちは",
+        "😀",
+        "e\u{301}cole",
+        "naïve",
+        "co-founder",
+        "founder",
+        "1,000",
+        "3.5",
+        "2.3.1",
+        "i32",
+        "İstanbul",
+        "istanbul",
+        "straße",
+        "Δοκιμή",
+        "٣٤",
+        "x²",
+        "the",
+        "theory",
+        "art",
+        "start",
+        "war",
+        "warfare",
+        "Rust's",
+        "rust",
+    ];
+    const SEPARATORS: &[&str] = &["", " ", "'", "''", "-", ".", ",", "\n", " '", "' ", "\u{301}", "\u{2019}"];
+
+    fn random_text(rng: &mut SplitMix64) -> String {
+        let mut text = String::new();
+        for _ in 0..rng.range(1, 14) {
+            text.push_str(rng.pick(SEPARATORS));
+            text.push_str(rng.pick(PARTS));
+        }
+        text.push_str(rng.pick(SEPARATORS));
+        text
+    }
+
+    /// What the guard may ask about a text: its tokens, their pieces
+    /// between apostrophes, random slices of it, the parts, all also
+    /// lowercased.
+    fn questions(text: &str, rng: &mut SplitMix64) -> Vec<String> {
+        let mut out: Vec<String> = PARTS.iter().map(|p| p.to_string()).collect();
+        tokens::for_each_token(text, |t| {
+            let w = t.text(text);
+            out.push(w.to_string());
+            out.extend(w.split('\'').map(str::to_string));
+            if let Some((head, _)) = w.rsplit_once('\'') {
+                out.push(head.to_string());
+            }
+            if let Some((_, tail)) = w.split_once('\'') {
+                out.push(tail.to_string());
+            }
+        });
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        for _ in 0..20 {
+            let a = bounds[rng.below(bounds.len())];
+            let b = bounds[rng.below(bounds.len())];
+            out.push(text[a.min(b)..a.max(b)].to_string());
+        }
+        let lower: Vec<String> = out.iter().map(|w| w.to_lowercase()).collect();
+        out.extend(lower);
+        out.retain(|w| !w.is_empty());
+        out
+    }
+
+    /// The token index's answers (`TokenIndex::has_whole_word`) are the
+    /// multi-pattern search's (`whole_words_searched`, the path they
+    /// replace, kept as the oracle), on raw and on normalized random texts.
+    #[test]
+    fn whole_words_from_the_token_index_are_the_searchs() {
+        let mut rng = SplitMix64(0x5eed_0012);
+        let deadline = Deadline::never();
+        let (mut answered, mut present, mut asked) = (0usize, 0usize, 0usize);
+        for round in 0..3000 {
+            let raw = random_text(&mut rng);
+            let text = if round % 2 == 0 {
+                raw
+            } else {
+                Normalized::from_plain(&raw, Profile::default()).as_str().to_string()
+            };
+            let index = TokenIndex::new(&text);
+            let words = questions(&text, &mut rng);
+            let searched = whole_words_searched(&text, None, &words, &deadline);
+            for (w, found) in words.iter().zip(searched) {
+                asked += 1;
+                if let Some(answer) = index.has_whole_word(w) {
+                    assert_eq!(answer, found, "{w:?} in {text:?}");
+                    answered += 1;
+                    present += usize::from(found);
+                }
+            }
+        }
+        // most questions are answered from the index, both ways
+        assert!(answered * 10 > asked * 6, "{answered} of {asked}");
+        assert!(present * 5 > answered && present * 5 < answered * 4, "{present} of {answered}");
+    }
+
+    #[test]
+    fn whole_words_beside_ideographs_and_apostrophes() {
+        let index = TokenIndex::new("中abc x'yz don't 文 q'r'st'uv'w'x'y'z'a'b");
+        // too many apostrophes in one surface: the index does not answer
+        assert_eq!(index.has_whole_word("abc"), None);
+        let index = TokenIndex::new("中abc x'yz don't 文 de中");
+        for (w, want) in [
+            ("abc", Some(false)),
+            ("x", Some(true)),
+            ("yz", Some(true)),
+            ("x'yz", Some(true)),
+            ("don", Some(true)),
+            ("t", Some(true)),
+            ("文", Some(true)),
+            ("中", Some(false)),
+            ("de", Some(false)),
+            ("on", Some(false)),
+            ("x'", None),
+            ("a b", None),
+        ] {
+            assert_eq!(index.has_whole_word(w), want, "{w}");
+        }
+    }
 }
