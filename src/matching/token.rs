@@ -119,7 +119,8 @@ fn sweep(
         return Vec::new();
     };
     let mut sweep = Sweep { counts: vec![(0u32, 0u32); n], numerator: 0 };
-    let mut candidates: Vec<(u32, usize, usize)> = Vec::new(); // (numerator, first, last)
+    // (numerator, first, last), at most one a hit
+    let mut candidates: Vec<(u32, usize, usize)> = Vec::with_capacity(hits.len());
     let mut left = 0;
     for (right, &h) in hits.iter().enumerate() {
         if deadline.expired() {
@@ -229,7 +230,10 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         let surface = surface_ids.get(t).copied().flatten().is_some_and(|s| index.surface(p) == s);
         hit(p, t, surface)
     };
-    let mut keys: Vec<Hit> = Vec::new();
+    // room for the anchors and as many common hits (the walks below push
+    // them one by one)
+    let rare_hits: usize = rare.iter().map(|&t| lists.get(t).map_or(0, |l| l.len())).sum();
+    let mut keys: Vec<Hit> = Vec::with_capacity(2 * rare_hits);
     for &t in rare {
         keys.extend(lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)));
     }
@@ -240,7 +244,7 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     if !common.is_empty() && !keys.is_empty() {
         // the anchors' reaches, merged: [p - (width - 1), p + (width - 1)]
         let reach = width.saturating_sub(1);
-        let mut intervals: Vec<(usize, usize)> = Vec::new();
+        let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(keys.len());
         for p in keys.iter().map(|&h| hit_position(h)) {
             let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
             match intervals.last_mut() {
@@ -296,7 +300,7 @@ fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &De
     // the hits before `decided` are kept or dropped for good: later
     // windows start at or after `left`
     let mut decided = 0;
-    let mut kept: Vec<Hit> = Vec::new();
+    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for (right, &h) in hits.iter().enumerate() {
         if deadline.expired() {
             return Vec::new();
