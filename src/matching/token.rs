@@ -242,39 +242,47 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     // see them)
     keys.sort();
     if !common.is_empty() && !keys.is_empty() {
-        // the anchors' reaches, merged: [p - (width - 1), p + (width - 1)]
-        let reach = width.saturating_sub(1);
-        let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(keys.len());
-        for p in keys.iter().map(|&h| hit_position(h)) {
-            let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
-            match intervals.last_mut() {
-                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-                _ => intervals.push((lo, hi)),
-            }
-        }
-        // one walk along each common term's postings and the intervals
-        // (both ascend): linear in the two
+        let intervals = reaches(keys.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
         let anchors = keys.len();
         for &t in common {
-            let postings = lists.get(t).copied().unwrap_or_default();
-            let mut at = intervals.iter().peekable();
-            for &p in postings {
-                let p_at = p as usize;
-                while at.peek().is_some_and(|iv| iv.1 < p_at) {
-                    at.next();
-                }
-                match at.peek() {
-                    Some(iv) if iv.0 <= p_at => keys.push(key(p_at, t)),
-                    Some(_) => {}
-                    None => break,
-                }
-            }
+            near_anchors(&intervals, lists.get(t).copied().unwrap_or_default(), |p| keys.push(key(p, t)));
         }
         if keys.len() > anchors {
             keys.sort();
         }
     }
     keys
+}
+
+/// The anchors' reaches `[p - reach, p + reach]` for ascending anchor
+/// positions `p`, merged where they touch: ascending, disjoint.
+fn reaches(anchors: impl Iterator<Item = usize>, reach: usize) -> Vec<(usize, usize)> {
+    let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(anchors.size_hint().0);
+    for p in anchors {
+        let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
+        match intervals.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => intervals.push((lo, hi)),
+        }
+    }
+    intervals
+}
+
+/// Calls `keep` with each of `postings` inside one of `intervals`: one
+/// walk along both (both ascend), linear in the two.
+fn near_anchors(intervals: &[(usize, usize)], postings: &[u32], mut keep: impl FnMut(usize)) {
+    let mut at = intervals.iter().peekable();
+    for &p in postings {
+        let p_at = p as usize;
+        while at.peek().is_some_and(|iv| iv.1 < p_at) {
+            at.next();
+        }
+        match at.peek() {
+            Some(iv) if iv.0 <= p_at => keep(p_at),
+            Some(_) => {}
+            None => break,
+        }
+    }
 }
 
 /// The fewest distinct terms of `n` whose full weight reaches `floor`
