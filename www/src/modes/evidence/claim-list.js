@@ -8,7 +8,7 @@
 // another place of an ambiguous quote.
 
 import { h, replaceChildren } from '../../dom.js';
-import { clip } from '../../widgets.js';
+import { clip } from '../../text.js';
 import { STATUS_LABEL } from './spans.js';
 
 /** Beyond the scroller's visible height, this much is rendered above and below it (px). */
@@ -36,7 +36,8 @@ const NEW_PER_FRAME = 2;
  * quote }` (`result` a ClaimResult or null; `error` the claim's input error,
  * `where` where it is; neither: not checked yet), `general` the warnings and
  * errors that name no claim. It keeps the element of every claim whose entry
- * did not change, and resolves to whether it finished (`pause()`, from
+ * is the same object as before (the page keeps the entries the worker did
+ * not send again), and resolves to whether it finished (`pause()`, from
  * timeSlicer, said stop: a newer render follows).
  *
  * `focusSpan(key)` shows a span; `setStatus(text)` says why a claim has none;
@@ -53,7 +54,7 @@ const NEW_PER_FRAME = 2;
  */
 export function claimListRenderer(scroller, claimList, warningList, handlers) {
   let entries = [];
-  /** index → { signature, li } of the claims built (rendered or not). */
+  /** index → { entry, li } of the claims built (rendered or not). */
   let built = new Map();
   /** index → its measured height (px), while its entry is unchanged. */
   const heights = new Map();
@@ -148,7 +149,7 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     const e = entries[i];
     let b = built.get(i);
     if (!b) {
-      b = { signature: signatureOf(e), li: claimItem(e, i, handlers) };
+      b = { entry: e, li: claimItem(e, i, handlers) };
       built.set(i, b);
     }
     return b.li;
@@ -236,12 +237,13 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       warningList.hidden = true;
       return true;
     }
+    // an entry the worker did not send again is the same object (mode.js): its element is kept
     const next = new Map();
     for (const [i, e] of view.entries.entries()) {
       const had = built.get(i);
-      if (had && i < entries.length && had.signature === signatureOf(e)) next.set(i, had);
+      if (had && had.entry === e) next.set(i, had);
       else heights.delete(i);
-      if (!(await pause())) return false; // a signature is a claim's whole JSON: a few of them fill a slice
+      if (i % 256 === 255 && !(await pause())) return false;
     }
     for (const i of heights.keys()) if (i >= view.entries.length) heights.delete(i);
     entries = view.entries;
@@ -347,11 +349,6 @@ export function kindOf(e) {
   return e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
 }
 
-/** What a claim's element depends on. */
-function signatureOf(e) {
-  return JSON.stringify(e);
-}
-
 /** One entry of the list: a result, an input error in place, or "not checked". */
 function claimItem(entry, i, { focusSpan, setStatus, copy, copyLink }) {
   const r = entry.result;
@@ -451,12 +448,31 @@ function failureDetails(r, f, i, focusSpan) {
 /** An ambiguous claim's other places listed (all are highlighted in the source; the scrollbar marks them). */
 const PLACES_LISTED = 50;
 
-/** An ambiguous claim's other places: the first PLACES_LISTED, then how many more. */
+/**
+ * An ambiguous claim's other places: a button that shows the first
+ * PLACES_LISTED (then how many more), built when first opened (a claim with
+ * fifty places is fifty buttons: drawn only for the reader who asks).
+ */
 function alternativeDetails(r, i, focusSpan) {
-  if (!r.alternative_matches.length) return [];
+  const n = r.alternative_matches.length;
+  if (!n) return [];
+  const places = h('div', { class: 'places', hidden: true });
+  const toggle = h('button', {
+    type: 'button', class: 'places-button', tabindex: '-1', 'aria-expanded': 'false',
+    onclick: () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      if (open && !places.firstChild) places.append(...placesOf(r, i, focusSpan));
+      places.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+    },
+  }, `Other places (${n})`);
+  return [h('p', { class: 'candidates-title' }, toggle), places];
+}
+
+/** The list of an ambiguous claim's other places (alternativeDetails). */
+function placesOf(r, i, focusSpan) {
   const more = r.alternative_matches.length - PLACES_LISTED;
   return [
-    h('p', { class: 'candidates-title' }, 'Other places:'),
     h('ul', { class: 'candidates' }, r.alternative_matches.slice(0, PLACES_LISTED).map((a, j) =>
       h('li', {}, spanButton(`c${i}.a${j}`, `line ${a.line_number} · ${a.confidence_score.toFixed(2)} · “${clip(a.matched_text, 90)}”`, focusSpan)))),
     more > 0 ? h('p', { class: 'help' }, `… and ${more} more, highlighted in the source.`) : null,
