@@ -26,9 +26,10 @@ const NEW_PER_FRAME = 2;
  * The claim list, virtualized: `scroller` (a box of bounded height that
  * scrolls) holds `claimList` (an <ol> as tall as every claim shown), and only
  * the claims in the scroller's visible window, MARGIN_PX above and below it,
- * are elements (all of them when RENDER_ALL_UP_TO or fewer are shown), each placed at its offset (measured by a ResizeObserver once
- * rendered, estimated before). A thousand claims cost the page what twenty
- * do. The claim with the tab stop and the selected one stay rendered when
+ * are elements (all of them when RENDER_ALL_UP_TO or fewer are shown), each
+ * placed at its offset (measured by a ResizeObserver once rendered,
+ * estimated before; a claim is transparent until measured and placed, a
+ * frame later). A thousand claims cost the page what twenty do. The claim with the tab stop and the selected one stay rendered when
  * scrolled away, so the list is always exactly one tab stop.
  *
  * `render(view, pause)` shows `view`: null (empty), or `{ entries, general }`
@@ -70,12 +71,14 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
   let measuredSum = 0;
   let measuredCount = 0;
 
-  // Sizes arrive after the frame's layout: the offsets move at once (no
-  // overlap is ever painted), the window is drawn again in the next frame
-  // (elements added now would be measured in a second pass of this one).
+  // Sizes arrive after the frame's layout. They are only recorded here: the
+  // offsets move in the next frame, before its layout (moving them now would
+  // lay the list out a second time in this frame). A claim not measured yet
+  // is drawn hidden (`is-unplaced`) until then, so no overlap is ever seen.
+  /** Whether a size changed since the offsets were computed, and by how much the view must move to stay still. */
+  let resizedSince = false;
+  let shift = 0;
   const resized = new ResizeObserver((records) => {
-    let changed = false;
-    let shift = 0;
     const viewTop = scroller.scrollTop;
     for (const r of records) {
       const li = r.target;
@@ -85,23 +88,30 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       const was = heightOf(i);
       if (!heights.has(i)) { measuredSum += size; measuredCount++; }
       heights.set(i, size);
+      if (li.classList.contains('is-unplaced')) resizedSince = true;
       if (Math.abs(size - was) < 0.5) continue;
-      changed = true;
+      resizedSince = true;
       // a claim above the visible window that grew or shrank moves what is seen: keep it still
       const at = positionOf(i);
       if (at >= 0 && tops[at] + was <= viewTop) shift += size - was;
     }
-    if (!changed) return;
-    layout();
-    placeRendered();
-    if (shift) scroller.scrollTop += shift;
-    onScroll();
+    if (resizedSince) onScroll();
   });
 
   let frame = 0;
   const onScroll = () => {
     if (frame) return;
-    frame = requestAnimationFrame(() => { frame = 0; drawWindow(); });
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (resizedSince) {
+        resizedSince = false;
+        layout();
+        placeRendered();
+        if (shift) scroller.scrollTop += shift;
+        shift = 0;
+      }
+      drawWindow();
+    });
   };
   scroller.addEventListener('scroll', onScroll, { passive: true });
   window.addEventListener('resize', onScroll);
@@ -155,11 +165,12 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     return b.li;
   }
 
-  /** The rendered claims at their offsets. */
+  /** The rendered claims at their offsets (those measured shown). */
   function placeRendered() {
     for (const [i, li] of rendered) {
       const p = positionOf(i);
       if (p >= 0) li.style.top = `${Math.round(tops[p])}px`;
+      if (heights.has(i)) li.classList.remove('is-unplaced');
     }
   }
 
@@ -196,6 +207,7 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       li.setAttribute('aria-posinset', String(p + 1));
       li.setAttribute('aria-setsize', setSize);
       li.classList.toggle('is-selected', i === selected);
+      if (!heights.has(i)) li.classList.add('is-unplaced'); // at an estimated offset until measured
       if (!li.contains(document.activeElement)) {
         for (const b of li.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
         const own = li.querySelector('.claim-button');

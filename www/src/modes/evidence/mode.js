@@ -37,6 +37,8 @@ import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
+/** A run's progress row shows once it has run this long (ms). */
+const PROGRESS_DELAY_MS = 200;
 /** A source or claims text longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
 const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
@@ -59,6 +61,8 @@ export function mount(panel, ctx) {
   /** What the last finished run showed: { runId, source, entries, config, format, checked } (null: nothing). */
   let shown = null;
   let spansByKey = new Map();
+  /** Claim index → { entry, spans } of the last result drawn (an unchanged entry's spans are not built again). */
+  let spansOf = new Map();
   let currentKey = null;
   /** The worker's last finished run: { runId, heads, entries } (worker-engine.js; null: none, or its worker was replaced). */
   let lastRun = null;
@@ -296,16 +300,32 @@ export function mount(panel, ctx) {
   }
 
   /** The progress row: `{ done, total }` while a run is in flight, null when none is. */
+  let progressTimer = null;
+  let progressShown = false;
+  let progressNow = null;
   function setRunning(p) {
     if (p === null) {
-      delete root.dataset.running;
-      progressRow.hidden = true;
+      clearTimeout(progressTimer);
+      progressTimer = null;
+      progressShown = false;
+      if ('running' in root.dataset) delete root.dataset.running;
+      if (!progressRow.hidden) {
+        progressRow.hidden = true;
+        progress.value = 0; // nothing of this run's progress is seen in the next one's
+      }
       return;
     }
-    root.dataset.running = 'true';
+    if (!('running' in root.dataset)) root.dataset.running = 'true';
+    progressNow = p;
+    // shown once the run has taken PROGRESS_DELAY_MS: a short run (an edit) draws no frame for it
+    if (progressShown) drawProgress();
+    else progressTimer ??= setTimeout(() => { progressTimer = null; progressShown = true; drawProgress(); }, PROGRESS_DELAY_MS);
+  }
+  function drawProgress() {
+    const p = progressNow;
     progress.max = Math.max(1, p.total);
     progress.value = p.done;
-    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source…';
+    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source and the claims…';
     progressRow.hidden = false;
   }
 
@@ -380,12 +400,18 @@ export function mount(panel, ctx) {
     }
     exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
     markdownButton.disabled = entries.length === 0;
-    // claim by claim, with its own failure entry (each outcome is a one-claim report)
+    // claim by claim, with its own failure entry (each outcome is a one-claim report); an entry
+    // the worker did not send again (the same object) keeps its spans
     const spans = [];
+    const spansNow = new Map();
     for (const [i, e] of entries.entries()) {
-      if (e.result) spans.push(...claimSpans(e.result, e.failure ?? undefined, i));
+      const had = spansOf.get(i);
+      const mine = had?.entry === e ? had.spans : e.result ? claimSpans(e.result, e.failure ?? undefined, i) : [];
+      spansNow.set(i, { entry: e, spans: mine });
+      for (const sp of mine) spans.push(sp);
       if (!(await pause())) return;
     }
+    spansOf = spansNow;
     spansByKey = new Map(spans.map((sp) => [sp.key, sp]));
     if (!(await pause())) return;
     const segments = await segmentSliced(source.length, spans, pause);
