@@ -20,7 +20,7 @@ const FIRST_ESTIMATE_PX = 72;
 /** A list of at most this many claims shown is rendered whole (it costs less than a screen of a long one). */
 const RENDER_ALL_UP_TO = 40;
 /** The most claims built and added in one frame of a long list (the others in the next frames). */
-const NEW_PER_FRAME = 2;
+const NEW_PER_FRAME = 1;
 
 /**
  * The claim list, virtualized: `scroller` (a box of bounded height that
@@ -103,14 +103,16 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     if (frame) return;
     frame = requestAnimationFrame(() => {
       frame = 0;
+      // read before anything is written: the last frame's layout, not one forced now
+      const view = { top: scroller.scrollTop, height: scroller.clientHeight };
       if (resizedSince) {
         resizedSince = false;
         layout();
         placeRendered();
-        if (shift) scroller.scrollTop += shift;
+        if (shift) scroller.scrollTop = view.top = Math.max(0, view.top + shift);
         shift = 0;
       }
-      drawWindow();
+      drawWindow(view);
     });
   };
   scroller.addEventListener('scroll', onScroll, { passive: true });
@@ -174,14 +176,19 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     }
   }
 
-  /** Puts the claims of the visible window (and the current and selected ones) in the DOM, at their offsets. */
-  function drawWindow() {
+  /**
+   * Puts the claims of the visible window (and the current and selected ones)
+   * in the DOM, at their offsets. `view`: the scroller's scroll offset and
+   * height, when the caller read them before changing the DOM.
+   */
+  function drawWindow(view = null) {
     const want = new Set();
     if (order.length <= RENDER_ALL_UP_TO) {
       for (const i of order) want.add(i);
     } else {
-      const top = scroller.scrollTop - MARGIN_PX;
-      const bottom = scroller.scrollTop + scroller.clientHeight + MARGIN_PX;
+      const { top: viewTop, height } = view ?? { top: scroller.scrollTop, height: scroller.clientHeight };
+      const top = viewTop - MARGIN_PX;
+      const bottom = viewTop + height + MARGIN_PX;
       for (let p = positionAt(top); p < order.length && tops[p] <= bottom; p++) want.add(order[p]);
     }
     const focused = document.activeElement?.closest?.('li.claim');
