@@ -34,7 +34,7 @@ const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.m
  * runs in slices of about 3 ms, each followed by a frame that lays out only
  * what that slice added (dom.js timeSlicer), the claim list and the source
  * view put only what is near the screen in the DOM (one new source chunk,
- * one new claim a frame), the claims box is parsed in the worker, which
+ * two new claims a frame), the claims box is parsed in the worker, which
  * sends the list entries that changed (20 per message), the source and the
  * claims text go to the worker once (a file as the file), and the save of a
  * megabyte is built a piece per task (storage.js). Traced (profile.mjs

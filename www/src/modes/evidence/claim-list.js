@@ -20,7 +20,7 @@ const FIRST_ESTIMATE_PX = 72;
 /** A list of at most this many claims shown is rendered whole (it costs less than a screen of a long one). */
 const RENDER_ALL_UP_TO = 40;
 /** The most claims built and added in one frame of a long list (the others in the next frames). */
-const NEW_PER_FRAME = 1;
+const NEW_PER_FRAME = 2;
 
 /**
  * The claim list, virtualized: `scroller` (a box of bounded height that
