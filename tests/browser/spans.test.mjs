@@ -11,7 +11,7 @@ import { root } from './build.mjs';
 
 const www = (rel) => pathToFileURL(path.join(root, 'www', 'src', 'modes', 'evidence', rel)).href;
 const { collectSpans, segment, primarySpan, describeSpan, failuresByClaim } = await import(www('spans.js'));
-const { parseClaims, InputError } = await import(www('claims.js'));
+const { parseClaims, InputError, headOf, entryOf, whereOf, formatFor, sameEntry } = await import(www('claims.js'));
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
 const read = (rel) => fs.readFileSync(path.join(root, rel), 'utf8');
@@ -102,4 +102,40 @@ test('claims box: JSON as is, one quote per line, helpful JSON errors', () => {
 
   assert.throws(() => parseClaims('{\n  "claims": [1 2]\n}'), (e) => e instanceof InputError && e.where === 'line 2, column 16');
   assert.throws(() => parseClaims('{ "claims": [,] }'), (e) => e instanceof InputError && /not valid JSON/.test(e.message));
+});
+
+test('claim list entries (built in the worker): heads, outcomes, where a problem is, the format asked for', () => {
+  // JSON Lines: line 2 is not JSON, its error is its entry; the others' heads are "not checked"
+  const jsonl = parseClaims('{"id": "EV1", "quote": "  first    quote  "}\n{"id": oops}\n{"id": "EV3", "quote": "third"}');
+  assert.equal(jsonl.kind, 'jsonl');
+  const heads = jsonl.entries.map((_, i) => headOf(jsonl, i));
+  assert.deepEqual(heads[0], { result: null, claimId: 'EV1', quote: 'first quote', error: null, where: null });
+  assert.equal(heads[1].claimId, null);
+  assert.match(heads[1].error, /^not valid JSON/);
+  assert.equal(heads[1].where, 'line 2');
+  // the library's refusal of claim 2 (a one-claim input's path), in the box's own terms
+  const refused = entryOf(jsonl, 2, heads[2], { error: { code: 'VALIDATION_ERROR', message: 'VALIDATION_ERROR: quote is empty at $.claims[0].quote', path: ['claims', 0, 'quote'] } });
+  assert.deepEqual(refused, { result: null, claimId: 'EV3', quote: 'third', where: 'line 3 at $.quote', error: 'quote is empty' });
+  const result = { claim_id: 'EV1' };
+  const outcome = { result, failure: null, warnings: [], errors: [] };
+  const entry = entryOf(jsonl, 0, heads[0], outcome);
+  assert.deepEqual(entry, { result, failure: null, warnings: [], errors: [], quote: 'first quote' });
+  // the same outcome makes an entry the same as the last one (the worker then sends nothing); another does not
+  assert.ok(sameEntry(entry, entryOf(jsonl, 0, heads[0], outcome)));
+  assert.ok(!sameEntry(entry, entryOf(jsonl, 0, heads[0], { ...outcome, result: { claim_id: 'EV1' } })));
+  assert.ok(!sameEntry(entry, heads[0]));
+  assert.ok(sameEntry(heads[0], headOf(jsonl, 0)));
+  // a long quote is clipped to what the list shows
+  const long = parseClaims(JSON.stringify({ claims: [{ id: 'EV9', quote: 'x'.repeat(500) }] }));
+  assert.equal([...headOf(long, 0).quote].length, 140);
+  // JSON paths: a bare array, or the claims list of an object
+  assert.equal(whereOf(parseClaims('[{}, {}]'), 1, ['claims', 0, 'quote']), '$[1].quote');
+  assert.equal(whereOf(long, 0, null), '$.claims[0]');
+  assert.equal(whereOf(parseClaims('one\n\ntwo'), 1, null), 'line 3');
+  // the format: the selector's, else the claims' own when the library takes it, else detected (null)
+  const html = parseClaims('{"source_metadata": {"format": "html"}, "claims": []}');
+  assert.equal(formatFor('auto', html), 'html');
+  assert.equal(formatFor('markdown', html), 'markdown');
+  assert.equal(formatFor('auto', parseClaims('{"source_metadata": {"format": "pdf"}, "claims": []}')), null);
+  assert.equal(formatFor('auto', long), null);
 });

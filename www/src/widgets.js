@@ -170,12 +170,6 @@ export function readNumber(input, fallback, ok = () => true) {
   return bad ? fallback : v;
 }
 
-/** At most `n` code points (never half an emoji), whitespace collapsed. */
-export function clip(text, n) {
-  const chars = [...text.replace(/\s+/g, ' ').trim()];
-  return chars.length > n ? `${chars.slice(0, n - 1).join('')}…` : chars.join('');
-}
-
 /**
  * Files dropped anywhere on `target` go to `onFiles(files)`; while files are
  * dragged over it, `target` has the class `is-dropping`.

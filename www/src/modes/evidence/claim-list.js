@@ -8,7 +8,7 @@
 // another place of an ambiguous quote.
 
 import { h, replaceChildren } from '../../dom.js';
-import { clip } from '../../widgets.js';
+import { clip } from '../../text.js';
 import { STATUS_LABEL } from './spans.js';
 
 /** Beyond the scroller's visible height, this much is rendered above and below it (px). */
@@ -26,9 +26,10 @@ const NEW_PER_FRAME = 2;
  * The claim list, virtualized: `scroller` (a box of bounded height that
  * scrolls) holds `claimList` (an <ol> as tall as every claim shown), and only
  * the claims in the scroller's visible window, MARGIN_PX above and below it,
- * are elements (all of them when RENDER_ALL_UP_TO or fewer are shown), each placed at its offset (measured by a ResizeObserver once
- * rendered, estimated before). A thousand claims cost the page what twenty
- * do. The claim with the tab stop and the selected one stay rendered when
+ * are elements (all of them when RENDER_ALL_UP_TO or fewer are shown), each
+ * placed at its offset (measured by a ResizeObserver once rendered,
+ * estimated before; a claim is transparent until measured and placed, a
+ * frame later). A thousand claims cost the page what twenty do. The claim with the tab stop and the selected one stay rendered when
  * scrolled away, so the list is always exactly one tab stop.
  *
  * `render(view, pause)` shows `view`: null (empty), or `{ entries, general }`
@@ -36,7 +37,8 @@ const NEW_PER_FRAME = 2;
  * quote }` (`result` a ClaimResult or null; `error` the claim's input error,
  * `where` where it is; neither: not checked yet), `general` the warnings and
  * errors that name no claim. It keeps the element of every claim whose entry
- * did not change, and resolves to whether it finished (`pause()`, from
+ * is the same object as before (the page keeps the entries the worker did
+ * not send again), and resolves to whether it finished (`pause()`, from
  * timeSlicer, said stop: a newer render follows).
  *
  * `focusSpan(key)` shows a span; `setStatus(text)` says why a claim has none;
@@ -53,7 +55,7 @@ const NEW_PER_FRAME = 2;
  */
 export function claimListRenderer(scroller, claimList, warningList, handlers) {
   let entries = [];
-  /** index → { signature, li } of the claims built (rendered or not). */
+  /** index → { entry, li } of the claims built (rendered or not). */
   let built = new Map();
   /** index → its measured height (px), while its entry is unchanged. */
   const heights = new Map();
@@ -69,12 +71,14 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
   let measuredSum = 0;
   let measuredCount = 0;
 
-  // Sizes arrive after the frame's layout: the offsets move at once (no
-  // overlap is ever painted), the window is drawn again in the next frame
-  // (elements added now would be measured in a second pass of this one).
+  // Sizes arrive after the frame's layout. They are only recorded here: the
+  // offsets move in the next frame, before its layout (moving them now would
+  // lay the list out a second time in this frame). A claim not measured yet
+  // is drawn hidden (`is-unplaced`) until then, so no overlap is ever seen.
+  /** Whether a size changed since the offsets were computed, and by how much the view must move to stay still. */
+  let resizedSince = false;
+  let shift = 0;
   const resized = new ResizeObserver((records) => {
-    let changed = false;
-    let shift = 0;
     const viewTop = scroller.scrollTop;
     for (const r of records) {
       const li = r.target;
@@ -84,23 +88,32 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       const was = heightOf(i);
       if (!heights.has(i)) { measuredSum += size; measuredCount++; }
       heights.set(i, size);
+      if (li.classList.contains('is-unplaced')) resizedSince = true;
       if (Math.abs(size - was) < 0.5) continue;
-      changed = true;
+      resizedSince = true;
       // a claim above the visible window that grew or shrank moves what is seen: keep it still
       const at = positionOf(i);
       if (at >= 0 && tops[at] + was <= viewTop) shift += size - was;
     }
-    if (!changed) return;
-    layout();
-    placeRendered();
-    if (shift) scroller.scrollTop += shift;
-    onScroll();
+    if (resizedSince) onScroll();
   });
 
   let frame = 0;
   const onScroll = () => {
     if (frame) return;
-    frame = requestAnimationFrame(() => { frame = 0; drawWindow(); });
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      // read before anything is written: the last frame's layout, not one forced now
+      const view = { top: scroller.scrollTop, height: scroller.clientHeight };
+      if (resizedSince) {
+        resizedSince = false;
+        layout();
+        placeRendered();
+        if (shift) scroller.scrollTop = view.top = Math.max(0, view.top + shift);
+        shift = 0;
+      }
+      drawWindow(view);
+    });
   };
   scroller.addEventListener('scroll', onScroll, { passive: true });
   window.addEventListener('resize', onScroll);
@@ -148,28 +161,34 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
     const e = entries[i];
     let b = built.get(i);
     if (!b) {
-      b = { signature: signatureOf(e), li: claimItem(e, i, handlers) };
+      b = { entry: e, li: claimItem(e, i, handlers) };
       built.set(i, b);
     }
     return b.li;
   }
 
-  /** The rendered claims at their offsets. */
+  /** The rendered claims at their offsets (those measured shown). */
   function placeRendered() {
     for (const [i, li] of rendered) {
       const p = positionOf(i);
       if (p >= 0) li.style.top = `${Math.round(tops[p])}px`;
+      if (heights.has(i)) li.classList.remove('is-unplaced');
     }
   }
 
-  /** Puts the claims of the visible window (and the current and selected ones) in the DOM, at their offsets. */
-  function drawWindow() {
+  /**
+   * Puts the claims of the visible window (and the current and selected ones)
+   * in the DOM, at their offsets. `view`: the scroller's scroll offset and
+   * height, when the caller read them before changing the DOM.
+   */
+  function drawWindow(view = null) {
     const want = new Set();
     if (order.length <= RENDER_ALL_UP_TO) {
       for (const i of order) want.add(i);
     } else {
-      const top = scroller.scrollTop - MARGIN_PX;
-      const bottom = scroller.scrollTop + scroller.clientHeight + MARGIN_PX;
+      const { top: viewTop, height } = view ?? { top: scroller.scrollTop, height: scroller.clientHeight };
+      const top = viewTop - MARGIN_PX;
+      const bottom = viewTop + height + MARGIN_PX;
       for (let p = positionAt(top); p < order.length && tops[p] <= bottom; p++) want.add(order[p]);
     }
     const focused = document.activeElement?.closest?.('li.claim');
@@ -195,6 +214,7 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       li.setAttribute('aria-posinset', String(p + 1));
       li.setAttribute('aria-setsize', setSize);
       li.classList.toggle('is-selected', i === selected);
+      if (!heights.has(i)) li.classList.add('is-unplaced'); // at an estimated offset until measured
       if (!li.contains(document.activeElement)) {
         for (const b of li.querySelectorAll('button[tabindex="0"]')) b.tabIndex = -1;
         const own = li.querySelector('.claim-button');
@@ -236,12 +256,13 @@ export function claimListRenderer(scroller, claimList, warningList, handlers) {
       warningList.hidden = true;
       return true;
     }
+    // an entry the worker did not send again is the same object (mode.js): its element is kept
     const next = new Map();
     for (const [i, e] of view.entries.entries()) {
       const had = built.get(i);
-      if (had && i < entries.length && had.signature === signatureOf(e)) next.set(i, had);
+      if (had && had.entry === e) next.set(i, had);
       else heights.delete(i);
-      if (!(await pause())) return false; // a signature is a claim's whole JSON: a few of them fill a slice
+      if (i % 256 === 255 && !(await pause())) return false;
     }
     for (const i of heights.keys()) if (i >= view.entries.length) heights.delete(i);
     entries = view.entries;
@@ -347,11 +368,6 @@ export function kindOf(e) {
   return e.result ? e.result.validation_status.toLowerCase().replace('_', '-') : e.error ? 'invalid' : 'unchecked';
 }
 
-/** What a claim's element depends on. */
-function signatureOf(e) {
-  return JSON.stringify(e);
-}
-
 /** One entry of the list: a result, an input error in place, or "not checked". */
 function claimItem(entry, i, { focusSpan, setStatus, copy, copyLink }) {
   const r = entry.result;
@@ -451,12 +467,31 @@ function failureDetails(r, f, i, focusSpan) {
 /** An ambiguous claim's other places listed (all are highlighted in the source; the scrollbar marks them). */
 const PLACES_LISTED = 50;
 
-/** An ambiguous claim's other places: the first PLACES_LISTED, then how many more. */
+/**
+ * An ambiguous claim's other places: a button that shows the first
+ * PLACES_LISTED (then how many more), built when first opened (a claim with
+ * fifty places is fifty buttons: drawn only for the reader who asks).
+ */
 function alternativeDetails(r, i, focusSpan) {
-  if (!r.alternative_matches.length) return [];
+  const n = r.alternative_matches.length;
+  if (!n) return [];
+  const places = h('div', { class: 'places', hidden: true });
+  const toggle = h('button', {
+    type: 'button', class: 'places-button', tabindex: '-1', 'aria-expanded': 'false',
+    onclick: () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      if (open && !places.firstChild) places.append(...placesOf(r, i, focusSpan));
+      places.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+    },
+  }, `Other places (${n})`);
+  return [h('p', { class: 'candidates-title' }, toggle), places];
+}
+
+/** The list of an ambiguous claim's other places (alternativeDetails). */
+function placesOf(r, i, focusSpan) {
   const more = r.alternative_matches.length - PLACES_LISTED;
   return [
-    h('p', { class: 'candidates-title' }, 'Other places:'),
     h('ul', { class: 'candidates' }, r.alternative_matches.slice(0, PLACES_LISTED).map((a, j) =>
       h('li', {}, spanButton(`c${i}.a${j}`, `line ${a.line_number} · ${a.confidence_score.toFixed(2)} · “${clip(a.matched_text, 90)}”`, focusSpan)))),
     more > 0 ? h('p', { class: 'help' }, `… and ${more} more, highlighted in the source.`) : null,

@@ -1,5 +1,10 @@
-// The claims box: JSON in the spec 000 shape, or one quote per line. Pure (no
-// DOM), tested in Node by tests/browser/spans.test.mjs.
+// The claims box: JSON in the spec 000 shape, or one quote per line; and each
+// claim's entry in the claim list. Pure (no DOM): the evidence worker
+// (worker-engine.js) parses the box and builds the entries, so that the page
+// neither parses a megabyte of JSON nor copies a thousand claims to the
+// worker. Tested in Node by tests/browser/spans.test.mjs.
+
+import { clip } from '../../text.js';
 
 /** An input the user has to fix; `where` says where (a line, a JSON position). */
 export class InputError extends Error {
@@ -96,4 +101,69 @@ function jsonErrorWhere(text, e) {
   const pos = Number(m[1]);
   const before = text.slice(0, pos).split('\n');
   return `line ${before.length}, column ${before.at(-1).length + 1}`;
+}
+
+/** The source formats the library takes (the format selector's values besides `auto`). */
+export const SOURCE_FORMATS = ['markdown', 'html', 'plain_text'];
+
+/**
+ * The format the library is asked for: the selector's choice (`auto`: none),
+ * else the claims' own `source_metadata.format` when it is one the library
+ * takes, else null (the library detects it).
+ */
+export function formatFor(chosen, parsed) {
+  if (chosen && chosen !== 'auto') return chosen;
+  return SOURCE_FORMATS.includes(parsed.format) ? parsed.format : null;
+}
+
+/** The longest quote a list entry keeps (code points; the list shows no more). */
+const QUOTE_POINTS = 140;
+
+/**
+ * Claim `i`'s list entry before (or without) its outcome: `{ result: null,
+ * claimId, quote, error, where }`, its input error in place when its line
+ * could not be read, else "not checked".
+ */
+export function headOf(parsed, i) {
+  const e = parsed.entries[i];
+  const quote = typeof e.claim?.quote === 'string' ? clip(e.claim.quote, QUOTE_POINTS) : '';
+  const claimId = typeof e.claim?.id === 'string' ? e.claim.id : null;
+  return { result: null, claimId, quote, error: e.error, where: e.error ? whereOf(parsed, i, null) : null };
+}
+
+/**
+ * Claim `i`'s list entry with its outcome (the evidence worker's `validateOne`):
+ * the library's refusal in place (`{ result: null, claimId, quote, error,
+ * where }`), or `{ result, failure, warnings, errors, quote }` (a one-claim
+ * report's claim result, failed_claims entry, warnings and errors). `head`
+ * is headOf(parsed, i).
+ */
+export function entryOf(parsed, i, head, outcome) {
+  if (outcome.error) {
+    return {
+      result: null, claimId: head.claimId, quote: head.quote, where: whereOf(parsed, i, outcome.error.path),
+      error: outcome.error.message.replace(/^[A-Z_]+: /, '').replace(/ at \$\S*$/, ''),
+    };
+  }
+  return { result: outcome.result, failure: outcome.failure, warnings: outcome.warnings, errors: outcome.errors, quote: head.quote };
+}
+
+/** Whether two entries are the same: every field the same value (results and reports compared as objects). */
+export function sameEntry(a, b) {
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/**
+ * Where claim `i`'s problem is, in the claims box's own terms: its JSON path
+ * (`$.claims[3].quote`), or its line (one quote or one JSON claim per line).
+ * `path` is the library's path in a one-claim input (`['claims', 0, …]`).
+ */
+export function whereOf(parsed, i, path) {
+  const entry = parsed.entries[i];
+  const tail = (path ?? []).slice(2).map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+  if (parsed.kind === 'json') return `${Array.isArray(parsed.claims) ? '$' : '$.claims'}[${i}]${tail}`;
+  if (parsed.kind === 'jsonl') return `line ${entry.line}${tail ? ` at $${tail}` : ''}`;
+  return `line ${entry.line}`;
 }

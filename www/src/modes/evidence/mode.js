@@ -26,9 +26,8 @@
 import { version } from '../../library.js';
 import { afterNextFrame, debounce, download, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
-import { acceptDrops, clearButton, clip, extensionOf, field, legendItem, loadableText, sampleBar, showCurrent, showProblem } from '../../widgets.js';
+import { acceptDrops, clearButton, extensionOf, field, legendItem, loadableText, sampleBar, showCurrent, showProblem } from '../../widgets.js';
 import { claimListRenderer, kindOf } from './claim-list.js';
-import { InputError, parseClaims } from './claims.js';
 import { configPanel } from './config.js';
 import { reanchorPanel } from './reanchor-panel.js';
 import { samples } from './samples.js';
@@ -38,6 +37,8 @@ import { attachTooltip, sourceRenderer } from './view.js';
 import { evidenceWorker } from './worker-client.js';
 
 const DEBOUNCE_MS = 150;
+/** A run's progress row shows once it has run this long (ms). */
+const PROGRESS_DELAY_MS = 200;
 /** A source or claims text longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
 const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['markdown', 'Markdown'], ['html', 'HTML'], ['plain_text', 'Plain text']];
@@ -57,14 +58,14 @@ export function mount(panel, ctx) {
   let validations = 0;
   /** Bumped by each result shown: an older one still drawing stops. */
   let shownGeneration = 0;
-  /** What the last finished run showed: { source, parsed, entries, config } (null: nothing). */
+  /** What the last finished run showed: { runId, source, entries, config, format, checked } (null: nothing). */
   let shown = null;
   let spansByKey = new Map();
+  /** Claim index → { entry, spans } of the last result drawn (an unchanged entry's spans are not built again). */
+  let spansOf = new Map();
   let currentKey = null;
-  /** The worker's last finished run: { runId, outcomes } (null: none, or its worker was replaced). */
+  /** The worker's last finished run: { runId, heads, entries } (worker-engine.js; null: none, or its worker was replaced). */
   let lastRun = null;
-  /** Counts run() calls: one waiting for its frame when a newer one starts gives way. */
-  let runGeneration = 0;
 
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
@@ -203,7 +204,6 @@ export function mount(panel, ctx) {
   /** Empties the boxes, resets the settings and forgets the saved work. */
   function clearWork() {
     saved.clear();
-    runGeneration++;
     worker.cancel();
     setRunning(null);
     sourceText.setText('');
@@ -240,58 +240,57 @@ export function mount(panel, ctx) {
     run();
   }
 
-  /** The format the library is asked for: the selector's, else the claims' own, else null (detect). */
-  function formatFor(parsed) {
-    const chosen = formatSelect.value;
-    if (chosen !== 'auto') return chosen;
-    return FORMATS.some(([v]) => v === parsed.format) ? parsed.format : null;
-  }
-
   async function run() {
-    const mine = ++runGeneration;
     schedule.cancel();
     remember();
     const source = sourceText.text();
     tip.hide();
-    let parsed;
-    try {
-      parsed = parseClaims(claimsText.text());
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      worker.cancel();
-      setRunning(null);
-      return unreadable(`${e.message}${e.where ? ` (${e.where})` : ''}`);
-    }
-    if (source === '' && parsed.count === 0) {
-      worker.cancel();
-      setRunning(null);
-      return renderEmpty();
-    }
-    // a frame between reading the claims and posting them (a megabyte and a thousand claims to copy)
-    await afterNextFrame();
-    if (mine !== runGeneration) return; // a newer run started meanwhile
+    // the claims box is parsed in the worker (worker-engine.js): the page sends its text (a file as the file) once
     const config = thresholds.read();
-    const claims = parsed.entries.map((e) => (e.error ? null : e.claim));
-    // the worker sends the outcomes that differ from the last finished run's (worker-engine.js)
-    const base = lastRun?.outcomes ?? [];
-    const partial = Array.from({ length: claims.length }, (_, i) => base[i] ?? null);
+    const known = lastRun;
+    // the entries the worker does not send again are the last finished run's (it sends those that changed)
+    const heads = known?.heads.slice() ?? [];
+    const entries = known?.entries.slice() ?? [];
+    let total = null;
     let reached = 0;
     const started = performance.now();
-    setRunning({ done: 0, total: claims.length });
-    const answer = await worker.run({ source, file: sourceText.heldFromFile(), format: formatFor(parsed), claims, config, known: lastRun?.runId ?? null }, (p) => {
-      for (const [i, outcome] of p.outcomes) partial[i] = outcome;
+    setRunning({ done: 0, total: 0 });
+    const answer = await worker.run({
+      source, sourceFile: sourceText.heldFromFile(), claims: claimsText.text(), claimsFile: claimsText.heldFromFile(),
+      format: formatSelect.value, config, known: known?.runId ?? null,
+    }, (p) => {
+      if (total !== p.total) {
+        total = p.total;
+        heads.length = total;
+        entries.length = total;
+      }
+      for (const [i, head] of p.heads) heads[i] = head;
+      for (const [i, entry] of p.outcomes) entries[i] = entry;
       reached = p.done;
       setRunning({ done: p.done, total: p.total });
     });
     if (answer.type === 'superseded') return;
     setRunning(null);
-    if (answer.type === 'done') reached = answer.reached;
-    for (let i = reached; i < partial.length; i++) partial[i] = null; // not checked
-    lastRun = answer.type === 'done' ? { runId: answer.runId, outcomes: partial } : null;
-    if (answer.type === 'failed') return fail(source, answer.where, answer.message, answer.code);
+    if (answer.type === 'empty') return renderEmpty();
+    if (answer.type === 'unreadable') return unreadable(answer.message);
+    if (answer.type === 'failed') {
+      lastRun = null;
+      return fail(source, answer.where, answer.message, answer.code);
+    }
+    if (answer.type === 'done') {
+      reached = answer.reached;
+      total = answer.total;
+    }
+    // cancelled before the worker said how many claims there are: none known
+    total ??= 0;
+    heads.length = total;
+    entries.length = total;
+    // not checked (the time limit, Cancel): each such claim's head says so (one not received yet: nothing known)
+    for (let i = reached; i < total; i++) entries[i] = heads[i] ?? UNKNOWN;
+    lastRun = answer.type === 'done' ? { runId: answer.runId, heads, entries } : null;
     if (answer.docBuilt) docBuilds++;
     const ms = performance.now() - started;
-    await showResult({ source, parsed, outcomes: partial, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
+    await showResult({ runId: answer.runId ?? null, source, entries, config, format: answer.format ?? null, checked: answer.checked ?? 0 }, {
       ms, rebuilt: answer.docBuilt ?? true, state: answer.type === 'cancelled' ? 'cancelled' : answer.timedOut ? 'timeout' : 'ok',
     });
   }
@@ -301,16 +300,32 @@ export function mount(panel, ctx) {
   }
 
   /** The progress row: `{ done, total }` while a run is in flight, null when none is. */
+  let progressTimer = null;
+  let progressShown = false;
+  let progressNow = null;
   function setRunning(p) {
     if (p === null) {
-      delete root.dataset.running;
-      progressRow.hidden = true;
+      clearTimeout(progressTimer);
+      progressTimer = null;
+      progressShown = false;
+      if ('running' in root.dataset) delete root.dataset.running;
+      if (!progressRow.hidden) {
+        progressRow.hidden = true;
+        progress.value = 0; // nothing of this run's progress is seen in the next one's
+      }
       return;
     }
-    root.dataset.running = 'true';
+    if (!('running' in root.dataset)) root.dataset.running = 'true';
+    progressNow = p;
+    // shown once the run has taken PROGRESS_DELAY_MS: a short run (an edit) draws no frame for it
+    if (progressShown) drawProgress();
+    else progressTimer ??= setTimeout(() => { progressTimer = null; progressShown = true; drawProgress(); }, PROGRESS_DELAY_MS);
+  }
+  function drawProgress() {
+    const p = progressNow;
     progress.max = Math.max(1, p.total);
     progress.value = p.done;
-    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source…';
+    progressText.textContent = p.total ? `Checking claims: ${p.done} of ${p.total}…` : 'Reading the source and the claims…';
     progressRow.hidden = false;
   }
 
@@ -366,26 +381,6 @@ export function mount(panel, ctx) {
     finish('error');
   }
 
-  /** One list entry per claim: its outcome, or its input error in place, or "not checked". */
-  async function entriesOf(parsed, outcomes, pause) {
-    const entries = [];
-    for (const [i, e] of parsed.entries.entries()) {
-      if (!(await pause())) return null;
-      const quote = typeof e.claim?.quote === 'string' ? clip(e.claim.quote, 140) : '';
-      const claimId = typeof e.claim?.id === 'string' ? e.claim.id : null;
-      const o = outcomes[i];
-      if (e.error) entries.push({ result: null, claimId, quote, error: e.error, where: whereOf(parsed, e, i, null) });
-      else if (!o) entries.push({ result: null, claimId, quote, error: null, where: null });
-      else if (o.error) {
-        entries.push({
-          result: null, claimId, quote, where: whereOf(parsed, e, i, o.error.path),
-          error: o.error.message.replace(/^[A-Z_]+: /, '').replace(/ at \$\S*$/, ''),
-        });
-      } else entries.push({ result: o.result, failure: o.failure, warnings: o.warnings, quote });
-    }
-    return entries;
-  }
-
   /**
    * Shows a run's outcome, a slice at a time (no task of it blocks the page
    * for long); a newer result on its way stops it.
@@ -393,10 +388,8 @@ export function mount(panel, ctx) {
   async function showResult(run, { ms, rebuilt, state }) {
     const mine = ++shownGeneration;
     const pause = timeSlicer(() => mine === shownGeneration);
-    const { source, outcomes } = run;
-    const entries = await entriesOf(run.parsed, outcomes, pause);
-    if (!entries) return;
-    shown = { ...run, entries };
+    const { source, entries } = run;
+    shown = run;
     root.classList.remove('is-stale');
     const invalid = entries.filter((e) => e.error);
     if (invalid.length) {
@@ -407,12 +400,18 @@ export function mount(panel, ctx) {
     }
     exportButton.disabled = entries.length === 0 || invalid.length > 0 || state !== 'ok';
     markdownButton.disabled = entries.length === 0;
-    // claim by claim, with its own failure entry (each outcome is a one-claim report)
+    // claim by claim, with its own failure entry (each outcome is a one-claim report); an entry
+    // the worker did not send again (the same object) keeps its spans
     const spans = [];
+    const spansNow = new Map();
     for (const [i, e] of entries.entries()) {
-      if (e.result) spans.push(...claimSpans(e.result, e.failure ?? undefined, i));
+      const had = spansOf.get(i);
+      const mine = had?.entry === e ? had.spans : e.result ? claimSpans(e.result, e.failure ?? undefined, i) : [];
+      spansNow.set(i, { entry: e, spans: mine });
+      for (const sp of mine) spans.push(sp);
       if (!(await pause())) return;
     }
+    spansOf = spansNow;
     spansByKey = new Map(spans.map((sp) => [sp.key, sp]));
     if (!(await pause())) return;
     const segments = await segmentSliced(source.length, spans, pause);
@@ -427,7 +426,7 @@ export function mount(panel, ctx) {
     if (currentKey && !spansByKey.has(currentKey)) currentKey = null;
     view.setCurrent(currentKey);
     // each claim is its own library call: a warning about the whole document comes with every one of them, listed once
-    const general = [...new Map(outcomes.flatMap((o) => [...(o?.warnings ?? []).filter((w) => !w.claim_id), ...(o?.errors ?? [])])
+    const general = [...new Map(entries.flatMap((e) => [...(e.warnings ?? []).filter((w) => !w.claim_id), ...(e.errors ?? [])])
       .map((w) => [`${w.code}\u0000${w.message}`, w])).values()];
     if (!(await list.render({ entries, general }, pause))) return;
     // the list's first claims laid out in a frame of their own, the filters and the summary in the next
@@ -567,12 +566,15 @@ export function mount(panel, ctx) {
   async function exportReport() {
     if (!shown) return;
     exportButton.disabled = true;
-    const answer = await worker.report(shown.parsed.claims, shown.config);
+    const answer = await worker.report(shown.runId);
     exportButton.disabled = false;
     if (answer.type === 'report') download('evidence-report.json', `${JSON.stringify(answer.report, null, 2)}\n`);
     else if (answer.type === 'failed') showProblem(problem, 'Export', answer.message, answer.code, HINTS[answer.where] ?? HINTS.Export);
   }
 }
+
+/** A claim's entry when nothing is known of it (a run cancelled before the worker read the claims). */
+const UNKNOWN = { result: null, claimId: null, quote: '', error: null, where: null };
 
 /** The status filters: a claim's class suffix, and its label ('' is every claim). Keys 0–6 pick them. */
 const FILTERS = [['', 'All'], ['validated', 'Validated'], ['low-confidence', 'Low confidence'], ['ambiguous', 'Ambiguous'],
@@ -651,16 +653,4 @@ function countsText(entries) {
   if (invalid) parts.push(`${invalid} not valid`);
   if (unchecked) parts.push(`${unchecked} not checked`);
   return `${entries.length} claims: ${parts.join(', ')}`;
-}
-
-/**
- * Where claim `i`'s problem is, in the claims box's own terms: its JSON path
- * (`$.claims[3].quote`), or its line (one quote or one JSON claim per line).
- * `path` is the library's path in a one-claim input (`['claims', 0, …]`).
- */
-function whereOf(parsed, entry, i, path) {
-  const tail = (path ?? []).slice(2).map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
-  if (parsed.kind === 'json') return `${Array.isArray(parsed.claims) ? '$' : '$.claims'}[${i}]${tail}`;
-  if (parsed.kind === 'jsonl') return `line ${entry.line}${tail ? ` at $${tail}` : ''}`;
-  return `line ${entry.line}`;
 }

@@ -9,29 +9,31 @@ import { wasmModule } from '../../library.js';
 
 /**
  * @returns {{
- *   run(payload: { source: string, file?: Blob|null, format: string|null, claims: Array<object|null>, config: object, known: number|null },
- *     onProgress: (msg: object) => void): Promise<object>,
- *   report(claims: object, config: object): Promise<object>,
+ *   run(payload: { source: string, sourceFile?: Blob|null, claims: string, claimsFile?: Blob|null, format: string,
+ *     config: object, known: number|null }, onProgress: (msg: object) => void): Promise<object>,
+ *   report(known: number): Promise<object>,
  *   reanchor(source: string, format: string|null, annotations: object[]): Promise<object>,
  *   cancel(): boolean,
  *   readonly busy: boolean,
  * }}
- *   `run` resolves with the worker's `done` or `failed` message, or
- *   `{ type: 'cancelled' }` / `{ type: 'superseded' }`; `cancel()` says
- *   whether a run was stopped. `run`'s `file`: the Blob `source` was read
- *   from (the worker reads it itself); a source the worker holds already
- *   is not sent again.
+ *   `run` resolves with the worker's `done`, `empty`, `unreadable` or
+ *   `failed` message, or `{ type: 'cancelled' }` / `{ type: 'superseded' }`;
+ *   `cancel()` says whether a run was stopped. `run`'s `source` and `claims`
+ *   are the two boxes' texts, parsed in the worker (worker-engine.js);
+ *   `sourceFile`, `claimsFile`: the Blob a text was read from (the worker
+ *   reads it itself). A text the worker holds already is not sent again.
+ *   `report(known)`: the library's report for the claims of run `known`.
  */
 export function evidenceWorker() {
   let worker = null;
   let nextId = 0;
   /** The run or report in flight: { runId, resolve, onProgress }. */
   let inFlight = null;
-  /** The source text the current worker holds (its last run's), or null: a run with the same text sends none. */
-  let held = null;
+  /** The source and claims texts the current worker holds (its last run's), or null: a run with the same text sends none. */
+  let held = { source: null, claims: null };
 
   function start() {
-    held = null;
+    held = { source: null, claims: null };
     worker = new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator' });
     worker.postMessage({ type: 'init', module: wasmModule });
     worker.onmessage = ({ data }) => {
@@ -79,15 +81,18 @@ export function evidenceWorker() {
 
   start();
   return {
-    run({ source, file = null, ...payload }, onProgress) {
-      // a megabyte cloned into the message is a long task of the page's: sent once per worker, and as its file when it has one
-      stop('superseded'); // a busy worker is replaced first: the new one holds no source
-      const given = source === held ? null : file ?? source;
-      const answer = send({ type: 'run', source: given, ...payload }, onProgress);
-      held = source;
+    run({ source, sourceFile = null, claims, claimsFile = null, ...payload }, onProgress) {
+      // a megabyte cloned into the message is a long task of the page's: each text sent once per worker, and as its file when it has one
+      stop('superseded'); // a busy worker is replaced first: the new one holds no text
+      const answer = send({
+        type: 'run', ...payload,
+        source: source === held.source ? null : sourceFile ?? source,
+        claims: claims === held.claims ? null : claimsFile ?? claims,
+      }, onProgress);
+      held = { source, claims };
       return answer;
     },
-    report: (claims, config) => send({ type: 'report', claims, config }),
+    report: (known) => send({ type: 'report', known }),
     reanchor: (source, format, annotations) => send({ type: 'reanchor', source, format, annotations }),
     cancel: () => stop('cancelled'),
     get busy() { return inFlight !== null; },

@@ -1,7 +1,10 @@
 // The evidence mode's Web Worker (issue 19), loaded by worker.js: it holds the parsed, indexed
-// `Document` and validates claims off the main thread, one claim per library
-// call, so that
-//   - the page never waits for the library (the main thread only renders);
+// `Document` and the parsed claims, and validates claims off the main
+// thread, one claim per library call, so that
+//   - the page never waits for the library, nor parses the claims (a
+//     thousand claims are 400 KB of JSON: parsed here, and never copied to
+//     the worker as objects); the main thread only renders, and receives
+//     only the list entries it draws (claims.js `headOf`, `entryOf`);
 //   - a run reports progress (claims done of total) as it goes;
 //   - editing one claim revalidates that claim only: each claim's outcome is
 //     kept, keyed by the claim's JSON, for as long as the source, format and
@@ -12,47 +15,64 @@
 //     (`performance_limits.max_processing_time_seconds`, the library's
 //     default unless the user sets it): each call gets the time left, and a
 //     run that reaches it answers `timeout` with what it checked.
-// Cancel is the main thread terminating this worker (protocol.js).
+// Cancel is the main thread terminating this worker (worker-client.js).
 //
-// Messages in:  { type: 'run', runId, source, format, claims, config, known }
-//                 (`known`: the run whose outcomes the page holds, or null;
-//                 `source`: the text, or the file it was read from (a Blob,
-//                 read here: a megabyte is not copied on the page), or null
-//                 for the source of this worker's last run, unchanged)
+// Messages in:  { type: 'run', runId, source, claims, format, config, known }
+//                 (`source`, `claims`: the source text and the claims box's
+//                 text, each as the text, or the file it was read from (a
+//                 Blob, read here: a megabyte is not copied on the page), or
+//                 null for this worker's last run's, unchanged; `format` the
+//                 selector's choice (`auto`, or a format: claims.js
+//                 `formatFor`); `known`: the run whose entries the page
+//                 holds, or null)
 //               { type: 'reanchor', runId, source, format, annotations }
 //                 (issue 18: the annotations found again in an edited source,
 //                 a Document of its own, freed after)
-//               { type: 'report', runId, claims, config }  (the library's own
-//                 report for the claims input, as the user gave it, in one
+//               { type: 'report', runId, known }  (the library's own report
+//                 for the claims of run `known`, as the user gave them, in one
 //                 call on the current Document: the export)
-// Messages out: { type: 'progress', runId, done, total, outcomes }
-//               { type: 'done', runId, format, docBuilt, timedOut, reached, checked, elapsedMs }
+// Messages out: { type: 'progress', runId, done, total, heads, outcomes }
+//               { type: 'done', runId, format, docBuilt, timedOut, total, reached, checked, elapsedMs }
 //                 (`checked`: the claims the library validated in this run,
 //                 the others' outcomes were kept)
-//   A run's outcomes travel in its progress messages, `[index, outcome]`
-//   pairs, at most OUTCOMES_PER_MESSAGE a message (the page reads each
-//   message in a task of its own: a thousand outcomes at once would be a
+//               { type: 'empty', runId }  (no source and no claims: nothing to show)
+//               { type: 'unreadable', runId, message }  (the claims box is not
+//                 claims at all: the page keeps its last results)
+//   A run's list entries travel in its progress messages as `[index, entry]`
+//   pairs: first `heads`, each claim's entry without its outcome (its id and
+//   quote, or its input error: what the page shows for a claim not checked,
+//   HEADS_PER_MESSAGE a message), then `outcomes`, each claim's entry with
+//   its outcome (at most OUTCOMES_PER_MESSAGE a message: the page reads each
+//   message in a task of its own, and a thousand results at once would be a
 //   long one). When `known` is this worker's last finished run, only the
-//   indices whose outcome differs from that run's are sent (an edit of one
-//   claim sends one); otherwise every index up to `reached` is, null for a
-//   claim not read. Indices from `reached` on were not checked.
+//   heads and entries that differ from that run's are sent (an edit of one
+//   claim sends one of each); otherwise all of them are. Entries from
+//   `reached` on were not checked: their heads stand for them.
 //               { type: 'report', runId, report }
 //               { type: 'reanchored', runId, results }
 //               { type: 'failed', runId, where, code, message, path }
 
 import { defaultConfig, Document } from 'evidence-validator/web';
+import { entryOf, formatFor, headOf, InputError, parseClaims, sameEntry } from './claims.js';
 
 /** How often (at most) a long run posts its progress. */
 const PROGRESS_INTERVAL_MS = 100;
 /** The most outcomes one message carries. */
 const OUTCOMES_PER_MESSAGE = 20;
-/** The last finished run: { runId, results } (the outcome objects by index), or null. */
+/** The most heads one message carries (a claim's id and quote: small). */
+const HEADS_PER_MESSAGE = 100;
+/** The last finished run: { runId, heads, results, input, config } (the entries by index, the claims as given), or null. */
 let lastDone = null;
 
 let doc = null;
 let docKey = null;
 /** The source of the last run (the page sends null when it is unchanged). */
 let heldSource = null;
+/** The claims text of the last run (null: none yet), and its parse (null: not parsed, or not readable). */
+let heldClaims = null;
+let parsed = null;
+/** Each claim's head (claims.js headOf) for `parsed`. */
+let heads = [];
 let configKey = null;
 /** claim JSON → outcome, for the current document and configuration. */
 let outcomes = new Map();
@@ -110,13 +130,42 @@ function fail(runId, e, fallbackWhere) {
   postMessage({ type: 'failed', runId, where, code: e.code, message: e.message, path: e.details?.path ?? null });
 }
 
-async function run({ runId, source: given, format, claims, config, known = null }) {
+/** The text of `given` (a string, or a Blob read here). */
+const textOf = async (given) => (typeof given === 'string' ? given : given.text());
+
+async function run({ runId, source: givenSource, claims: givenClaims, format: chosen, config, known = null }) {
   const started = performance.now();
-  if (given !== null) heldSource = typeof given === 'string' ? given : await given.text();
+  if (givenSource !== null) heldSource = await textOf(givenSource);
+  if (givenClaims !== null) {
+    heldClaims = await textOf(givenClaims);
+    parsed = null;
+  }
+  if (parsed === null) {
+    try {
+      parsed = parseClaims(heldClaims ?? '');
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      postMessage({ type: 'unreadable', runId, message: `${e.message}${e.where ? ` (${e.where})` : ''}` });
+      return;
+    }
+    heads = parsed.entries.map((_, i) => headOf(parsed, i));
+  }
   const source = heldSource ?? '';
+  if (source === '' && parsed.count === 0) {
+    postMessage({ type: 'empty', runId });
+    return;
+  }
+  const limit = claimLimitOf(config);
+  if (parsed.count > limit) {
+    postMessage({
+      type: 'failed', runId, where: 'Claims', code: 'VALIDATION_ERROR', path: null,
+      message: `${parsed.count} claims, at most ${limit} are checked at once (performance_limits.max_claims)`,
+    });
+    return;
+  }
   let built;
   try {
-    ({ built } = documentFor(source, format));
+    ({ built } = documentFor(source, formatFor(chosen, parsed)));
   } catch (e) {
     fail(runId, e, 'Source');
     return;
@@ -126,35 +175,34 @@ async function run({ runId, source: given, format, claims, config, known = null 
     outcomes = new Map();
     configKey = key;
   }
-  const limit = claimLimitOf(config);
-  if (claims.length > limit) {
-    postMessage({
-      type: 'failed', runId, where: 'Claims', code: 'VALIDATION_ERROR', path: null,
-      message: `${claims.length} claims, at most ${limit} are checked at once (performance_limits.max_claims)`,
-    });
-    return;
-  }
+  const total = parsed.count;
   const deadline = started + timeLimitOf(config) * 1000;
-  const base = known !== null && lastDone?.runId === known ? lastDone.results : null;
-  const results = new Array(claims.length).fill(null);
-  let pending = [];
+  const base = known !== null && lastDone?.runId === known ? lastDone : null;
   let lastPost = started;
+  // the heads first: what the page shows for every claim until its outcome comes (and after Cancel)
+  const changedHeads = [];
+  for (let i = 0; i < total; i++) if (!base || !sameEntry(base.heads[i], heads[i])) changedHeads.push([i, heads[i]]);
+  for (let at = 0; at < changedHeads.length; at += HEADS_PER_MESSAGE) {
+    postMessage({ type: 'progress', runId, done: 0, total, heads: changedHeads.slice(at, at + HEADS_PER_MESSAGE), outcomes: [] });
+  }
+  const results = heads.slice();
+  let pending = [];
   let timedOut = false;
   let checked = 0;
   let reached = 0;
   const post = (done) => {
     for (let at = 0; at < pending.length || at === 0; at += OUTCOMES_PER_MESSAGE) {
-      postMessage({ type: 'progress', runId, done, total: claims.length, outcomes: pending.slice(at, at + OUTCOMES_PER_MESSAGE) });
+      postMessage({ type: 'progress', runId, done, total, heads: [], outcomes: pending.slice(at, at + OUTCOMES_PER_MESSAGE) });
     }
     pending = [];
     lastPost = performance.now();
   };
-  for (let i = 0; i < claims.length; i++) {
-    const claim = claims[i];
-    let outcome = null;
-    if (claim !== null) { // null: a line the main thread could not read (its own error there)
+  for (let i = 0; i < total; i++) {
+    const { claim, error } = parsed.entries[i];
+    let entry = heads[i]; // a line that could not be read: its error is its entry
+    if (!error) {
       const claimKey = JSON.stringify(claim);
-      outcome = outcomes.get(claimKey);
+      let outcome = outcomes.get(claimKey);
       if (outcome === undefined) {
         const left = (deadline - performance.now()) / 1000;
         if (left <= 0) { timedOut = true; break; }
@@ -169,27 +217,29 @@ async function run({ runId, source: given, format, claims, config, known = null 
         outcomes.set(claimKey, outcome);
         checked++;
       }
+      entry = entryOf(parsed, i, heads[i], outcome);
     }
-    results[i] = outcome;
+    if (base && sameEntry(base.results[i], entry)) entry = base.results[i];
+    results[i] = entry;
     reached = i + 1;
-    if (!base || base[i] !== outcome) pending.push([i, outcome]);
+    if (!base || base.results[i] !== entry) pending.push([i, entry]);
     if (pending.length >= OUTCOMES_PER_MESSAGE || performance.now() - lastPost >= PROGRESS_INTERVAL_MS) post(reached);
   }
   if (pending.length) post(reached);
-  lastDone = { runId, results };
+  lastDone = { runId, heads, results, input: parsed.claims, config };
   postMessage({
-    type: 'done', runId, format: doc.format, docBuilt: built, timedOut, reached, checked,
+    type: 'done', runId, format: doc.format, docBuilt: built, timedOut, total, reached, checked,
     elapsedMs: performance.now() - started,
   });
 }
 
-function report({ runId, claims, config }) {
-  if (doc === null) {
-    postMessage({ type: 'failed', runId, where: 'Report', code: 'INTERNAL', message: 'no document yet: validate first', path: null });
+function report({ runId, known }) {
+  if (doc === null || lastDone === null || lastDone.runId !== known) {
+    postMessage({ type: 'failed', runId, where: 'Report', code: 'INTERNAL', message: 'the results shown are not this worker\'s last run', path: null });
     return;
   }
   try {
-    postMessage({ type: 'report', runId, report: doc.validate(claims, config) });
+    postMessage({ type: 'report', runId, report: doc.validate(lastDone.input, lastDone.config) });
   } catch (e) {
     fail(runId, e, 'Claims');
   }
