@@ -40,7 +40,10 @@ use std::rc::Rc;
 
 /// Default claims validated per step ([`SliceOptions::claims_per_slice`]).
 pub const DEFAULT_SLICE_CLAIMS: usize = 50;
-/// Fewest claims per slice: more than the engine's search of few claims (3).
+/// Fewest claims per slice: a step's fixed cost (its claims prepared again,
+/// its outcome joined) shared by at least this many claims. (The search
+/// is done once for all claims before the first slice, so a slice's size
+/// no longer changes how it searches.)
 pub const MIN_SLICE_CLAIMS: usize = 4;
 /// Default source bytes read per build step ([`SliceOptions::bytes_per_step`]).
 pub const DEFAULT_STEP_BYTES: usize = 64 * 1024;
