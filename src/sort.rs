@@ -17,14 +17,44 @@ use std::cmp::Ordering;
 
 /// Sorts `v` stably by `cmp` (same result as `v.sort_by(cmp)`).
 pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    if v.len() < 2 {
+    let n = v.len();
+    if n < 2 {
         return;
     }
-    let mut perm = sorted_indices(v.len(), &mut |i, j| match (v.get(i), v.get(j)) {
+    let mut cmp_at = |i: usize, j: usize| match (v.get(i), v.get(j)) {
         (Some(a), Some(b)) => cmp(a, b),
         _ => Ordering::Equal, // never: both are indices of `v`
-    });
+    };
+    if n <= SMALL {
+        // few elements (most sorts here: an object's keys, a claim's
+        // candidates): insertion sort of indices on the stack, no allocation
+        let mut small = [0usize; SMALL];
+        let perm = small.get_mut(..n).unwrap_or_default();
+        small_sorted_indices(perm, &mut cmp_at);
+        permute(v, perm);
+        return;
+    }
+    let mut perm = sorted_indices(n, &mut cmp_at);
     permute(v, &mut perm);
+}
+
+/// Longest slice sorted by [`small_sorted_indices`] alone.
+const SMALL: usize = 32;
+
+/// Fills `perm` with the indices `0..perm.len()` in stable sorted order, by
+/// insertion sort (an element moves left only past strictly greater ones).
+#[inline(never)]
+fn small_sorted_indices(perm: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
+    for (i, slot) in perm.iter_mut().enumerate() {
+        *slot = i;
+    }
+    for i in 1..perm.len() {
+        let mut j = i;
+        while j > 0 && perm.get(j - 1).zip(perm.get(j)).is_some_and(|(&x, &y)| cmp(x, y) == Ordering::Greater) {
+            perm.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// Sorts `v` stably by its `Ord` (same result as `v.sort()`, and as
@@ -115,7 +145,7 @@ mod tests {
 
     #[test]
     fn same_as_std_stable_sort() {
-        for n in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 100, 257, 1000, 4099] {
+        for n in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 257, 1000, 4099] {
             for (seed, modulo) in [(1, 3), (7, 10), (42, 1000), (99, u64::MAX)] {
                 // (key, original position): ties on key must keep their order
                 let v: Vec<(u64, usize)> = numbers(seed + n as u64, n, modulo).into_iter().zip(0..).collect();
@@ -134,6 +164,19 @@ mod tests {
                 let mut std_full = v;
                 std_full.sort_unstable();
                 assert_eq!(full, std_full);
+            }
+        }
+    }
+
+    #[test]
+    fn small_path_gives_the_merge_sorts_indices() {
+        for n in 0..=SMALL {
+            for (seed, modulo) in [(3, 2), (5, 4), (11, 1000)] {
+                let keys = numbers(seed * 100 + n as u64, n, modulo);
+                let mut cmp = |i: usize, j: usize| keys[i].cmp(&keys[j]);
+                let mut small = vec![0; n];
+                small_sorted_indices(&mut small, &mut cmp);
+                assert_eq!(small, sorted_indices(n, &mut cmp), "n = {n}, modulo = {modulo}");
             }
         }
     }
