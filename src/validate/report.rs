@@ -386,27 +386,33 @@ pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &S
     // the whole text: see `canonical`)
     let mut hasher = Sha256::new();
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut writer = super::canonical::Writer::default();
     hasher.update(b"{\"failed_claims\":");
-    hash_array(&mut hasher, &mut buf, failed)?;
+    hash_array(&mut hasher, &mut writer, &mut buf, failed)?;
     hasher.update(b",\"validated_claims\":");
-    hash_array(&mut hasher, &mut buf, results)?;
+    hash_array(&mut hasher, &mut writer, &mut buf, results)?;
     hasher.update(b",\"validation_summary\":");
     buf.clear();
-    super::canonical::write(summary, &mut buf).map_err(hash_error)?;
+    writer.write(summary, &mut buf).map_err(hash_error)?;
     hasher.update(&buf);
     hasher.update(b"}");
     Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Hashes the canonical JSON array of `items`, one item at a time through `buf`.
-fn hash_array<T: Serialize>(hasher: &mut Sha256, buf: &mut Vec<u8>, items: &[T]) -> crate::Result<()> {
+fn hash_array<T: Serialize>(
+    hasher: &mut Sha256,
+    writer: &mut super::canonical::Writer,
+    buf: &mut Vec<u8>,
+    items: &[T],
+) -> crate::Result<()> {
     hasher.update(b"[");
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             hasher.update(b",");
         }
         buf.clear();
-        super::canonical::write(item, buf).map_err(hash_error)?;
+        writer.write(item, buf).map_err(hash_error)?;
         // in pieces: in wasm, each piece is a new call of the block
         // function, which V8 runs optimized once it is hot (one call over a
         // long text would run in its baseline code to the end)
