@@ -46,23 +46,28 @@ struct Heads {
 fn heads_of(blob: &'static [u8]) -> Heads {
     let mut heads =
         Heads { words: Vec::with_capacity(blob.len() / 200), offsets: Vec::with_capacity(blob.len() / 200) };
-    // an entry: its prefix byte (0 for a whole word), the suffix, a 0
+    // an entry: its prefix byte (0 for a whole word), the suffix, a 0; so
+    // an entry starting at `at` ends at the first 0 after `at` (one pass of
+    // memchr's iterator over the blob, not a search per entry)
     let (mut at, mut n) = (0usize, 0usize);
-    while at < blob.len() {
-        let end = suffix_end(blob, at + 1);
+    let mut push = |at: usize, end: usize, n: usize| {
         if n % RESTART == 0 {
             heads.offsets.push(at as u32);
             heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
         }
-        at = end + 1;
+    };
+    for zero in memchr::memchr_iter(0, blob) {
+        if zero <= at {
+            continue; // the entry's prefix byte
+        }
+        push(at, zero, n);
+        at = zero + 1;
         n += 1;
     }
+    if at < blob.len() {
+        push(at, blob.len(), n); // a last entry without its 0
+    }
     heads
-}
-
-/// The end of the 0-terminated suffix starting at `from`.
-fn suffix_end(blob: &[u8], from: usize) -> usize {
-    blob.get(from..).and_then(|r| memchr::memchr(0, r)).map_or(blob.len(), |p| from + p)
 }
 
 /// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
@@ -81,7 +86,9 @@ pub fn is_name(word: &str) -> bool {
 }
 
 /// Front-coded lookup: binary search over the whole entries, then a scan of
-/// at most [`RESTART`] entries in a stack buffer.
+/// at most [`RESTART`] entries, each compared with `word` from where it
+/// and `word` can first differ: an entry that shares more with the one
+/// before than that one shares with `word` is, like it, before `word`.
 fn contains(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
     let w = word.as_bytes();
     if w.is_empty() || w.len() > 64 {
@@ -90,21 +97,32 @@ fn contains(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
     // the last block whose first word is <= w
     let block = heads.words.partition_point(|h| *h <= w);
     let Some(&start) = block.checked_sub(1).and_then(|b| heads.offsets.get(b)) else { return false };
-    let mut current = [0u8; 256];
-    let mut len = 0usize;
+    // `len`: the length of the entry before; `common`: its common prefix with w
+    let (mut len, mut common) = (0usize, 0usize);
     let mut at = start as usize;
     for _ in 0..RESTART {
         let Some(&shared) = blob.get(at) else { return false };
-        let end = suffix_end(blob, at + 1);
+        let mut end = at + 1;
+        while blob.get(end).is_some_and(|&b| b != 0) {
+            end += 1;
+        }
         let suffix = blob.get(at + 1..end).unwrap_or(&[]);
         let shared = (shared as usize).min(len);
-        let Some(dst) = current.get_mut(shared..shared + suffix.len()) else { return false };
-        dst.copy_from_slice(suffix);
         len = shared + suffix.len();
-        match current.get(..len).map(|c| c.cmp(w)) {
-            Some(std::cmp::Ordering::Equal) => return true,
-            Some(std::cmp::Ordering::Greater) | None => return false,
-            Some(std::cmp::Ordering::Less) => {}
+        if len > 256 {
+            return false; // longer than any word (as the former copy into a 256-byte buffer said)
+        }
+        if shared <= common {
+            // the entry equals w up to `shared`: compare the rest
+            let rest = w.get(shared..).unwrap_or(&[]);
+            let same = suffix.iter().zip(rest).take_while(|(a, b)| a == b).count();
+            common = shared + same;
+            match (suffix.get(same), rest.get(same)) {
+                (None, None) => return true,
+                (Some(_), None) => return false,
+                (Some(a), Some(b)) if a > b => return false,
+                _ => {} // before w
+            }
         }
         at = end + 1;
         if at >= blob.len() {
@@ -1147,6 +1165,106 @@ mod tests {
             assert!(is_name(n) && !is_english_word(n), "{n}");
         }
         assert!(is_name("tim") && is_name("argo") && !is_name("time"));
+    }
+
+    /// The end of the 0-terminated suffix starting at `from`.
+    fn suffix_end(blob: &[u8], from: usize) -> usize {
+        blob.get(from..).and_then(|r| memchr::memchr(0, r)).map_or(blob.len(), |p| from + p)
+    }
+
+    /// The former `heads_of`: a search for each entry's end.
+    fn heads_of_slow(blob: &'static [u8]) -> Heads {
+        let mut heads = Heads { words: Vec::new(), offsets: Vec::new() };
+        let (mut at, mut n) = (0usize, 0usize);
+        while at < blob.len() {
+            let end = suffix_end(blob, at + 1);
+            if n % RESTART == 0 {
+                heads.offsets.push(at as u32);
+                heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
+            }
+            at = end + 1;
+            n += 1;
+        }
+        heads
+    }
+
+    /// The former `contains`: each entry of the block rebuilt in a buffer
+    /// and compared whole.
+    fn contains_slow(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
+        let w = word.as_bytes();
+        if w.is_empty() || w.len() > 64 {
+            return false;
+        }
+        let block = heads.words.partition_point(|h| *h <= w);
+        let Some(&start) = block.checked_sub(1).and_then(|b| heads.offsets.get(b)) else { return false };
+        let mut current = [0u8; 256];
+        let mut len = 0usize;
+        let mut at = start as usize;
+        for _ in 0..RESTART {
+            let Some(&shared) = blob.get(at) else { return false };
+            let end = suffix_end(blob, at + 1);
+            let suffix = blob.get(at + 1..end).unwrap_or(&[]);
+            let shared = (shared as usize).min(len);
+            let Some(dst) = current.get_mut(shared..shared + suffix.len()) else { return false };
+            dst.copy_from_slice(suffix);
+            len = shared + suffix.len();
+            match current.get(..len).map(|c| c.cmp(w)) {
+                Some(std::cmp::Ordering::Equal) => return true,
+                Some(std::cmp::Ordering::Greater) | None => return false,
+                Some(std::cmp::Ordering::Less) => {}
+            }
+            at = end + 1;
+            if at >= blob.len() {
+                return false;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn lookups_agree_with_the_former_ones() {
+        let mut next = crate::test_rng::below(0x5EED);
+        for blob in [WORDS, NAMES] {
+            let (heads, slow) = (heads_of(blob), heads_of_slow(blob));
+            assert_eq!(heads.words, slow.words);
+            assert_eq!(heads.offsets, slow.offsets);
+            // every entry, and near misses of it: one byte changed, one
+            // more, one fewer, a prefix; then random strings
+            let mut entries = Vec::new();
+            let (mut at, mut prev) = (0usize, Vec::new());
+            while at < blob.len() {
+                let end = suffix_end(blob, at + 1);
+                let mut word: Vec<u8> = prev.get(..usize::from(blob[at]).min(prev.len())).unwrap_or(&[]).to_vec();
+                word.extend_from_slice(&blob[at + 1..end]);
+                entries.push(String::from_utf8_lossy(&word).into_owned());
+                prev = word;
+                at = end + 1;
+            }
+            let letters = "abcdefghijklmnopqrstuvwxyz'éß中-";
+            let letter =
+                |next: &mut dyn FnMut(usize) -> usize| letters.chars().nth(next(letters.chars().count())).unwrap();
+            for e in &entries {
+                let chars: Vec<char> = e.chars().collect();
+                let k = next(chars.len().max(1));
+                let mut changed = chars.clone();
+                if let Some(c) = changed.get_mut(k) {
+                    *c = letter(&mut next);
+                }
+                let mut longer = chars.clone();
+                longer.insert(k.min(chars.len()), letter(&mut next));
+                let shorter: String = chars.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, c)| c).collect();
+                let prefix: String = chars.iter().take(k).collect();
+                for w in
+                    [e.clone(), changed.iter().collect(), longer.iter().collect(), shorter, prefix, format!("{e}s")]
+                {
+                    assert_eq!(contains(blob, &heads, &w), contains_slow(blob, &slow, &w), "{w:?}");
+                }
+            }
+            for _ in 0..50_000 {
+                let w: String = (0..next(12)).map(|_| letter(&mut next)).collect();
+                assert_eq!(contains(blob, &heads, &w), contains_slow(blob, &slow, &w), "{w:?}");
+            }
+        }
     }
 
     #[test]
