@@ -37,6 +37,7 @@ use crate::text::quantity;
 use crate::text::tokens;
 use crate::text::Normalized;
 use serde::Serialize;
+use std::cell::Cell;
 
 /// Widest band of the word alignment, in tokens either side of the
 /// diagonal (plus the difference of the two lengths). A passage further
@@ -153,12 +154,6 @@ impl<F: Fn(&str) -> bool> Words for F {
     }
 }
 
-/// Whether `word` (lowercase) is a word of the source or of English, or a
-/// name of the word lists.
-fn is_word(words: &dyn Words, word: &str) -> bool {
-    lexicon::is_english_word(word) || lexicon::is_name(word) || words.in_source(word)
-}
-
 /// A token of one side.
 #[derive(Debug, Clone)]
 struct Tok {
@@ -169,6 +164,34 @@ struct Tok {
     /// The token is the quote's first word (which begins a sentence, as
     /// far as capitals go); other tokens are asked [`begins_sentence`].
     sentence_start: bool,
+    /// [`lexicon::is_english_word`] of `key`, once asked.
+    english: Cell<Option<bool>>,
+    /// [`Tok::is_word`], once asked (a comparison has one [`Words`]).
+    word: Cell<Option<bool>>,
+}
+
+impl Tok {
+    /// Whether the key is an English word: asked of the word list once per
+    /// token, however many stretches and candidates' checks ask it.
+    fn is_english(&self) -> bool {
+        if let Some(known) = self.english.get() {
+            return known;
+        }
+        let known = lexicon::is_english_word(&self.key);
+        self.english.set(Some(known));
+        known
+    }
+
+    /// Whether the key (lowercase) is a word of the source or of English,
+    /// or a name of the word lists; asked once per token.
+    fn is_word(&self, words: &dyn Words) -> bool {
+        if let Some(known) = self.word.get() {
+            return known;
+        }
+        let known = self.is_english() || lexicon::is_name(&self.key) || words.in_source(&self.key);
+        self.word.set(Some(known));
+        known
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +231,8 @@ fn side_tokens(side: &Side, first_is_sentence_start: bool) -> Tokens {
         let digits = raw.bytes().any(|b| b.is_ascii_digit());
         // whether a sentence starts here is asked only of capitalized words
         let sentence_start = toks.is_empty() && s >= start && first_is_sentence_start;
-        toks.push(Tok { start: s, end: e, key, digits, sentence_start });
+        let (english, word) = (Cell::new(None), Cell::new(None));
+        toks.push(Tok { start: s, end: e, key, digits, sentence_start, english, word });
     });
     Tokens { toks, cut_start, cut_end }
 }
@@ -385,7 +409,7 @@ impl Tokens {
 
 fn partial_of(qt: &[&Tok], st: &[&Tok], words: &dyn Words, fits: impl Fn(&str, &str) -> bool) -> bool {
     let ([q], [s]) = (qt, st) else { return false };
-    !q.digits && !s.digits && q.key.len() < s.key.len() && fits(&s.key, &q.key) && !is_word(words, &q.key)
+    !q.digits && !s.digits && q.key.len() < s.key.len() && fits(&s.key, &q.key) && !q.is_word(words)
 }
 
 /// One stretch of differing tokens.
@@ -521,7 +545,7 @@ impl Region<'_, '_> {
             return self.edit(EditKind::Cosmetic, None, "hyphenation");
         }
         if let [one] = self.q {
-            if !is_word(self.words, &one.key) && !self.names() {
+            if !one.is_word(self.words) && !self.names() {
                 return self.edit(EditKind::Typo, None, "missing space");
             }
         }
@@ -534,7 +558,7 @@ impl Region<'_, '_> {
         let ([q], [s]) = (self.q, self.s) else {
             return None;
         };
-        if is_word(self.words, &q.key) {
+        if q.is_word(self.words) {
             return None;
         }
         let edit = self.one_word(q, s);
@@ -548,7 +572,7 @@ impl Region<'_, '_> {
         }
         let qc = lexicon::closed_class(&q.key);
         let sc = lexicon::closed_class(&s.key);
-        if is_word(self.words, &q.key) {
+        if q.is_word(self.words) {
             let why = match qc.or(sc) {
                 Some(c) => class_name(c),
                 None => "word",
@@ -605,7 +629,7 @@ impl Region<'_, '_> {
                     Case::AllCaps => true,
                     Case::Capitalized => {
                         let starts = t.sentence_start || begins_sentence(side, t.start);
-                        !starts || (is_source && !lexicon::is_english_word(&t.key))
+                        !starts || (is_source && !t.is_english())
                     }
                     Case::Lower => false,
                 }
