@@ -47,8 +47,9 @@ fn heads_of(blob: &'static [u8]) -> Heads {
     let mut heads =
         Heads { words: Vec::with_capacity(blob.len() / 200), offsets: Vec::with_capacity(blob.len() / 200) };
     // an entry: its prefix byte (0 for a whole word), the suffix, a 0; so
-    // an entry starting at `at` ends at the first 0 after `at` (one pass of
-    // memchr's iterator over the blob, not a search per entry)
+    // an entry starting at `at` ends at the first 0 after `at` (one pass
+    // over the blob's bytes, not a search per entry: entries are a few
+    // bytes long)
     let (mut at, mut n) = (0usize, 0usize);
     let mut push = |at: usize, end: usize, n: usize| {
         if n % RESTART == 0 {
@@ -56,12 +57,12 @@ fn heads_of(blob: &'static [u8]) -> Heads {
             heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
         }
     };
-    for zero in memchr::memchr_iter(0, blob) {
-        if zero <= at {
-            continue; // the entry's prefix byte
+    for (i, &b) in blob.iter().enumerate() {
+        if b != 0 || i <= at {
+            continue; // a letter, or the entry's prefix byte
         }
-        push(at, zero, n);
-        at = zero + 1;
+        push(at, i, n);
+        at = i + 1;
         n += 1;
     }
     if at < blob.len() {
