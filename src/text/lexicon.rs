@@ -48,8 +48,8 @@ fn heads_of(blob: &'static [u8]) -> Heads {
         Heads { words: Vec::with_capacity(blob.len() / 200), offsets: Vec::with_capacity(blob.len() / 200) };
     // an entry: its prefix byte (0 for a whole word), the suffix, a 0; so
     // an entry starting at `at` ends at the first 0 after `at` (one pass
-    // over the blob's bytes, not a search per entry: entries are a few
-    // bytes long)
+    // over the blob, eight bytes at a time, not a search per entry:
+    // entries are a few bytes long)
     let (mut at, mut n) = (0usize, 0usize);
     let mut push = |at: usize, end: usize, n: usize| {
         if n % RESTART == 0 {
@@ -57,18 +57,35 @@ fn heads_of(blob: &'static [u8]) -> Heads {
             heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
         }
     };
-    for (i, &b) in blob.iter().enumerate() {
-        if b != 0 || i <= at {
-            continue; // a letter, or the entry's prefix byte
+    for (k, chunk) in blob.chunks(8).enumerate() {
+        let mut word = [0xffu8; 8]; // the last chunk padded with bytes that are not 0
+        for (d, s) in word.iter_mut().zip(chunk) {
+            *d = *s;
         }
-        push(at, i, n);
-        at = i + 1;
-        n += 1;
+        let mut zeros = zero_bytes(u64::from_le_bytes(word));
+        while zeros != 0 {
+            let i = k * 8 + (zeros.trailing_zeros() / 8) as usize;
+            zeros &= zeros - 1;
+            if i <= at {
+                continue; // the entry's prefix byte
+            }
+            push(at, i, n);
+            at = i + 1;
+            n += 1;
+        }
     }
     if at < blob.len() {
         push(at, blob.len(), n); // a last entry without its 0
     }
     heads
+}
+
+/// The high bit of each byte of `x` (little-endian) that is 0, exactly
+/// (no carries between bytes: each byte's low seven bits plus 0x7f stay in
+/// the byte).
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
 /// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
@@ -1220,6 +1237,19 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn zero_bytes_marks_exactly_the_zeros() {
+        let mut next = crate::test_rng::below(99);
+        for _ in 0..100_000 {
+            let bytes: [u8; 8] = std::array::from_fn(|_| match next(6) {
+                5 => next(256) as u8,
+                k => [0, 1, 0x7f, 0x80, 0xff][k],
+            });
+            let want: u64 = (0..8).filter(|&i| bytes[i] == 0).map(|i| 0x80u64 << (8 * i)).sum();
+            assert_eq!(zero_bytes(u64::from_le_bytes(bytes)), want, "{bytes:?}");
+        }
     }
 
     #[test]

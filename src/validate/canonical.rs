@@ -131,6 +131,15 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
                 i += 8;
                 continue;
             }
+        } else {
+            // the last bytes, padded with spaces (which need no escaping)
+            let mut word = [b' '; 8];
+            for (d, s) in word.iter_mut().zip(bytes.get(i..).unwrap_or_default()) {
+                *d = *s;
+            }
+            if !any_escaped(u64::from_le_bytes(word)) {
+                break;
+            }
         }
         let b = bytes.get(i).copied().unwrap_or_default();
         i += 1;
