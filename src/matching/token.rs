@@ -204,7 +204,7 @@ fn choose(
 /// after tightening depends only on the hits in the window); a window
 /// without an anchor holds at most `m - 1` terms and scored below `floor`
 /// anyway. On quotes of common words (paraphrases, shuffled sentences) this
-/// drops most hits of the few most frequent stems before the sort.
+/// drops most hits of the few most frequent stems before the merge.
 fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize) -> Vec<Hit> {
     let n = query.terms.len();
     let lists: Vec<&[u32]> =
@@ -218,10 +218,9 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     });
     let (rare, common) = order.split_at(n - (m - 1));
     // hits as numbers (see `Hit`; terms are fewer than a quote's words, at
-    // most MAX_QUOTE_CHARS, so they fit 31 bits), sorted as numbers: a sort
-    // of u64 is several times cheaper than one of tuples; the positions are
-    // distinct (a token has one stem and the terms have distinct stems), so
-    // any sort gives the one order
+    // most MAX_QUOTE_CHARS, so they fit 31 bits), merged as numbers: the
+    // positions are distinct (a token has one stem and the terms have
+    // distinct stems), so the merge's order is the one order by position
     if n >= 1 << 31 {
         return Vec::new();
     }
@@ -230,28 +229,73 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         let surface = surface_ids.get(t).copied().flatten().is_some_and(|s| index.surface(p) == s);
         hit(p, t, surface)
     };
-    // room for the anchors and as many common hits (the walks below push
-    // them one by one)
-    let rare_hits: usize = rare.iter().map(|&t| lists.get(t).map_or(0, |l| l.len())).sum();
-    let mut keys: Vec<Hit> = Vec::with_capacity(2 * rare_hits);
-    for &t in rare {
-        keys.extend(lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)));
+    // one ascending run a term (postings ascend, and a hit's position is
+    // its high bits), merged shortest first
+    let mut runs: Vec<Vec<Hit>> = rare
+        .iter()
+        .map(|&t| lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)).collect())
+        .collect();
+    let anchors = merge_runs(&mut runs);
+    if common.is_empty() || anchors.is_empty() {
+        return anchors;
     }
-    // stable: the keys are runs of ascending numbers (one a term), which
-    // the stable sort merges in linear passes (the unstable one does not
-    // see them)
-    keys.sort();
-    if !common.is_empty() && !keys.is_empty() {
-        let intervals = reaches(keys.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
-        let anchors = keys.len();
-        for &t in common {
-            near_anchors(&intervals, lists.get(t).copied().unwrap_or_default(), |p| keys.push(key(p, t)));
-        }
-        if keys.len() > anchors {
-            keys.sort();
-        }
+    let intervals = reaches(anchors.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
+    runs.push(anchors);
+    for &t in common {
+        let mut near = Vec::new();
+        near_anchors(&intervals, lists.get(t).copied().unwrap_or_default(), |p| near.push(key(p, t)));
+        runs.push(near);
     }
-    keys
+    merge_runs(&mut runs)
+}
+
+/// The ascending merge of `runs` (each ascending), which it empties: the
+/// two shortest merged first, as a Huffman code joins the two rarest
+/// symbols, so that each hit is copied about as many times as its run's
+/// depth in that tree (the runs' lengths vary a hundredfold: the rarest
+/// terms' runs meet each other before they meet the commonest's).
+fn merge_runs(runs: &mut Vec<Vec<Hit>>) -> Vec<Hit> {
+    runs.retain(|r| !r.is_empty());
+    loop {
+        let Some(a) = take_shortest(runs) else {
+            return Vec::new();
+        };
+        let Some(b) = take_shortest(runs) else {
+            return a;
+        };
+        runs.push(merge_two(&a, &b));
+    }
+}
+
+/// Removes and returns the shortest of `runs` (the first of equals).
+fn take_shortest(runs: &mut Vec<Vec<Hit>>) -> Option<Vec<Hit>> {
+    let at = runs.iter().enumerate().min_by_key(|(i, r)| (r.len(), *i)).map(|(i, _)| i)?;
+    Some(runs.swap_remove(at))
+}
+
+/// The ascending merge of two ascending runs.
+fn merge_two(mut a: &[Hit], mut b: &[Hit]) -> Vec<Hit> {
+    // one hit a step, as many steps as hits: a map over a range, which
+    // `collect` writes into a vector of the exact size without a check a
+    // hit (the range's length is known)
+    (0..a.len() + b.len())
+        .map(|_| match (a, b) {
+            ([x, rest_a @ ..], [y, ..]) if x <= y => {
+                a = rest_a;
+                *x
+            }
+            (_, [y, rest_b @ ..]) => {
+                b = rest_b;
+                *y
+            }
+            ([x, rest_a @ ..], []) => {
+                a = rest_a;
+                *x
+            }
+            // not reached: the steps are as many as the hits
+            ([], []) => 0,
+        })
+        .collect()
 }
 
 /// The anchors' reaches `[p - reach, p + reach]` for ascending anchor
@@ -632,6 +676,39 @@ mod tests {
         }
         assert!(dropped > 10_000, "the filter dropped too few hits to test it: {dropped}");
         assert!(compared > 1000, "the cases found too few passages to compare: {compared}");
+    }
+
+    /// `merge_runs` gives exactly the sort of all its runs' keys: random
+    /// ascending runs (empty ones, one run, none, duplicates within and
+    /// across runs, runs of very different lengths), and it empties them.
+    #[test]
+    fn merged_runs_are_the_sorted_keys() {
+        let mut rng = crate::test_rng::SplitMix64(0x6d65_7267_6521);
+        for case in 0..3000 {
+            let count = match case % 5 {
+                0 => rng.below(2),
+                _ => rng.below(20),
+            };
+            // a small key range in some cases, so that keys repeat
+            let range = if case % 3 == 0 { 8 } else { 1 << 40 };
+            let mut runs: Vec<Vec<Hit>> = (0..count)
+                .map(|_| {
+                    let len = match rng.below(4) {
+                        0 => 0,
+                        1 => rng.below(3),
+                        2 => rng.below(40),
+                        _ => rng.below(400),
+                    };
+                    let mut run: Vec<Hit> = (0..len).map(|_| rng.below(range) as Hit).collect();
+                    run.sort();
+                    run
+                })
+                .collect();
+            let mut expected: Vec<Hit> = runs.concat();
+            expected.sort();
+            assert_eq!(merge_runs(&mut runs), expected, "case {case}");
+            assert!(runs.is_empty(), "case {case}");
+        }
     }
 
     #[test]
