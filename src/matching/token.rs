@@ -348,10 +348,13 @@ fn fewest_terms(n: usize, floor: f64) -> Option<usize> {
 fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &Deadline) -> Vec<Hit> {
     let mut counts = vec![0u32; n];
     let mut distinct = 0usize;
-    let mut left = 0;
+    // the window's hits are `hits[left..=right]`; `trail` is `hits[left..]`
+    let mut trail = hits.iter();
     // the hits before `decided` are kept or dropped for good: later
-    // windows start at or after `left`
-    let mut decided = 0;
+    // windows start at or after `left`; those in `pending..decided` are
+    // kept and not yet copied (copied a run at a time, not a window at a
+    // time)
+    let (mut pending, mut decided) = (0, 0);
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for (right, &h) in hits.iter().enumerate() {
         if deadline.expired() {
@@ -362,18 +365,23 @@ fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &De
             *c += 1;
         }
         let at = hit_position(h);
-        while let Some(&old) = hits.get(left).filter(|&&o| hit_position(o) + width <= at) {
+        while let Some(&old) = trail.as_slice().first().filter(|&&o| hit_position(o) + width <= at) {
             if let Some(c) = counts.get_mut(hit_term(old)) {
                 *c -= 1;
                 distinct -= usize::from(*c == 0);
             }
-            left += 1;
+            trail.next();
         }
         if distinct >= m {
-            kept.extend_from_slice(hits.get(left.max(decided)..=right).unwrap_or_default());
+            let left = hits.len() - trail.len();
+            if left > decided {
+                kept.extend_from_slice(hits.get(pending..decided).unwrap_or_default());
+                pending = left;
+            }
             decided = right + 1;
         }
     }
+    kept.extend_from_slice(hits.get(pending..decided).unwrap_or_default());
     kept
 }
 
