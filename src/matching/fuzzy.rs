@@ -182,7 +182,45 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     if m == 0 {
         return len_a.max(len_b);
     }
-    let peq = Peq::new(pattern.chars(), m);
+    distance(&Peq::new(pattern.chars(), m), m, text)
+}
+
+/// One string's distances to several others: [`levenshtein`] with the
+/// match vectors of that string built once (the near misses of a failed
+/// claim measure the quote against up to three passages). `to(b)` is
+/// `levenshtein(a, b)`: the distance is symmetric, and the bit-parallel
+/// computation (every block of every column) is exact whichever string is
+/// the longer.
+pub struct Levenshtein<'a> {
+    pattern: &'a str,
+    /// Chars of `pattern`.
+    m: usize,
+    /// Built on the first distance asked with `pattern` as the pattern.
+    peq: std::cell::OnceCell<Peq>,
+}
+
+impl<'a> Levenshtein<'a> {
+    /// Distances from `pattern`.
+    pub fn new(pattern: &'a str) -> Levenshtein<'a> {
+        Levenshtein { pattern, m: pattern.chars().count(), peq: std::cell::OnceCell::new() }
+    }
+
+    /// The distance from the pattern to `text`.
+    pub fn to(&self, text: &str) -> usize {
+        let n = text.chars().count();
+        if self.m == 0 || n == 0 {
+            return self.m.max(n);
+        }
+        // the pattern's vectors even when the text is shorter: about
+        // `m * n / 64` steps either way
+        let peq = self.peq.get_or_init(|| Peq::new(self.pattern.chars(), self.m));
+        distance(peq, self.m, text)
+    }
+}
+
+/// The edit distance from the pattern of `m` chars (> 0) whose match
+/// vectors are `peq` to `text`.
+fn distance(peq: &Peq, m: usize, text: &str) -> usize {
     // every block of every column (what `Columns` computes with
     // `Band::FULL` and row 0 anchored, without its band bookkeeping): the
     // near misses of a failed claim ask for three of these, each over a
