@@ -224,19 +224,30 @@ fn distance(peq: &Peq, m: usize, text: &str) -> usize {
     // every block of every column (what `Columns` computes with
     // `Band::FULL` and row 0 anchored, without its band bookkeeping): the
     // near misses of a failed claim ask for three of these, each over a
-    // passage longer than the quote
+    // passage longer than the quote. The last block (whose row `m - 1`
+    // gives the score) apart from the others, so that the loop over the
+    // others chooses no mask.
     let blocks = m.div_ceil(WORD_BITS);
-    let (mut pv, mut mv) = (vec![!0u64; blocks], vec![0u64; blocks]);
-    let last = blocks - 1;
+    let mut upper = vec![(!0u64, 0u64); blocks.saturating_sub(1)];
+    let (mut pv_last, mut mv_last) = (!0u64, 0u64);
     let last_mask = 1u64 << ((m - 1) % WORD_BITS);
     let mut score = m;
-    for c in text.chars() {
+    let mut step = |c: char| {
+        let Some((&last_eq, eqs)) = peq.get(c).split_last() else {
+            return;
+        };
         // D[0][j] - D[0][j - 1] = 1: row 0 is anchored
         let mut h = 1;
-        for (b, ((pv, mv), &e)) in pv.iter_mut().zip(mv.iter_mut()).zip(peq.get(c)).enumerate() {
-            h = advance_block(pv, mv, e, h, if b == last { last_mask } else { HIGH_BIT });
+        for ((pv, mv), &e) in upper.iter_mut().zip(eqs) {
+            h = advance_block(pv, mv, e, h, HIGH_BIT);
         }
+        h = advance_block(&mut pv_last, &mut mv_last, last_eq, h, last_mask);
         score = (score + usize::from(h > 0)).saturating_sub(usize::from(h < 0));
+    };
+    if text.is_ascii() {
+        text.bytes().for_each(|b| step(char::from(b)));
+    } else {
+        text.chars().for_each(step);
     }
     score
 }
