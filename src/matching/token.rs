@@ -302,27 +302,38 @@ fn merge_two(mut a: &[Hit], mut b: &[Hit]) -> Vec<Hit> {
 /// positions `p`, merged where they touch: ascending, disjoint.
 fn reaches(anchors: impl Iterator<Item = usize>, reach: usize) -> Vec<(usize, usize)> {
     let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(anchors.size_hint().0);
+    // the last interval, held apart until the next one cannot join it
+    let mut open: Option<(usize, usize)> = None;
     for p in anchors {
         let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
-        match intervals.last_mut() {
-            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-            _ => intervals.push((lo, hi)),
-        }
+        open = match open {
+            Some((a, b)) if lo <= b.saturating_add(1) => Some((a, b.max(hi))),
+            Some(last) => {
+                intervals.push(last);
+                Some((lo, hi))
+            }
+            None => Some((lo, hi)),
+        };
     }
+    intervals.extend(open);
     intervals
 }
 
 /// Calls `keep` with each of `postings` inside one of `intervals`: one
 /// walk along both (both ascend), linear in the two.
 fn near_anchors(intervals: &[(usize, usize)], postings: &[u32], mut keep: impl FnMut(usize)) {
-    let mut at = intervals.iter().peekable();
+    // `rest`: the intervals not wholly before the current posting
+    let mut rest = intervals;
     for &p in postings {
         let p_at = p as usize;
-        while at.peek().is_some_and(|iv| iv.1 < p_at) {
-            at.next();
+        while let [(_, hi), later @ ..] = rest {
+            if *hi >= p_at {
+                break;
+            }
+            rest = later;
         }
-        match at.peek() {
-            Some(iv) if iv.0 <= p_at => keep(p_at),
+        match rest.first() {
+            Some(&(lo, _)) if lo <= p_at => keep(p_at),
             Some(_) => {}
             None => break,
         }
@@ -716,6 +727,34 @@ mod tests {
             expected.sort();
             assert_eq!(merge_runs(&mut runs), expected, "case {case}");
             assert!(runs.is_empty(), "case {case}");
+        }
+    }
+
+    /// `reaches` and `near_anchors` keep exactly the postings within
+    /// `reach` of an anchor (brute force), with disjoint ascending
+    /// intervals: random ascending anchors and postings, reaches of 0 to
+    /// 60, anchors near 0 (the saturating edge), none, duplicates.
+    #[test]
+    fn near_anchors_are_the_postings_within_reach() {
+        let mut rng = crate::test_rng::SplitMix64(0x7265_6163_6865);
+        for case in 0..2000 {
+            let span = 1 + rng.below(if case % 2 == 0 { 200 } else { 5000 });
+            let mut anchors: Vec<usize> = (0..rng.below(40)).map(|_| rng.below(span)).collect();
+            anchors.sort();
+            let mut postings: Vec<u32> = (0..rng.below(200)).map(|_| rng.below(span) as u32).collect();
+            postings.sort();
+            postings.dedup();
+            let reach = rng.below(61);
+            let intervals = reaches(anchors.iter().copied(), reach);
+            assert!(intervals.windows(2).all(|w| w[0].1 + 1 < w[1].0), "case {case}: {intervals:?}");
+            let mut kept = Vec::new();
+            near_anchors(&intervals, &postings, |p| kept.push(p));
+            let expected: Vec<usize> = postings
+                .iter()
+                .map(|&p| p as usize)
+                .filter(|&p| anchors.iter().any(|&a| p.abs_diff(a) <= reach))
+                .collect();
+            assert_eq!(kept, expected, "case {case}: {anchors:?} {reach}");
         }
     }
 
