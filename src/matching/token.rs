@@ -224,16 +224,19 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     if n >= 1 << 31 {
         return Vec::new();
     }
-    let surface_ids: Vec<Option<u32>> = query.terms.iter().map(|t| t.1).collect();
-    let key = |p: usize, t: usize| {
-        let surface = surface_ids.get(t).copied().flatten().is_some_and(|s| index.surface(p) == s);
-        hit(p, t, surface)
+    // the hits of term `t`: its surface id looked up once a term
+    let keys_of = |t: usize| {
+        let surface_id = query.terms.get(t).and_then(|&(_, s)| s);
+        move |p: usize| hit(p, t, surface_id.is_some_and(|s| index.surface(p) == s))
     };
     // one ascending run a term (postings ascend, and a hit's position is
     // its high bits), merged shortest first
     let mut runs: Vec<Vec<Hit>> = rare
         .iter()
-        .map(|&t| lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)).collect())
+        .map(|&t| {
+            let key = keys_of(t);
+            lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize)).collect()
+        })
         .collect();
     let anchors = merge_runs(&mut runs);
     if common.is_empty() || anchors.is_empty() {
@@ -242,8 +245,9 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     let intervals = reaches(anchors.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
     runs.push(anchors);
     for &t in common {
-        let mut near = Vec::new();
-        near_anchors(&intervals, lists.get(t).copied().unwrap_or_default(), |p| near.push(key(p, t)));
+        let (key, postings) = (keys_of(t), lists.get(t).copied().unwrap_or_default());
+        let mut near = Vec::with_capacity(postings.len());
+        near_anchors(&intervals, postings, |p| near.push(key(p)));
         runs.push(near);
     }
     merge_runs(&mut runs)
