@@ -29,15 +29,32 @@ impl TokenQuery {
         let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
         let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
         let chosen = if content.is_empty() { &words } else { &content };
-        let mut seen_stems: Vec<&str> = Vec::new();
+        // a stem seen: by its id when the text has it, else by its text
+        // (a stem is in the text or not, so both tell stems apart as their
+        // texts do); a word the text has as a surface takes the stem id
+        // the index stemmed that surface to, without stemming it again
+        #[derive(PartialEq)]
+        enum Seen<'q> {
+            Id(u32),
+            Text(&'q str),
+        }
+        let mut seen_stems: Vec<Seen> = Vec::new();
         let mut terms = Vec::new();
         for w in chosen {
-            let s = stem(w);
-            if seen_stems.contains(&s) {
+            let surface_id = index.surface_id(w);
+            let (seen, stem_id) = match surface_id.and_then(|s| index.surface_stem(s)) {
+                Some(id) => (Seen::Id(id), Some(id)),
+                None => {
+                    let s = stem(w);
+                    let id = index.stem_id(s);
+                    (id.map_or(Seen::Text(s), Seen::Id), id)
+                }
+            };
+            if seen_stems.contains(&seen) {
                 continue;
             }
-            seen_stems.push(s);
-            terms.push((index.stem_id(s), index.surface_id(w)));
+            seen_stems.push(seen);
+            terms.push((stem_id, surface_id));
         }
         TokenQuery { terms, token_count: words.len() }
     }
@@ -759,6 +776,62 @@ mod tests {
                 .filter(|&p| anchors.iter().any(|&a| p.abs_diff(a) <= reach))
                 .collect();
             assert_eq!(kept, expected, "case {case}: {anchors:?} {reach}");
+        }
+    }
+
+    /// `TokenQuery::new` (stem ids taken from the index's surfaces) gives
+    /// the terms it gave when it stemmed every word: random quotes of words
+    /// the text has, other forms of their stems, words it lacks, repeats,
+    /// stop words, apostrophes, digits, CJK and emoji.
+    #[test]
+    fn query_terms_are_the_stemmed_words() {
+        let vocab = [
+            "type",
+            "types",
+            "typed",
+            "borrow",
+            "borrowing",
+            "borrowed",
+            "the",
+            "of",
+            "and",
+            "checker",
+            "checking",
+            "don't",
+            "it's",
+            "3.2",
+            "42",
+            "中文",
+            "😀",
+            "café",
+            "zebra",
+            "quokkas",
+            "authenticate",
+            "authentication",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x7465_726d_73);
+        for _ in 0..500 {
+            let doc: Vec<&str> = (0..rng.below(60)).map(|_| vocab[rng.below(vocab.len() - 4)]).collect();
+            let doc = normalize_str(&doc.join(" "), Profile::default());
+            let idx = TokenIndex::new(&doc);
+            let quote: Vec<&str> = (0..1 + rng.below(12)).map(|_| vocab[rng.below(vocab.len())]).collect();
+            let quote = normalize_str(&quote.join(" "), Profile::default());
+            // the former construction: every chosen word stemmed
+            let words: Vec<&str> = tokens::tokenize(&quote).iter().map(|t| t.text(&quote)).collect();
+            let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
+            let chosen = if content.is_empty() { &words } else { &content };
+            let mut seen: Vec<&str> = Vec::new();
+            let mut expected = Vec::new();
+            for w in chosen {
+                let s = stem(w);
+                if !seen.contains(&s) {
+                    seen.push(s);
+                    expected.push((idx.stem_id(s), idx.surface_id(w)));
+                }
+            }
+            let q = TokenQuery::new(&quote, &idx);
+            assert_eq!(q.terms, expected, "{doc:?} / {quote:?}");
+            assert_eq!(q.token_count, words.len());
         }
     }
 
