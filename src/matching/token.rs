@@ -809,7 +809,7 @@ mod tests {
             "authenticate",
             "authentication",
         ];
-        let mut rng = crate::test_rng::SplitMix64(0x7465_726d_73);
+        let mut rng = crate::test_rng::SplitMix64(0x0074_6572_6d73);
         for _ in 0..500 {
             let doc: Vec<&str> = (0..rng.below(60)).map(|_| vocab[rng.below(vocab.len() - 4)]).collect();
             let doc = normalize_str(&doc.join(" "), Profile::default());
