@@ -182,23 +182,72 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     if m == 0 {
         return len_a.max(len_b);
     }
-    let peq = Peq::new(pattern.chars(), m);
+    distance(&Peq::new(pattern.chars(), m), m, text)
+}
+
+/// One string's distances to several others: [`levenshtein`] with the
+/// match vectors of that string built once (the near misses of a failed
+/// claim measure the quote against up to three passages). `to(b)` is
+/// `levenshtein(a, b)`: the distance is symmetric, and the bit-parallel
+/// computation (every block of every column) is exact whichever string is
+/// the longer.
+pub struct Levenshtein<'a> {
+    pattern: &'a str,
+    /// Chars of `pattern`.
+    m: usize,
+    /// Built on the first distance asked with `pattern` as the pattern.
+    peq: std::cell::OnceCell<Peq>,
+}
+
+impl<'a> Levenshtein<'a> {
+    /// Distances from `pattern`.
+    pub fn new(pattern: &'a str) -> Levenshtein<'a> {
+        Levenshtein { pattern, m: pattern.chars().count(), peq: std::cell::OnceCell::new() }
+    }
+
+    /// The distance from the pattern to `text`.
+    pub fn to(&self, text: &str) -> usize {
+        let n = text.chars().count();
+        if self.m == 0 || n == 0 {
+            return self.m.max(n);
+        }
+        // the pattern's vectors even when the text is shorter: about
+        // `m * n / 64` steps either way
+        let peq = self.peq.get_or_init(|| Peq::new(self.pattern.chars(), self.m));
+        distance(peq, self.m, text)
+    }
+}
+
+/// The edit distance from the pattern of `m` chars (> 0) whose match
+/// vectors are `peq` to `text`.
+fn distance(peq: &Peq, m: usize, text: &str) -> usize {
     // every block of every column (what `Columns` computes with
     // `Band::FULL` and row 0 anchored, without its band bookkeeping): the
     // near misses of a failed claim ask for three of these, each over a
-    // passage longer than the quote
+    // passage longer than the quote. The last block (whose row `m - 1`
+    // gives the score) apart from the others, so that the loop over the
+    // others chooses no mask.
     let blocks = m.div_ceil(WORD_BITS);
-    let (mut pv, mut mv) = (vec![!0u64; blocks], vec![0u64; blocks]);
-    let last = blocks - 1;
+    let mut upper = vec![(!0u64, 0u64); blocks.saturating_sub(1)];
+    let (mut pv_last, mut mv_last) = (!0u64, 0u64);
     let last_mask = 1u64 << ((m - 1) % WORD_BITS);
     let mut score = m;
-    for c in text.chars() {
+    let mut step = |c: char| {
+        let Some((&last_eq, eqs)) = peq.get(c).split_last() else {
+            return;
+        };
         // D[0][j] - D[0][j - 1] = 1: row 0 is anchored
         let mut h = 1;
-        for (b, ((pv, mv), &e)) in pv.iter_mut().zip(mv.iter_mut()).zip(peq.get(c)).enumerate() {
-            h = advance_block(pv, mv, e, h, if b == last { last_mask } else { HIGH_BIT });
+        for ((pv, mv), &e) in upper.iter_mut().zip(eqs) {
+            h = advance_block(pv, mv, e, h, HIGH_BIT);
         }
+        h = advance_block(&mut pv_last, &mut mv_last, last_eq, h, last_mask);
         score = (score + usize::from(h > 0)).saturating_sub(usize::from(h < 0));
+    };
+    if text.is_ascii() {
+        text.bytes().for_each(|b| step(char::from(b)));
+    } else {
+        text.chars().for_each(step);
     }
     score
 }

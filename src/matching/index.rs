@@ -346,6 +346,11 @@ impl TokenIndex {
         self.surface_vocab.get(word)
     }
 
+    /// The stem id of surface `id` (that of `tokens::stem` of the surface).
+    pub fn surface_stem(&self, id: u32) -> Option<u32> {
+        self.surface_stems.get(id as usize).copied()
+    }
+
     /// The id of a stem, if the text has it.
     pub fn stem_id(&self, stem: &str) -> Option<u32> {
         self.stem_vocab.get(stem)

@@ -29,15 +29,32 @@ impl TokenQuery {
         let words: Vec<&str> = tokens::tokenize(normalized_quote).iter().map(|t| t.text(normalized_quote)).collect();
         let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
         let chosen = if content.is_empty() { &words } else { &content };
-        let mut seen_stems: Vec<&str> = Vec::new();
+        // a stem seen: by its id when the text has it, else by its text
+        // (a stem is in the text or not, so both tell stems apart as their
+        // texts do); a word the text has as a surface takes the stem id
+        // the index stemmed that surface to, without stemming it again
+        #[derive(PartialEq)]
+        enum Seen<'q> {
+            Id(u32),
+            Text(&'q str),
+        }
+        let mut seen_stems: Vec<Seen> = Vec::new();
         let mut terms = Vec::new();
         for w in chosen {
-            let s = stem(w);
-            if seen_stems.contains(&s) {
+            let surface_id = index.surface_id(w);
+            let (seen, stem_id) = match surface_id.and_then(|s| index.surface_stem(s)) {
+                Some(id) => (Seen::Id(id), Some(id)),
+                None => {
+                    let s = stem(w);
+                    let id = index.stem_id(s);
+                    (id.map_or(Seen::Text(s), Seen::Id), id)
+                }
+            };
+            if seen_stems.contains(&seen) {
                 continue;
             }
-            seen_stems.push(s);
-            terms.push((index.stem_id(s), index.surface_id(w)));
+            seen_stems.push(seen);
+            terms.push((stem_id, surface_id));
         }
         TokenQuery { terms, token_count: words.len() }
     }
@@ -204,7 +221,7 @@ fn choose(
 /// after tightening depends only on the hits in the window); a window
 /// without an anchor holds at most `m - 1` terms and scored below `floor`
 /// anyway. On quotes of common words (paraphrases, shuffled sentences) this
-/// drops most hits of the few most frequent stems before the sort.
+/// drops most hits of the few most frequent stems before the merge.
 fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize) -> Vec<Hit> {
     let n = query.terms.len();
     let lists: Vec<&[u32]> =
@@ -218,67 +235,126 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
     });
     let (rare, common) = order.split_at(n - (m - 1));
     // hits as numbers (see `Hit`; terms are fewer than a quote's words, at
-    // most MAX_QUOTE_CHARS, so they fit 31 bits), sorted as numbers: a sort
-    // of u64 is several times cheaper than one of tuples; the positions are
-    // distinct (a token has one stem and the terms have distinct stems), so
-    // any sort gives the one order
+    // most MAX_QUOTE_CHARS, so they fit 31 bits), merged as numbers: the
+    // positions are distinct (a token has one stem and the terms have
+    // distinct stems), so the merge's order is the one order by position
     if n >= 1 << 31 {
         return Vec::new();
     }
-    let surface_ids: Vec<Option<u32>> = query.terms.iter().map(|t| t.1).collect();
-    let key = |p: usize, t: usize| {
-        let surface = surface_ids.get(t).copied().flatten().is_some_and(|s| index.surface(p) == s);
-        hit(p, t, surface)
+    // the hits of term `t`: its surface id looked up once a term
+    let keys_of = |t: usize| {
+        let surface_id = query.terms.get(t).and_then(|&(_, s)| s);
+        move |p: usize| hit(p, t, surface_id.is_some_and(|s| index.surface(p) == s))
     };
-    // room for the anchors and as many common hits (the walks below push
-    // them one by one)
-    let rare_hits: usize = rare.iter().map(|&t| lists.get(t).map_or(0, |l| l.len())).sum();
-    let mut keys: Vec<Hit> = Vec::with_capacity(2 * rare_hits);
-    for &t in rare {
-        keys.extend(lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize, t)));
+    // one ascending run a term (postings ascend, and a hit's position is
+    // its high bits), merged shortest first
+    let mut runs: Vec<Vec<Hit>> = rare
+        .iter()
+        .map(|&t| {
+            let key = keys_of(t);
+            lists.get(t).copied().unwrap_or_default().iter().map(|&p| key(p as usize)).collect()
+        })
+        .collect();
+    let anchors = merge_runs(&mut runs);
+    if common.is_empty() || anchors.is_empty() {
+        return anchors;
     }
-    // stable: the keys are runs of ascending numbers (one a term), which
-    // the stable sort merges in linear passes (the unstable one does not
-    // see them)
-    keys.sort();
-    if !common.is_empty() && !keys.is_empty() {
-        let intervals = reaches(keys.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
-        let anchors = keys.len();
-        for &t in common {
-            near_anchors(&intervals, lists.get(t).copied().unwrap_or_default(), |p| keys.push(key(p, t)));
-        }
-        if keys.len() > anchors {
-            keys.sort();
-        }
+    let intervals = reaches(anchors.iter().map(|&h| hit_position(h)), width.saturating_sub(1));
+    runs.push(anchors);
+    for &t in common {
+        let (key, postings) = (keys_of(t), lists.get(t).copied().unwrap_or_default());
+        let mut near = Vec::with_capacity(postings.len());
+        near_anchors(&intervals, postings, |p| near.push(key(p)));
+        runs.push(near);
     }
-    keys
+    merge_runs(&mut runs)
+}
+
+/// The ascending merge of `runs` (each ascending), which it empties: the
+/// two shortest merged first, as a Huffman code joins the two rarest
+/// symbols, so that each hit is copied about as many times as its run's
+/// depth in that tree (the runs' lengths vary a hundredfold: the rarest
+/// terms' runs meet each other before they meet the commonest's).
+fn merge_runs(runs: &mut Vec<Vec<Hit>>) -> Vec<Hit> {
+    runs.retain(|r| !r.is_empty());
+    loop {
+        let Some(a) = take_shortest(runs) else {
+            return Vec::new();
+        };
+        let Some(b) = take_shortest(runs) else {
+            return a;
+        };
+        runs.push(merge_two(&a, &b));
+    }
+}
+
+/// Removes and returns the shortest of `runs` (the first of equals).
+fn take_shortest(runs: &mut Vec<Vec<Hit>>) -> Option<Vec<Hit>> {
+    let at = runs.iter().enumerate().min_by_key(|(i, r)| (r.len(), *i)).map(|(i, _)| i)?;
+    Some(runs.swap_remove(at))
+}
+
+/// The ascending merge of two ascending runs.
+fn merge_two(mut a: &[Hit], mut b: &[Hit]) -> Vec<Hit> {
+    // one hit a step, as many steps as hits: a map over a range, which
+    // `collect` writes into a vector of the exact size without a check a
+    // hit (the range's length is known)
+    (0..a.len() + b.len())
+        .map(|_| match (a, b) {
+            ([x, rest_a @ ..], [y, ..]) if x <= y => {
+                a = rest_a;
+                *x
+            }
+            (_, [y, rest_b @ ..]) => {
+                b = rest_b;
+                *y
+            }
+            ([x, rest_a @ ..], []) => {
+                a = rest_a;
+                *x
+            }
+            // not reached: the steps are as many as the hits
+            ([], []) => 0,
+        })
+        .collect()
 }
 
 /// The anchors' reaches `[p - reach, p + reach]` for ascending anchor
 /// positions `p`, merged where they touch: ascending, disjoint.
 fn reaches(anchors: impl Iterator<Item = usize>, reach: usize) -> Vec<(usize, usize)> {
     let mut intervals: Vec<(usize, usize)> = Vec::with_capacity(anchors.size_hint().0);
+    // the last interval, held apart until the next one cannot join it
+    let mut open: Option<(usize, usize)> = None;
     for p in anchors {
         let (lo, hi) = (p.saturating_sub(reach), p.saturating_add(reach));
-        match intervals.last_mut() {
-            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-            _ => intervals.push((lo, hi)),
-        }
+        open = match open {
+            Some((a, b)) if lo <= b.saturating_add(1) => Some((a, b.max(hi))),
+            Some(last) => {
+                intervals.push(last);
+                Some((lo, hi))
+            }
+            None => Some((lo, hi)),
+        };
     }
+    intervals.extend(open);
     intervals
 }
 
 /// Calls `keep` with each of `postings` inside one of `intervals`: one
 /// walk along both (both ascend), linear in the two.
 fn near_anchors(intervals: &[(usize, usize)], postings: &[u32], mut keep: impl FnMut(usize)) {
-    let mut at = intervals.iter().peekable();
+    // `rest`: the intervals not wholly before the current posting
+    let mut rest = intervals;
     for &p in postings {
         let p_at = p as usize;
-        while at.peek().is_some_and(|iv| iv.1 < p_at) {
-            at.next();
+        while let [(_, hi), later @ ..] = rest {
+            if *hi >= p_at {
+                break;
+            }
+            rest = later;
         }
-        match at.peek() {
-            Some(iv) if iv.0 <= p_at => keep(p_at),
+        match rest.first() {
+            Some(&(lo, _)) if lo <= p_at => keep(p_at),
             Some(_) => {}
             None => break,
         }
@@ -304,10 +380,13 @@ fn fewest_terms(n: usize, floor: f64) -> Option<usize> {
 fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &Deadline) -> Vec<Hit> {
     let mut counts = vec![0u32; n];
     let mut distinct = 0usize;
-    let mut left = 0;
+    // the window's hits are `hits[left..=right]`; `trail` is `hits[left..]`
+    let mut trail = hits.iter();
     // the hits before `decided` are kept or dropped for good: later
-    // windows start at or after `left`
-    let mut decided = 0;
+    // windows start at or after `left`; those in `pending..decided` are
+    // kept and not yet copied (copied a run at a time, not a window at a
+    // time)
+    let (mut pending, mut decided) = (0, 0);
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for (right, &h) in hits.iter().enumerate() {
         if deadline.expired() {
@@ -318,18 +397,23 @@ fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &De
             *c += 1;
         }
         let at = hit_position(h);
-        while let Some(&old) = hits.get(left).filter(|&&o| hit_position(o) + width <= at) {
+        while let Some(&old) = trail.as_slice().first().filter(|&&o| hit_position(o) + width <= at) {
             if let Some(c) = counts.get_mut(hit_term(old)) {
                 *c -= 1;
                 distinct -= usize::from(*c == 0);
             }
-            left += 1;
+            trail.next();
         }
         if distinct >= m {
-            kept.extend_from_slice(hits.get(left.max(decided)..=right).unwrap_or_default());
+            let left = hits.len() - trail.len();
+            if left > decided {
+                kept.extend_from_slice(hits.get(pending..decided).unwrap_or_default());
+                pending = left;
+            }
             decided = right + 1;
         }
     }
+    kept.extend_from_slice(hits.get(pending..decided).unwrap_or_default());
     kept
 }
 
@@ -632,6 +716,123 @@ mod tests {
         }
         assert!(dropped > 10_000, "the filter dropped too few hits to test it: {dropped}");
         assert!(compared > 1000, "the cases found too few passages to compare: {compared}");
+    }
+
+    /// `merge_runs` gives exactly the sort of all its runs' keys: random
+    /// ascending runs (empty ones, one run, none, duplicates within and
+    /// across runs, runs of very different lengths), and it empties them.
+    #[test]
+    fn merged_runs_are_the_sorted_keys() {
+        let mut rng = crate::test_rng::SplitMix64(0x6d65_7267_6521);
+        for case in 0..3000 {
+            let count = match case % 5 {
+                0 => rng.below(2),
+                _ => rng.below(20),
+            };
+            // a small key range in some cases, so that keys repeat
+            let range = if case % 3 == 0 { 8 } else { 1 << 40 };
+            let mut runs: Vec<Vec<Hit>> = (0..count)
+                .map(|_| {
+                    let len = match rng.below(4) {
+                        0 => 0,
+                        1 => rng.below(3),
+                        2 => rng.below(40),
+                        _ => rng.below(400),
+                    };
+                    let mut run: Vec<Hit> = (0..len).map(|_| rng.below(range) as Hit).collect();
+                    run.sort();
+                    run
+                })
+                .collect();
+            let mut expected: Vec<Hit> = runs.concat();
+            expected.sort();
+            assert_eq!(merge_runs(&mut runs), expected, "case {case}");
+            assert!(runs.is_empty(), "case {case}");
+        }
+    }
+
+    /// `reaches` and `near_anchors` keep exactly the postings within
+    /// `reach` of an anchor (brute force), with disjoint ascending
+    /// intervals: random ascending anchors and postings, reaches of 0 to
+    /// 60, anchors near 0 (the saturating edge), none, duplicates.
+    #[test]
+    fn near_anchors_are_the_postings_within_reach() {
+        let mut rng = crate::test_rng::SplitMix64(0x7265_6163_6865);
+        for case in 0..2000 {
+            let span = 1 + rng.below(if case % 2 == 0 { 200 } else { 5000 });
+            let mut anchors: Vec<usize> = (0..rng.below(40)).map(|_| rng.below(span)).collect();
+            anchors.sort();
+            let mut postings: Vec<u32> = (0..rng.below(200)).map(|_| rng.below(span) as u32).collect();
+            postings.sort();
+            postings.dedup();
+            let reach = rng.below(61);
+            let intervals = reaches(anchors.iter().copied(), reach);
+            assert!(intervals.windows(2).all(|w| w[0].1 + 1 < w[1].0), "case {case}: {intervals:?}");
+            let mut kept = Vec::new();
+            near_anchors(&intervals, &postings, |p| kept.push(p));
+            let expected: Vec<usize> = postings
+                .iter()
+                .map(|&p| p as usize)
+                .filter(|&p| anchors.iter().any(|&a| p.abs_diff(a) <= reach))
+                .collect();
+            assert_eq!(kept, expected, "case {case}: {anchors:?} {reach}");
+        }
+    }
+
+    /// `TokenQuery::new` (stem ids taken from the index's surfaces) gives
+    /// the terms it gave when it stemmed every word: random quotes of words
+    /// the text has, other forms of their stems, words it lacks, repeats,
+    /// stop words, apostrophes, digits, CJK and emoji.
+    #[test]
+    fn query_terms_are_the_stemmed_words() {
+        let vocab = [
+            "type",
+            "types",
+            "typed",
+            "borrow",
+            "borrowing",
+            "borrowed",
+            "the",
+            "of",
+            "and",
+            "checker",
+            "checking",
+            "don't",
+            "it's",
+            "3.2",
+            "42",
+            "中文",
+            "😀",
+            "café",
+            "zebra",
+            "quokkas",
+            "authenticate",
+            "authentication",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x0074_6572_6d73);
+        for _ in 0..500 {
+            let doc: Vec<&str> = (0..rng.below(60)).map(|_| vocab[rng.below(vocab.len() - 4)]).collect();
+            let doc = normalize_str(&doc.join(" "), Profile::default());
+            let idx = TokenIndex::new(&doc);
+            let quote: Vec<&str> = (0..1 + rng.below(12)).map(|_| vocab[rng.below(vocab.len())]).collect();
+            let quote = normalize_str(&quote.join(" "), Profile::default());
+            // the former construction: every chosen word stemmed
+            let words: Vec<&str> = tokens::tokenize(&quote).iter().map(|t| t.text(&quote)).collect();
+            let content: Vec<&str> = words.iter().copied().filter(|w| !tokens::is_stop_word(w)).collect();
+            let chosen = if content.is_empty() { &words } else { &content };
+            let mut seen: Vec<&str> = Vec::new();
+            let mut expected = Vec::new();
+            for w in chosen {
+                let s = stem(w);
+                if !seen.contains(&s) {
+                    seen.push(s);
+                    expected.push((idx.stem_id(s), idx.surface_id(w)));
+                }
+            }
+            let q = TokenQuery::new(&quote, &idx);
+            assert_eq!(q.terms, expected, "{doc:?} / {quote:?}");
+            assert_eq!(q.token_count, words.len());
+        }
     }
 
     #[test]

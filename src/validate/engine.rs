@@ -1652,10 +1652,12 @@ impl<'a> ClaimContext<'a> {
     fn near_misses(&self) -> Rejected {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
+        let from_quote = fuzzy::Levenshtein::new(&self.p.quote);
         token::find(&q, tokens, NEAR_MISS_FLOOR, MAX_LISTED, self.deadline)
             .into_iter()
             .filter_map(|m| {
-                let dist = self.distance_to(m.start, m.end);
+                // `distance_to`'s, the quote's match vectors built once
+                let dist = self.index.text().get(m.start..m.end).map(|t| from_quote.to(t));
                 let c = self.candidate_at(MatchType::Fuzzy, m.start, m.end, m.score, m.score, dist)?;
                 let reason = format!(
                     "shares {:.0}% of the quote's content words but is not the quoted text (edit distance {}, max_edit_distance {})",

@@ -3,7 +3,7 @@
 
 use super::fuzzy_common as common;
 
-use crate::matching::fuzzy::{best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery};
+use crate::matching::fuzzy::{best_in_window, find_all, levenshtein, FuzzyMatch, FuzzyQuery, Levenshtein};
 use common::*;
 
 #[test]
@@ -52,6 +52,42 @@ fn levenshtein_random_against_dp() {
         let b = random_string(&mut rng, ALPHABET, lb);
         let (sa, sb): (String, String) = (a.iter().collect(), b.iter().collect());
         assert_eq!(levenshtein(&sa, &sb), edit_distance(&a, &b));
+    }
+}
+
+/// `Levenshtein::to` (the pattern's vectors kept and reused, the pattern
+/// longer or shorter than the text) is `levenshtein` and the DP: random
+/// strings of emoji, CJK, combining marks, accented letters, spaces and
+/// CRLF, from empty to several blocks long, each pattern against several
+/// texts (related by edits, and unrelated).
+#[test]
+fn kept_vectors_give_levenshtein() {
+    const MIXED: &[char] = &['a', 'b', 'c', 'd', 'é', '中', '文', '😀', '\u{301}', ' ', '\r', '\n'];
+    let mut rng = Rng::new(2105);
+    for case in 0..1500 {
+        let len = match case % 4 {
+            0 => rng.below(8),
+            1 => rng.below(70),
+            _ => rng.below(300),
+        };
+        let a = random_string(&mut rng, MIXED, len);
+        let sa: String = a.iter().collect();
+        let from = Levenshtein::new(&sa);
+        for _ in 0..3 {
+            let b = if rng.below(2) == 0 {
+                let mut b = a.clone();
+                let edits = rng.below(60);
+                mutate(&mut rng, &mut b, MIXED, edits);
+                b
+            } else {
+                let lb = rng.below(300);
+                random_string(&mut rng, MIXED, lb)
+            };
+            let sb: String = b.iter().collect();
+            let expected = edit_distance(&a, &b);
+            assert_eq!(from.to(&sb), expected, "{sa:?} {sb:?}");
+            assert_eq!(levenshtein(&sa, &sb), expected, "{sa:?} {sb:?}");
+        }
     }
 }
 
