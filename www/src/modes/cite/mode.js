@@ -4,9 +4,16 @@
 // and see each claim as it is produced, then its verdict, confidence,
 // citations before and after correction, and its evidence spans highlighted
 // in the sources (UTF-16 offsets from the report).
+//
+// The inputs and the host settings are kept in this browser (storage.js)
+// until Clear; a first visit (or one after Clear and a reload) shows the
+// sample. A problem names the box it is in, the error code once, and what to
+// do.
 
 import { citeStream, version } from '../../library.js';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
+import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
+import { clearButton, showProblem } from '../../widgets.js';
 import { DEMO_LABEL, demoHost, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
 
@@ -30,8 +37,10 @@ export function mount(panel, ctx) {
   let controller = null;
   let runs = 0;
 
-  panel.append(h('div', { class: 'cite-mode' },
+  const root = h('div', { class: 'cite-mode' },
     h('div', { class: 'inputs' },
+      h('div', { class: 'input-bar' }, clearButton(() => clearWork())),
+      h('p', { class: 'help' }, 'Your query, sources, outline, claims and host settings are kept in this browser until you press Clear.'),
       field('Query', query),
       field('Sources (JSON: [{id, title, content}])', sources),
       field('Outline (one section per line)', outline),
@@ -40,12 +49,82 @@ export function mount(panel, ctx) {
         h('label', {}, useDemo, ` Demo (offline) — ${DEMO_LABEL}`),
         h('label', {}, useUrl, ' OpenAI-compatible URL '), url, model),
       h('div', { class: 'actions' }, run, stop)),
-    h('div', { class: 'results' }, live, results)));
+    h('div', { class: 'results' }, live, results));
+  panel.append(root);
+
+  // ---- work kept across reloads ----
+  const saved = savedWork('evidence-validator:cite', (message) => ctx.setStatus(message));
+  /** The inputs as saved. */
+  const inputs = () => ({
+    query: query.value, sources: sources.value, outline: outline.value, claims: claims.value,
+    host: useUrl.checked ? 'url' : 'demo', url: url.value, model: model.value,
+  });
+  /** False while the page itself fills the inputs (a restore, Clear): nothing to save. */
+  let keeping = false;
+  const remember = () => { if (keeping) saved.save(inputs); };
+  // typed edits and the host switch
+  root.addEventListener('input', remember);
+  root.addEventListener('change', remember);
+  restore();
+
+  /** The last visit's inputs, if this browser kept them (a first visit keeps the sample). */
+  async function restore() {
+    const fresh = JSON.stringify(inputs());
+    const work = await saved.load();
+    if (JSON.stringify(inputs()) !== fresh) { keeping = true; return; } // the user started meanwhile
+    const text = (v) => (typeof v === 'string' ? v : '');
+    if (work) {
+      query.value = text(work.query);
+      sources.value = text(work.sources);
+      outline.value = text(work.outline);
+      claims.value = text(work.claims);
+      useUrl.checked = work.host === 'url';
+      useDemo.checked = !useUrl.checked;
+      url.value = text(work.url);
+      model.value = text(work.model);
+      ctx.setStatus(RESTORED_NOTE);
+    }
+    keeping = true;
+  }
+
+  /** Empties the inputs and the results, the demo host chosen, and forgets the saved work. */
+  function clearWork() {
+    keeping = false;
+    controller?.abort();
+    controller = null; // its run ends unseen
+    run.disabled = false;
+    stop.disabled = true;
+    saved.clear();
+    for (const box of [query, sources, outline, claims, url, model]) box.value = '';
+    useDemo.checked = true;
+    replaceChildren(live);
+    replaceChildren(results);
+    results.dataset.state = 'idle';
+    keeping = true;
+    ctx.setStatus(CLEARED_NOTE);
+  }
+
+  /** An error shown where it is, its code once, with what to do. */
+  function problem(where, message, code, hint) {
+    const el = h('div', { class: 'problem', role: 'alert' });
+    showProblem(el, where, message, code, hint);
+    return el;
+  }
+
+  /** `box`'s text as JSON, or throws an error saying which box and what to do. */
+  function parseBox(name, box, shape) {
+    try {
+      return JSON.parse(box.value);
+    } catch (e) {
+      throw Object.assign(new Error(e.message), { where: name, hint: `Fix the ${name} box: ${shape}, then run again` });
+    }
+  }
 
   async function start() {
     runs += 1;
     controller?.abort();
     controller = new AbortController();
+    const mine = controller;
     results.dataset.state = 'running';
     replaceChildren(live);
     replaceChildren(results, 'Running…');
@@ -55,24 +134,29 @@ export function mount(panel, ctx) {
     try {
       input = {
         query: query.value,
-        sources: JSON.parse(sources.value),
-        claims: claims.value.trim() ? JSON.parse(claims.value) : [],
+        sources: parseBox('Sources', sources, 'JSON, a list of {"id", "title", "content"}'),
+        claims: claims.value.trim() ? parseBox('Claims', claims, 'JSON, a list of {"text", "citations"}, or empty') : [],
         outline: outline.value.split('\n').map((s) => s.trim()).filter(Boolean),
       };
     } catch (e) {
-      return finish('error', h('p', { class: 'error' }, `Bad input: ${e.message}`));
+      return finish('error', problem(e.where, `Not JSON (${e.message})`, null, e.hint));
     }
     const host = useDemo.checked ? demoHost() : openAiHost(url.value, model.value);
     try {
       let report = null;
-      for await (const e of citeStream(input, null, { ...host, signal: controller.signal })) {
+      for await (const e of citeStream(input, null, { ...host, signal: mine.signal })) {
+        if (controller !== mine) return; // a newer run, or Clear
         if (e.event === 'claim') live.append(h('li', { class: 'cite-live-claim', dataset: { index: String(e.index) } }, e.text));
         else if (e.event === 'verified') live.children[e.index]?.setAttribute('data-verdict', e.verdict ?? 'ABSTAINED');
         else report = e.report;
       }
-      finish('ok', render(report, input));
+      if (controller === mine) finish('ok', render(report, input));
     } catch (e) {
-      finish('error', h('p', { class: 'error' }, `${e.code ?? 'Error'}: ${e.message}`));
+      if (controller !== mine) return; // a newer run, or Clear
+      if (mine.signal.aborted) return finish('stopped', h('p', { class: 'summary' }, 'Stopped. Run the pipeline again for a report.'));
+      const where = whereOf(e.message);
+      finish('error', problem(where ?? 'Run', e.message ?? String(e), typeof e.code === 'string' ? e.code : null,
+        where ? `Fix the ${where} box, then run again` : 'Check the inputs, or the LLM host\'s URL and model (or use the demo host), then run again'));
     }
   }
 
@@ -124,4 +208,10 @@ export function mount(panel, ctx) {
   }
 
   ctx.setStatus(`evidence-validator ${version()}`);
+}
+
+/** The box a library error's JSON path points into (`… at $.sources[0].id` → Sources), if any. */
+function whereOf(message) {
+  const m = / at \$\.(query|sources|outline|claims)\b/.exec(message ?? '');
+  return m ? { query: 'Query', sources: 'Sources', outline: 'Outline', claims: 'Claims' }[m[1]] : null;
 }
