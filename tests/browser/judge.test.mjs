@@ -14,7 +14,8 @@
 //     (prompt === judgePrompt's, response === the juror's answer);
 //   - every bundled sample ends with the verdict Node computes (consensus,
 //     majority, hung jury, QUOTE_NOT_FOUND, INSUFFICIENT, LINES_OUT_OF_RANGE);
-//   - edits re-run steps 1 and 2 at once and clear the jury's verdict;
+//   - edits re-run steps 1 and 2 at once and clear the jury's verdict; so
+//     does a source file opened with "Load file…" (its name follows it);
 //   - a host page's judges (window.evidenceValidator.registerJudge, or
 //     declared before the bundle loads) sit on the jury, get the spec's prompt
 //     and instructions, and their failures and timeouts are shown;
@@ -240,6 +241,23 @@ test('edits re-run steps 1 and 2 at once and clear the jury\'s verdict; bad rang
   assert.equal(problem.split('VALIDATION_ERROR').length - 1, 1, problem);
   await page.fill('input[id^="jd-lines"]', 'L14-L15');
   await page.waitForFunction(() => document.querySelector('.claim-results').dataset.state === 'ok');
+});
+
+test('"Load file…" fills the source file and its name; steps 1 and 2 run again on it', async () => {
+  await loadClaimSample(0);
+  const { request } = await expectedClaim(0);
+  // the same minutes with two lines more at the top: the cited lines now fall short of the quote
+  const text = `Harbour Board: draft\nCirculated to members\n${MINUTES.text}`;
+  const before = await claimState();
+  await page.setInputFiles('input[type="file"][id^="jd-load"]', { name: 'council-minutes.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction((n) => Number(document.querySelector('.claim-results').dataset.checks) > n, Number(before.checks));
+  assert.equal(await page.$eval('input[id^="jd-file"]', (i) => i.value), 'council-minutes.txt');
+  assert.equal(await page.$eval('textarea[id^="jd-source"]', (b) => b.value), text);
+  const expected = lib.checkClaim({ ...request, filename: 'council-minutes.txt', source: text });
+  await page.waitForFunction((v) => document.querySelector('.claim-results').dataset.verdict === v, expected.verdict);
+  assert.match(await page.textContent('.claim-results .step-1'), / of council-minutes\.txt \(/);
+  assert.equal(await page.textContent('.claim-results .step-2 .score-value'), expected.quote_score.toFixed(3));
+  await loadClaimSample(0);
 });
 
 test('host judges: registered by the page, given the spec prompt and instructions; failures and timeouts shown', async () => {
