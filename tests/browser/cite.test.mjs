@@ -9,7 +9,8 @@
 // every cited span highlighted in its source with the source's own text.
 // Issue 19 in this view: a problem names its box, its code once and what to
 // do (point 5); the inputs and host settings survive a reload and Clear
-// forgets them (point 2). Nothing is requested from another origin and the
+// forgets them, and files dropped or opened are added to the sources (point
+// 2). Nothing is requested from another origin and the
 // page logs no error.
 
 import assert from 'node:assert/strict';
@@ -89,6 +90,42 @@ test('bad sources JSON is shown as an error naming its box and what to do, not t
   assert.equal(text, `Sources: VALIDATION_ERROR: ${error.message.replace(/^VALIDATION_ERROR: /, '')}. Fix the Sources box, then run again`);
   assert.equal(text.split('VALIDATION_ERROR').length - 1, 1, text);
   await page.fill('textarea[id^="ct-sources"]', sources);
+});
+
+test('files dropped or opened with "Add files…" are added to the sources (id from the name, title the name) and cited', async () => {
+  const page = app.page;
+  const box = 'textarea[id^="ct-sources"]';
+  const original = await page.$eval(box, (b) => b.value);
+  const harbour = 'The harbour board approved the dredging contract by five votes to two.';
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const [name, body] of list) dt.items.add(new File([body], name));
+    const target = document.querySelector('.cite-mode');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [['Harbour Minutes.txt', harbour], ['paris.md', 'A second note about Paris.']]);
+  await page.waitForFunction((sel) => JSON.parse(document.querySelector(sel).value).length === 4, box);
+  await page.setInputFiles('input[type="file"][id^="ct-sources-file"]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes.') });
+  await page.waitForFunction((sel) => JSON.parse(document.querySelector(sel).value).length === 5, box);
+  const list = JSON.parse(await page.$eval(box, (b) => b.value));
+  assert.deepEqual(list.slice(0, 2), SAMPLE.sources);
+  // "paris" is the sample's: the dropped paris.md gets "paris-2"
+  assert.deepEqual(list.slice(2), [
+    { id: 'harbour-minutes', title: 'Harbour Minutes.txt', content: harbour },
+    { id: 'paris-2', title: 'paris.md', content: 'A second note about Paris.' },
+    { id: 'notes', title: 'notes.txt', content: 'Notes.' },
+  ]);
+  // the pipeline runs on them, as the library computes it
+  await page.fill('input.cite-query', 'Who approved the dredging contract?');
+  await page.fill('textarea[id^="ct-outline"]', 'The contract');
+  assert.equal(await runOnce(), 'ok');
+  const expected = await lib.citePipeline({ query: 'Who approved the dredging contract?', sources: list, claims: [], outline: ['The contract'] }, null, demo.demoHost());
+  assert.ok(expected.claims.some((c) => c.correction.citations_after.includes('harbour-minutes')), JSON.stringify(expected.claims));
+  assert.deepEqual(await page.$$eval('.cite-claim .cite-claim-text', (ps) => ps.map((p) => p.textContent)), expected.claims.map((c) => c.text));
+  assert.ok((await page.$$eval('.cite-source[data-id="harbour-minutes"] mark.cite-span', (ms) => ms.length)) > 0, 'the dropped file\'s cited span highlighted');
+  await page.fill(box, original);
+  await page.fill('input.cite-query', SAMPLE.query);
+  await page.fill('textarea[id^="ct-outline"]', SAMPLE.outline.join('\n'));
 });
 
 test('the inputs and host settings survive a reload; Clear forgets them (a reload then shows the sample)', async () => {

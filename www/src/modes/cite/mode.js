@@ -13,7 +13,7 @@
 import { citeStream, version } from '../../library.js';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
-import { clearButton, showProblem } from '../../widgets.js';
+import { acceptDrops, clearButton, fileInput, showProblem } from '../../widgets.js';
 import { DEMO_LABEL, demoHost, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
 
@@ -22,6 +22,8 @@ export function mount(panel, ctx) {
   const field = (label, el) => h('label', { class: 'cite-field' }, h('span', {}, label), el);
   const query = h('input', { type: 'text', id: id('ct-query'), value: SAMPLE.query, class: 'cite-query', size: 80 });
   const sources = h('textarea', { id: id('ct-sources'), rows: 10, class: 'cite-sources-box' });
+  const sourcesLoader = fileInput(id('ct-sources-file'), '.txt,.md,.markdown,.html,.htm,.csv,text/*', (files) => addSources(files),
+    { multiple: true, label: 'Add files…' });
   sources.value = JSON.stringify(SAMPLE.sources, null, 2);
   const outline = h('textarea', { id: id('ct-outline'), rows: 2 });
   outline.value = SAMPLE.outline.join('\n');
@@ -40,9 +42,11 @@ export function mount(panel, ctx) {
   const root = h('div', { class: 'cite-mode' },
     h('div', { class: 'inputs' },
       h('div', { class: 'input-bar' }, clearButton(() => clearWork())),
-      h('p', { class: 'help' }, 'Your query, sources, outline, claims and host settings are kept in this browser until you press Clear.'),
+      h('p', { class: 'help' }, 'Drop text files anywhere here to add them to the sources. ' +
+        'Your query, sources, outline, claims and host settings are kept in this browser until you press Clear.'),
       field('Query', query),
       field('Sources (JSON: [{id, title, content}])', sources),
+      h('div', { class: 'field-tools' }, sourcesLoader.input, sourcesLoader.label),
       field('Outline (one section per line)', outline),
       field('Claims', claims),
       h('fieldset', { class: 'cite-host' }, h('legend', {}, 'LLM host'),
@@ -51,6 +55,7 @@ export function mount(panel, ctx) {
       h('div', { class: 'actions' }, run, stop)),
     h('div', { class: 'results' }, live, results));
   panel.append(root);
+  acceptDrops(root, (files) => addSources(files));
 
   // ---- work kept across reloads ----
   const saved = savedWork('evidence-validator:cite', (message) => ctx.setStatus(message));
@@ -102,6 +107,32 @@ export function mount(panel, ctx) {
     results.dataset.state = 'idle';
     keeping = true;
     ctx.setStatus(CLEARED_NOTE);
+  }
+
+  /**
+   * Files added to the sources box's list, each as { id, title, content }:
+   * the id from the file's name (made unique), the title its name. A box that
+   * is not a JSON list is replaced by the files.
+   */
+  async function addSources(files) {
+    let list;
+    try {
+      list = JSON.parse(sources.value);
+    } catch {
+      list = null;
+    }
+    if (!Array.isArray(list)) list = [];
+    const taken = new Set(list.map((s) => s?.id));
+    for (const file of files) {
+      const stem = file.name.replace(/\.[^.]*$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'source';
+      let sourceId = stem;
+      for (let n = 2; taken.has(sourceId); n++) sourceId = `${stem}-${n}`;
+      taken.add(sourceId);
+      list.push({ id: sourceId, title: file.name, content: await file.text() });
+    }
+    sources.value = JSON.stringify(list, null, 2);
+    ctx.setStatus(`Added ${files.map((f) => f.name).join(', ')} to the sources`);
+    remember();
   }
 
   /** An error shown where it is, its code once, with what to do. */
