@@ -2,7 +2,8 @@
 // www/dist/:
 //   - at 390 px and at 1280 px, no mode (with its sample loaded) is wider
 //     than the screen; the evidence mode's inputs are beside its results at
-//     1280 px and above them at 390 px;
+//     1280 px and above them at 390 px; at 1280 px the header is one row in
+//     every mode;
 //   - the theme follows the system setting (prefers-color-scheme), the
 //     header's switch overrides it (kept across a reload), and style.css
 //     writes each colour once (light-dark()), for both ways of choosing;
@@ -38,6 +39,11 @@ for (const [width, height] of [[390, 844], [1280, 900]]) {
         return { scrollWidth: document.documentElement.scrollWidth, over: over.slice(0, 5).map((el) => `${el.tagName}.${el.className}`) };
       });
       assert.ok(wide.scrollWidth <= width, `${mode}: ${wide.scrollWidth} px wide (${wide.over.join(', ')})`);
+      if (width >= 1280) {
+        // the header is one row: the status line (the jury's verdict, a version) never pushes the theme switch under the title
+        const rows = await page.evaluate(() => ['.brand', '#mode-tabs', '.theme-switch'].map((s) => document.querySelector(s).getBoundingClientRect().bottom));
+        assert.ok(Math.max(...rows) - Math.min(...rows) < 20, `${mode}: header rows end at ${rows.join(', ')} px`);
+      }
     }
     // the evidence mode: two columns (inputs beside the results) on a wide screen, one above the other on a phone
     await page.goto(`${app.server.url}index.html#evidence`);
