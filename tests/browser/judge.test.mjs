@@ -14,7 +14,10 @@
 //     (prompt === judgePrompt's, response === the juror's answer);
 //   - every bundled sample ends with the verdict Node computes (consensus,
 //     majority, hung jury, QUOTE_NOT_FOUND, INSUFFICIENT, LINES_OUT_OF_RANGE);
-//   - edits re-run steps 1 and 2 at once and clear the jury's verdict;
+//   - edits re-run steps 1 and 2 at once and clear the jury's verdict; so
+//     does a source file opened with "Load file…" or dropped (its name
+//     follows it); a dropped markdown report and sources fill "Verify a
+//     report";
 //   - a host page's judges (window.evidenceValidator.registerJudge, or
 //     declared before the bundle loads) sit on the jury, get the spec's prompt
 //     and instructions, and their failures and timeouts are shown;
@@ -240,6 +243,57 @@ test('edits re-run steps 1 and 2 at once and clear the jury\'s verdict; bad rang
   assert.equal(problem.split('VALIDATION_ERROR').length - 1, 1, problem);
   await page.fill('input[id^="jd-lines"]', 'L14-L15');
   await page.waitForFunction(() => document.querySelector('.claim-results').dataset.state === 'ok');
+});
+
+test('"Load file…" fills the source file and its name; steps 1 and 2 run again on it', async () => {
+  await loadClaimSample(0);
+  const { request } = await expectedClaim(0);
+  // the same minutes with two lines more at the top: the cited lines now fall short of the quote
+  const text = `Harbour Board: draft\nCirculated to members\n${MINUTES.text}`;
+  const before = await claimState();
+  await page.setInputFiles('input[type="file"][id^="jd-load"]', { name: 'council-minutes.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction((n) => Number(document.querySelector('.claim-results').dataset.checks) > n, Number(before.checks));
+  assert.equal(await page.$eval('input[id^="jd-file"]', (i) => i.value), 'council-minutes.txt');
+  assert.equal(await page.$eval('textarea[id^="jd-source"]', (b) => b.value), text);
+  const expected = lib.checkClaim({ ...request, filename: 'council-minutes.txt', source: text });
+  await page.waitForFunction((v) => document.querySelector('.claim-results').dataset.verdict === v, expected.verdict);
+  assert.match(await page.textContent('.claim-results .step-1'), / of council-minutes\.txt \(/);
+  assert.equal(await page.textContent('.claim-results .step-2 .score-value'), expected.quote_score.toFixed(3));
+  await loadClaimSample(0);
+});
+
+/** Drops files (name, text) on the judge mode, as a user drags them from the desktop. */
+async function drop(files) {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const [name, body] of list) dt.items.add(new File([body], name));
+    const target = document.querySelector('.judge-mode');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+test('dropped files: the source file of "Check a claim"; the report and its sources of "Verify a report"', async () => {
+  await loadClaimSample(0);
+  const { request } = await expectedClaim(0);
+  const before = await claimState();
+  const text = `Harbour Board: draft\n${MINUTES.text}`;
+  await drop([['draft-minutes.txt', text]]);
+  await page.waitForFunction((n) => Number(document.querySelector('.claim-results').dataset.checks) > n, Number(before.checks));
+  assert.equal(await page.$eval('input[id^="jd-file"]', (i) => i.value), 'draft-minutes.txt');
+  assert.equal(await page.$eval('textarea[id^="jd-source"]', (b) => b.value), text);
+  const expected = lib.checkClaim({ ...request, filename: 'draft-minutes.txt', source: text });
+  await page.waitForFunction((v) => document.querySelector('.claim-results').dataset.verdict === v, expected.verdict);
+  assert.match(await page.textContent('#app-status'), /Loaded draft-minutes\.txt/);
+
+  await page.click('.subview-button[data-view="report"]');
+  await drop([[WATER.name, WATER.text], ['board-report.md', REPORT], [MINUTES.name, MINUTES.text]]);
+  await page.waitForFunction(() => document.querySelectorAll('.source-item').length >= 2);
+  assert.equal(await page.$eval('textarea[id^="jd-report"]', (b) => b.value), REPORT);
+  const sources = await page.$$eval('.source-item', (lis) => lis.map((li) => [li.querySelector('input').value, li.querySelector('textarea').value]));
+  assert.deepEqual(sources.slice(-2), [[WATER.name, WATER.text], [MINUTES.name, MINUTES.text]]);
+  await page.click('.judge-mode button.clear-button');
+  await loadClaimSample(0);
 });
 
 test('host judges: registered by the page, given the spec prompt and instructions; failures and timeouts shown', async () => {

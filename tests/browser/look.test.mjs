@@ -1,8 +1,9 @@
 // Issue 19, point 5: the UI looks right everywhere, in Chromium against
 // www/dist/:
 //   - at 390 px and at 1280 px, no mode (with its sample loaded) is wider
-//     than the screen; the evidence mode's inputs are beside its results at
-//     1280 px and above them at 390 px;
+//     than the screen; each mode's inputs are beside its results at 1280 px
+//     and above them at 390 px; at 1280 px the header is one row in
+//     every mode;
 //   - the theme follows the system setting (prefers-color-scheme), the
 //     header's switch overrides it (kept across a reload), and style.css
 //     writes each colour once (light-dark()), for both ways of choosing;
@@ -38,12 +39,20 @@ for (const [width, height] of [[390, 844], [1280, 900]]) {
         return { scrollWidth: document.documentElement.scrollWidth, over: over.slice(0, 5).map((el) => `${el.tagName}.${el.className}`) };
       });
       assert.ok(wide.scrollWidth <= width, `${mode}: ${wide.scrollWidth} px wide (${wide.over.join(', ')})`);
+      if (width >= 1280) {
+        // the header is one row: the status line (the jury's verdict, a version) never pushes the theme switch under the title
+        const rows = await page.evaluate(() => ['.brand', '#mode-tabs', '.theme-switch'].map((s) => document.querySelector(s).getBoundingClientRect().bottom));
+        assert.ok(Math.max(...rows) - Math.min(...rows) < 20, `${mode}: header rows end at ${rows.join(', ')} px`);
+      }
     }
-    // the evidence mode: two columns (inputs beside the results) on a wide screen, one above the other on a phone
-    await page.goto(`${app.server.url}index.html#evidence`);
-    const [inputs, results] = await Promise.all(['#panel-evidence .inputs', '#panel-evidence .results'].map((s) => page.$eval(s, (el) => el.getBoundingClientRect().toJSON())));
-    if (width >= 1280) assert.ok(results.left >= inputs.right && results.top < inputs.bottom, `side by side: ${JSON.stringify({ inputs, results })}`);
-    else assert.ok(results.top >= inputs.bottom, `stacked: ${JSON.stringify({ inputs, results })}`);
+    // every mode: two columns (inputs beside the results) on a wide screen, one above the other on a phone
+    for (const mode of Object.keys(SHOW)) {
+      await page.goto(`${app.server.url}index.html#${mode}`);
+      await page.waitForSelector(`#panel-${mode} .results`);
+      const [inputs, results] = await Promise.all([`#panel-${mode} .inputs`, `#panel-${mode} .results`].map((s) => page.$eval(s, (el) => el.getBoundingClientRect().toJSON())));
+      if (width >= 1280) assert.ok(results.left >= inputs.right && results.top < inputs.bottom, `${mode}, side by side: ${JSON.stringify({ inputs, results })}`);
+      else assert.ok(results.top >= inputs.bottom, `${mode}, stacked: ${JSON.stringify({ inputs, results })}`);
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 }

@@ -17,6 +17,8 @@
 //     marks its item;
 //   - the SRT sample (segment level) highlights across cue lines and carries
 //     the reduced-precision note;
+//   - "Load file…" and dropped files: the transcript's format follows the
+//     file's extension; a dropped .json is the items when it reads as items;
 //   - the format selector, bad JSON, per-item errors, a list of items, the
 //     thresholds (re-validation without a new Transcript) and typing;
 //   - nothing is requested from another origin and the page logs no error.
@@ -282,6 +284,57 @@ test('the SRT sample: segment level, highlights across cue lines, the reduced-pr
   await page.click('li.tx-item[data-key="c2"] .tx-item-button');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(outDir, 'transcript-srt.png'), fullPage: false });
+});
+
+test('"Load file…" opens a transcript (the format follows its extension) and an evaluation; each run is the library\'s', async () => {
+  let s = await loadSample('whisper');
+  const open = async (which, name, text) => {
+    await page.setInputFiles(`input[type="file"][id^="${which}"]`, { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+    s = await runsAfter(s.runs);
+    assert.equal(s.state, 'ok', name);
+  };
+  const format = () => page.$eval('select[id^="tx-format"]', (x) => x.value);
+  await open('tx-transcript-file', 'talk.srt', SAMPLES.srt);
+  assert.equal(await format(), 'srt');
+  assert.equal(await page.$eval('textarea[id^="tx-transcript"]', (b) => b.value), SAMPLES.srt);
+  await assertMatchesLibrary(expected(SAMPLES.srt));
+  const evaluation = { commendations: EVALUATION.commendations.slice(0, 1), recommendations: EVALUATION.recommendations.slice(0, 1) };
+  await open('tx-items-file', 'evaluation.json', JSON.stringify(evaluation, null, 1));
+  assert.equal(await page.$eval('textarea[id^="tx-items"]', (b) => b.value), JSON.stringify(evaluation, null, 1));
+  await assertMatchesLibrary(expected(SAMPLES.srt, evaluation));
+  // a file of another kind after it: the format follows it again
+  await open('tx-transcript-file', 'talk.json', SAMPLES.whisper);
+  assert.equal(await format(), 'json');
+  await assertMatchesLibrary(expected(SAMPLES.whisper, evaluation));
+});
+
+test('dropped files: an .srt is the transcript (format SRT), an evaluation .json the items, a Whisper .json the transcript (format JSON)', async () => {
+  let s = await loadSample('whisper');
+  const drop = async (files) => {
+    await page.evaluate((list) => {
+      const dt = new DataTransfer();
+      for (const [name, body] of list) dt.items.add(new File([body], name));
+      const target = document.querySelector('.transcript-mode');
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, files);
+    s = await runsAfter(s.runs);
+    assert.equal(s.state, 'ok');
+  };
+  const format = () => page.$eval('select[id^="tx-format"]', (x) => x.value);
+  const evaluation = { commendations: EVALUATION.commendations.slice(0, 1), recommendations: EVALUATION.recommendations.slice(0, 1) };
+  // two files at once: the transcript and the items
+  await drop([['talk.srt', SAMPLES.srt], ['evaluation.json', JSON.stringify(evaluation)]]);
+  assert.equal(await format(), 'srt');
+  assert.equal(await page.$eval('textarea[id^="tx-transcript"]', (b) => b.value), SAMPLES.srt);
+  assert.equal(await page.$eval('textarea[id^="tx-items"]', (b) => b.value), JSON.stringify(evaluation));
+  assert.match(await page.textContent('#app-status'), /Loaded talk\.srt, evaluation\.json/);
+  await assertMatchesLibrary(expected(SAMPLES.srt, evaluation));
+  // a JSON transcript is not items: it replaces the transcript, the items stay
+  await drop([['talk.json', SAMPLES.whisper]]);
+  assert.equal(await format(), 'json');
+  assert.equal(await page.$eval('textarea[id^="tx-transcript"]', (b) => b.value), SAMPLES.whisper);
+  await assertMatchesLibrary(expected(SAMPLES.whisper, evaluation));
 });
 
 test('format selector, bad input, lists of items, thresholds and typing', async () => {

@@ -9,8 +9,10 @@
 //     screen, and the save of the work that follows):
 //     no task over 50 ms, for a first run as for an edit, measured once per
 //     case (no second attempt); the results are the library's (the Node
-//     build computes the expected statuses);
-//   - the claim list is virtualized: a thousand claims, a few dozen elements;
+//     build computes the expected statuses), and so are the scrollbar
+//     markers (their number, slots and statuses derived from the report);
+//   - the claim list is virtualized: a thousand claims, a few dozen elements,
+//     and the page a few dozen tab stops (the issue counted about 2000);
 //   - editing one claim of the thousand revalidates that claim only;
 //   - Cancel stops a long run at once (the worker is replaced; the next edit
 //     runs on a fresh one), keeping what was checked;
@@ -157,6 +159,39 @@ async function badgeOf(i) {
   }, i);
 }
 
+/** The slots of the viewer's scrollbar markers (mode.js MARKER_SLOTS): places closer than 1/200 of the source share one. */
+const MARKER_SLOTS = 200;
+const MARKER_RANK = { FAILED: 0, LOW_CONFIDENCE: 1, AMBIGUOUS: 2, VALIDATED: 3 };
+
+/**
+ * The markers a report's highlighted places make (each claim's match and its
+ * alternatives, not a failed claim's rejected candidates), derived from the
+ * report: per slot, the first place of the worst status in report order.
+ * Sorted by slot: `{ slot, key, status }` (`key` the page's span key).
+ */
+function markersOf(report, length) {
+  const slots = new Map();
+  report.validated_claims.forEach((r, i) => {
+    const places = [[`c${i}.m`, r.match_details], ...(r.alternative_matches ?? []).map((a, j) => [`c${i}.a${j}`, a])];
+    for (const [key, p] of places) {
+      if (!p || !Number.isInteger(p.utf16_start) || !(p.utf16_end > p.utf16_start)) continue;
+      const slot = Math.min(MARKER_SLOTS - 1, Math.floor((p.utf16_start / Math.max(1, length)) * MARKER_SLOTS));
+      const had = slots.get(slot);
+      if (!had || MARKER_RANK[r.validation_status] < MARKER_RANK[had.status]) slots.set(slot, { slot, key, status: r.validation_status });
+    }
+  });
+  return [...slots.values()].sort((a, b) => a.slot - b.slot);
+}
+
+/** The markers drawn beside the viewer's scrollbar, as markersOf describes them (the slot read back from the marker's `top`). */
+async function markersDrawn() {
+  const drawn = await page.$$eval('.scroll-markers .scroll-marker', (ms) => ms.map((m) => ({
+    top: parseFloat(m.style.top), key: m.dataset.span, cls: [...m.classList].find((c) => c.startsWith('marker-')),
+  })));
+  return drawn.map(({ top, key, cls }) => ({ slot: Math.round((top / 100) * MARKER_SLOTS), key, status: cls.slice('marker-'.length).toUpperCase().replace('-', '_') }))
+    .sort((a, b) => a.slot - b.slot);
+}
+
 test('worst case 1: 1 MB of "a a a …" and the quote "a a a a a a": no long task, the library\'s answer', async () => {
   const source = 'a '.repeat(500_000);
   const claims = JSON.stringify({ claims: [claim(1, 'a a a a a a')] });
@@ -170,8 +205,7 @@ test('worst case 1: 1 MB of "a a a …" and the quote "a a a a a a": no long tas
   assert.equal(await page.$eval('li.claim[data-index="0"] .badge', (b) => b.textContent), { AMBIGUOUS: 'ambiguous', VALIDATED: 'validated' }[status]);
   // every place the library reported has its scrollbar marker's slot, and is highlighted
   const places = [expected.validated_claims[0].match_details, ...expected.validated_claims[0].alternative_matches];
-  const slots = new Set(places.map((p) => Math.floor((p.utf16_start / source.length) * 200)));
-  assert.equal(await page.$$eval('.scroll-markers .scroll-marker', (ms) => ms.length), slots.size);
+  assert.deepEqual(await markersDrawn(), markersOf(expected, source.length));
   const keys = await page.$$eval('.source-view mark.hl', (ms) => new Set(ms.flatMap((m) => m.dataset.spans.split(' '))).size);
   assert.equal(keys, places.length);
   assert.equal(await page.$eval('.source-view', (v) => v.textContent.length), source.length, 'the whole source is in the viewer');
@@ -201,9 +235,19 @@ test('worst case 2: the 1 MB benchmark document and its 1000 claims, then one cl
   for (const r of report.validated_claims) want[kind(r.validation_status)] = (want[kind(r.validation_status)] ?? 0) + 1;
   assert.deepEqual(counts, want);
   for (const i of [0, 10, 500, 999]) assert.equal(await badgeOf(i), LABEL[report.validated_claims[i].validation_status], `claim ${i}`);
+  // the scrollbar markers (grouped and built between slices) are the report's highlighted places: as many, at their slots, their statuses
+  const markers = markersOf(report, source.length);
+  console.log(`# worst case 2: ${markers.length} scrollbar markers expected from the report`);
+  assert.deepEqual(await markersDrawn(), markers);
   // the virtualized list keeps one tab stop; End and Home reach the last and first claims; the "Failed" filter shows the failed ones
   const stops = () => page.$$eval('.claim-list button', (bs) => bs.filter((x) => x.tabIndex >= 0).length);
   assert.equal(await stops(), 1);
+  // the whole page's tab stops (the issue counted about 2000 in a long report): the list's one, the controls, and
+  // the marks of the source chunks drawn near the screen only
+  const pageStops = await page.$$eval('a[href], button, input, select, textarea, [tabindex]',
+    (els) => els.filter((x) => x.tabIndex >= 0 && !x.disabled && !x.closest('[hidden]')).length);
+  console.log(`# worst case 2: ${pageStops} tab stops in the page`);
+  assert.ok(pageStops < 200, `${pageStops} tab stops`);
   await page.focus('.claim-list button[tabindex="0"]');
   await page.keyboard.press('End');
   assert.equal(await page.evaluate(() => document.activeElement.closest('li.claim')?.dataset.index), '999');
@@ -232,6 +276,7 @@ test('worst case 2: the 1 MB benchmark document and its 1000 claims, then one cl
   assert.deepEqual(edit.longTasks.filter((d) => d > LONG_TASK_MS), [], `edit, long tasks: ${JSON.stringify(edit.longTasks)} ms`);
   const after = doc.validate(input);
   for (const i of [500, 10, 999]) assert.equal(await badgeOf(i), LABEL[after.validated_claims[i].validation_status], `claim ${i} after the edit`);
+  assert.deepEqual(await markersDrawn(), markersOf(after, source.length), 'the markers after the edit');
   doc.free();
 });
 

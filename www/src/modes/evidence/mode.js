@@ -596,12 +596,15 @@ const MARKER_RANK = { FAILED: 0, LOW_CONFIDENCE: 1, AMBIGUOUS: 2, VALIDATED: 3 }
  * A marker beside the viewer's scrollbar for every highlighted span, placed
  * by its offset in the source (chunks off screen are not laid out, so their
  * pixel positions are unknown; text is roughly even), one per slot, the
- * slot's worst status shown. Clicking one shows its span. Built between
- * `pause()`s; resolves to false when it said stop (nothing drawn).
+ * slot's worst status shown (the first span of it in report order). Clicking
+ * one shows its span. Grouped and built between `pause()`s, span by span and
+ * marker by marker (a thousand claims' spans never make one long task);
+ * resolves to false when it said stop (nothing drawn).
  */
 async function drawMarkers(strip, spans, length, pause) {
   const slots = new Map();
   for (const s of spans) {
+    if (!(await pause())) return false;
     if (s.role === 'candidate') continue;
     const slot = Math.min(MARKER_SLOTS - 1, Math.floor((s.start / Math.max(1, length)) * MARKER_SLOTS));
     const had = slots.get(slot);

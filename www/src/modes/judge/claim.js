@@ -49,11 +49,13 @@ export function claimView(jury, ctx, onEdit) {
     id: ids.lines, type: 'text', class: 'lines-input', spellcheck: 'false', placeholder: 'L11-L12',
     'aria-describedby': ids.linesHelp, oninput: () => changed(),
   });
-  const loader = fileInput(ids.loadFile, '.txt,.md,.markdown,.html,.htm,.csv,.json,text/*', async (file) => {
+  /** A file as the source file: its text and its name; steps 1 and 2 run again. */
+  const loadSource = async (file) => {
     source.value = await file.text();
     fileName.value = file.name;
     changed(true);
-  });
+  };
+  const loader = fileInput(ids.loadFile, '.txt,.md,.markdown,.html,.htm,.csv,.json,text/*', loadSource);
   const fields = { fileName, source, claim, quote, lines };
   const askButton = h('button', { type: 'button', class: 'ask-jury', onclick: () => askJury() }, 'Ask the jury');
 
@@ -238,6 +240,8 @@ export function claimView(jury, ctx, onEdit) {
     results,
     refresh: () => changed(true),
     loadSample: (i) => applySample(i, true),
+    /** Dropped files: the first is the source file. */
+    dropFiles: (files) => loadSource(files[0]),
     /** The inputs, for storage.js. */
     saved: () => Object.fromEntries(KEPT.map((k) => [k, fields[k].value])),
     /** Puts kept inputs back and runs steps 1 and 2 (the jury is asked only when the user asks). */

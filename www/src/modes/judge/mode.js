@@ -15,7 +15,7 @@
 import { version } from '../../library.js';
 import { h, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
-import { clearButton } from '../../widgets.js';
+import { acceptDrops, clearButton } from '../../widgets.js';
 import { claimView } from './claim.js';
 import { juryPanel } from './jury.js';
 import { reportView } from './report.js';
@@ -46,12 +46,18 @@ export async function mount(panel, ctx) {
       h('div', { class: 'input-bar' },
         h('div', { class: 'subview-switch', role: 'group', 'aria-label': 'Judge view', id: switchId }, buttons.claim, buttons.report),
         clearButton(() => clearWork())),
-      h('p', { class: 'help' }, 'Your claim, report, sources and jury settings are kept in this browser until you press Clear.'),
+      h('p', { class: 'help' }, 'Drop a source file (Check a claim), or a markdown report and its sources (Verify a report), anywhere here. ' +
+        'Your claim, report, sources and jury settings are kept in this browser until you press Clear.'),
       inputsSlot,
       jury.element,
       actionsSlot),
     h('div', { class: 'results' }, resultsSlot));
   panel.append(root);
+  acceptDrops(root, async (files) => {
+    await views[root.dataset.view].dropFiles(files);
+    ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
+    remember();
+  });
   // typed edits (a box, a setting, a juror's tick); what the page changes itself calls remember
   root.addEventListener('input', remember);
   root.addEventListener('change', remember);

@@ -30,10 +30,14 @@ export function reportView(jury, ctx, onEdit) {
     id: ids.report, class: 'report-input', rows: 12, spellcheck: 'false',
     placeholder: 'A markdown report citing its sources as [file.txt:L12-L14](path/to/file.txt).', oninput: () => updateCount(),
   });
-  const reportLoader = fileInput(ids.reportFile, '.md,.markdown,.txt,text/*', async (file) => {
+  /** A file as the report: its text, and its name for the exported log. */
+  const loadReport = async (file) => {
     reportBox.value = await file.text();
     reportName = file.name.replace(/\.[^.]*$/, '') || 'report';
     updateCount();
+  };
+  const reportLoader = fileInput(ids.reportFile, '.md,.markdown,.txt,text/*', async (file) => {
+    await loadReport(file);
     onEdit();
   });
   let reportName = 'report';
@@ -227,6 +231,13 @@ export function reportView(jury, ctx, onEdit) {
     actions: h('div', { class: 'judge-actions' }, runButton),
     results,
     loadSample: () => applySample(true),
+    /** Dropped files: the first markdown file is the report, the others are sources. */
+    async dropFiles(files) {
+      const report = files.find((f) => /\.(md|markdown)$/i.test(f.name));
+      if (report) await loadReport(report);
+      for (const file of files) if (file !== report) addSource(file.name, await file.text());
+      onEdit();
+    },
     /** The report and its sources, for storage.js. */
     saved: () => ({
       report: reportBox.value, reportName,

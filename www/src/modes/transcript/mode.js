@@ -18,7 +18,7 @@
 
 import { defaultTranscriptConfig, Transcript, version } from '../../library.js';
 import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { clearButton, extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { acceptDrops, clearButton, extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
 import { renderItemList } from './item-list.js';
 import { InputError, parseItems } from './items.js';
 import { clock, collectHighlights } from './layout.js';
@@ -106,7 +106,8 @@ export async function mount(panel, ctx) {
   const root = h('div', { class: 'transcript-mode', dataset: { runs: '0', transcriptBuilds: '0', state: 'empty' } },
     h('div', { class: 'inputs' },
       h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
-      h('p', { class: 'help' }, 'Your transcript, items and settings are kept in this browser until you press Clear.'),
+      h('p', { class: 'help' }, 'Drop a transcript (.json, .srt, .vtt) or evaluation items (.json) file anywhere here. ' +
+        'Your transcript, items and settings are kept in this browser until you press Clear.'),
       field(ids.transcript, 'Transcript', transcriptBox,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, transcriptFile.input, transcriptFile.label] }),
       field(ids.items, 'Evaluation items', itemsBox, {
@@ -127,6 +128,7 @@ export async function mount(panel, ctx) {
   panel.append(root);
 
   onMarkActivate(view, selectItemOf);
+  acceptDrops(root, dropFiles);
 
   const schedule = debounce(run, DEBOUNCE_MS);
   const saved = savedWork('evidence-validator:transcript', (message) => ctx.setStatus(message));
@@ -179,6 +181,26 @@ export async function mount(panel, ctx) {
     currentKey = null;
     renderEmpty();
     ctx.setStatus(CLEARED_NOTE);
+  }
+
+  /**
+   * Dropped files: a .json the items box reads (an evaluation, a list of
+   * items, one item) fills it; any other file is the transcript, its format
+   * from its extension (Auto-detect for one the selector does not name).
+   */
+  async function dropFiles(files) {
+    for (const file of files) {
+      const text = await file.text();
+      const ext = extensionOf(file.name);
+      if (ext === 'json' && readsAsItems(text)) {
+        itemsBox.value = text;
+      } else {
+        transcriptBox.value = text;
+        formatSelect.value = FORMAT_BY_EXTENSION[ext] ?? 'auto';
+      }
+    }
+    ctx.setStatus(`Loaded ${files.map((f) => f.name).join(', ')}`);
+    run();
   }
 
   function applySample(id) {
@@ -353,5 +375,14 @@ export async function mount(panel, ctx) {
   function selectItemOf(mark) {
     const key = (mark.dataset.items ?? '').split(' ')[0];
     if (key) selectItem(key, true);
+  }
+}
+
+/** Whether `text` is evaluation items (what the items box reads), not a transcript. */
+function readsAsItems(text) {
+  try {
+    return parseItems(text).kind !== 'empty';
+  } catch {
+    return false;
   }
 }
