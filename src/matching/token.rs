@@ -730,7 +730,7 @@ mod tests {
                 _ => rng.below(20),
             };
             // a small key range in some cases, so that keys repeat
-            let range = if case % 3 == 0 { 8 } else { 1 << 40 };
+            let range: Hit = if case % 3 == 0 { 8 } else { 1 << 40 };
             let mut runs: Vec<Vec<Hit>> = (0..count)
                 .map(|_| {
                     let len = match rng.below(4) {
@@ -739,7 +739,7 @@ mod tests {
                         2 => rng.below(40),
                         _ => rng.below(400),
                     };
-                    let mut run: Vec<Hit> = (0..len).map(|_| rng.below(range) as Hit).collect();
+                    let mut run: Vec<Hit> = (0..len).map(|_| rng.next_u64() % range).collect();
                     run.sort();
                     run
                 })
