@@ -201,8 +201,12 @@ test('small requests are answered while a heavy one is being validated in slices
   const heavy = plain(claimsFor(big, 600, 17)); // 75 slices of 8
   const small = { source: 'The ramen shop near Shinjuku station was the highlight.', claims: [{ id: 'EV1', task_id: 'P1.T1', evidence_type: 'direct_quote', quote: 'the ramen shop near Shinjuku station' }] };
   let heavyDone = false;
+  const t0 = performance.now();
+  let lastSmall = 0;
+  let heavyTook = 0;
   const heavyAnswer = post(wide.url, { source: big, claims: heavy }).then((r) => {
     heavyDone = true;
+    heavyTook = performance.now() - t0;
     return r;
   });
   // small requests one after another until the heavy one is answered
@@ -210,10 +214,19 @@ test('small requests are answered while a heavy one is being validated in slices
   while (!heavyDone) {
     const r = await post(wide.url, small);
     assertReport(r, small.source, small.claims, null);
-    if (!heavyDone) answeredMeanwhile++;
+    if (!heavyDone) {
+      answeredMeanwhile++;
+      lastSmall = performance.now() - t0;
+    }
   }
   assertReport(await heavyAnswer, big, heavy, null);
-  // with the one call, the heavy request holds the isolate from its start to
-  // its end: a few small requests before it starts, none during it
-  assert.ok(answeredMeanwhile >= 10, `only ${answeredMeanwhile} small requests answered while the heavy one ran`);
+  // Small requests go on being answered through the heavy one's whole run,
+  // not only before it starts: the last one answered came in the second
+  // half of the heavy request's time. (A count of small answers no longer
+  // tells the sliced path from the one call here: since the library got
+  // faster, the heavy validation is short against the 1 MB body's upload
+  // and parse, and both paths answered 7 to 14 small requests on
+  // 2026-11-29; the p99 comparison is scripts/bench-edge.mjs's.)
+  assert.ok(answeredMeanwhile >= 1, 'no small request answered while the heavy one ran');
+  assert.ok(lastSmall >= heavyTook / 2, `the last small request was answered at ${Math.round(lastSmall)} ms of the heavy one's ${Math.round(heavyTook)} ms`);
 });
