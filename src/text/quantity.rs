@@ -348,9 +348,11 @@ impl<'t> Words<'t> {
         let (value, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
             digits_token(w, self.reading.decimal_comma)
                 .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))?
-        } else {
+        } else if may_start_number(w) {
             number_words(self.text, &self.toks, &self.lower, k)
                 .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))?
+        } else {
+            return None;
         };
         let end = self.end_of(next - 1, end);
         Some(Found { value, unit, ordinal, scaled, percent: false, words, next, end })
@@ -544,6 +546,48 @@ fn digits_suffix(rest: &str, mut value: f64) -> Option<(f64, Option<&'static str
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
 /// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
 /// Returns (value, ordinal, next token).
+/// The words a number in words can start with ([`number_words`]: `a` or
+/// `an` before a scale, `dozen`, and the number and ordinal words).
+const NUMBER_STARTS: [&[&str]; 5] = [&["a", "an", "dozen"], &SMALL, &TENS, &SMALL_ORDINALS, &TENS_ORDINALS];
+
+/// The first bytes of [`NUMBER_STARTS`] (a table by byte) and the length of
+/// the longest, worked out at compile time.
+// indexing: evaluated by the compiler, where an index out of bounds is a
+// build error; `list` and `i` stay below the lengths they loop to, and a
+// byte is below 256
+#[allow(clippy::indexing_slicing)]
+const STARTS: ([bool; 256], usize) = {
+    let mut first = [false; 256];
+    let mut longest = 0;
+    let mut list = 0;
+    while list < NUMBER_STARTS.len() {
+        let words = NUMBER_STARTS[list];
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].as_bytes();
+            if let Some(&b) = w.first() {
+                first[b as usize] = true;
+            }
+            if w.len() > longest {
+                longest = w.len();
+            }
+            i += 1;
+        }
+        list += 1;
+    }
+    (first, longest)
+};
+
+/// Whether lowercase `w` can be the first word of a number in words: a
+/// test of its first byte and length, so that most words are not compared
+/// with each number word in turn. Lossless: every word of
+/// [`NUMBER_STARTS`] passes, and [`number_words`] reads no number from a
+/// first word outside them.
+fn may_start_number(w: &str) -> bool {
+    let (first, longest) = &STARTS;
+    w.len() <= *longest && w.as_bytes().first().is_some_and(|&b| first.get(usize::from(b)) == Some(&true))
+}
+
 fn number_words(text: &str, toks: &[(usize, usize)], lower: &[Cow<str>], k: usize) -> Option<(f64, bool, usize)> {
     let word = |i: usize| lower.get(i).map(|w| &**w);
     let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
@@ -725,6 +769,56 @@ mod tests {
             }
             for reading in [Reading::default(), Reading::FINANCE] {
                 assert_eq!(quantities_read(&text, reading), reference(&text, reading), "{text:?}");
+            }
+        }
+    }
+
+    /// Every word a number in words starts with passes `may_start_number`,
+    /// and of random texts' tokens, none that it turns away is read as a
+    /// number by `number_words`.
+    #[test]
+    fn number_starts_filter_nothing_number_words_reads() {
+        for words in NUMBER_STARTS {
+            for w in words {
+                assert!(may_start_number(w), "{w}");
+            }
+        }
+        const PIECES: &[&str] = &[
+            "a",
+            "an",
+            "five",
+            "Twenty",
+            "hundred",
+            "dozen",
+            "and",
+            "million",
+            "first",
+            "twenty-first",
+            "the",
+            "one",
+            "zero",
+            "nineteenth",
+            "x",
+            "fifty",
+            "ninety-nine",
+            "",
+            "é",
+            "中",
+            "sixteenths",
+            "bn",
+            "per",
+            "cent",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x5_7a75);
+        for _ in 0..5_000 {
+            let n = rng.below(10);
+            let text: String = (0..n).map(|_| PIECES[rng.below(PIECES.len())]).collect::<Vec<_>>().join(" ");
+            let words = Words::new(&text, Reading::default());
+            for k in 0..words.toks.len() {
+                let w = words.word(k).unwrap_or_default();
+                if !may_start_number(w) {
+                    assert_eq!(number_words(&text, &words.toks, &words.lower, k), None, "{w:?} in {text:?}");
+                }
             }
         }
     }

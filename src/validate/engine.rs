@@ -2088,7 +2088,7 @@ mod tests {
             "one",
         ];
         let mut rng = SplitMix64(0x0dd5_1e55);
-        let mut text = |rng: &mut SplitMix64, most: usize| -> String {
+        let text = |rng: &mut SplitMix64, most: usize| -> String {
             let n = rng.below(most);
             (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect::<Vec<_>>().join(" ")
         };
