@@ -935,6 +935,38 @@ enum Op {
 /// a band of [`MAX_BAND`] around the diagonal; outside the band everything
 /// is one changed stretch.
 fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
+    let (qk, sk): (Vec<Key>, Vec<Key>) = (q.iter().map(Key::of).collect(), s.iter().map(Key::of).collect());
+    align_items(&qk, &sk)
+}
+
+/// A token's key as the alignment compares it in each of its cells: its
+/// length and first 8 bytes as numbers first, the bytes after them only
+/// when those are equal (most cells compare two different words).
+struct Key<'t> {
+    len: usize,
+    head: u64,
+    key: &'t str,
+}
+
+impl<'t> Key<'t> {
+    fn of(t: &'t Tok) -> Key<'t> {
+        let b = t.key.as_bytes();
+        let head = match b.first_chunk::<8>() {
+            Some(c) => u64::from_le_bytes(*c),
+            None => b.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x)),
+        };
+        Key { len: b.len(), head, key: &t.key }
+    }
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, other: &Key) -> bool {
+        self.len == other.len && self.head == other.head && (self.len <= 8 || self.key == other.key)
+    }
+}
+
+/// [`align`] of two sequences of comparable items.
+fn align_items<T: PartialEq>(q: &[T], s: &[T]) -> Vec<Op> {
     let (n, m) = (q.len(), s.len());
     let diff = n.abs_diff(m);
     // a fuzzy match shifts words by about its edit count: a narrow band
@@ -964,7 +996,7 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
             } else if j == 0 {
                 i as u32
             } else {
-                let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
+                let same = q.get(i - 1) == s.get(j - 1);
                 let diag = get(&d, i - 1, j - 1).saturating_add(u32::from(!same));
                 diag.min(get(&d, i - 1, j).saturating_add(1)).min(get(&d, i, j - 1).saturating_add(1))
             };
@@ -980,7 +1012,7 @@ fn align(q: &[Tok], s: &[Tok]) -> Vec<Op> {
     while i > 0 || j > 0 {
         let here = get(&d, i, j);
         if i > 0 && j > 0 {
-            let same = q.get(i - 1).map(|t| &t.key) == s.get(j - 1).map(|t| &t.key);
+            let same = q.get(i - 1) == s.get(j - 1);
             if same && get(&d, i - 1, j - 1) == here {
                 ops.push(Op::Same(i - 1, j - 1));
                 i -= 1;
@@ -1150,6 +1182,34 @@ mod tests {
         let src = Side { normalized: &sn, original: &plain, start: s, end: e };
         let none = |_: &str| false;
         compare(&q, &src, &none, false)
+    }
+
+    /// The alignment by key heads ([`Key`]) is the alignment by the
+    /// keys themselves (the former comparison of strings in each cell), on
+    /// random token lists of a few words (many equal keys, the lists from
+    /// empty to 60 tokens, lengths far apart: past the band).
+    #[test]
+    fn alignment_by_key_heads_is_alignment_by_keys() {
+        const WORDS: &[&str] = &["the", "cache", "is", "not", "5", "five", "caché", "中文", "😀", "", "a", "the "];
+        let tok = |key: &str| Tok {
+            start: 0,
+            end: 0,
+            key: key.to_string(),
+            digits: false,
+            sentence_start: false,
+            english: Cell::new(None),
+            word: Cell::new(None),
+        };
+        let mut rng = crate::test_rng::SplitMix64(0xa1_1915);
+        for case in 0..4_000 {
+            let most = if case % 8 == 0 { 60 } else { 12 };
+            let vocabulary = 1 + rng.below(WORDS.len());
+            let (n, m) = (rng.below(most + 1), rng.below(most + 1));
+            let q: Vec<Tok> = (0..n).map(|_| tok(WORDS[rng.below(vocabulary)])).collect();
+            let s: Vec<Tok> = (0..m).map(|_| tok(WORDS[rng.below(vocabulary)])).collect();
+            let keys = |t: &[Tok]| t.iter().map(|t| t.key.clone()).collect::<Vec<String>>();
+            assert_eq!(align(&q, &s), align_items(&keys(&q), &keys(&s)), "{:?} / {:?}", keys(&q), keys(&s));
+        }
     }
 
     fn kinds(c: &Comparison) -> Vec<(EditKind, Option<Change>)> {

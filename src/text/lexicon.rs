@@ -88,6 +88,25 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
+/// The first zero byte of `blob` at or after `from` (or its length): an
+/// entry's end, eight bytes at a time ([`zero_bytes`]), the last few one
+/// at a time.
+#[inline]
+fn entry_end(blob: &[u8], from: usize) -> usize {
+    let mut at = from;
+    while let Some(chunk) = blob.get(at..).and_then(|r| r.first_chunk::<8>()) {
+        let zeros = zero_bytes(u64::from_le_bytes(*chunk));
+        if zeros != 0 {
+            return at + (zeros.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while blob.get(at).is_some_and(|&b| b != 0) {
+        at += 1;
+    }
+    at
+}
+
 /// Whether `word` (lowercase; `'` as the apostrophe) is an English word of
 /// the list (a common word, not a name).
 pub fn is_english_word(word: &str) -> bool {
@@ -120,10 +139,7 @@ fn contains(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
     let mut at = start as usize;
     for _ in 0..RESTART {
         let Some(&shared) = blob.get(at) else { return false };
-        let mut end = at + 1;
-        while blob.get(end).is_some_and(|&b| b != 0) {
-            end += 1;
-        }
+        let end = entry_end(blob, at + 1);
         let suffix = blob.get(at + 1..end).unwrap_or(&[]);
         let shared = (shared as usize).min(len);
         len = shared + suffix.len();
@@ -1237,6 +1253,28 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn entry_ends_are_the_byte_loops() {
+        let byte_loop = |blob: &[u8], from: usize| {
+            let mut end = from;
+            while blob.get(end).is_some_and(|&b| b != 0) {
+                end += 1;
+            }
+            end
+        };
+        for blob in [WORDS, NAMES] {
+            for from in 0..blob.len() + 10 {
+                assert_eq!(entry_end(blob, from), byte_loop(blob, from), "from {from}");
+            }
+        }
+        let small: &[u8] = &[1, 0, 2, 3, 0, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        for n in 0..=small.len() {
+            for from in 0..n + 3 {
+                assert_eq!(entry_end(&small[..n], from), byte_loop(&small[..n], from), "{n} from {from}");
+            }
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@
 
 use crate::text::lexicon::{SMALL_NUMBERS as SMALL, SMALL_ORDINALS, TENS, TENS_ORDINALS};
 use crate::text::tokens;
+use std::borrow::Cow;
 
 /// Most quantities of a side that [`unmatched`] compares; the rest count as
 /// unmatched (refused, never accepted).
@@ -259,7 +260,12 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 
 /// Every quantity in `text`, in order, read with `reading`'s extensions.
 pub fn quantities_read(text: &str, reading: Reading) -> Vec<Quantity> {
-    let words = Words::new(text, reading);
+    read(&Words::new(text, reading))
+}
+
+/// The quantities of `words`' text, in order.
+fn read(words: &Words) -> Vec<Quantity> {
+    let text = words.text;
     let mut out = Vec::new();
     let mut k = 0;
     while k < words.toks.len() {
@@ -294,7 +300,7 @@ pub fn quantities_read(text: &str, reading: Reading) -> Vec<Quantity> {
 struct Words<'t> {
     text: &'t str,
     toks: Vec<(usize, usize)>,
-    lower: Vec<String>,
+    lower: Vec<Cow<'t, str>>,
     reading: Reading,
 }
 
@@ -317,12 +323,12 @@ impl<'t> Words<'t> {
     fn new(text: &'t str, reading: Reading) -> Words<'t> {
         let toks: Vec<(usize, usize)> =
             tokens::tokenize(text).iter().map(|t| (t.start as usize, t.end as usize)).collect();
-        let lower = toks.iter().map(|&(s, e)| text.get(s..e).unwrap_or("").to_lowercase()).collect();
+        let lower = toks.iter().map(|&(s, e)| lowercase(text.get(s..e).unwrap_or(""))).collect();
         Words { text, toks, lower, reading }
     }
 
     fn word(&self, k: usize) -> Option<&str> {
-        self.lower.get(k).map(String::as_str)
+        self.lower.get(k).map(|w| &**w)
     }
 
     /// Whether only spaces (or a hyphen) lie between byte `from` and token `k`.
@@ -342,9 +348,11 @@ impl<'t> Words<'t> {
         let (value, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
             digits_token(w, self.reading.decimal_comma)
                 .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))?
-        } else {
+        } else if may_start_number(w) {
             number_words(self.text, &self.toks, &self.lower, k)
                 .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))?
+        } else {
+            return None;
         };
         let end = self.end_of(next - 1, end);
         Some(Found { value, unit, ordinal, scaled, percent: false, words, next, end })
@@ -454,6 +462,16 @@ impl<'t> Words<'t> {
     }
 }
 
+/// `word.to_lowercase()`, borrowed when that changes nothing: an ASCII
+/// word without capitals (most words; no allocation a token).
+fn lowercase(word: &str) -> Cow<'_, str> {
+    if word.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(word.to_lowercase())
+    }
+}
+
 /// Whether only spaces (or a hyphen: `5-minute`) lie between two tokens.
 fn gap_is_space(text: &str, from: usize, to: usize) -> bool {
     text.get(from..to).is_some_and(|g| g.len() <= 3 && g.chars().all(|c| c == ' ' || c == '\u{a0}' || c == '-'))
@@ -528,8 +546,50 @@ fn digits_suffix(rest: &str, mut value: f64) -> Option<(f64, Option<&'static str
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
 /// `one hundred and five`, `two thousand`, `a dozen`, `twenty-first`.
 /// Returns (value, ordinal, next token).
-fn number_words(text: &str, toks: &[(usize, usize)], lower: &[String], k: usize) -> Option<(f64, bool, usize)> {
-    let word = |i: usize| lower.get(i).map(String::as_str);
+/// The words a number in words can start with ([`number_words`]: `a` or
+/// `an` before a scale, `dozen`, and the number and ordinal words).
+const NUMBER_STARTS: [&[&str]; 5] = [&["a", "an", "dozen"], &SMALL, &TENS, &SMALL_ORDINALS, &TENS_ORDINALS];
+
+/// The first bytes of [`NUMBER_STARTS`] (a table by byte) and the length of
+/// the longest, worked out at compile time.
+// indexing: evaluated by the compiler, where an index out of bounds is a
+// build error; `list` and `i` stay below the lengths they loop to, and a
+// byte is below 256
+#[allow(clippy::indexing_slicing)]
+const STARTS: ([bool; 256], usize) = {
+    let mut first = [false; 256];
+    let mut longest = 0;
+    let mut list = 0;
+    while list < NUMBER_STARTS.len() {
+        let words = NUMBER_STARTS[list];
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i].as_bytes();
+            if let Some(&b) = w.first() {
+                first[b as usize] = true;
+            }
+            if w.len() > longest {
+                longest = w.len();
+            }
+            i += 1;
+        }
+        list += 1;
+    }
+    (first, longest)
+};
+
+/// Whether lowercase `w` can be the first word of a number in words: a
+/// test of its first byte and length, so that most words are not compared
+/// with each number word in turn. Lossless: every word of
+/// [`NUMBER_STARTS`] passes, and [`number_words`] reads no number from a
+/// first word outside them.
+fn may_start_number(w: &str) -> bool {
+    let (first, longest) = &STARTS;
+    w.len() <= *longest && w.as_bytes().first().is_some_and(|&b| first.get(usize::from(b)) == Some(&true))
+}
+
+fn number_words(text: &str, toks: &[(usize, usize)], lower: &[Cow<str>], k: usize) -> Option<(f64, bool, usize)> {
+    let word = |i: usize| lower.get(i).map(|w| &**w);
     let joined = |i: usize| match (toks.get(i), toks.get(i + 1)) {
         (Some(a), Some(b)) => gap_is_space(text, a.1, b.0),
         _ => false,
@@ -635,6 +695,141 @@ pub fn unmatched(quote: &[Quantity], source: &[Quantity]) -> (Vec<usize>, Vec<us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `lowercase` against `str::to_lowercase`, the path it replaces, on
+    /// every ASCII byte, number and unit words in any case, and random
+    /// words of letters, digits, accented and Greek capitals (final sigma),
+    /// the Kelvin sign, dotted `İ`, CJK and emoji; and whole readings of
+    /// random texts of such words against quantities read with the
+    /// lowercased tokens as owned strings (`reference`).
+    #[test]
+    fn lowercase_is_to_lowercase() {
+        for b in 0u8..128 {
+            let w = char::from(b).to_string();
+            assert_eq!(lowercase(&w), w.to_lowercase());
+        }
+        const PIECES: &[&str] = &[
+            "a",
+            "A",
+            "five",
+            "Five",
+            "FIVE",
+            "million",
+            "MILLION",
+            "Bn",
+            "ms",
+            "MS",
+            "percent",
+            "%",
+            "1",
+            "42",
+            "3.2",
+            "1,000",
+            "k",
+            "K",
+            "\u{212a}",
+            "\u{130}",
+            "\u{3a3}",
+            "\u{3c3}",
+            "\u{c9}",
+            "\u{e9}",
+            "\u{4e2d}",
+            "\u{1f600}",
+            "-",
+            " ",
+            "  ",
+            "twenty",
+            "First",
+            "21st",
+            "$",
+            "\u{20ac}",
+            "\u{b0}",
+            "C",
+            "per",
+            "cent",
+            "and",
+            "hundred",
+            "dozen",
+            "\u{a0}",
+            ".",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x10_3e5);
+        for case in 0..5_000 {
+            let n = rng.below(if case % 10 == 0 { 40 } else { 8 });
+            let mut text = String::new();
+            for _ in 0..n {
+                text.push_str(PIECES[rng.below(PIECES.len())]);
+                if rng.below(3) > 0 {
+                    text.push(' ');
+                }
+            }
+            for t in tokens::tokenize(&text) {
+                let w = t.text(&text);
+                assert_eq!(lowercase(w), w.to_lowercase(), "{w:?}");
+            }
+            for reading in [Reading::default(), Reading::FINANCE] {
+                assert_eq!(quantities_read(&text, reading), reference(&text, reading), "{text:?}");
+            }
+        }
+    }
+
+    /// Every word a number in words starts with passes `may_start_number`,
+    /// and of random texts' tokens, none that it turns away is read as a
+    /// number by `number_words`.
+    #[test]
+    fn number_starts_filter_nothing_number_words_reads() {
+        for words in NUMBER_STARTS {
+            for w in words {
+                assert!(may_start_number(w), "{w}");
+            }
+        }
+        const PIECES: &[&str] = &[
+            "a",
+            "an",
+            "five",
+            "Twenty",
+            "hundred",
+            "dozen",
+            "and",
+            "million",
+            "first",
+            "twenty-first",
+            "the",
+            "one",
+            "zero",
+            "nineteenth",
+            "x",
+            "fifty",
+            "ninety-nine",
+            "",
+            "é",
+            "中",
+            "sixteenths",
+            "bn",
+            "per",
+            "cent",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x5_7a75);
+        for _ in 0..5_000 {
+            let n = rng.below(10);
+            let text: String = (0..n).map(|_| PIECES[rng.below(PIECES.len())]).collect::<Vec<_>>().join(" ");
+            let words = Words::new(&text, Reading::default());
+            for k in 0..words.toks.len() {
+                let w = words.word(k).unwrap_or_default();
+                if !may_start_number(w) {
+                    assert_eq!(number_words(&text, &words.toks, &words.lower, k), None, "{w:?} in {text:?}");
+                }
+            }
+        }
+    }
+
+    /// `quantities_read` with every token lowercased by `to_lowercase`
+    /// into an owned string (the former construction of `Words`).
+    fn reference(text: &str, reading: Reading) -> Vec<Quantity> {
+        let mut words = Words::new(text, reading);
+        words.lower = words.toks.iter().map(|&(s, e)| Cow::Owned(text[s..e].to_lowercase())).collect();
+        read(&words)
+    }
 
     fn same(a: &str, b: &str) -> bool {
         let (qa, qb) = (quantities(a), quantities(b));

@@ -232,6 +232,7 @@ fn decide_all(
             source_words: &found.source_words,
             deadline,
             fragments_capped: std::cell::Cell::new(false),
+            quote_numbers: std::cell::OnceCell::new(),
         };
         let (no_exact, no_fuzzy) = (exact::Occurrences::default(), Vec::new());
         let hits = Hits {
@@ -725,6 +726,57 @@ struct ClaimContext<'a> {
     /// An ellipsis fragment occurred more than [`MAX_PLACES_PER_CLAIM`]
     /// times: placements past the held occurrences were not examined.
     fragments_capped: std::cell::Cell<bool>,
+    /// What [`ClaimContext::discrepancies`] reads of the quote, read at
+    /// its first candidate and kept for the others.
+    quote_numbers: std::cell::OnceCell<QuoteNumbers>,
+}
+
+/// The numbers and negations of a claim's quote, as
+/// [`ClaimContext::discrepancies`] compares them with each passage.
+struct QuoteNumbers {
+    quantities: Vec<quantity::Quantity>,
+    /// The quote's words holding a digit that are not inside one of its
+    /// quantities' text, in order: each must be a word of the passage.
+    digit_words: Vec<String>,
+    negations: Vec<String>,
+}
+
+impl QuoteNumbers {
+    fn of(quote: &str) -> QuoteNumbers {
+        let quantities = quantity::quantities(quote);
+        let digit_words = tokens::tokenize(quote)
+            .iter()
+            .map(|t| t.text(quote))
+            .filter(|w| w.bytes().any(|b| b.is_ascii_digit()) && !quantities.iter().any(|q| q.text.contains(w)))
+            .map(str::to_string)
+            .collect();
+        QuoteNumbers { quantities, digit_words, negations: negations(quote) }
+    }
+
+    /// The quote's numbers and negations against `passage`'s (with
+    /// `before`, the words just before it, for a negation; `strict`: a
+    /// fuzzy match within the edit limit, whose extra numbers and
+    /// negations count too).
+    fn discrepancies(&self, passage: &str, before: &str, strict: bool) -> Vec<Discrepancy> {
+        let mut out = Vec::new();
+        let (qn, pn) = (&self.quantities, quantity::quantities(passage));
+        let (missing, extra) = quantity::unmatched(qn, &pn);
+        let mut missing: Vec<String> = missing.iter().filter_map(|&i| qn.get(i)).map(|q| q.text.clone()).collect();
+        let extra: Vec<String> = extra.iter().filter_map(|&i| pn.get(i)).map(|q| q.text.clone()).collect();
+        // digits inside words (versions, identifiers, URLs) must be there as written
+        if !self.digit_words.is_empty() {
+            let passage_words: Vec<&str> = tokens::tokenize(passage).iter().map(|t| t.text(passage)).collect();
+            missing.extend(self.digit_words.iter().filter(|w| !passage_words.contains(&w.as_str())).cloned());
+        }
+        if !missing.is_empty() || (strict && !extra.is_empty()) {
+            out.push(Discrepancy { kind: "number", quote: missing, source: extra });
+        }
+        let pneg = if strict { negations(passage) } else { negations(&format!("{before} {passage}")) };
+        if self.negations.len() != pneg.len() {
+            out.push(Discrepancy { kind: "negation", quote: self.negations.clone(), source: pneg });
+        }
+        out
+    }
 }
 
 impl<'a> ClaimContext<'a> {
@@ -1421,36 +1473,8 @@ impl<'a> ClaimContext<'a> {
         };
         let strict = c.kind == MatchType::Fuzzy
             && c.edit_distance.is_some_and(|d| d <= self.config.fuzzy_matching.max_edit_distance);
-        let mut out = Vec::new();
-        let (qn, pn) = (quantity::quantities(&self.p.quote), quantity::quantities(&passage));
-        let (missing, extra) = quantity::unmatched(&qn, &pn);
-        let mut missing: Vec<String> = missing.iter().filter_map(|&i| qn.get(i)).map(|q| q.text.clone()).collect();
-        let extra: Vec<String> = extra.iter().filter_map(|&i| pn.get(i)).map(|q| q.text.clone()).collect();
-        // digits inside words (versions, identifiers, URLs) must be there as written
-        let passage_words: Vec<&str> = tokens::tokenize(&passage).iter().map(|t| t.text(&passage)).collect();
-        for t in tokens::tokenize(&self.p.quote) {
-            let w = t.text(&self.p.quote);
-            if w.bytes().any(|b| b.is_ascii_digit())
-                && !passage_words.contains(&w)
-                && !qn.iter().any(|q| q.text.contains(w))
-            {
-                missing.push(w.to_string());
-            }
-        }
-        if !missing.is_empty() || (strict && !extra.is_empty()) {
-            out.push(Discrepancy { kind: "number", quote: missing, source: extra });
-        }
-        let qneg = negations(&self.p.quote);
-        let pneg = negations(&format!("{before} {passage}"));
-        let differs = if strict { qneg.len() != negations(&passage).len() } else { qneg.len() != pneg.len() };
-        if differs {
-            out.push(Discrepancy {
-                kind: "negation",
-                quote: qneg,
-                source: if strict { negations(&passage) } else { pneg },
-            });
-        }
-        out
+        let quote = self.quote_numbers.get_or_init(|| QuoteNumbers::of(&self.p.quote));
+        quote.discrepancies(&passage, &before, strict)
     }
 
     fn discrepancy_warning(&self, d: &Discrepancy) -> Warning {
@@ -1979,6 +2003,111 @@ mod tests {
     use super::*;
     use crate::matching::index::TokenIndex;
     use crate::test_rng::SplitMix64;
+
+    /// The number and negation check as it was before the quote's side was
+    /// kept per claim ([`QuoteNumbers`]): everything read from the quote
+    /// again for each passage.
+    fn discrepancies_read_again(quote: &str, passage: &str, before: &str, strict: bool) -> Vec<Discrepancy> {
+        let mut out = Vec::new();
+        let (qn, pn) = (quantity::quantities(quote), quantity::quantities(passage));
+        let (missing, extra) = quantity::unmatched(&qn, &pn);
+        let mut missing: Vec<String> = missing.iter().filter_map(|&i| qn.get(i)).map(|q| q.text.clone()).collect();
+        let extra: Vec<String> = extra.iter().filter_map(|&i| pn.get(i)).map(|q| q.text.clone()).collect();
+        let passage_words: Vec<&str> = tokens::tokenize(passage).iter().map(|t| t.text(passage)).collect();
+        for t in tokens::tokenize(quote) {
+            let w = t.text(quote);
+            if w.bytes().any(|b| b.is_ascii_digit())
+                && !passage_words.contains(&w)
+                && !qn.iter().any(|q| q.text.contains(w))
+            {
+                missing.push(w.to_string());
+            }
+        }
+        if !missing.is_empty() || (strict && !extra.is_empty()) {
+            out.push(Discrepancy { kind: "number", quote: missing, source: extra });
+        }
+        let qneg = negations(quote);
+        let pneg = negations(&format!("{before} {passage}"));
+        let differs = if strict { qneg.len() != negations(passage).len() } else { qneg.len() != pneg.len() };
+        if differs {
+            out.push(Discrepancy {
+                kind: "negation",
+                quote: qneg,
+                source: if strict { negations(passage) } else { pneg },
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn quote_numbers_kept_give_the_discrepancies_read_again() {
+        const WORDS: &[&str] = &[
+            "5",
+            "five",
+            "Five",
+            "3.2",
+            "billion",
+            "3,200",
+            "million",
+            "15%",
+            "percent",
+            "420",
+            "ms",
+            "seconds",
+            "first",
+            "1st",
+            "21st",
+            "v1.2",
+            "2.3.0",
+            "i32",
+            "r14",
+            "$5",
+            "-3",
+            "not",
+            "never",
+            "no",
+            "don't",
+            "isn't",
+            "without",
+            "the",
+            "cache",
+            "is",
+            "a",
+            "hundred",
+            "and",
+            "twenty-one",
+            "\u{4e2d}\u{6587}",
+            "\u{1f600}",
+            "x86_64",
+            "404",
+            "k8s",
+            "5k",
+            "MB",
+            "GB",
+            "3d6",
+            "one",
+        ];
+        let mut rng = SplitMix64(0x0dd5_1e55);
+        let text = |rng: &mut SplitMix64, most: usize| -> String {
+            let n = rng.below(most);
+            (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect::<Vec<_>>().join(" ")
+        };
+        for _ in 0..3_000 {
+            let quote = text(&mut rng, 12);
+            let kept = QuoteNumbers::of(&quote);
+            for _ in 0..4 {
+                let passage = text(&mut rng, 14);
+                let before = text(&mut rng, 4);
+                for strict in [false, true] {
+                    assert_eq!(
+                        kept.discrepancies(&passage, &before, strict),
+                        discrepancies_read_again(&quote, &passage, &before, strict),
+                        "{quote:?} / {passage:?} after {before:?}, strict {strict}"
+                    );
+                }
+            }
+        }
+    }
 
     /// The pieces a text is made of: apostrophes inside and at the edges of
     /// words, hyphens, numbers, ideographs, emoji, combining marks, other

@@ -396,7 +396,18 @@ pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &S
     writer.write(summary, &mut buf).map_err(hash_error)?;
     hasher.update(&buf);
     hasher.update(b"}");
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(lower_hex(&hasher.finalize()))
+}
+
+/// Lowercase hex of `bytes` (as `format!("{b:02x}")` of each, without a
+/// formatter call a byte).
+fn lower_hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        out.extend(char::from_digit(u32::from(b >> 4), 16));
+        out.extend(char::from_digit(u32::from(b & 15), 16));
+    }
+    out
 }
 
 /// Hashes the canonical JSON array of `items`, one item at a time through `buf`.
@@ -449,6 +460,14 @@ mod tests {
     /// The hash written a claim at a time from the structs is the hash of
     /// the canonical JSON of their Value (exact, fuzzy, refused, failed,
     /// paraphrase and ambiguous results, emoji and CJK in the text).
+    #[test]
+    fn lower_hex_is_formats() {
+        let all: Vec<u8> = (0..=255).collect();
+        let want: String = all.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(lower_hex(&all), want);
+        assert_eq!(lower_hex(&[]), "");
+    }
+
     #[test]
     fn content_hash_is_the_hash_of_the_values_canonical_json() {
         let source = "The borrow checker ensures that references are valid. \u{201c}Quotes\u{201d} \u{2014} dashes, \u{1F600} emoji, \u{4E2D}\u{6587} text here.\n\nThe second paragraph has 42 items and three more.\n\nSame words again. Same words again.";

@@ -198,17 +198,37 @@ impl<'a> Recount<'a> {
 /// hashed part: `failed_claims`, `validated_claims`, `validation_summary`.
 /// Written from the report's documented definition, not by calling the
 /// library's hash function.
+///
+/// The three parts are serialized where they are (a sorted map of
+/// references, which serde_json writes as it writes the `Value::Object` of
+/// their copies) straight into the hasher: no copy of the report, no text.
 pub fn content_hash_of(report: &Value) -> String {
-    let mut hashed = serde_json::Map::new();
+    let mut hashed: std::collections::BTreeMap<&str, &Value> = std::collections::BTreeMap::new();
     for key in ["failed_claims", "validated_claims", "validation_summary"] {
-        hashed.insert(key.to_string(), report.get(key).cloned().unwrap_or(Value::Null));
+        hashed.insert(key, report.get(key).unwrap_or(&Value::Null));
     }
-    hex_sha256(Value::Object(hashed).to_string().as_bytes())
+    let mut hasher = Sha256::new();
+    // writing to a hasher cannot fail; a serializer error would change the hash
+    if serde_json::to_writer(&mut hasher, &hashed).is_err() {
+        return String::new();
+    }
+    hex(&hasher.finalize())
 }
 
 /// Lowercase hex SHA-256.
 pub fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
 }
 
 fn array<'a>(v: &'a Value, key: &str) -> Result<&'a Vec<Value>, String> {
