@@ -97,8 +97,9 @@ impl Vocabulary {
         }
     }
 
-    /// The id of `term` and whether it is new.
-    #[inline]
+    /// The id of `term` and whether it is new (inlined: called once a
+    /// token when the index is built).
+    #[inline(always)]
     fn intern(&mut self, term: &str) -> (u32, bool) {
         let bytes = term.as_bytes();
         let first = head(bytes);
