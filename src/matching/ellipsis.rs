@@ -93,7 +93,10 @@ pub fn fragments(quote: &str, range: (usize, usize)) -> Option<Vec<(usize, usize
             out.push((range.0 + from + lead, range.0 + from + lead + kept));
         }
     };
-    while i < t.len() {
+    // every mark starts with `[`, `.` or the first byte of `…`: the chars
+    // between are skipped at once (each such byte starts a char)
+    while let Some(at) = t.as_bytes().get(i..).and_then(|r| memchr::memchr3(b'[', b'.', 0xe2, r)) {
+        i += at;
         match t.get(i..).and_then(mark_at) {
             Some(n) => {
                 push(piece_start, i, &mut out);
@@ -170,6 +173,86 @@ pub fn place(
 mod tests {
     use super::*;
     use crate::host::FixedClock;
+
+    /// `fragments` as it was: `mark_at` asked at every char.
+    fn fragments_char_by_char(quote: &str, range: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+        let t = quote.get(range.0..range.1)?;
+        let mut out = Vec::new();
+        let mut piece_start = 0;
+        let mut i = 0;
+        let push = |from: usize, to: usize, out: &mut Vec<(usize, usize)>| {
+            let piece = t.get(from..to).unwrap_or("");
+            let lead = piece.len() - piece.trim_start().len();
+            let kept = piece.trim().len();
+            if kept > 0 {
+                out.push((range.0 + from + lead, range.0 + from + lead + kept));
+            }
+        };
+        while i < t.len() {
+            match t.get(i..).and_then(mark_at) {
+                Some(n) => {
+                    push(piece_start, i, &mut out);
+                    i += n;
+                    piece_start = i;
+                }
+                None => i += t.get(i..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8),
+            }
+        }
+        push(piece_start, t.len(), &mut out);
+        (out.len() > 1 && out.len() <= MAX_FRAGMENTS).then_some(out)
+    }
+
+    /// `fragments`, skipping to the bytes a mark can start with, finds what
+    /// asking at every char finds: random quotes of dots, brackets, `…`
+    /// and its neighbours in the same UTF-8 block (`‥`, `•`, `€`, `—`),
+    /// emoji and ZWJ sequences, CJK, combining marks, CRLF; empty to long;
+    /// whole and in random ranges (some not on a char boundary).
+    #[test]
+    fn skipped_fragments_are_the_char_by_char_ones() {
+        let pieces = [
+            "a",
+            "word",
+            " ",
+            ".",
+            "..",
+            "...",
+            "....",
+            "[",
+            "]",
+            "[...]",
+            "[\u{2026}]",
+            "\u{2026}",
+            "\u{2025}",
+            "\u{2022}",
+            "\u{20ac}",
+            "\u{2014}",
+            "\u{1f600}",
+            "\u{1f468}\u{200d}\u{1f469}",
+            "\u{4e2d}\u{6587}",
+            "e\u{301}",
+            "\r\n",
+            "\"",
+            "\u{201c}",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x656c_6c69_7073);
+        for case in 0..5000 {
+            let len = match case % 4 {
+                0 => rng.below(3),
+                1 => rng.below(12),
+                2 => rng.below(60),
+                _ => rng.below(600),
+            };
+            let quote: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let mut ranges = vec![(0, quote.len())];
+            for _ in 0..3 {
+                let a = rng.below(quote.len() + 1);
+                ranges.push((a, a + rng.below(quote.len() + 1 - a)));
+            }
+            for range in ranges {
+                assert_eq!(fragments(&quote, range), fragments_char_by_char(&quote, range), "{quote:?} {range:?}");
+            }
+        }
+    }
 
     fn trimmed(q: &str) -> &str {
         let (s, e) = trim(q);

@@ -229,27 +229,38 @@ fn distance(peq: &Peq, m: usize, text: &str) -> usize {
     // others chooses no mask.
     let blocks = m.div_ceil(WORD_BITS);
     let mut upper = vec![(!0u64, 0u64); blocks.saturating_sub(1)];
-    let (mut pv_last, mut mv_last) = (!0u64, 0u64);
+    let mut last = (!0u64, 0u64);
     let last_mask = 1u64 << ((m - 1) % WORD_BITS);
     let mut score = m;
-    let mut step = |c: char| {
-        let Some((&last_eq, eqs)) = peq.get(c).split_last() else {
-            return;
-        };
-        // D[0][j] - D[0][j - 1] = 1: row 0 is anchored
-        let mut h = 1;
-        for ((pv, mv), &e) in upper.iter_mut().zip(eqs) {
-            h = advance_block(pv, mv, e, h, HIGH_BIT);
-        }
-        h = advance_block(&mut pv_last, &mut mv_last, last_eq, h, last_mask);
-        score = (score + usize::from(h > 0)).saturating_sub(usize::from(h < 0));
-    };
+    // the step written once and inlined into both loops (as a closure
+    // shared by the two it was a call a char, its state in memory)
     if text.is_ascii() {
-        text.bytes().for_each(|b| step(char::from(b)));
+        for b in text.bytes() {
+            distance_step(peq.get(char::from(b)), &mut upper, &mut last, last_mask, &mut score);
+        }
     } else {
-        text.chars().for_each(step);
+        for c in text.chars() {
+            distance_step(peq.get(c), &mut upper, &mut last, last_mask, &mut score);
+        }
     }
     score
+}
+
+/// One column of [`distance`]: the char's match vector `eq` (one word a
+/// block), the blocks above the last (`upper`) and the last (`last`, whose
+/// row `m - 1`, `last_mask`, gives the score).
+#[inline(always)]
+fn distance_step(eq: &[u64], upper: &mut [(u64, u64)], last: &mut (u64, u64), last_mask: u64, score: &mut usize) {
+    let Some((&last_eq, eqs)) = eq.split_last() else {
+        return;
+    };
+    // D[0][j] - D[0][j - 1] = 1: row 0 is anchored
+    let mut h = 1;
+    for ((pv, mv), &e) in upper.iter_mut().zip(eqs) {
+        h = advance_block(pv, mv, e, h, HIGH_BIT);
+    }
+    h = advance_block(&mut last.0, &mut last.1, last_eq, h, last_mask);
+    *score = (*score + usize::from(h > 0)).saturating_sub(usize::from(h < 0));
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -72,8 +72,9 @@ impl Vocabulary {
         self.arena.get(from..to).unwrap_or_default()
     }
 
-    /// The slot holding `term`, or the empty slot where it would go.
-    #[inline]
+    /// The slot holding `term`, or the empty slot where it would go
+    /// (inlined: called once a token when the index is built).
+    #[inline(always)]
     fn find(&self, term: &[u8], first: u64, hash: u64) -> (usize, Option<u32>) {
         let mask = self.slots.len() - 1;
         let tag = hash >> 32;
@@ -96,8 +97,9 @@ impl Vocabulary {
         }
     }
 
-    /// The id of `term` and whether it is new.
-    #[inline]
+    /// The id of `term` and whether it is new (inlined: called once a
+    /// token when the index is built).
+    #[inline(always)]
     fn intern(&mut self, term: &str) -> (u32, bool) {
         let bytes = term.as_bytes();
         let first = head(bytes);

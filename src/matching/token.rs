@@ -165,6 +165,11 @@ fn sweep(
 /// Up to `limit` of `candidates` (numerator, first, last token), best
 /// first: numerator down, then width, then start; each overlapping none
 /// chosen before it.
+///
+/// Each is the best of the candidates overlapping none chosen before it
+/// (what a walk of all of them sorted best first keeps: one it skips
+/// overlaps one chosen earlier, and chosen ones are never dropped), found
+/// by a scan of those left: `limit` scans instead of a sort of them all.
 fn choose(
     index: &TokenIndex,
     n: usize,
@@ -172,29 +177,17 @@ fn choose(
     limit: usize,
     deadline: &Deadline,
 ) -> Vec<TokenMatch> {
-    // best first: numerator down, then width, then start; as one u128 key
-    // per candidate (positions are token indices, u32), sorted as numbers
-    // (the keys are distinct: `last` differs between candidates)
-    let mut keyed: Vec<u128> = candidates
-        .iter()
-        .map(|&(num, first, last)| {
-            u128::from(u32::MAX - num) << 96
-                | ((last - first) as u128 & 0xffff_ffff) << 64
-                | (first as u128 & 0xffff_ffff) << 32
-                | (last as u128 & 0xffff_ffff)
-        })
-        .collect();
-    keyed.sort_unstable();
+    // best first as one u128 key per candidate (positions are token
+    // indices, u32), the least best (the keys are distinct: `last`
+    // differs between candidates)
+    let mut left: Vec<u128> = candidates.iter().map(|&(num, first, last)| choice_key(num, first, last)).collect();
     let mut chosen: Vec<TokenMatch> = Vec::new();
-    for key in keyed {
-        let num = u32::MAX - (key >> 96) as u32;
-        let (first, last) = ((key >> 32) as u32 as usize, key as u32 as usize);
-        if chosen.len() >= limit || deadline.expired() {
+    while chosen.len() < limit && !deadline.expired() {
+        let Some((at, &key)) = left.iter().enumerate().min_by_key(|&(_, k)| k) else {
             break;
-        }
-        if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
-            continue;
-        }
+        };
+        left.swap_remove(at);
+        let (num, first, last) = choice_of(key);
         let (Some(a), Some(b)) = (index.token(first), index.token(last)) else {
             continue;
         };
@@ -205,8 +198,30 @@ fn choose(
             end: b.end as usize,
             score: num as f64 / (10 * n) as f64,
         });
+        // those overlapping it can never be chosen
+        left.retain(|&k| {
+            let (_, f, l) = choice_of(k);
+            l < first || last < f
+        });
     }
     chosen
+}
+
+/// A candidate's key in [`choose`]'s order (numerator down, then width,
+/// then start; the last token decides nothing between distinct candidates
+/// but makes the key theirs), as a number.
+#[inline]
+fn choice_key(num: u32, first: usize, last: usize) -> u128 {
+    u128::from(u32::MAX - num) << 96
+        | ((last - first) as u128 & 0xffff_ffff) << 64
+        | (first as u128 & 0xffff_ffff) << 32
+        | (last as u128 & 0xffff_ffff)
+}
+
+/// The (numerator, first, last token) of a [`choice_key`].
+#[inline]
+fn choice_of(key: u128) -> (u32, usize, usize) {
+    (u32::MAX - (key >> 96) as u32, (key >> 32) as u32 as usize, key as u32 as usize)
 }
 
 /// The occurrences of the query's stems that a passage scoring `floor`
@@ -369,6 +384,10 @@ fn fewest_terms(n: usize, floor: f64) -> Option<usize> {
     (1..=n).find(|&d| (10 * d) as f64 / (10 * n) as f64 >= floor)
 }
 
+/// Hits between two askings of the deadline in [`in_rich_windows`] (the
+/// deadline itself reads the clock every `DEADLINE_STRIDE` askings).
+const DEADLINE_HITS: usize = 16;
+
 /// The hits (by position) that lie in a window `(at - width, at]` ending
 /// at a hit `at` and holding at least `m` distinct terms, the others
 /// dropped before the sweep. Lossless: a window of the sweep ending at a
@@ -389,7 +408,9 @@ fn in_rich_windows(hits: &[Hit], n: usize, m: usize, width: usize, deadline: &De
     let (mut pending, mut decided) = (0, 0);
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for (right, &h) in hits.iter().enumerate() {
-        if deadline.expired() {
+        // the deadline asked every DEADLINE_HITS hits (a hit costs a few
+        // dozen instructions: its countdown was a sixth of them)
+        if right % DEADLINE_HITS == 0 && deadline.expired() {
             return Vec::new();
         }
         if let Some(c) = counts.get_mut(hit_term(h)) {
@@ -748,6 +769,92 @@ mod tests {
             expected.sort();
             assert_eq!(merge_runs(&mut runs), expected, "case {case}");
             assert!(runs.is_empty(), "case {case}");
+        }
+    }
+
+    /// `choose` as it was: every candidate sorted best first by its key,
+    /// walked in that order, one kept when it overlaps none kept before it
+    /// and its tokens exist (the oracle of the scans).
+    fn choose_by_sort(
+        index: &TokenIndex,
+        n: usize,
+        candidates: &[(u32, usize, usize)],
+        limit: usize,
+    ) -> Vec<TokenMatch> {
+        let mut keyed: Vec<u128> = candidates.iter().map(|&(num, first, last)| choice_key(num, first, last)).collect();
+        keyed.sort_unstable();
+        let mut chosen: Vec<TokenMatch> = Vec::new();
+        for key in keyed {
+            let (num, first, last) = choice_of(key);
+            if chosen.len() >= limit {
+                break;
+            }
+            if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (index.token(first), index.token(last)) else {
+                continue;
+            };
+            chosen.push(TokenMatch {
+                first_token: first,
+                last_token: last,
+                start: a.start as usize,
+                end: b.end as usize,
+                score: num as f64 / (10 * n) as f64,
+            });
+        }
+        chosen
+    }
+
+    /// `choose`'s scans keep what the sort and walk kept: random texts
+    /// (emoji, CJK, combining marks, CRLF, empty, long), candidates as the
+    /// sweep makes them (a distinct last token each, the first at or
+    /// before it, numerators that repeat) and some past the last token,
+    /// limits from 0 to 6.
+    #[test]
+    fn chosen_passages_are_the_sorted_walks() {
+        let pool = [
+            "alpha",
+            "beta",
+            "gamma",
+            "caf\u{e9}",
+            "e\u{301}t\u{e9}",
+            "\u{1f600}",
+            "\u{1f468}\u{200d}\u{1f469}",
+            "\u{4e2d}\u{6587}",
+            "\r\n",
+            "don't",
+            "2.5",
+            "\u{5b57}",
+            "word",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x6368_6f6f_7365);
+        for case in 0..3000 {
+            let words = match case % 4 {
+                0 => rng.below(3),
+                1 => rng.below(30),
+                2 => rng.below(300),
+                _ => rng.below(3000),
+            };
+            let doc: Vec<&str> = (0..words).map(|_| pool[rng.below(pool.len())]).collect();
+            let doc = normalize_str(&doc.join(" "), Profile::default());
+            let index = TokenIndex::new(&doc);
+            let span = index.len() + 3;
+            let n = 1 + rng.below(12);
+            let mut candidates: Vec<(u32, usize, usize)> = Vec::new();
+            let mut last = 0;
+            for _ in 0..rng.below(if case % 3 == 0 { 8 } else { 400 }) {
+                last += 1 + rng.below(4);
+                if last >= span {
+                    break;
+                }
+                let first = last - rng.below(last.min(40) + 1);
+                let num = (rng.below(10 * n + 1) as u32).max(if case % 2 == 0 { 10 * n as u32 - 3 } else { 0 });
+                candidates.push((num, first, last));
+            }
+            let limit = rng.below(7);
+            let got = choose(&index, n, &candidates, limit, &Deadline::never());
+            assert_eq!(got, choose_by_sort(&index, n, &candidates, limit), "case {case}");
         }
     }
 

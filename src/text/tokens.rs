@@ -63,7 +63,7 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(Token)) {
     while let Some(&b) = bytes.get(i) {
         if b.is_ascii() {
             if is_ascii_alnum(b) {
-                let end = word_end(text, char::from(b), i + 1);
+                let end = ascii_word_end(text, b, i + 1);
                 f(Token { start: i as u32, end: end as u32 });
                 i = end;
             } else {
@@ -103,6 +103,25 @@ static ASCII_ALNUM: [bool; 128] = {
 #[inline(always)]
 fn is_ascii_alnum(b: u8) -> bool {
     ASCII_ALNUM.get(b as usize).copied().unwrap_or(false)
+}
+
+/// [`word_end`] of a word whose first char is the ASCII letter or digit
+/// `first`: its run of ASCII letters and digits read here, and `word_end`
+/// asked only when a byte that can continue the word follows the run (a
+/// joiner `.` `,` `'`, or a non-ASCII char); an ASCII byte that is no
+/// joiner, or the text's end, ends the word where `word_end` ends it.
+#[inline(always)]
+fn ascii_word_end(text: &str, first: u8, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut j = from;
+    while bytes.get(j).is_some_and(|&b| is_ascii_alnum(b)) {
+        j += 1;
+    }
+    match bytes.get(j) {
+        Some(&b) if b.is_ascii() && !matches!(b, b'.' | b',' | b'\'') => j,
+        None => j,
+        Some(_) => word_end(text, char::from(first), from),
+    }
 }
 
 /// The end of the word whose first char `first` ends at `from`: word chars,
@@ -343,6 +362,64 @@ mod tests {
 
     fn words(s: &str) -> Vec<&str> {
         tokenize(s).iter().map(|t| t.text(s)).collect()
+    }
+
+    /// `ascii_word_end` is `word_end` at every ASCII letter or digit of
+    /// random texts (letters, digits, the joiners `.` `,` `'` beside them,
+    /// emoji and ZWJ sequences, CJK, combining marks, accented letters,
+    /// CRLF; empty to long), so tokens are what they were.
+    #[test]
+    fn ascii_word_ends_are_word_ends() {
+        let pieces = [
+            "a",
+            "Z",
+            "q",
+            "7",
+            "0",
+            ".",
+            ",",
+            "'",
+            " ",
+            "\r\n",
+            "-",
+            "\u{e9}",
+            "e\u{301}",
+            "\u{1f600}",
+            "\u{1f468}\u{200d}\u{1f469}",
+            "\u{4e2d}",
+            "\u{6587}",
+            "\u{3b1}",
+            "\u{661}",
+            "\u{2019}",
+            "don't",
+            "2.5",
+            "1,000",
+            "word",
+            "x.",
+            "\u{e0e}",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x6173_6369_6965);
+        let mut checked = 0;
+        for case in 0..4000 {
+            let len = match case % 4 {
+                0 => rng.below(3),
+                1 => rng.below(12),
+                2 => rng.below(60),
+                _ => rng.below(600),
+            };
+            let text: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            for (i, b) in text.bytes().enumerate() {
+                if is_ascii_alnum(b) {
+                    assert_eq!(
+                        ascii_word_end(&text, b, i + 1),
+                        word_end(&text, char::from(b), i + 1),
+                        "{text:?} at {i}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]
