@@ -7,14 +7,20 @@
 // their name). A citation's file is looked up by its label, then by the
 // link's file name, then by the link's path, as the package does.
 //
-// The root carries data-runs (finished runs) and data-state (`empty`,
-// `running`, `ok`, `error`) for tests.
+// The citations are counted and verified in the judge worker
+// (worker-engine.js, issue 19; each in a worker of its own, workers.js): a
+// run shows its progress (the citations the jury has sat on) and Cancel
+// stops it at once.
+//
+// The root carries data-runs (finished runs), data-running (while a run is
+// in flight) and data-state (`empty`, `running`, `ok`, `error`,
+// `cancelled`) for tests.
 
-import { parseCitations, verifyReport } from '../../library.js';
-import { download, h, replaceChildren, uniqueId } from '../../dom.js';
-import { fileInput } from '../../widgets.js';
+import { download, h, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { fileInput, progressRow } from '../../widgets.js';
 import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
+import { askHostJuror, errorOf, judgeWorker, lazy } from './workers.js';
 
 /**
  * @param {() => void} onEdit  called after a change the page made to the inputs (a sample, a file, a removed
@@ -25,6 +31,8 @@ export function reportView(jury, ctx, onEdit) {
   let runs = 0;
   let runId = 0;
   let last = null;
+  const counter = judgeWorker();
+  const runner = lazy(judgeWorker);
 
   const reportBox = h('textarea', {
     id: ids.report, class: 'report-input', rows: 12, spellcheck: 'false',
@@ -72,8 +80,9 @@ export function reportView(jury, ctx, onEdit) {
   const downloads = h('div', { class: 'report-downloads', hidden: true },
     h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.md`, last.markdown, 'text/markdown') }, 'Download verification (markdown)'),
     h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.json`, `${JSON.stringify(last, null, 2)}\n`) }, 'Download JSON'));
-  const results = h('div', { class: 'judge-results report-results', dataset: { runs: '0', state: 'empty' } },
-    summary, problem, downloads, list);
+  const results = h('div', { class: 'judge-results report-results', dataset: { runs: '0', state: 'empty' } });
+  const progress = progressRow(results, 'Citations the jury has sat on', () => cancel());
+  results.append(summary, progress.element, problem, downloads, list);
 
   function addSource(name, text) {
     // a file with the same name replaces the text
@@ -112,13 +121,11 @@ export function reportView(jury, ctx, onEdit) {
     return { map, repeated };
   }
 
-  function updateCount() {
-    let n;
-    try {
-      n = parseCitations(reportBox.value).length;
-    } catch {
-      n = null;
-    }
+  /** The report's citations, counted in the worker (a newer count replaces one in flight). */
+  async function updateCount() {
+    const answer = await counter.send({ type: 'count', markdown: reportBox.value });
+    if (answer.type !== 'counted') return;
+    const n = answer.count;
     citationCount.textContent = n === null ? '' : `${n} citation${n === 1 ? '' : 's'} found.`;
   }
 
@@ -135,6 +142,10 @@ export function reportView(jury, ctx, onEdit) {
   /** Empties the report and its sources (and the results, which were theirs). */
   function reset(report, name, kept) {
     runId++;
+    runner().stop('superseded'); // its run ends unseen
+    progress.set(null);
+    runButton.disabled = false;
+    runButton.textContent = 'Verify report';
     reportBox.value = report;
     reportName = name;
     sourceList.replaceChildren();
@@ -151,59 +162,71 @@ export function reportView(jury, ctx, onEdit) {
   async function run() {
     const id = ++runId;
     const { map, repeated } = sources();
-    const logs = [];
-    const options = { ...jury.options(), reportName, log: (e) => logs.push(e) };
     problem.hidden = true;
     runButton.disabled = true;
     runButton.textContent = 'Verifying…';
     results.dataset.state = 'running';
     replaceChildren(summary, h('p', { class: 'muted' }, 'Verifying every citation…'));
-    let report;
-    try {
-      report = await verifyReport(reportBox.value, map, options);
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
+    const answer = await runner().send({ type: 'report', markdown: reportBox.value, sources: map, jury: jury.spec(reportName) }, {
+      onProgress: (p) => progress.set({ ...p, what: (done, total) => `The jury has sat on ${done} of ${total} citations…` }),
+      onAsk: askHostJuror,
+    });
+    if (answer.type === 'superseded') return; // a newer run, or Clear: it says what it is
+    progress.set(null);
+    runButton.disabled = false;
+    runButton.textContent = 'Verify report';
+    if (answer.type === 'cancelled') {
+      replaceChildren(summary, h('p', { class: 'muted' }, 'Cancelled: the citations were not verified. Press "Verify report" to run again.'));
+      list.replaceChildren();
+      downloads.hidden = true;
+      last = null;
+      results.dataset.state = 'cancelled';
+      return;
+    }
+    if (answer.type === 'failed') {
       if (id !== runId) return;
-      showInputProblem(problem, e, 'then press "Verify report" again');
+      showInputProblem(problem, errorOf(answer), 'then press "Verify report" again');
       summary.replaceChildren();
       list.replaceChildren();
       downloads.hidden = true;
       last = null;
       results.dataset.state = 'error';
       return;
-    } finally {
-      runButton.disabled = false;
-      runButton.textContent = 'Verify report';
     }
     runs++;
     results.dataset.runs = String(runs);
     if (id !== runId) return;
+    const { report, logs } = answer;
     last = report;
-    show(report, logs, repeated);
+    if (!await show(report, logs, repeated, timeSlicer(() => id === runId))) return;
     results.dataset.state = 'ok';
     ctx.setStatus(`Report: ${report.summary.verified} of ${report.summary.total} citations verified`);
   }
 
-  function show(report, logs, repeated) {
+  function cancel() {
+    if (runner().cancel()) ctx.setStatus('Cancelled: the verification in progress stopped.');
+  }
+
+  /**
+   * The summary and each citation, built a slice at a time (`slice`: dom.js
+   * timeSlicer; false once a newer run or Clear came: then this resolves
+   * false) out of the page, then shown at once (the citations out of sight
+   * are not laid out, style.css).
+   */
+  async function show(report, logs, repeated, slice) {
     const s = report.summary;
     const rate = `${(s.verification_rate * 100).toFixed(1)} %`;
-    replaceChildren(summary,
-      h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
-        s.jury_convened ? '' : ' The jury was not convened (no juror ticked): steps 1 and 2 only.'),
-      h('ul', { class: 'verdict-counts', 'aria-label': 'Verdict counts' },
-        Object.entries(s.verdicts).map(([v, n]) => h('li', { dataset: { verdict: v } }, verdictBadge(v), ` ${n}`))),
-      repeated.length ? h('p', { class: 'claim-warning' }, `Repeated source names (the first is used): ${repeated.join(', ')}`) : null);
-    downloads.hidden = false;
     const { contextLines } = jury.settings();
     // the log entries of each citation: every juror's n-th entry (entry.number, counted per juror over
     // the whole report) is for the n-th citation the jury sat on
     let sat = 0;
-    replaceChildren(list, report.results.map((c) => {
+    const built = [];
+    for (const c of report.results) {
       const r = c.result;
       const n = r.jury.convened ? ++sat : 0;
       const own = n ? logs.filter((e) => e.number === n) : [];
       const cit = c.citation;
-      return h('li', { class: `citation tone-${verdictTone(r.verdict)}`, dataset: { index: String(cit.index), verdict: r.verdict } },
+      built.push(h('li', { class: `citation tone-${verdictTone(r.verdict)}`, dataset: { index: String(cit.index), verdict: r.verdict } },
         h('div', { class: 'citation-head' },
           h('span', { class: 'citation-no' }, `#${cit.index}`),
           verdictBadge(r.verdict, 'citation-verdict'),
@@ -221,8 +244,18 @@ export function reportView(jury, ctx, onEdit) {
         r.step_1_existence ? h('details', { class: 'citation-more' },
           h('summary', {}, r.jury.convened ? 'Cited lines, votes and log' : 'Cited lines'),
           renderLines(r, contextLines, `${r.cited_lines} of ${r.filename}`),
-          r.jury.convened ? renderJury(r, own) : null) : null);
-    }));
+          r.jury.convened ? renderJury(r, own) : null) : null));
+      if (!await slice()) return false;
+    }
+    list.replaceChildren(...built);
+    replaceChildren(summary,
+      h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
+        s.jury_convened ? '' : ' The jury was not convened (no juror ticked): steps 1 and 2 only.'),
+      h('ul', { class: 'verdict-counts', 'aria-label': 'Verdict counts' },
+        Object.entries(s.verdicts).map(([v, n]) => h('li', { dataset: { verdict: v } }, verdictBadge(v), ` ${n}`))),
+      repeated.length ? h('p', { class: 'claim-warning' }, `Repeated source names (the first is used): ${repeated.join(', ')}`) : null);
+    downloads.hidden = false;
+    return true;
   }
 
   updateCount();
