@@ -10,9 +10,9 @@
 //     sees no task over 50 ms, measured once); the verdict, the score and
 //     each vote are the library's (its Node build with the same demo jury);
 //   - "Verify a report": 150 citations over the three shared texts (3 MB of
-//     sources, opened with "Load files…"): the same, from the click on
-//     "Verify report" until the citations are on screen; each citation's
-//     verdict and the summary are verifyReport's;
+//     sources, opened with "Load files…": each held out of its text box),
+//     the same, from the click on "Verify report" until the citations are
+//     on screen; each citation's verdict and the summary are verifyReport's;
 //   - Cancel stops a long verification (a host juror that takes 30 ms a
 //     turn, asked by the worker through the page) at once, and the next run
 //     works on a fresh worker.
@@ -123,6 +123,7 @@ test('verify a report of 150 citations over 3 MB of sources: no long task; verif
   await page.click('.subview-button[data-view="report"]');
   await page.setInputFiles('input[type="file"][id^="jd-sources-file"]', NAMES.map((n) => path.join(TEXTS, n)));
   await page.waitForFunction((k) => document.querySelectorAll('.source-item').length === k, NAMES.length);
+  assert.equal(await page.$$eval('.source-item .held-text:not([hidden])', (l) => l.length), NAMES.length, 'each source is held out of its box');
   await page.$eval('textarea[id^="jd-report"]', (el, v) => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, report);
   await page.waitForFunction(() => /150 citations found/.test(document.querySelector('.citation-count').textContent), null, { polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

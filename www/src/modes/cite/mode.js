@@ -24,6 +24,9 @@ import { libraryWorker } from '../../worker-client.js';
 import { DEMO_LABEL, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
 
+/** More sources than this: their texts out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 10;
+
 export function mount(panel, ctx) {
   const id = (p) => uniqueId(p);
   const field = (label, el) => h('label', { class: 'cite-field' }, h('span', {}, label), el);
@@ -216,7 +219,7 @@ export function mount(panel, ctx) {
       usedBy.set(e.source_id, list);
     }));
     const claimList = h('ol', { class: 'cite-claims' });
-    const sourcesBox = h('div', { class: 'cite-sources' });
+    const sourcesBox = h('div', { class: `cite-sources${sourceList.length > LONG_LIST ? ' is-long' : ''}` });
     for (const [i, c] of report.claims.entries()) {
       claimList.append(h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } },
         h('p', { class: 'cite-claim-text' }, c.text),

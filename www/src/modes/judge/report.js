@@ -17,10 +17,19 @@
 // `cancelled`) for tests.
 
 import { download, h, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
-import { fileInput, progressRow } from '../../widgets.js';
+import { fileInput, loadableText, progressRow } from '../../widgets.js';
 import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
 import { askHostJuror, errorOf, judgeWorker, lazy } from './workers.js';
+
+/** More citations than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 40;
+/**
+ * A source longer than this (UTF-16 units) is held out of its text box
+ * (widgets.js loadableText): three megabytes of sources in text boxes are a
+ * layout tree that every frame of the page walks and paints.
+ */
+const HOLD_OVER_UNITS = 200_000;
 
 /**
  * @param {() => void} onEdit  called after a change the page made to the inputs (a sample, a file, a removed
@@ -84,11 +93,14 @@ export function reportView(jury, ctx, onEdit) {
   const progress = progressRow(results, 'Citations the jury has sat on', () => cancel());
   results.append(summary, progress.element, problem, downloads, list);
 
+  /** Each source item's text (widgets.js loadableText: a long one is held out of its box). */
+  const texts = new WeakMap();
+
   function addSource(name, text) {
     // a file with the same name replaces the text
     for (const li of sourceList.children) {
       if (name && li.querySelector('input').value === name) {
-        li.querySelector('textarea').value = text;
+        texts.get(li).setText(text, name);
         return li;
       }
     }
@@ -96,14 +108,18 @@ export function reportView(jury, ctx, onEdit) {
     const textId = uniqueId('jd-src-text');
     const nameInput = h('input', { id: nameId, type: 'text', class: 'file-name-input', spellcheck: 'false', placeholder: 'file.txt' });
     nameInput.value = name;
-    const textBox = h('textarea', { id: textId, rows: 5, spellcheck: 'false', wrap: 'off', placeholder: 'The file\'s text.' });
-    textBox.value = text;
+    const textBox = loadableText({
+      id: textId, fileId: uniqueId('jd-src-file'), rows: 5, wrap: 'off', placeholder: 'The file\'s text.', holdOver: HOLD_OVER_UNITS,
+      onInput: () => {}, onLoad: () => {},
+    });
+    textBox.setText(text, name || null);
     const li = h('li', { class: 'source-item' },
       h('div', { class: 'field-head' },
         h('span', { class: 'field-tools' }, h('label', { for: nameId }, 'Name'), nameInput),
         h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove source ${name}`, onclick: () => { li.remove(); onEdit(); } }, 'Remove')),
       h('label', { for: textId, class: 'visually-hidden' }, 'Text'),
-      textBox);
+      textBox.element);
+    texts.set(li, textBox);
     sourceList.append(li);
     return li;
   }
@@ -116,7 +132,7 @@ export function reportView(jury, ctx, onEdit) {
       const name = li.querySelector('input').value.trim();
       if (!name) continue;
       if (name in map) repeated.push(name);
-      else map[name] = li.querySelector('textarea').value;
+      else map[name] = texts.get(li).text();
     }
     return { map, repeated };
   }
@@ -247,6 +263,7 @@ export function reportView(jury, ctx, onEdit) {
           r.jury.convened ? renderJury(r, own) : null) : null));
       if (!await slice()) return false;
     }
+    list.classList.toggle('is-long', built.length > LONG_LIST);
     list.replaceChildren(...built);
     replaceChildren(summary,
       h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
@@ -274,7 +291,7 @@ export function reportView(jury, ctx, onEdit) {
     /** The report and its sources, for storage.js. */
     saved: () => ({
       report: reportBox.value, reportName,
-      sources: [...sourceList.children].map((li) => ({ name: li.querySelector('input').value, text: li.querySelector('textarea').value })),
+      sources: [...sourceList.children].map((li) => ({ name: li.querySelector('input').value, text: texts.get(li).stored() })),
     }),
     /** Puts a kept report and its sources back (verified when the user asks). */
     restore(work) {

@@ -37,6 +37,8 @@ import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
 import { renderTranscript } from './view.js';
 
 const DEBOUNCE_MS = 150;
+/** More rows or items than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 40;
 /** A transcript longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
 const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
@@ -327,6 +329,7 @@ export async function mount(panel, ctx) {
     viewer.scrollTop = scrollTop;
     if (currentKey && marksByKey.has(currentKey)) for (const m of marksByKey.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
+    itemList.classList.toggle('is-long', entries.length > LONG_LIST);
     const listed = await renderItemList(itemList, entries, { hasSpan: (key) => marksByKey.has(key), focusItem, setStatus: ctx.setStatus },
       timeSlicer(() => mine === runSeq));
     if (!listed) return;
@@ -362,6 +365,7 @@ export async function mount(panel, ctx) {
    */
   async function draw(t, highlights, mine) {
     const timedWords = t.words.some((w) => w.start !== null);
+    view.classList.toggle('is-long', t.segments.length > LONG_LIST);
     const marks = await renderTranscript(view, t, highlights, entriesByKey, timeSlicer(() => mine === runSeq));
     if (marks === null) return false;
     marksByKey = marks;
