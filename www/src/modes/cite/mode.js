@@ -24,7 +24,7 @@ import { libraryWorker } from '../../worker-client.js';
 import { DEMO_LABEL, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
 
-/** More sources than this: their texts out of sight are not laid out (style.css `.is-long`). */
+/** More sources or claims than this: those out of sight are not laid out (style.css `.is-long`). */
 const LONG_LIST = 10;
 
 export function mount(panel, ctx) {
@@ -218,16 +218,16 @@ export function mount(panel, ctx) {
       list.push({ ...e, claim: i });
       usedBy.set(e.source_id, list);
     }));
-    const claimList = h('ol', { class: 'cite-claims' });
+    const claimList = h('ol', { class: `cite-claims${report.claims.length > LONG_LIST ? ' is-long' : ''}` });
     const sourcesBox = h('div', { class: `cite-sources${sourceList.length > LONG_LIST ? ' is-long' : ''}` });
     for (const [i, c] of report.claims.entries()) {
-      claimList.append(h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } },
+      claimList.append(h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } }, h('div', { class: 'cite-claim-body' },
         h('p', { class: 'cite-claim-text' }, c.text),
         h('p', {},
           h('span', { class: 'cite-verdict' }, c.abstained ? `abstained${c.verdict ? ` (${c.verdict})` : ''}` : c.verdict),
           ` · confidence ${c.confidence.level} (${c.confidence.score.toFixed(2)}) · ${c.verification.verifier} ${c.verification.method}`),
         h('p', { class: 'cite-citations' }, `citations: ${c.correction.citations_before.join(', ') || '—'} → ${c.correction.citations_after.join(', ') || '—'} (${c.correction.action})`),
-        h('p', { class: 'cite-reason' }, c.verification.reason)));
+        h('p', { class: 'cite-reason' }, c.verification.reason))));
       if (!await slice()) return null;
     }
     for (const src of sourceList) {
