@@ -168,6 +168,7 @@ test('Cancel stops a long run at once; the next edit runs on a fresh worker', { 
   await page.waitForSelector('.transcript-mode .progress-row:not([hidden]) .cancel-button', { timeout: 60_000 });
   const shown = await page.$eval('.transcript-mode .progress-text', (el) => el.textContent);
   assert.match(shown, /^(Checking items: \d+ of 2000…|Reading the transcript…)$/);
+  assert.equal((await state()).running, true, 'data-running while the run is in flight');
   const t0 = Date.now();
   await page.click('.transcript-mode .cancel-button');
   await afterRuns(runs + 1, 5000);

@@ -201,11 +201,13 @@ const PROGRESS_DELAY_MS = 200;
  * The progress row of a run in a worker (issue 19): a progress bar, what is
  * being done, and a Cancel button (`onCancel`). `set(p)` while a run is in
  * flight (`{ done, total, what }`: `what(done, total)` the text; `total` 0
- * while it is not known), `set(null)` when none is; `root` carries
- * data-running="true" meanwhile, for tests.
+ * while it is not known), `set(null)` when none is; `rootOf` (an element,
+ * or a function returning it: the mode's root, made after its progress
+ * row) carries data-running="true" meanwhile, for tests.
  * @returns {{ element: HTMLElement, set(p: { done: number, total: number, what: (done: number, total: number) => string }|null): void }}
  */
-export function progressRow(root, label, onCancel) {
+export function progressRow(rootOf, label, onCancel) {
+  const root = () => (typeof rootOf === 'function' ? rootOf() : rootOf);
   const bar = h('progress', { max: 1, value: 0, 'aria-label': label });
   const text = h('span', { class: 'progress-text' });
   const element = h('div', { class: 'progress-row', hidden: true }, bar, text,
@@ -224,14 +226,14 @@ export function progressRow(root, label, onCancel) {
       clearTimeout(timer);
       timer = null;
       shown = false;
-      if ('running' in root.dataset) delete root.dataset.running;
+      if ('running' in root().dataset) delete root().dataset.running;
       if (!element.hidden) {
         element.hidden = true;
         bar.value = 0;
       }
       return;
     }
-    if (!('running' in root.dataset)) root.dataset.running = 'true';
+    if (!('running' in root().dataset)) root().dataset.running = 'true';
     now = p;
     if (shown) draw();
     else timer ??= setTimeout(() => { timer = null; shown = true; draw(); }, PROGRESS_DELAY_MS);

@@ -24,13 +24,13 @@
 // `error`, `cancelled`) for tests.
 
 import { defaultTranscriptConfig, version } from '../../library.js';
-import { debounce, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { afterNextFrame, debounce, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import {
   acceptDrops, clearButton, extensionOf, field, legendItem, loadableText, progressRow, readNumber, sampleBar, selectIn, showCurrent, showProblem,
 } from '../../widgets.js';
 import { libraryWorker } from '../../worker-client.js';
 import { renderItemList } from './item-list.js';
-import { InputError, parseItems } from './items.js';
+import { parseItems } from './items.js';
 import { clock, collectHighlights } from './layout.js';
 import { samples } from './samples.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
@@ -39,6 +39,12 @@ import { renderTranscript } from './view.js';
 const DEBOUNCE_MS = 150;
 /** More rows or items than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
 const LONG_LIST = 40;
+/**
+ * The script of one slice of drawing (ms; dom.js timeSlicer): a slice of a
+ * one-hour transcript's rows is a thousand elements a millisecond, which its
+ * frame styles and lays out.
+ */
+const SLICE_MS = 1;
 /** A transcript longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
 const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
@@ -117,7 +123,7 @@ export async function mount(panel, ctx) {
   const viewer = h('div', { class: 'viewer tx-viewer' }, view);
   const itemList = h('ol', { class: 'tx-items', 'aria-label': 'Evaluation items' });
   const budget = h('p', { class: 'tx-budget', hidden: true });
-  const progress = progressRow(panel, 'Items checked', () => cancel());
+  const progress = progressRow(() => root, 'Items checked', () => cancel());
 
   const legend = h('ul', { class: 'legend', 'aria-label': 'Legend' },
     legendItem('hl-validated', 'Item passes every check'),
@@ -246,6 +252,7 @@ export async function mount(panel, ctx) {
     remember();
     const mine = ++runSeq;
     const text = transcriptText.text();
+    worker.stop('superseded'); // a busy worker is replaced first: the new one holds no text
     const answerP = worker.send({
       type: 'run', format: formatSelect.value, items: itemsBox.value, config: readConfig(),
       transcript: text === heldByWorker ? null : transcriptText.heldFromFile() ?? text,
@@ -331,7 +338,7 @@ export async function mount(panel, ctx) {
     else currentKey = null;
     itemList.classList.toggle('is-long', entries.length > LONG_LIST);
     const listed = await renderItemList(itemList, entries, { hasSpan: (key) => marksByKey.has(key), focusItem, setStatus: ctx.setStatus },
-      timeSlicer(() => mine === runSeq));
+      timeSlicer(() => mine === runSeq, SLICE_MS));
     if (!listed) return;
 
     const m = t.metrics;
@@ -364,9 +371,12 @@ export async function mount(panel, ctx) {
    * when a newer run came meanwhile (it draws instead).
    */
   async function draw(t, highlights, mine) {
+    // a frame first: the task that received the worker's answer (ten thousand words copied) draws nothing
+    await afterNextFrame();
+    if (mine !== runSeq) return false;
     const timedWords = t.words.some((w) => w.start !== null);
     view.classList.toggle('is-long', t.segments.length > LONG_LIST);
-    const marks = await renderTranscript(view, t, highlights, entriesByKey, timeSlicer(() => mine === runSeq));
+    const marks = await renderTranscript(view, t, highlights, entriesByKey, timeSlicer(() => mine === runSeq, SLICE_MS));
     if (marks === null) return false;
     marksByKey = marks;
     wordTimesField.hidden = !timedWords;

@@ -6,6 +6,9 @@
 import { h } from '../../dom.js';
 import { clock, eachRow, primaryHighlight } from './layout.js';
 
+/** Rows made between two checks of the time slicer (a row is a segment: a dozen words, about forty elements). */
+const ROWS_PER_CHECK = 4;
+
 /** The spec 001 checks, in the order the items list them, with their short labels. */
 export const CHECKS = [
   ['contiguous_match', 'contiguity'],
@@ -49,7 +52,7 @@ export async function renderTranscript(view, t, highlights, entriesByKey, slice)
         seg?.speaker ? h('span', { class: 'tx-speaker' }, seg.speaker) : null,
         h('span', { class: 'tx-clock' }, `${clock(start)}–${clock(end)}`)),
       rowText(text, row, words, (list) => markFor(list, entriesByKey, marksByKey))));
-    if (frag.childNodes.length >= 10) {
+    if (frag.childNodes.length >= ROWS_PER_CHECK) {
       flush();
       if (!await slice()) return null;
     }

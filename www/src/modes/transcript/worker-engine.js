@@ -13,9 +13,8 @@
 //                 unchanged; `items`: the items box's text)
 // Messages out: { type: 'progress', runId, done, total }
 //               { type: 'done', runId, transcript, entries, preview }
-//                 (`transcript`: the Transcript's data, `toJSON()` and its
-//                 `metrics`, when this run built it, else null: the page
-//                 holds it; `entries`: items.js's entries, each with its
+//                 (`transcript`: the Transcript's data (dataOf), when this
+//                 run built it, else null: the page holds it; `entries`: items.js's entries, each with its
 //                 `validation` (or `error`: an item the library could not
 //                 read) and, for an evaluation, its retry budget `action`)
 //               { type: 'empty', runId }  (no transcript and no items)
@@ -51,8 +50,23 @@ function transcriptFor(text, format) {
   return { built: true };
 }
 
-/** What the page draws of the transcript (plain data: the Transcript stays here). */
-const dataOf = (t) => ({ ...t.toJSON(), metrics: t.metrics });
+/**
+ * What the page draws of the transcript (plain data: the Transcript stays
+ * here): its format, timing, text, warnings and metrics, and of each word
+ * and segment only what view.js and layout.js read (their times and UTF-16
+ * spans, a segment's speaker). A one-hour transcript is ten thousand words:
+ * each with all its fields, the page's copy of the message was a long task.
+ */
+function dataOf(t) {
+  const { words, segments, ...rest } = t.toJSON();
+  const spanOf = (s) => ({ utf16_start: s.utf16_start, utf16_end: s.utf16_end });
+  return {
+    ...rest,
+    metrics: t.metrics,
+    words: words.map((w) => ({ start: w.start, end: w.end, span: spanOf(w.span) })),
+    segments: segments.map((s) => ({ start: s.start, end: s.end, speaker: s.speaker ?? null, span: spanOf(s.span) })),
+  };
+}
 
 const isLibraryError = (e) => e?.name === 'EvidenceValidatorError';
 
