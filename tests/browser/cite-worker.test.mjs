@@ -12,7 +12,10 @@
 //     the same demo host, computes it): each claim's text, verdict and
 //     citations, the summary, and the highlighted evidence;
 //   - Stop ends a long run at once (the worker is replaced), and the next
-//     run works on a fresh worker.
+//     run works on a fresh worker;
+//   - with an OpenAI-compatible URL, each LLM request the worker asks for
+//     is made by the page (here to the test's own server, which refuses
+//     them: the report is the library's for calls that all fail).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -148,6 +151,37 @@ test('Stop ends a long run at once; the next run works on a fresh worker', { ski
   await finished(runs + 1);
   assert.equal((await results()).state, 'ok');
   assert.equal(await page.$$eval('.cite-claim', (lis) => lis.length), 3);
+});
+
+test('an OpenAI-compatible URL: the page makes each LLM request the worker asks for; their failures are the library\'s', { skip: !haveData && 'no ../shared/data/' }, async () => {
+  // the test's own server answers POST with 405: every call fails, as it would with a server that is down
+  const url = `${app.server.url}v1`;
+  const sources = manySources(3, 2000);
+  const claims = longAnswer(sources, 3);
+  const query = 'What changed?';
+  const host = async () => { throw new Error(`HTTP 405 from ${url}/chat/completions`); };
+  const expected = await lib.citePipeline({ query, sources, claims, outline: [] }, null, { generate: host, verify: host, qa: host });
+  await fill({ query, sources, claims });
+  await page.check('input[name="ct-host"][value="url"]');
+  await page.fill('input.cite-url', url);
+  await page.fill('input.cite-model', 'a-model');
+  const before = app.server.requests.length;
+  const { runs } = await results();
+  await page.click('button.cite-run');
+  await finished(runs);
+  assert.equal((await results()).state, 'ok');
+  const posts = app.server.requests.slice(before).filter((r) => r === 'POST /v1/chat/completions');
+  assert.ok(posts.length > 0, 'the page asked the URL');
+  assert.ok(expected.summary.failed_calls > 0, JSON.stringify(expected.summary));
+  const shown = await page.$$eval('.cite-claim', (lis) => lis.map((li) => [li.querySelector('.cite-claim-text').textContent, li.dataset.verdict]));
+  assert.deepEqual(shown, expected.claims.map((c) => [c.text, c.verdict ?? 'ABSTAINED']));
+  const s = expected.summary;
+  assert.match(await page.textContent('.cite-summary'), new RegExp(`; ${s.llm_calls} LLM calls$`));
+  await page.check('input[name="ct-host"][value="demo"]');
+  // Chromium logs each refused request as a console error: expected here, and only these
+  const refused = 'console: Failed to load resource: the server responded with a status of 405 (Method Not Allowed)';
+  assert.ok(app.pageErrors.includes(refused));
+  app.pageErrors.splice(0, app.pageErrors.length, ...app.pageErrors.filter((e) => e !== refused));
 });
 
 testClean(app);
