@@ -15,7 +15,8 @@
 //     on screen; each citation's verdict and the summary are verifyReport's;
 //   - Cancel stops a long verification (a host juror that takes 30 ms a
 //     turn, asked by the worker through the page) at once, and the next run
-//     works on a fresh worker.
+//     works on a fresh worker; and the jury of "Check a claim" (a host juror
+//     that never answers).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -166,6 +167,30 @@ test('Cancel stops a long verification (a slow host juror) at once; the next run
   await page.waitForFunction(() => document.querySelector('.report-results').dataset.state !== 'running', null, { polling: 50 });
   assert.equal((await reportState()).state, 'ok');
   assert.equal(await page.$$eval('.citation', (lis) => lis.length), 7);
+});
+
+test('Cancel stops the jury at once (a host juror that never answers); steps 1 and 2 stay', async () => {
+  await page.click('.subview-button[data-view="claim"]');
+  await page.evaluate(() => {
+    window.evidenceValidator.registerJudge('host-silent', () => new Promise(() => {}), { timeoutMs: 600_000 });
+  });
+  const { juryRuns, checks } = await claimState();
+  await page.click('.judge-inputs .sample-bar button:text-is("Load sample")'); // the first claim sample, put to the jury
+  await page.waitForSelector('.claim-results .progress-row:not([hidden]) .cancel-button', { timeout: 30_000 });
+  assert.equal((await claimState()).state, 'deliberating');
+  assert.match(await page.textContent('.claim-results .progress-text'), /^The jury is deliberating: \d of 4 jurors answered…$/);
+  const t0 = Date.now();
+  await page.click('.claim-results .cancel-button');
+  await page.waitForFunction(() => document.querySelector('.claim-results').dataset.state === 'ok', null, { timeout: 5000, polling: 50 });
+  const cancelledIn = Date.now() - t0;
+  assert.ok(cancelledIn < 2000, `cancelled in ${cancelledIn} ms`);
+  const s = await claimState();
+  assert.equal(s.juryRuns, juryRuns, 'a cancelled jury is not a finished one');
+  assert.ok(Number(s.checks) > Number(checks), 'steps 1 and 2 shown again');
+  assert.equal(s.verdict, 'JURY_NOT_CONVENED');
+  assert.equal(await page.isVisible('.claim-results .progress-row'), false);
+  assert.equal(await page.isEnabled('button.ask-jury'), true);
+  await page.evaluate(() => window.evidenceValidator.unregisterJudge('host-silent'));
 });
 
 testClean(app);

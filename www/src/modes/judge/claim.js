@@ -13,7 +13,7 @@
 // `deliberating`) for tests.
 
 import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
-import { fileInput } from '../../widgets.js';
+import { fileInput, progressRow } from '../../widgets.js';
 import { showInputProblem } from './render.js';
 import { renderJury, renderLines, renderScore, stepChip, verdictBadge, VERDICT_HELP } from './render.js';
 import { claimSamples, minutes } from './samples.js';
@@ -84,8 +84,11 @@ export function claimView(jury, ctx, onEdit) {
   const step1 = h('section', { class: 'judge-step step-1', 'aria-label': 'Step 1' });
   const step2 = h('section', { class: 'judge-step step-2', 'aria-label': 'Step 2' });
   const step3 = h('section', { class: 'judge-step step-3', 'aria-label': 'Step 3' });
-  const results = h('div', { class: 'judge-results claim-results', dataset: { checks: '0', juryRuns: '0', state: 'empty', verdict: '' } },
-    verdictBox, problem, step1, step2, step3);
+  const results = h('div', { class: 'judge-results claim-results', dataset: { checks: '0', juryRuns: '0', state: 'empty', verdict: '' } });
+  const progress = progressRow(results, 'Jurors who answered', () => {
+    if (juryWorker().cancel()) ctx.setStatus('Cancelled: the jury stopped deliberating.');
+  });
+  results.append(verdictBox, problem, step1, step2, progress.element, step3);
 
   const schedule = debounce(() => check(), DEBOUNCE_MS);
 
@@ -160,10 +163,21 @@ export function claimView(jury, ctx, onEdit) {
     askButton.textContent = 'The jury is deliberating…';
     setState('deliberating', results.dataset.verdict);
     replaceChildren(step3, stepHead('Step 3', 'The jury'), h('p', { class: 'muted' }, 'Asking every juror at once…'));
-    const answer = await juryWorker().send({ type: 'verify', request: request(), jury: jury.spec('judge-view') }, { onAsk: askHostJuror });
+    const what = (done, total) => `The jury is deliberating: ${done} of ${total} jurors answered…`;
+    const answerP = juryWorker().send({ type: 'verify', request: request(), jury: jury.spec('judge-view') }, {
+      onAsk: askHostJuror,
+      onProgress: (p) => progress.set({ ...p, what }),
+    });
+    progress.set({ done: 0, total: jury.jurors().length, what });
+    const answer = await answerP;
     if (answer.type === 'superseded') return; // a newer ask: it says when it is done
+    progress.set(null);
     askButton.disabled = false;
     askButton.textContent = 'Ask the jury';
+    if (answer.type === 'cancelled') {
+      check(); // steps 1 and 2 again, the jury not asked
+      return;
+    }
     if (answer.type === 'failed') {
       if (id === runId) showProblem(errorOf(answer));
       return;

@@ -25,8 +25,9 @@
 // Messages out: { type: 'checked', runId, result }
 //               { type: 'verified', runId, result, logs }
 //               { type: 'counted', runId, count }  (null: not readable)
-//               { type: 'progress', runId, done, total }  (a report's
-//                 citations the jury has sat on, of its citations)
+//               { type: 'progress', runId, done, total }  (a claim's
+//                 jurors who answered (a log entry each), of the jurors; a
+//                 report's citations the jury has sat on, of its citations)
 //               { type: 'reported', runId, report, logs }
 //               { type: 'failed', runId, error: { name, code, message, details } }
 //                 (the library's error)
@@ -75,8 +76,13 @@ export async function handle(data) {
     await answer(runId, () => ({ type: 'checked', result: checkClaim(data.request, data.settings) }));
   } else if (data.type === 'verify') {
     const logs = [];
+    const total = data.jury.demo.length + data.jury.host.length;
+    const log = (e) => {
+      logs.push(e);
+      postMessage({ type: 'progress', runId, done: logs.length, total });
+    };
     await answer(runId, async () => {
-      const result = await verifyClaim(data.request, optionsOf(runId, data.jury, (e) => logs.push(e)));
+      const result = await verifyClaim(data.request, optionsOf(runId, data.jury, log));
       return { type: 'verified', result, logs };
     });
   } else if (data.type === 'count') {
