@@ -40,11 +40,14 @@ const DEBOUNCE_MS = 150;
 /** More rows or items than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
 const LONG_LIST = 40;
 /**
- * The script of one slice of drawing (ms; dom.js timeSlicer): a slice of a
- * one-hour transcript's rows is a thousand elements a millisecond, which its
- * frame styles and lays out.
+ * The script of one slice of drawing (ms; dom.js timeSlicer): its frame
+ * styles and lays out what it made, several times its script's cost (a
+ * millisecond makes a few hundred of a transcript's elements). Traced
+ * (tests/browser/profile.mjs --cpu), a frame of a one-hour transcript then
+ * takes at most about 8 ms of CPU; the whole hour is drawn in a few
+ * seconds, its first screen at once.
  */
-const SLICE_MS = 1;
+const SLICE_MS = 0.5;
 /** A transcript longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
 const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];

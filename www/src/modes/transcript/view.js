@@ -7,7 +7,7 @@ import { h } from '../../dom.js';
 import { clock, eachRow, primaryHighlight } from './layout.js';
 
 /** Rows made between two checks of the time slicer (a row is a segment: a dozen words, about forty elements). */
-const ROWS_PER_CHECK = 4;
+const ROWS_PER_CHECK = 2;
 
 /** The spec 001 checks, in the order the items list them, with their short labels. */
 export const CHECKS = [
