@@ -1,8 +1,8 @@
 // The library on the page: the package's `web` build, its wasm compiled once
 // here (WebAssembly.compileStreaming) and instantiated for the main thread.
-// The compiled `wasmModule` is posted to the evidence mode's worker, which
-// instantiates it without fetching or compiling again (issue 19), also after
-// a Cancel replaces the worker. Modes import the library from this file,
+// The compiled `wasmModule` is posted to every mode's worker
+// (worker-client.js), which instantiates it without fetching or compiling
+// again (issue 19), also after a Cancel replaces the worker. Modes import the library from this file,
 // never from the package, so that nothing calls it before the instance
 // exists (the top-level await below).
 

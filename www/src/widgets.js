@@ -193,3 +193,50 @@ export function acceptDrops(target, onFiles) {
     if (files.length) await onFiles(files);
   });
 }
+
+/** A run's progress row shows once it has run this long (ms): a short run draws no frame for it. */
+const PROGRESS_DELAY_MS = 200;
+
+/**
+ * The progress row of a run in a worker (issue 19): a progress bar, what is
+ * being done, and a Cancel button (`onCancel`). `set(p)` while a run is in
+ * flight (`{ done, total, what }`: `what(done, total)` the text; `total` 0
+ * while it is not known), `set(null)` when none is; `rootOf` (an element,
+ * or a function returning it: the mode's root, made after its progress
+ * row) carries data-running="true" meanwhile, for tests.
+ * @returns {{ element: HTMLElement, set(p: { done: number, total: number, what: (done: number, total: number) => string }|null): void }}
+ */
+export function progressRow(rootOf, label, onCancel) {
+  const root = () => (typeof rootOf === 'function' ? rootOf() : rootOf);
+  const bar = h('progress', { max: 1, value: 0, 'aria-label': label });
+  const text = h('span', { class: 'progress-text' });
+  const element = h('div', { class: 'progress-row', hidden: true }, bar, text,
+    h('button', { type: 'button', class: 'secondary cancel-button', onclick: () => onCancel() }, 'Cancel'));
+  let timer = null;
+  let shown = false;
+  let now = null;
+  function draw() {
+    bar.max = Math.max(1, now.total);
+    bar.value = now.done;
+    text.textContent = now.what(now.done, now.total);
+    element.hidden = false;
+  }
+  function set(p) {
+    if (p === null) {
+      clearTimeout(timer);
+      timer = null;
+      shown = false;
+      if ('running' in root().dataset) delete root().dataset.running;
+      if (!element.hidden) {
+        element.hidden = true;
+        bar.value = 0;
+      }
+      return;
+    }
+    if (!('running' in root().dataset)) root().dataset.running = 'true';
+    now = p;
+    if (shown) draw();
+    else timer ??= setTimeout(() => { timer = null; shown = true; draw(); }, PROGRESS_DELAY_MS);
+  }
+  return { element, set };
+}

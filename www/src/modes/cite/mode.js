@@ -5,17 +5,27 @@
 // citations before and after correction, and its evidence spans highlighted
 // in the sources (UTF-16 offsets from the report).
 //
+// The boxes are read and the pipeline runs in a Web Worker
+// (worker-engine.js, issue 19): the page lists each claim and verdict as the
+// worker posts them, then draws the report a slice at a time; Stop ends the
+// run at once (the worker is replaced). The demo host runs in the worker; a
+// URL host's requests are the page's (worker-engine.js says why).
+//
 // The inputs and the host settings are kept in this browser (storage.js)
 // until Clear; a first visit (or one after Clear and a reload) shows the
 // sample. A problem names the box it is in, the error code once, and what to
 // do.
 
-import { citeStream, version } from '../../library.js';
-import { h, replaceChildren, uniqueId } from '../../dom.js';
+import { version } from '../../library.js';
+import { h, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
 import { acceptDrops, clearButton, fileInput, showProblem } from '../../widgets.js';
-import { DEMO_LABEL, demoHost, openAiHost } from './demo.js';
+import { libraryWorker } from '../../worker-client.js';
+import { DEMO_LABEL, openAiHost } from './demo.js';
 import { SAMPLE } from './samples.js';
+
+/** More sources or claims than this: those out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 10;
 
 export function mount(panel, ctx) {
   const id = (p) => uniqueId(p);
@@ -33,11 +43,13 @@ export function mount(panel, ctx) {
   const url = h('input', { type: 'url', class: 'cite-url', placeholder: 'http://localhost:8080/v1' });
   const model = h('input', { type: 'text', class: 'cite-model', placeholder: 'model name' });
   const run = h('button', { type: 'button', class: 'cite-run', onclick: () => start() }, 'Run the pipeline');
-  const stop = h('button', { type: 'button', class: 'cite-stop', disabled: true, onclick: () => controller?.abort() }, 'Stop');
+  const stop = h('button', { type: 'button', class: 'cite-stop', disabled: true, onclick: () => stopRun() }, 'Stop');
   const results = h('div', { class: 'cite-results', dataset: { runs: '0', state: 'idle' } });
   const live = h('ol', { class: 'cite-live' });
+  /** The run in flight's AbortController (the URL host's fetches), or null. */
   let controller = null;
   let runs = 0;
+  const worker = libraryWorker(() => new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator-cite' }));
 
   const root = h('div', { class: 'cite-mode' },
     h('div', { class: 'inputs' },
@@ -97,6 +109,7 @@ export function mount(panel, ctx) {
     keeping = false;
     controller?.abort();
     controller = null; // its run ends unseen
+    worker.stop('superseded');
     run.disabled = false;
     stop.disabled = true;
     saved.clear();
@@ -142,13 +155,10 @@ export function mount(panel, ctx) {
     return el;
   }
 
-  /** `box`'s text as JSON, or throws an error saying which box and what to do. */
-  function parseBox(name, box, shape) {
-    try {
-      return JSON.parse(box.value);
-    } catch (e) {
-      throw Object.assign(new Error(e.message), { where: name, hint: `Fix the ${name} box: ${shape}, then run again` });
-    }
+  /** Stop: the worker is replaced at once, the URL host's fetch in flight aborted. */
+  function stopRun() {
+    controller?.abort();
+    worker.cancel();
   }
 
   async function start() {
@@ -161,37 +171,30 @@ export function mount(panel, ctx) {
     replaceChildren(results, 'Running…');
     run.disabled = true;
     stop.disabled = false;
-    let input;
-    try {
-      input = {
-        query: query.value,
-        sources: parseBox('Sources', sources, 'JSON, a list of {"id", "title", "content"}'),
-        claims: claims.value.trim() ? parseBox('Claims', claims, 'JSON, a list of {"text", "citations"}, or empty') : [],
-        outline: outline.value.split('\n').map((s) => s.trim()).filter(Boolean),
-      };
-    } catch (e) {
-      return finish('error', problem(e.where, `Not JSON (${e.message})`, null, e.hint));
-    }
-    const host = useDemo.checked ? demoHost() : openAiHost(url.value, model.value);
-    try {
-      let report = null;
-      for await (const e of citeStream(input, null, { ...host, signal: mine.signal })) {
-        if (controller !== mine) return; // a newer run, or Clear
+    const host = useDemo.checked ? null : openAiHost(url.value, model.value);
+    const answer = await worker.send({
+      type: 'run', query: query.value, sources: sources.value, outline: outline.value, claims: claims.value, host: host ? 'url' : 'demo',
+    }, {
+      onProgress: ({ event: e }) => {
         if (e.event === 'claim') live.append(h('li', { class: 'cite-live-claim', dataset: { index: String(e.index) } }, e.text));
-        else if (e.event === 'verified') live.children[e.index]?.setAttribute('data-verdict', e.verdict ?? 'ABSTAINED');
-        else report = e.report;
-      }
-      if (controller === mine) finish('ok', render(report, input));
-    } catch (e) {
-      if (controller !== mine) return; // a newer run, or Clear
-      if (mine.signal.aborted) return finish('stopped', h('p', { class: 'summary' }, 'Stopped. Run the pipeline again for a report.'));
-      const where = whereOf(e.message);
-      finish('error', problem(where ?? 'Run', e.message ?? String(e), typeof e.code === 'string' ? e.code : null,
+        else live.children[e.index]?.setAttribute('data-verdict', e.verdict ?? 'ABSTAINED');
+      },
+      onAsk: ({ role, request }) => host[role]({ ...request, signal: mine.signal }),
+    });
+    if (controller !== mine || answer.type === 'superseded') return; // a newer run, or Clear
+    if (answer.type === 'cancelled') return finish('stopped', h('p', { class: 'summary' }, 'Stopped. Run the pipeline again for a report.'));
+    if (answer.type === 'failed' && answer.where && answer.hint) return finish('error', problem(answer.where, answer.message, null, answer.hint));
+    if (answer.type === 'failed') {
+      const where = whereOf(answer.message);
+      return finish('error', problem(where ?? 'Run', answer.message, answer.code,
         where ? `Fix the ${where} box, then run again` : 'Check the inputs, or the LLM host\'s URL and model (or use the demo host), then run again'));
     }
+    const content = await render(answer.report, answer.sources, timeSlicer(() => controller === mine));
+    if (content !== null) finish('ok', content);
   }
 
   function finish(state, content) {
+    controller = null;
     replaceChildren(results, content);
     results.dataset.state = state;
     results.dataset.runs = String(runs);
@@ -199,7 +202,14 @@ export function mount(panel, ctx) {
     stop.disabled = true;
   }
 
-  function render(report, input) {
+  /**
+   * The report: the summary, each claim, each source with its evidence
+   * highlighted. Built a slice at a time (`slice`: dom.js timeSlicer, false
+   * once a newer run or Clear came: then null), into an element not in the
+   * page yet, which is shown whole (built, it is laid out once; its claims
+   * and sources out of sight are not, style.css).
+   */
+  async function render(report, sourceList, slice) {
     const s = report.summary;
     const pct = (x) => `${Math.round(x * 100)}%`;
     const usedBy = new Map();
@@ -208,19 +218,29 @@ export function mount(panel, ctx) {
       list.push({ ...e, claim: i });
       usedBy.set(e.source_id, list);
     }));
-    return h('div', {},
-      h('p', { class: 'cite-summary' },
-        `${s.claims} claims: ${s.supported} supported, ${s.partial} partial, ${s.unsupported} unsupported, ${s.contradicted} contradicted, ${s.nei} NEI; `
-        + `abstention ${pct(s.abstention_rate)}, correction ${pct(s.correction_rate)}; ${s.llm_calls} LLM calls`),
-      report.warnings.length ? h('ul', { class: 'cite-warnings' }, report.warnings.map((w) => h('li', {}, w))) : null,
-      h('ol', { class: 'cite-claims' }, report.claims.map((c, i) => h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } },
+    const claimList = h('ol', { class: `cite-claims${report.claims.length > LONG_LIST ? ' is-long' : ''}` });
+    const sourcesBox = h('div', { class: `cite-sources${sourceList.length > LONG_LIST ? ' is-long' : ''}` });
+    for (const [i, c] of report.claims.entries()) {
+      claimList.append(h('li', { class: 'cite-claim', dataset: { index: String(i), verdict: c.verdict ?? 'ABSTAINED' } }, h('div', { class: 'cite-claim-body' },
         h('p', { class: 'cite-claim-text' }, c.text),
         h('p', {},
           h('span', { class: 'cite-verdict' }, c.abstained ? `abstained${c.verdict ? ` (${c.verdict})` : ''}` : c.verdict),
           ` · confidence ${c.confidence.level} (${c.confidence.score.toFixed(2)}) · ${c.verification.verifier} ${c.verification.method}`),
         h('p', { class: 'cite-citations' }, `citations: ${c.correction.citations_before.join(', ') || '—'} → ${c.correction.citations_after.join(', ') || '—'} (${c.correction.action})`),
-        h('p', { class: 'cite-reason' }, c.verification.reason)))),
-      h('div', { class: 'cite-sources' }, input.sources.map((src) => sourceView(src, usedBy.get(src.id) ?? []))));
+        h('p', { class: 'cite-reason' }, c.verification.reason))));
+      if (!await slice()) return null;
+    }
+    for (const src of sourceList) {
+      sourcesBox.append(sourceView(src, usedBy.get(src.id) ?? []));
+      if (!await slice()) return null;
+    }
+    return h('div', {},
+      h('p', { class: 'cite-summary' },
+        `${s.claims} claims: ${s.supported} supported, ${s.partial} partial, ${s.unsupported} unsupported, ${s.contradicted} contradicted, ${s.nei} NEI; `
+        + `abstention ${pct(s.abstention_rate)}, correction ${pct(s.correction_rate)}; ${s.llm_calls} LLM calls`),
+      report.warnings.length ? h('ul', { class: 'cite-warnings' }, report.warnings.map((w) => h('li', {}, w))) : null,
+      claimList,
+      sourcesBox);
   }
 
   function sourceView(src, spans) {

@@ -1,20 +1,10 @@
-// The evidence mode's Web Worker entry. The page compiles the library's wasm
-// once (www/src/library.js) and posts the compiled module first
-// (`{ type: 'init', module }`, worker-client.js): the worker instantiates it
-// without fetching or compiling again. Messages are handled in the order
-// they came, so every run finds the library ready (a run that reads its
-// source from a file awaits it; the page sends nothing more meanwhile: a new
-// request replaces this worker, worker-client.js).
+// The evidence mode's Web Worker entry: the shared worker side
+// (../../worker-host.js: the compiled library first, then one request at a
+// time) with this mode's engine (worker-engine.js). A run that reads its
+// source from a file awaits it; the page sends nothing more meanwhile (a new
+// request replaces this worker, ../../worker-client.js).
 
-import { initSync } from 'evidence-validator/web';
+import { serve } from '../../worker-host.js';
 import { handle } from './worker-engine.js';
 
-self.onmessage = async ({ data }) => {
-  try {
-    if (data.type === 'init') initSync({ module: data.module });
-    else await handle(data);
-  } catch (e) {
-    // not the library's typed error (those are answered by the engine): the page says so
-    postMessage({ type: 'failed', runId: data.runId, where: 'Page', code: 'INTERNAL', message: String(e?.message ?? e), path: null });
-  }
-};
+serve(handle);

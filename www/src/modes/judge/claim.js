@@ -4,18 +4,20 @@
 // at once, each with its timeout), since a host's jurors may be slow or cost
 // money. An edit after the jury answered clears its verdict (it was for other
 // inputs); a jury still deliberating over old inputs is ignored when it
-// answers.
+// answers. Both run in the judge worker (worker-engine.js, issue 19): a
+// check in one worker (a newer edit's check replaces one in flight), the
+// jury in another (the host's jurors asked of this page, workers.js).
 //
 // The root carries data-checks (step 1/2 runs), data-jury-runs (finished
 // jury runs), data-verdict and data-state (`empty`, `ok`, `error`,
 // `deliberating`) for tests.
 
-import { checkClaim, verifyClaim } from '../../library.js';
 import { debounce, h, replaceChildren, uniqueId } from '../../dom.js';
-import { fileInput } from '../../widgets.js';
+import { fileInput, progressRow } from '../../widgets.js';
 import { showInputProblem } from './render.js';
 import { renderJury, renderLines, renderScore, stepChip, verdictBadge, VERDICT_HELP } from './render.js';
 import { claimSamples, minutes } from './samples.js';
+import { askHostJuror, errorOf, judgeWorker, lazy } from './workers.js';
 
 const DEBOUNCE_MS = 150;
 
@@ -35,6 +37,10 @@ export function claimView(jury, ctx, onEdit) {
   let runId = 0;
   let current = null; // the last result shown
   let juryResult = null; // { result, logs } of the current inputs
+  const checker = judgeWorker();
+  const juryWorker = lazy(judgeWorker);
+  /** The check in flight: { key, done } (the same inputs ask for no second one). */
+  let pendingCheck = null;
 
   const sampleSelect = h('select', { id: ids.sample }, claimSamples.map((s, i) => h('option', { value: String(i) }, s.label)));
   const loadSample = h('button', { type: 'button', onclick: () => applySample(Number(sampleSelect.value), true) }, 'Load sample');
@@ -78,8 +84,11 @@ export function claimView(jury, ctx, onEdit) {
   const step1 = h('section', { class: 'judge-step step-1', 'aria-label': 'Step 1' });
   const step2 = h('section', { class: 'judge-step step-2', 'aria-label': 'Step 2' });
   const step3 = h('section', { class: 'judge-step step-3', 'aria-label': 'Step 3' });
-  const results = h('div', { class: 'judge-results claim-results', dataset: { checks: '0', juryRuns: '0', state: 'empty', verdict: '' } },
-    verdictBox, problem, step1, step2, step3);
+  const results = h('div', { class: 'judge-results claim-results', dataset: { checks: '0', juryRuns: '0', state: 'empty', verdict: '' } });
+  const progress = progressRow(results, 'Jurors who answered', () => {
+    if (juryWorker().cancel()) ctx.setStatus('Cancelled: the jury stopped deliberating.');
+  });
+  results.append(verdictBox, problem, step1, step2, progress.element, step3);
 
   const schedule = debounce(() => check(), DEBOUNCE_MS);
 
@@ -120,51 +129,65 @@ export function claimView(jury, ctx, onEdit) {
     results.dataset.juryRuns = String(juryRuns);
   }
 
-  /** Steps 1 and 2 for the current inputs (and the jury's answer when it is theirs). */
+  /** Steps 1 and 2 for the current inputs (and the jury's answer when it is theirs), in the worker; resolves once shown. */
   function check() {
     schedule.cancel();
     const r = request();
-    if (r.source === '' && r.claim === '' && r.quote === '' && r.lines === '') return showEmpty();
-    const { threshold, contextLines } = jury.settings();
-    let result;
-    try {
-      result = checkClaim(r, { threshold, contextLines });
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      checks++;
-      return showProblem(e);
+    if (r.source === '' && r.claim === '' && r.quote === '' && r.lines === '') {
+      if (pendingCheck) checker.stop('superseded');
+      pendingCheck = null;
+      showEmpty();
+      return Promise.resolve();
     }
-    checks++;
-    show(juryResult?.result ?? result, juryResult?.logs ?? null);
+    const { threshold, contextLines } = jury.settings();
+    const key = JSON.stringify([r, threshold, contextLines]);
+    if (pendingCheck?.key === key) return pendingCheck.done;
+    const mine = { key, done: null };
+    pendingCheck = mine;
+    mine.done = checker.send({ type: 'check', request: r, settings: { threshold, contextLines } }).then((answer) => {
+      if (pendingCheck !== mine || answer.type === 'superseded') return;
+      pendingCheck = null;
+      checks++;
+      if (answer.type === 'failed') showProblem(errorOf(answer));
+      else show(juryResult?.result ?? answer.result, juryResult?.logs ?? null);
+    });
+    return mine.done;
   }
 
   async function askJury() {
     schedule.cancel();
-    check();
+    await check();
     if (results.dataset.state === 'error' || results.dataset.state === 'empty') return;
     const id = ++runId;
-    const logs = [];
-    const options = { ...jury.options(), log: (entry) => logs.push(entry), reportName: 'judge-view' };
     askButton.disabled = true;
     askButton.textContent = 'The jury is deliberating…';
     setState('deliberating', results.dataset.verdict);
     replaceChildren(step3, stepHead('Step 3', 'The jury'), h('p', { class: 'muted' }, 'Asking every juror at once…'));
-    let result;
-    try {
-      result = await verifyClaim(request(), options);
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      if (id === runId) showProblem(e);
+    const what = (done, total) => `The jury is deliberating: ${done} of ${total} jurors answered…`;
+    const answerP = juryWorker().send({ type: 'verify', request: request(), jury: jury.spec('judge-view') }, {
+      onAsk: askHostJuror,
+      onProgress: (p) => progress.set({ ...p, what }),
+    });
+    progress.set({ done: 0, total: jury.jurors().length, what });
+    const answer = await answerP;
+    if (answer.type === 'superseded') return; // a newer ask: it says when it is done
+    progress.set(null);
+    askButton.disabled = false;
+    askButton.textContent = 'Ask the jury';
+    if (answer.type === 'cancelled') {
+      check(); // steps 1 and 2 again, the jury not asked
       return;
-    } finally {
-      askButton.disabled = false;
-      askButton.textContent = 'Ask the jury';
+    }
+    if (answer.type === 'failed') {
+      if (id === runId) showProblem(errorOf(answer));
+      return;
     }
     juryRuns++;
     if (id !== runId) {
       check(); // the inputs changed while the jury deliberated: its answer is not theirs
       return;
     }
+    const { result, logs } = answer;
     juryResult = { result, logs };
     show(result, logs);
     ctx.setStatus(`Jury: ${result.step_3_semantic?.verdict ?? 'not convened'} (${result.jury.answered} of ${result.jury.jurors.length} answered)`);

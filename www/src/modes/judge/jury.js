@@ -4,10 +4,10 @@
 // Their defaults and ranges are the library's (defaultJudgeOptions,
 // judgeOptionBounds): none is written here.
 
-import { defaultJudgeOptions, judgeOptionBounds, quoteScore } from '../../library.js';
+import { defaultJudgeOptions, judgeOptionBounds } from '../../library.js';
 import { h, replaceChildren, uniqueId } from '../../dom.js';
 import { readNumber } from '../../widgets.js';
-import { DEMO_JURORS, DEMO_LABEL, demoJury } from './demo.js';
+import { DEMO_JURORS, DEMO_LABEL } from './demo.js';
 import { hostJudges, onJudgesChange } from './registry.js';
 
 /** The library's defaults (read, not copied). */
@@ -91,23 +91,25 @@ export function juryPanel(onChange) {
     };
   }
 
-  /** The sitting jurors (JurorSpec[]), for verifyClaim/verifyReport. */
+  /** The names of the sitting jurors (the demo jurors first, then the host's). */
   function jurors() {
-    const { threshold: t } = settings();
-    const chosen = (name) => !unchecked.has(name);
-    return [
-      ...demoJury({ threshold: t, quoteScore, only: DEMO_JURORS.map((j) => j.name).filter(chosen) }),
-      ...hostJudges().filter((j) => chosen(j.name)).map((j) => ({
-        name: j.name, ask: (prompt, ctx) => j.ask(prompt, ctx), ...(j.timeoutMs ? { timeoutMs: j.timeoutMs } : {}),
-      })),
-    ];
+    const { demo, host } = spec();
+    return [...demo, ...host.map((j) => j.name)];
   }
 
-  /** Options for verifyClaim/verifyReport (without `log`). */
-  function options() {
+  /**
+   * The jury as plain data, for the worker (worker-engine.js builds the
+   * demo jurors there and asks the host's of the page): the settings, the
+   * demo jurors sitting, the host's sitting (their names and timeouts).
+   */
+  function spec(reportName) {
     const s = settings();
-    const judges = jurors();
-    return { threshold: s.threshold, contextLines: s.contextLines, timeoutMs: s.timeoutMs, ...(judges.length ? { judges } : {}) };
+    const chosen = (name) => !unchecked.has(name);
+    return {
+      threshold: s.threshold, contextLines: s.contextLines, timeoutMs: s.timeoutMs, reportName,
+      demo: DEMO_JURORS.map((j) => j.name).filter(chosen),
+      host: hostJudges().filter((j) => chosen(j.name)).map((j) => ({ name: j.name, ...(j.timeoutMs ? { timeoutMs: j.timeoutMs } : {}) })),
+    };
   }
 
   /** Ticks every juror box as `unchecked` says. */
@@ -131,5 +133,5 @@ export function juryPanel(onChange) {
     tickJurors();
   }
 
-  return { element, settings, jurors, options, saved, restore, reset: () => restore(null), destroy: stop };
+  return { element, settings, jurors, spec, saved, restore, reset: () => restore(null), destroy: stop };
 }

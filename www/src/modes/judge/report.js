@@ -7,14 +7,29 @@
 // their name). A citation's file is looked up by its label, then by the
 // link's file name, then by the link's path, as the package does.
 //
-// The root carries data-runs (finished runs) and data-state (`empty`,
-// `running`, `ok`, `error`) for tests.
+// The citations are counted and verified in the judge worker
+// (worker-engine.js, issue 19; each in a worker of its own, workers.js): a
+// run shows its progress (the citations the jury has sat on) and Cancel
+// stops it at once.
+//
+// The root carries data-runs (finished runs), data-running (while a run is
+// in flight) and data-state (`empty`, `running`, `ok`, `error`,
+// `cancelled`) for tests.
 
-import { parseCitations, verifyReport } from '../../library.js';
-import { download, h, replaceChildren, uniqueId } from '../../dom.js';
-import { fileInput } from '../../widgets.js';
+import { download, h, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import { fileInput, loadableText, progressRow } from '../../widgets.js';
 import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
+import { askHostJuror, errorOf, judgeWorker, lazy } from './workers.js';
+
+/** More citations than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 40;
+/**
+ * A source longer than this (UTF-16 units) is held out of its text box
+ * (widgets.js loadableText): three megabytes of sources in text boxes are a
+ * layout tree that every frame of the page walks and paints.
+ */
+const HOLD_OVER_UNITS = 200_000;
 
 /**
  * @param {() => void} onEdit  called after a change the page made to the inputs (a sample, a file, a removed
@@ -25,6 +40,8 @@ export function reportView(jury, ctx, onEdit) {
   let runs = 0;
   let runId = 0;
   let last = null;
+  const counter = judgeWorker();
+  const runner = lazy(judgeWorker);
 
   const reportBox = h('textarea', {
     id: ids.report, class: 'report-input', rows: 12, spellcheck: 'false',
@@ -72,14 +89,18 @@ export function reportView(jury, ctx, onEdit) {
   const downloads = h('div', { class: 'report-downloads', hidden: true },
     h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.md`, last.markdown, 'text/markdown') }, 'Download verification (markdown)'),
     h('button', { type: 'button', class: 'secondary', onclick: () => last && download(`${last.report}_verification.json`, `${JSON.stringify(last, null, 2)}\n`) }, 'Download JSON'));
-  const results = h('div', { class: 'judge-results report-results', dataset: { runs: '0', state: 'empty' } },
-    summary, problem, downloads, list);
+  const results = h('div', { class: 'judge-results report-results', dataset: { runs: '0', state: 'empty' } });
+  const progress = progressRow(results, 'Citations the jury has sat on', () => cancel());
+  results.append(summary, progress.element, problem, downloads, list);
+
+  /** Each source item's text (widgets.js loadableText: a long one is held out of its box). */
+  const texts = new WeakMap();
 
   function addSource(name, text) {
     // a file with the same name replaces the text
     for (const li of sourceList.children) {
       if (name && li.querySelector('input').value === name) {
-        li.querySelector('textarea').value = text;
+        texts.get(li).setText(text, name);
         return li;
       }
     }
@@ -87,14 +108,18 @@ export function reportView(jury, ctx, onEdit) {
     const textId = uniqueId('jd-src-text');
     const nameInput = h('input', { id: nameId, type: 'text', class: 'file-name-input', spellcheck: 'false', placeholder: 'file.txt' });
     nameInput.value = name;
-    const textBox = h('textarea', { id: textId, rows: 5, spellcheck: 'false', wrap: 'off', placeholder: 'The file\'s text.' });
-    textBox.value = text;
+    const textBox = loadableText({
+      id: textId, fileId: uniqueId('jd-src-file'), rows: 5, wrap: 'off', placeholder: 'The file\'s text.', holdOver: HOLD_OVER_UNITS,
+      onInput: () => {}, onLoad: () => {},
+    });
+    textBox.setText(text, name || null);
     const li = h('li', { class: 'source-item' },
       h('div', { class: 'field-head' },
         h('span', { class: 'field-tools' }, h('label', { for: nameId }, 'Name'), nameInput),
         h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove source ${name}`, onclick: () => { li.remove(); onEdit(); } }, 'Remove')),
       h('label', { for: textId, class: 'visually-hidden' }, 'Text'),
-      textBox);
+      textBox.element);
+    texts.set(li, textBox);
     sourceList.append(li);
     return li;
   }
@@ -107,18 +132,16 @@ export function reportView(jury, ctx, onEdit) {
       const name = li.querySelector('input').value.trim();
       if (!name) continue;
       if (name in map) repeated.push(name);
-      else map[name] = li.querySelector('textarea').value;
+      else map[name] = texts.get(li).text();
     }
     return { map, repeated };
   }
 
-  function updateCount() {
-    let n;
-    try {
-      n = parseCitations(reportBox.value).length;
-    } catch {
-      n = null;
-    }
+  /** The report's citations, counted in the worker (a newer count replaces one in flight). */
+  async function updateCount() {
+    const answer = await counter.send({ type: 'count', markdown: reportBox.value });
+    if (answer.type !== 'counted') return;
+    const n = answer.count;
     citationCount.textContent = n === null ? '' : `${n} citation${n === 1 ? '' : 's'} found.`;
   }
 
@@ -135,6 +158,10 @@ export function reportView(jury, ctx, onEdit) {
   /** Empties the report and its sources (and the results, which were theirs). */
   function reset(report, name, kept) {
     runId++;
+    runner().stop('superseded'); // its run ends unseen
+    progress.set(null);
+    runButton.disabled = false;
+    runButton.textContent = 'Verify report';
     reportBox.value = report;
     reportName = name;
     sourceList.replaceChildren();
@@ -151,59 +178,71 @@ export function reportView(jury, ctx, onEdit) {
   async function run() {
     const id = ++runId;
     const { map, repeated } = sources();
-    const logs = [];
-    const options = { ...jury.options(), reportName, log: (e) => logs.push(e) };
     problem.hidden = true;
     runButton.disabled = true;
     runButton.textContent = 'Verifying…';
     results.dataset.state = 'running';
     replaceChildren(summary, h('p', { class: 'muted' }, 'Verifying every citation…'));
-    let report;
-    try {
-      report = await verifyReport(reportBox.value, map, options);
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
+    const answer = await runner().send({ type: 'report', markdown: reportBox.value, sources: map, jury: jury.spec(reportName) }, {
+      onProgress: (p) => progress.set({ ...p, what: (done, total) => `The jury has sat on ${done} of ${total} citations…` }),
+      onAsk: askHostJuror,
+    });
+    if (answer.type === 'superseded') return; // a newer run, or Clear: it says what it is
+    progress.set(null);
+    runButton.disabled = false;
+    runButton.textContent = 'Verify report';
+    if (answer.type === 'cancelled') {
+      replaceChildren(summary, h('p', { class: 'muted' }, 'Cancelled: the citations were not verified. Press "Verify report" to run again.'));
+      list.replaceChildren();
+      downloads.hidden = true;
+      last = null;
+      results.dataset.state = 'cancelled';
+      return;
+    }
+    if (answer.type === 'failed') {
       if (id !== runId) return;
-      showInputProblem(problem, e, 'then press "Verify report" again');
+      showInputProblem(problem, errorOf(answer), 'then press "Verify report" again');
       summary.replaceChildren();
       list.replaceChildren();
       downloads.hidden = true;
       last = null;
       results.dataset.state = 'error';
       return;
-    } finally {
-      runButton.disabled = false;
-      runButton.textContent = 'Verify report';
     }
     runs++;
     results.dataset.runs = String(runs);
     if (id !== runId) return;
+    const { report, logs } = answer;
     last = report;
-    show(report, logs, repeated);
+    if (!await show(report, logs, repeated, timeSlicer(() => id === runId))) return;
     results.dataset.state = 'ok';
     ctx.setStatus(`Report: ${report.summary.verified} of ${report.summary.total} citations verified`);
   }
 
-  function show(report, logs, repeated) {
+  function cancel() {
+    if (runner().cancel()) ctx.setStatus('Cancelled: the verification in progress stopped.');
+  }
+
+  /**
+   * The summary and each citation, built a slice at a time (`slice`: dom.js
+   * timeSlicer; false once a newer run or Clear came: then this resolves
+   * false) out of the page, then shown at once (the citations out of sight
+   * are not laid out, style.css).
+   */
+  async function show(report, logs, repeated, slice) {
     const s = report.summary;
     const rate = `${(s.verification_rate * 100).toFixed(1)} %`;
-    replaceChildren(summary,
-      h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
-        s.jury_convened ? '' : ' The jury was not convened (no juror ticked): steps 1 and 2 only.'),
-      h('ul', { class: 'verdict-counts', 'aria-label': 'Verdict counts' },
-        Object.entries(s.verdicts).map(([v, n]) => h('li', { dataset: { verdict: v } }, verdictBadge(v), ` ${n}`))),
-      repeated.length ? h('p', { class: 'claim-warning' }, `Repeated source names (the first is used): ${repeated.join(', ')}`) : null);
-    downloads.hidden = false;
     const { contextLines } = jury.settings();
     // the log entries of each citation: every juror's n-th entry (entry.number, counted per juror over
     // the whole report) is for the n-th citation the jury sat on
     let sat = 0;
-    replaceChildren(list, report.results.map((c) => {
+    const built = [];
+    for (const c of report.results) {
       const r = c.result;
       const n = r.jury.convened ? ++sat : 0;
       const own = n ? logs.filter((e) => e.number === n) : [];
       const cit = c.citation;
-      return h('li', { class: `citation tone-${verdictTone(r.verdict)}`, dataset: { index: String(cit.index), verdict: r.verdict } },
+      built.push(h('li', { class: `citation tone-${verdictTone(r.verdict)}`, dataset: { index: String(cit.index), verdict: r.verdict } },
         h('div', { class: 'citation-head' },
           h('span', { class: 'citation-no' }, `#${cit.index}`),
           verdictBadge(r.verdict, 'citation-verdict'),
@@ -221,8 +260,19 @@ export function reportView(jury, ctx, onEdit) {
         r.step_1_existence ? h('details', { class: 'citation-more' },
           h('summary', {}, r.jury.convened ? 'Cited lines, votes and log' : 'Cited lines'),
           renderLines(r, contextLines, `${r.cited_lines} of ${r.filename}`),
-          r.jury.convened ? renderJury(r, own) : null) : null);
-    }));
+          r.jury.convened ? renderJury(r, own) : null) : null));
+      if (!await slice()) return false;
+    }
+    list.classList.toggle('is-long', built.length > LONG_LIST);
+    list.replaceChildren(...built);
+    replaceChildren(summary,
+      h('p', { class: 'summary-line' }, h('strong', {}, `${s.verified} of ${s.total} citation${s.total === 1 ? '' : 's'} verified (${rate}).`),
+        s.jury_convened ? '' : ' The jury was not convened (no juror ticked): steps 1 and 2 only.'),
+      h('ul', { class: 'verdict-counts', 'aria-label': 'Verdict counts' },
+        Object.entries(s.verdicts).map(([v, n]) => h('li', { dataset: { verdict: v } }, verdictBadge(v), ` ${n}`))),
+      repeated.length ? h('p', { class: 'claim-warning' }, `Repeated source names (the first is used): ${repeated.join(', ')}`) : null);
+    downloads.hidden = false;
+    return true;
   }
 
   updateCount();
@@ -241,7 +291,7 @@ export function reportView(jury, ctx, onEdit) {
     /** The report and its sources, for storage.js. */
     saved: () => ({
       report: reportBox.value, reportName,
-      sources: [...sourceList.children].map((li) => ({ name: li.querySelector('input').value, text: li.querySelector('textarea').value })),
+      sources: [...sourceList.children].map((li) => ({ name: li.querySelector('input').value, text: texts.get(li).stored() })),
     }),
     /** Puts a kept report and its sources back (verified when the user asks). */
     restore(work) {

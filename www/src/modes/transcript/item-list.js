@@ -11,16 +11,29 @@ import { CHECKS, checkLabel } from './view.js';
  * Fills `itemList` with `entries` ({ key, label, kind, index, item,
  * validation, error, action }). `hasSpan(key)` says whether the item has
  * words in the view; `focusItem(key)` shows them; `setStatus(text)` says
- * why an item has none.
+ * why an item has none. The items are added a slice at a time (`slice`:
+ * dom.js timeSlicer, false once a newer run draws instead: then this
+ * resolves false), so that a frame lays out only what one slice added.
  */
-export function renderItemList(itemList, entries, { hasSpan, focusItem, setStatus }) {
-  replaceChildren(itemList, entries.map((e) => {
-    const status = e.error ? 'error' : e.validation.passed ? 'pass' : 'fail';
-    return h('li', { class: `tx-item tx-item-${status}`, dataset: { key: e.key, kind: e.kind, index: String(e.index), status } },
-      itemButton(e, status, hasSpan(e.key), () => (focusItem(e.key) ? null : setStatus(`${e.label} has no words in the transcript`))),
-      h('div', { class: 'tx-item-details' }, e.error ? h('p', { class: 'step-error' }, e.error) : checkDetails(e)));
-  }));
+export async function renderItemList(itemList, entries, { hasSpan, focusItem, setStatus }, slice = async () => true) {
+  let first = true;
+  for (let at = 0; at < entries.length || first; at += ITEMS_PER_SLICE) {
+    const lis = entries.slice(at, at + ITEMS_PER_SLICE).map((e) => {
+      const status = e.error ? 'error' : e.validation.passed ? 'pass' : 'fail';
+      return h('li', { class: `tx-item tx-item-${status}`, dataset: { key: e.key, kind: e.kind, index: String(e.index), status } },
+        itemButton(e, status, hasSpan(e.key), () => (focusItem(e.key) ? null : setStatus(`${e.label} has no words in the transcript`))),
+        h('div', { class: 'tx-item-details' }, e.error ? h('p', { class: 'step-error' }, e.error) : checkDetails(e)));
+    });
+    if (first) replaceChildren(itemList, lis);
+    else itemList.append(...lis);
+    first = false;
+    if (at + ITEMS_PER_SLICE < entries.length && !await slice()) return false;
+  }
+  return true;
 }
+
+/** Items made between two checks of the time slicer. */
+const ITEMS_PER_SLICE = 5;
 
 function itemButton(e, status, hasSpan, onclick) {
   const v = e.validation;

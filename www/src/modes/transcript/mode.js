@@ -8,25 +8,48 @@
 // locality) with the reason of any that failed; clicking an item scrolls to
 // its words.
 //
-// One Transcript is kept while the text and format stay the same (editing
-// the items or the thresholds only re-validates); a new one frees the old.
+// The library's work runs in a Web Worker (worker-engine.js, issue 19): it
+// keeps one Transcript while the text and format stay the same (editing the
+// items or the thresholds only re-validates; a new one frees the old),
+// validates the items one by one, and sends back the transcript's data and
+// each item's result; a long run shows its progress and Cancel stops it at
+// once. The page only draws, a slice at a time (view.js). A transcript over
+// 200,000 characters (a one-hour Whisper JSON with its word timings) is
+// held out of its text box, like the evidence mode's source.
 // The transcript, the items, the format, the checks' settings and the word
 // times switch are kept in this browser (storage.js) until Clear.
 //
-// The root carries data-runs (validations finished), data-transcript-builds
-// and data-state (`empty`, `ok`, `error`) for tests.
+// The root carries data-runs (validations finished), data-transcript-builds,
+// data-running (while a run is in flight) and data-state (`empty`, `ok`,
+// `error`, `cancelled`) for tests.
 
-import { defaultTranscriptConfig, Transcript, version } from '../../library.js';
-import { debounce, h, onMarkActivate, replaceChildren, uniqueId } from '../../dom.js';
-import { acceptDrops, clearButton, extensionOf, field, legendItem, loadableText, readNumber, sampleBar, selectIn, showCurrent, showProblem } from '../../widgets.js';
+import { defaultTranscriptConfig, version } from '../../library.js';
+import { afterNextFrame, debounce, h, onMarkActivate, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
+import {
+  acceptDrops, clearButton, extensionOf, field, legendItem, loadableText, progressRow, readNumber, sampleBar, selectIn, showCurrent, showProblem,
+} from '../../widgets.js';
+import { libraryWorker } from '../../worker-client.js';
 import { renderItemList } from './item-list.js';
-import { InputError, parseItems } from './items.js';
+import { parseItems } from './items.js';
 import { clock, collectHighlights } from './layout.js';
 import { samples } from './samples.js';
 import { CLEARED_NOTE, RESTORED_NOTE, savedWork } from '../../storage.js';
 import { renderTranscript } from './view.js';
 
 const DEBOUNCE_MS = 150;
+/** More rows or items than this (a screen or two): those out of sight are not laid out (style.css `.is-long`). */
+const LONG_LIST = 40;
+/**
+ * The script of one slice of drawing (ms; dom.js timeSlicer): its frame
+ * styles and lays out what it made, several times its script's cost (a
+ * millisecond makes a few hundred of a transcript's elements). Traced
+ * (tests/browser/profile.mjs --cpu), a frame of a one-hour transcript then
+ * takes at most about 8 ms of CPU; the whole hour is drawn in a few
+ * seconds, its first screen at once.
+ */
+const SLICE_MS = 0.5;
+/** A transcript longer than this (UTF-16 units) is held out of its text box (widgets.js loadableText). */
+const HOLD_OVER_UNITS = 200_000;
 const FORMATS = [['auto', 'Auto-detect'], ['json', 'JSON (Whisper, WhisperX, …)'], ['srt', 'SRT'], ['vtt', 'WebVTT']];
 const FORMAT_BY_EXTENSION = { json: 'json', srt: 'srt', vtt: 'vtt' };
 /** What to do about a problem, by where it is. */
@@ -50,10 +73,16 @@ export async function mount(panel, ctx) {
   };
 
   // ---- state ----
-  /** @type {Transcript|null} */
+  /** The data of the worker's current Transcript (worker-engine.js `done`): what the page draws. */
   let transcript = null;
-  let transcriptKey = null;
   let builds = 0;
+  /** Each run's number: a draw of an older run stops. */
+  let runSeq = 0;
+  /** The transcript text the current worker holds (its last run's), or null: a run with the same text sends none. */
+  let heldByWorker = null;
+  const worker = libraryWorker(() => new Worker(new URL('./worker.js', import.meta.url), { name: 'evidence-validator-transcript' }), {
+    onStart: () => { heldByWorker = null; },
+  });
   let runs = 0;
   let marksByKey = new Map();
   let entriesByKey = new Map();
@@ -62,13 +91,14 @@ export async function mount(panel, ctx) {
   // ---- inputs ----
   const sample = sampleBar(ids.sample, samples, (id) => applySample(id));
   const formatSelect = h('select', { id: ids.format, onchange: () => run() }, FORMATS.map(([v, label]) => h('option', { value: v }, label)));
-  const { box: transcriptBox, file: transcriptFile } = loadableText({
+  const transcriptText = loadableText({
     id: ids.transcript, fileId: ids.transcriptFile, accept: '.json,.srt,.vtt,application/json,text/vtt,text/plain',
-    class: 'transcript-input', rows: 12, wrap: 'off',
+    class: 'transcript-input', rows: 12, wrap: 'off', holdOver: HOLD_OVER_UNITS,
     placeholder: 'Paste a transcript: Whisper verbose_json, WhisperX, whisper.cpp, Deepgram, Speechmatics, Amazon Transcribe or plain JSON, SRT, or WebVTT.',
     onInput: () => schedule(),
     onLoad: (file) => { formatSelect.value = FORMAT_BY_EXTENSION[extensionOf(file.name)] ?? 'auto'; run(); },
   });
+  const transcriptFile = transcriptText.file;
   const { box: itemsBox, file: itemsFile } = loadableText({
     id: ids.items, fileId: ids.itemsFile, accept: '.json,application/json',
     class: 'items-input', rows: 10, 'aria-describedby': ids.itemsHelp,
@@ -96,6 +126,7 @@ export async function mount(panel, ctx) {
   const viewer = h('div', { class: 'viewer tx-viewer' }, view);
   const itemList = h('ol', { class: 'tx-items', 'aria-label': 'Evaluation items' });
   const budget = h('p', { class: 'tx-budget', hidden: true });
+  const progress = progressRow(() => root, 'Items checked', () => cancel());
 
   const legend = h('ul', { class: 'legend', 'aria-label': 'Legend' },
     legendItem('hl-validated', 'Item passes every check'),
@@ -108,7 +139,7 @@ export async function mount(panel, ctx) {
       h('div', { class: 'input-bar' }, sample.element, clearButton(() => clearWork())),
       h('p', { class: 'help' }, 'Drop a transcript (.json, .srt, .vtt) or evaluation items (.json) file anywhere here. ' +
         'Your transcript, items and settings are kept in this browser until you press Clear.'),
-      field(ids.transcript, 'Transcript', transcriptBox,
+      field(ids.transcript, 'Transcript', transcriptText.element,
         { tools: [h('label', { for: ids.format }, 'Format'), formatSelect, transcriptFile.input, transcriptFile.label] }),
       field(ids.items, 'Evaluation items', itemsBox, {
         tools: [itemsFile.input, itemsFile.label],
@@ -121,7 +152,7 @@ export async function mount(panel, ctx) {
         h('div', { class: 'config-panel' }, configInputs.map((x) => x.field)))),
     h('div', { class: 'results' },
       h('div', { class: 'results-head' }, h('h2', { id: ids.viewTitle }, 'Transcript'), wordTimesField),
-      summary, notes, problem, legend, viewer,
+      summary, progress.element, notes, problem, legend, viewer,
       h('h2', {}, 'Items'),
       budget,
       itemList));
@@ -141,9 +172,9 @@ export async function mount(panel, ctx) {
   /** The last session's work, if this browser kept one. */
   async function restore() {
     const work = await saved.load();
-    if (transcriptBox.value !== '' || itemsBox.value !== '') return; // the user started meanwhile
+    if (transcriptText.text() !== '' || itemsBox.value !== '') return; // the user started meanwhile
     if (!work || typeof work.transcript !== 'string' || typeof work.items !== 'string') return;
-    transcriptBox.value = work.transcript;
+    transcriptText.setText(work.transcript, 'Your last transcript');
     itemsBox.value = work.items;
     formatSelect.value = FORMATS.some(([v]) => v === work.format) ? work.format : 'auto';
     for (const { c, input } of configInputs) {
@@ -158,7 +189,7 @@ export async function mount(panel, ctx) {
   /** What a reload brings back (the settings as typed, a bad one included: it stays marked). */
   function remember() {
     saved.save(() => ({
-      transcript: transcriptBox.value, items: itemsBox.value, format: formatSelect.value, wordTimes: wordTimes.checked,
+      transcript: transcriptText.stored(), items: itemsBox.value, format: formatSelect.value, wordTimes: wordTimes.checked,
       config: Object.fromEntries(configInputs.map(({ c, input }) => [c.key, input.value])),
     }));
   }
@@ -167,7 +198,9 @@ export async function mount(panel, ctx) {
   function clearWork() {
     saved.clear();
     schedule.cancel();
-    transcriptBox.value = '';
+    worker.stop('superseded');
+    runSeq++;
+    transcriptText.setText('');
     itemsBox.value = '';
     formatSelect.value = 'auto';
     for (const { c, input } of configInputs) {
@@ -175,9 +208,6 @@ export async function mount(panel, ctx) {
       input.removeAttribute('aria-invalid');
     }
     wordTimes.checked = true;
-    transcript?.free();
-    transcript = null;
-    transcriptKey = null;
     currentKey = null;
     renderEmpty();
     ctx.setStatus(CLEARED_NOTE);
@@ -195,7 +225,7 @@ export async function mount(panel, ctx) {
       if (ext === 'json' && readsAsItems(text)) {
         itemsBox.value = text;
       } else {
-        transcriptBox.value = text;
+        transcriptText.setText(text, file.name, file);
         formatSelect.value = FORMAT_BY_EXTENSION[ext] ?? 'auto';
       }
     }
@@ -206,7 +236,7 @@ export async function mount(panel, ctx) {
   function applySample(id) {
     const s = samples.find((x) => x.id === id) ?? samples[0];
     sample.select.value = s.id;
-    transcriptBox.value = s.transcript;
+    transcriptText.setText(s.transcript);
     itemsBox.value = s.items;
     formatSelect.value = 'auto';
     run();
@@ -219,66 +249,44 @@ export async function mount(panel, ctx) {
     return config;
   }
 
-  /** The Transcript for this text and format: the current one, or a new one (the old one freed). */
-  function transcriptFor(text, format) {
-    const key = `${format}\u0000${text}`;
-    if (transcript !== null && transcriptKey === key) return transcript;
-    if (transcript !== null) transcript.free();
-    transcript = null;
-    transcriptKey = null;
-    const built = new Transcript(text, { format });
-    transcript = built;
-    transcriptKey = key;
-    builds++;
-    return built;
-  }
-
-  function run() {
+  /** Validates in the worker (worker-engine.js), then draws the answer; a run in flight is replaced. */
+  async function run() {
     schedule.cancel();
     remember();
-    const text = transcriptBox.value;
-    let parsed;
-    try {
-      parsed = parseItems(itemsBox.value);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      return fail(text, 'Evaluation items', e.message + (e.where ? ` (${e.where})` : ''));
+    const mine = ++runSeq;
+    const text = transcriptText.text();
+    worker.stop('superseded'); // a busy worker is replaced first: the new one holds no text
+    const answerP = worker.send({
+      type: 'run', format: formatSelect.value, items: itemsBox.value, config: readConfig(),
+      transcript: text === heldByWorker ? null : transcriptText.heldFromFile() ?? text,
+    }, {
+      onProgress: (p) => progress.set({ ...p, what: (done, total) => (total ? `Checking items: ${done} of ${total}…` : 'Reading the transcript…') }),
+    });
+    heldByWorker = text;
+    progress.set({ done: 0, total: 0, what: () => 'Reading the transcript…' });
+    const answer = await answerP;
+    if (answer.type === 'superseded' || mine !== runSeq) return;
+    progress.set(null);
+    if (answer.type === 'cancelled') return showCancelled();
+    if (answer.transcript) {
+      transcript = answer.transcript;
+      builds++;
     }
-    if (text.trim() === '' && parsed.kind === 'empty') return renderEmpty();
-    if (text.trim() === '') return fail('', 'Transcript', 'paste or load a transcript');
-    const config = readConfig();
-    let t;
-    try {
-      t = transcriptFor(text, formatSelect.value);
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      return fail(text, 'Transcript', e.message, e.code);
+    if (answer.type === 'empty') return renderEmpty();
+    if (answer.type === 'failed') {
+      return fail(answer.read ? transcript : text, answer.where, answer.message, answer.code ?? undefined, mine);
     }
-    let entries = [];
-    let preview = null;
-    try {
-      if (parsed.kind === 'evaluation') {
-        const v = t.validateEvaluation(parsed.evaluation, config);
-        entries = parsed.entries.map((e) => ({
-          ...e, validation: (e.kind === 'commendation' ? v.commendations : v.recommendations)[e.index] ?? null, error: null,
-        }));
-        preview = t.previewBudget(parsed.evaluation, config);
-        for (const e of entries) e.action = preview.items.find((i) => i.kind === e.kind && i.index === e.index)?.action ?? null;
-      } else if (parsed.kind === 'items') {
-        entries = parsed.entries.map((e) => {
-          try {
-            return { ...e, validation: t.validate(e.item, config), error: null };
-          } catch (err) {
-            if (err?.name !== 'EvidenceValidatorError' || err.code === 'CONFIGURATION_ERROR') throw err;
-            return { ...e, validation: null, error: err.message };
-          }
-        });
-      }
-    } catch (e) {
-      if (e?.name !== 'EvidenceValidatorError') throw e;
-      return fail(t, e.code === 'CONFIGURATION_ERROR' ? 'Checks' : 'Evaluation items', e.message, e.code);
-    }
-    show(t, entries, preview);
+    await show(transcript, answer.entries, answer.preview, mine);
+  }
+
+  function cancel() {
+    if (worker.cancel()) ctx.setStatus('Cancelled: the checks in progress stopped.');
+  }
+
+  /** After Cancel: nothing of that run is shown; the next edit runs again. */
+  function showCancelled() {
+    summary.textContent = 'Cancelled: the items were not checked; edit anything, or pick the format again, to run again.';
+    finish('cancelled');
   }
 
   function finish(state) {
@@ -302,28 +310,39 @@ export async function mount(panel, ctx) {
     root.dataset.state = 'empty';
   }
 
-  /** Shows an input problem: the transcript stays visible (unhighlighted) when it could be read. */
-  function fail(source, where, message, code) {
+  /**
+   * Shows an input problem: the transcript stays visible (unhighlighted)
+   * when it could be read (`source` its data), else as typed (`source` the
+   * text).
+   */
+  async function fail(source, where, message, code, mine) {
     marksByKey = new Map();
     entriesByKey = new Map();
     showProblem(problem, where, message, code, HINTS[where]);
-    if (source instanceof Transcript) draw(source, []);
-    else replaceChildren(view, h('li', { class: 'tx-row tx-raw' }, h('span', { class: 'tx-time' }, ''), h('span', { class: 'tx-text' }, source)));
+    if (typeof source !== 'string') {
+      if (!await draw(source, [], mine)) return;
+    } else {
+      replaceChildren(view, h('li', { class: 'tx-row tx-raw' }, h('span', { class: 'tx-time' }, ''), h('span', { class: 'tx-text' }, source)));
+    }
     replaceChildren(itemList);
     budget.hidden = true;
     summary.textContent = 'Not validated: fix the problem below.';
     finish('error');
   }
 
-  function show(t, entries, preview) {
+  /** Draws run `mine`'s answer: `t` the transcript's data, each item's entry, the budget preview. */
+  async function show(t, entries, preview, mine) {
     problem.hidden = true;
     entriesByKey = new Map(entries.map((e) => [e.key, e]));
     const scrollTop = viewer.scrollTop;
-    draw(t, collectHighlights(entries));
+    if (!await draw(t, collectHighlights(entries), mine)) return;
     viewer.scrollTop = scrollTop;
     if (currentKey && marksByKey.has(currentKey)) for (const m of marksByKey.get(currentKey)) m.classList.add('is-current');
     else currentKey = null;
-    renderItemList(itemList, entries, { hasSpan: (key) => marksByKey.has(key), focusItem, setStatus: ctx.setStatus });
+    itemList.classList.toggle('is-long', entries.length > LONG_LIST);
+    const listed = await renderItemList(itemList, entries, { hasSpan: (key) => marksByKey.has(key), focusItem, setStatus: ctx.setStatus },
+      timeSlicer(() => mine === runSeq, SLICE_MS));
+    if (!listed) return;
 
     const m = t.metrics;
     const passed = entries.filter((e) => e.validation?.passed).length;
@@ -349,12 +368,23 @@ export async function mount(panel, ctx) {
     finish('ok');
   }
 
-  /** The transcript, one row per segment, with `highlights`; word start times shown when the ASR gave them. */
-  function draw(t, highlights) {
+  /**
+   * The transcript, one row per segment, with `highlights`; word start times
+   * shown when the ASR gave them. Drawn a slice at a time (view.js); false
+   * when a newer run came meanwhile (it draws instead).
+   */
+  async function draw(t, highlights, mine) {
+    // a frame first: the task that received the worker's answer (ten thousand words copied) draws nothing
+    await afterNextFrame();
+    if (mine !== runSeq) return false;
     const timedWords = t.words.some((w) => w.start !== null);
+    view.classList.toggle('is-long', t.segments.length > LONG_LIST);
+    const marks = await renderTranscript(view, t, highlights, entriesByKey, timeSlicer(() => mine === runSeq, SLICE_MS));
+    if (marks === null) return false;
+    marksByKey = marks;
     wordTimesField.hidden = !timedWords;
     view.classList.toggle('show-word-times', timedWords && wordTimes.checked);
-    marksByKey = renderTranscript(view, t, highlights, entriesByKey);
+    return true;
   }
 
   /** Scrolls an item's words into view, focuses the first mark, outlines them all. */

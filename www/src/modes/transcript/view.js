@@ -4,7 +4,10 @@
 // where comes from layout.js (pure); this file only makes the elements.
 
 import { h } from '../../dom.js';
-import { clock, layoutRows, primaryHighlight } from './layout.js';
+import { clock, eachRow, primaryHighlight } from './layout.js';
+
+/** Rows made between two checks of the time slicer (a row is a segment: a dozen words, about forty elements). */
+const ROWS_PER_CHECK = 2;
 
 /** The spec 001 checks, in the order the items list them, with their short labels. */
 export const CHECKS = [
@@ -17,27 +20,44 @@ export const checkLabel = (name) => CHECKS.find(([n]) => n === name)?.[1] ?? nam
 const failedLabels = (v) => (v?.failed_checks ?? []).map(checkLabel).join(', ');
 
 /**
- * Draws transcript `t` into `view` with `highlights` (layout.js's
- * Highlight[]); `entriesByKey` gives each highlight's item (for the marks'
- * titles). Returns the marks of each item key.
- * @returns {Map<string, HTMLElement[]>}
+ * Draws transcript `t` (its data: text, segments, words) into `view` with
+ * `highlights` (layout.js's Highlight[]); `entriesByKey` gives each
+ * highlight's item (for the marks' titles). The rows are made a slice at a
+ * time (`slice`: dom.js timeSlicer, false once a newer run draws instead),
+ * each slice's rows added to the view before the browser's next frame, so
+ * that a frame lays out only what one slice added (a one-hour transcript is
+ * ten thousand words). Resolves to the marks of each item key, or null when
+ * `slice` said stop.
+ * @returns {Promise<Map<string, HTMLElement[]>|null>}
  */
-export function renderTranscript(view, t, highlights, entriesByKey) {
+export async function renderTranscript(view, t, highlights, entriesByKey, slice) {
   const { text, segments, words } = t;
-  const rows = layoutRows(text, segments, words, highlights);
   const marksByKey = new Map();
-  const frag = document.createDocumentFragment();
-  for (const row of rows) {
+  const firstStart = words.find((w) => w.start !== null)?.start ?? null;
+  const lastEnd = words.findLast((w) => w.end !== null)?.end ?? null;
+  let frag = document.createDocumentFragment();
+  let first = true;
+  const flush = () => {
+    if (first) view.replaceChildren(frag);
+    else view.append(frag);
+    first = false;
+    frag = document.createDocumentFragment();
+  };
+  for (const row of eachRow(text, segments, words, highlights)) {
     const seg = row.segment === null ? null : segments[row.segment];
-    const start = seg ? seg.start : words.find((w) => w.start !== null)?.start ?? null;
-    const end = seg ? seg.end : [...words].reverse().find((w) => w.end !== null)?.end ?? null;
+    const start = seg ? seg.start : firstStart;
+    const end = seg ? seg.end : lastEnd;
     frag.append(h('li', { class: 'tx-row', dataset: { segment: row.segment === null ? '' : String(row.segment) } },
       h('span', { class: 'tx-time' },
         seg?.speaker ? h('span', { class: 'tx-speaker' }, seg.speaker) : null,
         h('span', { class: 'tx-clock' }, `${clock(start)}–${clock(end)}`)),
       rowText(text, row, words, (list) => markFor(list, entriesByKey, marksByKey))));
+    if (frag.childNodes.length >= ROWS_PER_CHECK) {
+      flush();
+      if (!await slice()) return null;
+    }
   }
-  view.replaceChildren(frag);
+  flush();
   return marksByKey;
 }
 
