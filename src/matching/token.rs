@@ -577,25 +577,7 @@ mod tests {
                 candidates.push((num, hits[left].0, h.0));
             }
         }
-        candidates.sort_by(|a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
-        let mut chosen: Vec<TokenMatch> = Vec::new();
-        for (num, first, last) in candidates {
-            if chosen.len() >= limit {
-                break;
-            }
-            if chosen.iter().any(|c| first <= c.last_token && c.first_token <= last) {
-                continue;
-            }
-            let (a, b) = (index.token(first).unwrap(), index.token(last).unwrap());
-            chosen.push(TokenMatch {
-                first_token: first,
-                last_token: last,
-                start: a.start as usize,
-                end: b.end as usize,
-                score: num as f64 / (10 * n) as f64,
-            });
-        }
-        chosen
+        choose_by_sort(index, n, &candidates, limit)
     }
 
     /// The anchor filter of `merged_hits` changes no answer, and the packed
@@ -772,20 +754,20 @@ mod tests {
         }
     }
 
-    /// `choose` as it was: every candidate sorted best first by its key,
+    /// `choose` as it was: every candidate sorted best first (numerator
+    /// down, then width, then start, by a comparator, not `choice_key`),
     /// walked in that order, one kept when it overlaps none kept before it
-    /// and its tokens exist (the oracle of the scans).
+    /// and its tokens exist (the oracle of the scans and of the sweep).
     fn choose_by_sort(
         index: &TokenIndex,
         n: usize,
         candidates: &[(u32, usize, usize)],
         limit: usize,
     ) -> Vec<TokenMatch> {
-        let mut keyed: Vec<u128> = candidates.iter().map(|&(num, first, last)| choice_key(num, first, last)).collect();
-        keyed.sort_unstable();
+        let mut sorted = candidates.to_vec();
+        sorted.sort_by(|a, b| b.0.cmp(&a.0).then((a.2 - a.1).cmp(&(b.2 - b.1))).then(a.1.cmp(&b.1)));
         let mut chosen: Vec<TokenMatch> = Vec::new();
-        for key in keyed {
-            let (num, first, last) = choice_of(key);
+        for (num, first, last) in sorted {
             if chosen.len() >= limit {
                 break;
             }

@@ -1,7 +1,6 @@
-// Shared by the browser tests of issue 19 (the transcript, judge and cite
-// modes' workers): the main thread's long tasks, recorded by a
-// PerformanceObserver of type 'longtask' in the page (worker.test.mjs, the
-// evidence mode's, has its own copy with its mode's state).
+// Shared by the browser tests of issue 19 (the four modes' workers): the
+// main thread's long tasks, recorded by a PerformanceObserver of type
+// 'longtask' in the page.
 
 /** Starts recording the page's main-thread long tasks (their durations, ms). */
 export async function observeLongTasks(page) {

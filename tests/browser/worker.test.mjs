@@ -27,6 +27,7 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from './build.mjs';
 import { CLAIMS_BOX, evidenceApp, testClean } from './app.mjs';
+import { longTasksSince, observeLongTasks } from './long-tasks.mjs';
 
 const lib = await import(pathToFileURL(path.join(root, 'pkg', 'nodejs', 'index.mjs')).href);
 
@@ -72,26 +73,9 @@ function fileOf(name, text) {
   return file;
 }
 
-/** Starts recording the main thread's long tasks. */
-async function observeLongTasks() {
-  await page.evaluate(() => {
-    window.longTasks = [];
-    window.taskObserver?.disconnect();
-    window.taskObserver = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration));
-    });
-    window.taskObserver.observe({ type: 'longtask' });
-  });
-}
-
-/**
- * A frame after the last run's result is on screen, and a second for the save
- * of the work (storage.js: 400 ms after the last edit, a piece per task):
- * the long tasks seen since observeLongTasks, and the mode's state.
- */
+/** The long tasks seen since observeLongTasks (long-tasks.mjs), and the mode's state. */
 async function longTasksSeen() {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 1000))));
-  const longTasks = await page.evaluate(() => { window.taskObserver.disconnect(); return window.longTasks; });
+  const longTasks = await longTasksSince(page);
   return { longTasks, ...(await state()) };
 }
 
@@ -109,7 +93,7 @@ const afterRuns = (n, timeout) => page.waitForFunction((k) => Number(document.qu
  */
 async function openMeasured({ source, claims }, timeout = 120_000) {
   const { validations } = await state();
-  await observeLongTasks();
+  await observeLongTasks(page);
   await page.setInputFiles('input[type="file"][id^="ev-source-file"]', fileOf('source.txt', source));
   await afterRuns(validations + 1, timeout);
   await page.setInputFiles('input[type="file"][id^="ev-claims-file"]', fileOf('claims.json', claims));
@@ -127,7 +111,7 @@ async function editMeasured(claims, timeout = 120_000) {
   await page.$eval(CLAIMS_BOX, (box, c) => { box.value = c; return box.scrollHeight; }, claims);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.waitForTimeout(1000);
-  await observeLongTasks();
+  await observeLongTasks(page);
   await page.$eval(CLAIMS_BOX, (box) => box.dispatchEvent(new Event('input', { bubbles: true })));
   await afterRuns(validations + 1, timeout);
   return longTasksSeen();
