@@ -22,7 +22,7 @@
 //! The public modules are what a user needs: [`validate`] (spec 000, with
 //! [`document`], [`text`]'s profiles and spans, [`extract`]'s readers),
 //! [`transcript`] (spec 001), [`judge`] (spec 002), [`finding`] (spec 003),
-//! [`error`], [`host`] and [`json`]. The matchers and indexes are internal.
+//! [`cite`] (spec 004), [`error`], [`host`] and [`json`]. The matchers and indexes are internal.
 //! The default features are empty; the `cli` feature (clap, ureq) is the
 //! binary's.
 

@@ -8,7 +8,10 @@
 //! [`ImportOptions`](crate::transcript::ImportOptions),
 //! [`RunOptions`](crate::transcript::RunOptions) and
 //! [`RedactionOptions`](crate::transcript::RedactionOptions), and the
-//! judge's [`JudgeOptions`](crate::judge::JudgeOptions). The CLI, the wasm
+//! judge's [`JudgeOptions`](crate::judge::JudgeOptions) and
+//! [`JudgeConfig`](crate::judge::JudgeConfig), the citation pipeline's
+//! [`CiteConfig`](crate::cite::config::CiteConfig), and
+//! [`SliceOptions`](crate::validate::SliceOptions). The CLI, the wasm
 //! bindings and (through the package) the edge function all go through
 //! them: a surface turns its flags or JS values into JSON and parses that.
 //!

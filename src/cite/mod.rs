@@ -1,5 +1,7 @@
-//! The citation pipeline of spec 004 ("claim-level citations"), part 1:
-//! the stages that need no LLM, natively and in wasm.
+//! The citation pipeline of spec 004 ("claim-level citations"), natively
+//! and in wasm: the stages that need no LLM (part 1, below), and the whole
+//! pipeline with the LLM's stages through host callbacks (part 2:
+//! [`pipeline`], [`verify`]).
 //!
 //! - stage 1, [`evidence`]: evidence pre-selection (sentence spans ranked
 //!   against the query);

@@ -1,6 +1,8 @@
-//! What the host provides. For now the clock: the core never reads the time
-//! itself (on `wasm32-unknown-unknown` std has no clock), so natively the
-//! [`SystemClock`] is used and in wasm the JS `Date`.
+//! What the host provides: the clock. The core never reads the time itself
+//! (on `wasm32-unknown-unknown` std has no clock): natively it is given the
+//! [`SystemClock`], in wasm the bindings' clock (`performance.now`). Also
+//! what is made from it: a call's [`Deadline`], and [`rfc3339`] for the
+//! report's timestamp.
 
 /// A source of time.
 pub trait Clock {
@@ -46,7 +48,9 @@ pub const DEADLINE_STRIDE: u32 = 256;
 
 /// The one point in time past which a call stops working: made once per
 /// call from its time limit, and asked inside every loop whose length
-/// depends on the input (parsing, indexing, every search, every claim).
+/// depends on the input (indexing, every search, every claim; the document
+/// readers are one linear pass each and are not asked inside, see
+/// ARCHITECTURE.md).
 /// Once past, it stays past (`expired` never turns back to false), so every
 /// layer that asks after the first sees the same answer.
 pub struct Deadline<'c> {
@@ -60,7 +64,8 @@ pub struct Deadline<'c> {
 
 impl<'c> Deadline<'c> {
     /// `budget_ms` from now on `clock`. A budget that is not a finite
-    /// positive number (NaN, infinite) means no deadline.
+    /// number at least 0 (NaN, infinite, negative) means no deadline; 0 is
+    /// a deadline already past.
     pub fn after(clock: &'c dyn Clock, budget_ms: f64) -> Self {
         let at_ms = if budget_ms.is_finite() && budget_ms >= 0.0 { clock.now_ms() + budget_ms } else { f64::INFINITY };
         Deadline { clock, at_ms, countdown: std::cell::Cell::new(0), passed: std::cell::Cell::new(false) }

@@ -1,5 +1,7 @@
 //! The WebAssembly surface (wasm-bindgen), and nothing else: each function
-//! converts its JS input, makes one core call, and converts the output.
+//! converts its JS input, calls the core, and converts the output (one core
+//! call, or, for the async bindings that await the host between core steps,
+//! the core's steps in order).
 //! Options are parsed by the core (their `from_json`), never here. One error
 //! type crosses the boundary ([`to_js_error`]: an `Error` with `code` and
 //! `details`), one clock ([`DateClock`]) and one way of calling the host's

@@ -1,5 +1,6 @@
-//! The citation pipeline's commands (spec 004, part 1: the stages without
-//! an LLM).
+//! The citation pipeline's commands (spec 004): the stages without an LLM
+//! (part 1), and `cite --llm`, the whole pipeline with an OpenAI-compatible
+//! endpoint as its LLM (part 2).
 //!
 //! ```text
 //! evidence-validator numeric --claim TEXT --evidence TEXT [--config FILE]

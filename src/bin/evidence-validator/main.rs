@@ -6,6 +6,9 @@
 //! evidence-validator --source FILE --evidence FILE [--output FILE] …   # spec 000 §1.2: the same as validate
 //! evidence-validator validate            # the bundled sample
 //! evidence-validator find --source FILE QUOTE [--max-edit-distance N]
+//! evidence-validator reanchor …   # saved selectors found again in an edited source
+//! evidence-validator judge | verify-report …   # spec 002 (judge.rs)
+//! evidence-validator transcript …   # spec 001 (transcript.rs)
 //! evidence-validator finding validate|verify|hash …   # spec 003 (finding.rs)
 //! evidence-validator numeric | metrics | cite …   # spec 004, see cite.rs
 //! evidence-validator eval --dataset fever|ragtruth|alce --input FILE …   # spec 004 §7, see eval.rs
