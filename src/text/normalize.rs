@@ -248,6 +248,33 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
 }
 
+/// Whether the fast run's loop keeps all eight bytes of `x` (little
+/// endian), the byte after them being `next`: each is copied ([`is_copy`])
+/// or is whitespace that the run keeps (any, when not collapsing; else one
+/// followed by a copied byte and not the run's first byte, which byte 0 is
+/// unless `started`). Bit tricks on the eight bytes at once, exact when all
+/// are ASCII (no carry crosses a byte); false when one is not.
+#[inline(always)]
+fn block_kept(x: u64, next: u8, started: bool, collapse: bool) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if x & HIGH != 0 {
+        return false;
+    }
+    // the high bit of each byte >= t (1 <= t <= 0x80)
+    let ge = |t: u64| x.wrapping_add((0x80 - t) * ONES) & HIGH;
+    // the high bit of each byte != t (t < 0x80)
+    let ne = |t: u64| (x ^ (t * ONES)).wrapping_add(0x7F * ONES) & HIGH;
+    let copy = ge(0x21) & !ge(0x7F) & ne(u64::from(b'-')) & ne(u64::from(b'`'));
+    let space = (ge(0x09) & !ge(0x0E)) | !ne(u64::from(b' ')) & HIGH;
+    if !collapse {
+        return (copy | space) == HIGH;
+    }
+    let next_copy = copy >> 8 | u64::from(is_copy(next)) << 63;
+    let not_first = if started { HIGH } else { HIGH & !0x80 };
+    (copy | (space & next_copy & not_first)) == HIGH
+}
+
 /// A byte of a fast run as written: whitespace (only single whitespace
 /// bytes between copied bytes are in a run when collapsing) becomes a space,
 /// letters are lowercased when `lower`.
@@ -304,6 +331,14 @@ trait UnitSource {
     fn start(&self, i: usize) -> u32;
     /// Appends the ASCII bytes of units `from..to` (all ASCII) to `text`.
     fn append(&self, from: usize, to: usize, text: &mut Vec<u8>);
+    /// The bytes of units `i..i + 8` as a little-endian number and that of
+    /// unit `i + 8`, when they are nine one-byte units, each the original
+    /// byte after the previous one (a plain string's bytes); `None` when the
+    /// source cannot say so cheaply (the caller then reads unit by unit).
+    #[inline(always)]
+    fn block(&self, _i: usize) -> Option<(u64, u8)> {
+        None
+    }
 }
 
 impl UnitSource for &[Unit] {
@@ -367,6 +402,13 @@ impl UnitSource for Plain<'_> {
 
     fn append(&self, from: usize, to: usize, text: &mut Vec<u8>) {
         text.extend_from_slice(self.0.as_bytes().get(from..to).unwrap_or_default());
+    }
+
+    #[inline(always)]
+    fn block(&self, i: usize) -> Option<(u64, u8)> {
+        let b = self.0.as_bytes().get(i..)?.first_chunk::<9>()?;
+        let (head, last) = b.split_first_chunk::<8>()?;
+        Some((u64::from_le_bytes(*head), *last.first()?))
     }
 }
 
@@ -567,6 +609,14 @@ impl<S: Sink> Normalizer<S> {
             let base = src.start(i);
             let mut at = base;
             while let Some(b) = src.byte_at(i, at) {
+                // eight units at once when all eight are kept
+                if let Some((x, next)) = src.block(i) {
+                    if block_kept(x, next, i > from, collapse) {
+                        i += 8;
+                        at = at.wrapping_add(8);
+                        continue;
+                    }
+                }
                 let keep = is_copy(b)
                     || if collapse {
                         is_space(b) && i > from && src.byte_at(i + 1, at.wrapping_add(1)).is_some_and(is_copy)
@@ -973,8 +1023,11 @@ mod tests {
                 }
                 assert_eq!(got.original_of_byte(map.len()), None);
                 let plain = Normalized::from_plain(text, profile);
-                let (want_plain, _) = slow(&plain_units(text).collect::<Vec<_>>(), profile);
+                let (want_plain, plain_map) = slow(&plain_units(text).collect::<Vec<_>>(), profile);
                 assert_eq!(plain.as_str(), want_plain);
+                for (i, &(s, e)) in plain_map.iter().enumerate() {
+                    assert_eq!(plain.original_of_byte(i), Some((s as usize, e as usize)), "plain byte {i} of {text:?}");
+                }
             }
         }
     }
@@ -1017,6 +1070,11 @@ mod tests {
             "word ",
             "Word. ",
             "evi-\ndence ",
+            // long ASCII runs: the fast run's eight bytes at a time
+            "The quick brown fox ",
+            "jumps over\tthe lazy\ndog,",
+            "emphatically  unambiguous",
+            "caf\u{e9}s-and-restaurants\r\n",
             "x\u{1}",
         ];
         let mut next = crate::test_rng::below(0x9E37_79B9_7F4A_7C15u64);
@@ -1047,6 +1105,66 @@ mod tests {
         let n = Normalized::from_plain(&text, Profile::default());
         assert_eq!(n.runs.len(), 1);
         assert_eq!(n.original_range(4, 9), Some((4, 9)));
+    }
+
+    /// `block_kept` is the fast run's byte test applied to each of the
+    /// eight bytes: on every byte value in every position, and on random
+    /// blocks of the bytes the test distinguishes (copied, `-`, `` ` ``,
+    /// each whitespace byte, controls, DEL, bytes of UTF-8 sequences).
+    #[test]
+    fn block_kept_is_the_byte_test_on_each_byte() {
+        fn bytewise(bytes: &[u8; 9], started: bool, collapse: bool) -> bool {
+            (0..8).all(|k| {
+                let b = bytes[k];
+                b.is_ascii()
+                    && (is_copy(b)
+                        || if collapse {
+                            is_space(b) && (started || k > 0) && bytes[k + 1].is_ascii() && is_copy(bytes[k + 1])
+                        } else {
+                            is_space(b)
+                        })
+            })
+        }
+        let alphabet: Vec<u8> = b"aZq09.!~ \t\n\r\x0b\x0c-`\x00\x08\x1f\x20\x21\x7e\x7f"
+            .iter()
+            .copied()
+            .chain([0x80, 0xC3, 0xA9, 0xE2, 0xFF, 0x0E, 0x2C, 0x2E, 0x5F, 0x61])
+            .collect();
+        let mut rng = crate::test_rng::SplitMix64(0x626c_6f63_6b);
+        let mut kept = 0;
+        let mut check = |bytes: [u8; 9]| {
+            let x = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+            for started in [true, false] {
+                for collapse in [true, false] {
+                    let want = bytewise(&bytes, started, collapse);
+                    assert_eq!(block_kept(x, bytes[8], started, collapse), want, "{bytes:?} {started} {collapse}");
+                    kept += usize::from(want);
+                }
+            }
+        };
+        for b in 0..=255u8 {
+            for k in 0..9 {
+                let mut bytes = *b"abcdefghi";
+                bytes[k] = b;
+                check(bytes);
+                let mut spaced = *b"a b c d e";
+                spaced[k] = b;
+                check(spaced);
+            }
+        }
+        for _ in 0..200_000 {
+            let mut bytes = [0u8; 9];
+            for b in &mut bytes {
+                // mostly letters, so that whole blocks are kept often
+                *b = if rng.next_u64() % 3 == 0 {
+                    alphabet[(rng.next_u64() % alphabet.len() as u64) as usize]
+                } else {
+                    b'a' + (rng.next_u64() % 26) as u8
+                };
+            }
+            check(bytes);
+        }
+        assert!(kept > 10_000, "too few kept blocks: {kept}");
     }
 
     #[test]
