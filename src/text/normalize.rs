@@ -107,8 +107,20 @@ impl Normalized {
         if start >= end || end > self.text.len() {
             return None;
         }
-        let (s, _) = self.original_of_byte(start)?;
-        let (_, e) = self.original_of_byte(end - 1)?;
+        let r = self.runs.partition_point(|r| r.norm as usize <= start).checked_sub(1)?;
+        let (s, _) = self.run_byte(r, start)?;
+        // the run of the last byte: `r` or one after it, most often a few
+        // runs on (a passage is short): walked to, then searched for
+        let last = end - 1;
+        let mut q = r;
+        for _ in 0..8 {
+            if !self.runs.get(q + 1).is_some_and(|run| run.norm as usize <= last) {
+                break;
+            }
+            q += 1;
+        }
+        q += self.runs.get(q + 1..).unwrap_or_default().partition_point(|run| run.norm as usize <= last);
+        let (_, e) = self.run_byte(q, last)?;
         (s < e).then_some((s, e))
     }
 
@@ -1097,6 +1109,62 @@ mod tests {
             let plain: Vec<Unit> = plain_units(&text).collect();
             check_fast_against_slow(&plain, &text);
         }
+    }
+
+    /// `original_range` (the last byte's run walked to from the first's)
+    /// is the two bytes' lookups, on every range of random texts of many
+    /// short runs (collapsed whitespace, hyphens, NFKC expansions, emoji,
+    /// CJK, combining marks, curly quotes, CRLF), as plain text and as units
+    /// with gaps.
+    #[test]
+    fn original_range_is_its_bytes_lookups() {
+        const PIECES: &[&str] = &[
+            "ab",
+            "c  ",
+            "\r\n\r\n",
+            "d-\ne",
+            "\u{FB01}",
+            "\u{2026}",
+            "\u{1F600}",
+            "\u{4E2D}",
+            "e\u{301}",
+            "\u{2019}",
+            "the quick brown fox ",
+        ];
+        let mut next = crate::test_rng::below(0x7261_6e67_6573);
+        let mut long = 0;
+        for _ in 0..200 {
+            let text: String = (0..next(60)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let mut at = 0u32;
+            let units: Vec<Unit> = text
+                .chars()
+                .map(|ch| {
+                    let start = at + if next(4) == 0 { 3 } else { 0 };
+                    at = start + ch.len_utf8() as u32;
+                    Unit { ch, start, end: at }
+                })
+                .collect();
+            for n in
+                [Normalized::from_plain(&text, Profile::default()), Normalized::from_units(units, Profile::default())]
+            {
+                let len = n.as_str().len();
+                for start in 0..=len + 1 {
+                    for end in start..=len + 1 {
+                        let want = if start >= end || end > len {
+                            None
+                        } else {
+                            match (n.original_of_byte(start), n.original_of_byte(end - 1)) {
+                                (Some((s, _)), Some((_, e))) => (s < e).then_some((s, e)),
+                                _ => None,
+                            }
+                        };
+                        assert_eq!(n.original_range(start, end), want, "{start}..{end} of {text:?}");
+                    }
+                }
+                long += usize::from(n.runs.len() > 20);
+            }
+        }
+        assert!(long > 50, "too few texts of many runs: {long}");
     }
 
     #[test]
