@@ -51,7 +51,17 @@ impl Default for Profile {
 pub struct Normalized {
     text: String,
     runs: Vec<Run>,
+    /// For a long map: the run holding normalized byte `b << BLOCK_BITS`,
+    /// for each `b` (see [`Normalized::run_of`]); empty for a short one.
+    blocks: Vec<u32>,
 }
+
+/// [`Normalized::blocks`] has an entry every `1 << BLOCK_BITS` normalized
+/// bytes.
+const BLOCK_BITS: u32 = 10;
+
+/// Maps with more runs than this get [`Normalized::blocks`].
+const BLOCKED_RUNS: usize = 64;
 
 /// Normalized bytes from `norm` up to the next run's `norm`: linear when
 /// `end == 0` (byte `norm + i` is original byte `orig + i`), else all from
@@ -97,8 +107,45 @@ impl Normalized {
         if i >= self.text.len() {
             return None;
         }
-        let r = self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?;
+        let r = self.run_of(i)?;
         self.run_byte(r, i)
+    }
+
+    /// The last run starting at or before normalized byte `i`
+    /// (`runs.partition_point(|r| r.norm <= i) - 1`): in a long map,
+    /// searched for only among the runs of `i`'s block, a few cache lines
+    /// instead of a search whose every step misses the cache.
+    #[inline]
+    fn run_of(&self, i: usize) -> Option<usize> {
+        let b = i >> BLOCK_BITS;
+        let (Some(&lo), true) = (self.blocks.get(b), self.runs.len() > BLOCKED_RUNS) else {
+            return self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1);
+        };
+        let lo = lo as usize;
+        // the run holding the next block's first byte is at or after `i`'s
+        let hi = self.blocks.get(b + 1).map_or(self.runs.len(), |&h| h as usize + 1);
+        if !self.runs.get(lo).is_some_and(|r| r.norm as usize <= i) {
+            return None; // only before the first run
+        }
+        Some(lo + self.runs.get(lo + 1..hi).unwrap_or_default().partition_point(|r| r.norm as usize <= i))
+    }
+
+    /// [`Normalized::blocks`] of `runs` over `len` normalized bytes, in
+    /// one walk along the runs.
+    fn blocks_of(runs: &[Run], len: usize) -> Vec<u32> {
+        if runs.len() <= BLOCKED_RUNS {
+            return Vec::new();
+        }
+        let mut r = 0usize;
+        (0..len.div_ceil(1 << BLOCK_BITS))
+            .map(|b| {
+                let first = b << BLOCK_BITS;
+                while runs.get(r + 1).is_some_and(|run| run.norm as usize <= first) {
+                    r += 1;
+                }
+                r as u32
+            })
+            .collect()
     }
 
     /// The original byte range of the non-empty normalized byte range
@@ -107,7 +154,7 @@ impl Normalized {
         if start >= end || end > self.text.len() {
             return None;
         }
-        let r = self.runs.partition_point(|r| r.norm as usize <= start).checked_sub(1)?;
+        let r = self.run_of(start)?;
         let (s, _) = self.run_byte(r, start)?;
         // the run of the last byte: `r` or one after it, most often a few
         // runs on (a passage is short): walked to, then searched for
@@ -142,7 +189,7 @@ impl Normalized {
                     }
                     r
                 }
-                None => self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?,
+                None => self.run_of(i)?,
             };
             at = Some(r);
             self.run_byte(r, i)
@@ -174,7 +221,7 @@ impl Normalized {
 
     /// Bytes of memory held (text and map), for benchmarks.
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + std::mem::size_of::<Run>() * self.runs.capacity()
+        self.text.capacity() + std::mem::size_of::<Run>() * self.runs.capacity() + 4 * self.blocks.capacity()
     }
 }
 
@@ -201,7 +248,8 @@ impl NormalizedBuilder {
     pub fn finish(self) -> Normalized {
         let mut sink = self.norm.finish();
         sink.runs.shrink_to_fit();
-        Normalized { text: into_string(sink.text), runs: sink.runs }
+        let blocks = Normalized::blocks_of(&sink.runs, sink.text.len());
+        Normalized { text: into_string(sink.text), runs: sink.runs, blocks }
     }
 }
 
@@ -1165,6 +1213,41 @@ mod tests {
             }
         }
         assert!(long > 50, "too few texts of many runs: {long}");
+    }
+
+    /// `run_of` (the block's runs searched) is the search of the whole
+    /// map at every byte, on long random texts of many runs (and short
+    /// ones, which have no blocks).
+    #[test]
+    fn run_of_is_the_search_of_all_runs() {
+        const PIECES: &[&str] = &[
+            "word ",
+            "c  ",
+            "\r\n\r\n",
+            "d-\ne",
+            "\u{FB01}",
+            "\u{1F600}",
+            "\u{4E2D}",
+            "e\u{301}",
+            "\u{2019}",
+            "the quick brown fox jumps over the lazy dog ",
+            "     ",
+        ];
+        let mut next = crate::test_rng::below(0x626c_6f63_6b73);
+        let mut blocked = 0;
+        for case in 0..40 {
+            let pieces = if case % 4 == 0 { next(40) } else { next(3000) };
+            let text: String = (0..pieces).map(|_| PIECES[next(PIECES.len())]).collect();
+            for profile in [Profile::default(), Profile { fold_case: false, collapse_whitespace: false }] {
+                let n = Normalized::from_plain(&text, profile);
+                blocked += usize::from(!n.blocks.is_empty());
+                for i in 0..n.as_str().len() + 2 {
+                    let want = n.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1);
+                    assert_eq!(n.run_of(i), want, "byte {i} of {} ({} runs)", n.as_str().len(), n.runs.len());
+                }
+            }
+        }
+        assert!(blocked > 20, "too few long maps: {blocked}");
     }
 
     #[test]
