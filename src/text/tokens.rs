@@ -148,7 +148,9 @@ fn ascii_word_end(text: &str, first: u8, from: usize) -> usize {
     match bytes.get(j) {
         Some(&b) if b.is_ascii() && !matches!(b, b'.' | b',' | b'\'') => j,
         None => j,
-        Some(_) => word_end(text, char::from(first), from),
+        // `word_end` from the run's end, in the state its own walk over
+        // the run would leave (the run's last char as the one before)
+        Some(_) => word_end(text, char::from(bytes.get(j - 1).copied().filter(|_| j > from).unwrap_or(first)), j),
     }
 }
 
