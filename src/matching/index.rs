@@ -272,8 +272,11 @@ fn word_edges(tokens: &[Token], surfaces: &[u32], vocab: &Vocabulary) -> (Vec<u8
 impl TokenIndex {
     /// Tokenizes and indexes a normalized text.
     pub fn new(text: &str) -> TokenIndex {
-        let mut tokens = Vec::with_capacity(text.len() / 5);
-        let mut surfaces = Vec::with_capacity(text.len() / 5);
+        // prose has a token every 5 to 6 bytes, code more often: room for
+        // one every 4 (a vector grown by doubling copies itself into twice
+        // the memory, fresh pages to fault in)
+        let mut tokens = Vec::with_capacity(text.len() / 4);
+        let mut surfaces = Vec::with_capacity(text.len() / 4);
         let mut surface_stems = Vec::new();
         let mut surface_vocab = Vocabulary::default();
         let mut stem_vocab = Vocabulary::default();
