@@ -471,9 +471,12 @@ impl PrefixTable {
                 *word |= 1 << (h & 63);
             }
         }
-        // the distinct windows, at most half full: count the entries of
-        // each, give each a range, then fill the ranges in the given order
-        let slot_log = (entries.len() * 2).next_power_of_two().trailing_zeros().max(4);
+        // the distinct windows, at most two thirds full (a table of fewer
+        // fresh pages to fault in): count the entries of each, give each a
+        // range, then fill the ranges in the given order (from their ends,
+        // walking the entries backwards: each slot's cursor ends at its
+        // range's first entry)
+        let slot_log = (entries.len() + entries.len() / 2).next_power_of_two().trailing_zeros().max(4);
         table.slots = vec![(0, 0, 0); 1 << slot_log];
         table.slot_shift = 64 - slot_log;
         for &(key, _, _) in &entries {
@@ -484,18 +487,17 @@ impl PrefixTable {
         }
         let mut next = 0;
         for slot in table.slots.iter_mut().filter(|s| s.2 > 0) {
-            slot.1 = next;
             next += slot.2;
+            slot.1 = next;
         }
-        let mut filled = vec![0u32; table.slots.len()];
         let mut grouped = vec![(0, 0, 0); entries.len()];
-        for e in entries {
+        for e in entries.into_iter().rev() {
             let at = table.slot_for(e.0);
-            if let (Some(&(_, first, _)), Some(done)) = (table.slots.get(at), filled.get_mut(at)) {
-                if let Some(place) = grouped.get_mut((first + *done) as usize) {
+            if let Some(slot) = table.slots.get_mut(at) {
+                slot.1 = slot.1.wrapping_sub(1);
+                if let Some(place) = grouped.get_mut(slot.1 as usize) {
                     *place = e;
                 }
-                *done += 1;
             }
         }
         table.entries = grouped;

@@ -41,11 +41,44 @@ const RESTART: usize = 32;
 struct Heads {
     words: Vec<&'static [u8]>,
     offsets: Vec<u32>,
+    /// The first 8 bytes of each of `words` as a big-endian number, zero
+    /// padded ([`key_of`]): the binary search compares numbers in one
+    /// array instead of following a pointer into the blob at every step.
+    keys: Vec<u64>,
+}
+
+/// The first 8 bytes of `w` as a big-endian number, zero padded: ordered as
+/// the words are (no word has a zero byte, so a word's padding sorts
+/// before any longer word's next byte), equal keys only for words whose
+/// first 8 bytes are equal (or that are equal).
+#[inline(always)]
+fn key_of(w: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    for (d, s) in k.iter_mut().zip(w) {
+        *d = *s;
+    }
+    u64::from_be_bytes(k)
+}
+
+impl Heads {
+    fn new(words: Vec<&'static [u8]>, offsets: Vec<u32>) -> Heads {
+        let keys = words.iter().map(|w| key_of(w)).collect();
+        Heads { words, offsets, keys }
+    }
+
+    /// The number of heads `<= w` (`words.partition_point(|h| *h <= w)`):
+    /// by the keys, the words compared only among heads whose key is `w`'s.
+    #[inline]
+    fn block_of(&self, w: &[u8]) -> usize {
+        let key = key_of(w);
+        let below = self.keys.partition_point(|&k| k < key);
+        let equal = self.keys.get(below..).unwrap_or_default().iter().take_while(|&&k| k == key).count();
+        below + self.words.get(below..below + equal).unwrap_or_default().partition_point(|h| *h <= w)
+    }
 }
 
 fn heads_of(blob: &'static [u8]) -> Heads {
-    let mut heads =
-        Heads { words: Vec::with_capacity(blob.len() / 200), offsets: Vec::with_capacity(blob.len() / 200) };
+    let (mut words, mut offsets) = (Vec::with_capacity(blob.len() / 200), Vec::with_capacity(blob.len() / 200));
     // an entry: its prefix byte (0 for a whole word), the suffix, a 0; so
     // an entry starting at `at` ends at the first 0 after `at` (one pass
     // over the blob, eight bytes at a time, not a search per entry:
@@ -53,8 +86,8 @@ fn heads_of(blob: &'static [u8]) -> Heads {
     let (mut at, mut n) = (0usize, 0usize);
     let mut push = |at: usize, end: usize, n: usize| {
         if n % RESTART == 0 {
-            heads.offsets.push(at as u32);
-            heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
+            offsets.push(at as u32);
+            words.push(blob.get(at + 1..end).unwrap_or(&[]));
         }
     };
     for (k, chunk) in blob.chunks(8).enumerate() {
@@ -77,7 +110,7 @@ fn heads_of(blob: &'static [u8]) -> Heads {
     if at < blob.len() {
         push(at, blob.len(), n); // a last entry without its 0
     }
-    heads
+    Heads::new(words, offsets)
 }
 
 /// The high bit of each byte of `x` (little-endian) that is 0, exactly
@@ -132,7 +165,7 @@ fn contains(blob: &'static [u8], heads: &Heads, word: &str) -> bool {
         return false;
     }
     // the last block whose first word is <= w
-    let block = heads.words.partition_point(|h| *h <= w);
+    let block = heads.block_of(w);
     let Some(&start) = block.checked_sub(1).and_then(|b| heads.offsets.get(b)) else { return false };
     // `len`: the length of the entry before; `common`: its common prefix with w
     let (mut len, mut common) = (0usize, 0usize);
@@ -1208,18 +1241,18 @@ mod tests {
 
     /// The former `heads_of`: a search for each entry's end.
     fn heads_of_slow(blob: &'static [u8]) -> Heads {
-        let mut heads = Heads { words: Vec::new(), offsets: Vec::new() };
+        let (mut words, mut offsets) = (Vec::new(), Vec::new());
         let (mut at, mut n) = (0usize, 0usize);
         while at < blob.len() {
             let end = suffix_end(blob, at + 1);
             if n % RESTART == 0 {
-                heads.offsets.push(at as u32);
-                heads.words.push(blob.get(at + 1..end).unwrap_or(&[]));
+                offsets.push(at as u32);
+                words.push(blob.get(at + 1..end).unwrap_or(&[]));
             }
             at = end + 1;
             n += 1;
         }
-        heads
+        Heads { words, offsets, keys: Vec::new() }
     }
 
     /// The former `contains`: each entry of the block rebuilt in a buffer
@@ -1327,11 +1360,22 @@ mod tests {
                     [e.clone(), changed.iter().collect(), longer.iter().collect(), shorter, prefix, format!("{e}s")]
                 {
                     assert_eq!(contains(blob, &heads, &w), contains_slow(blob, &slow, &w), "{w:?}");
+                    let w = w.as_bytes();
+                    assert_eq!(heads.block_of(w), slow.words.partition_point(|h| *h <= w), "{w:?}");
                 }
             }
             for _ in 0..50_000 {
                 let w: String = (0..next(12)).map(|_| letter(&mut next)).collect();
                 assert_eq!(contains(blob, &heads, &w), contains_slow(blob, &slow, &w), "{w:?}");
+                let w = w.as_bytes();
+                assert_eq!(heads.block_of(w), slow.words.partition_point(|h| *h <= w), "{w:?}");
+            }
+            // the heads themselves, words that share their first 8 bytes
+            // with a head, and the empty word
+            for h in &slow.words {
+                for w in [h.to_vec(), [*h, b"a"].concat(), [*h, b"zzz"].concat(), h[..h.len() - 1].to_vec(), vec![]] {
+                    assert_eq!(heads.block_of(&w), slow.words.partition_point(|h| **h <= *w), "{w:?}");
+                }
             }
         }
     }

@@ -51,7 +51,17 @@ impl Default for Profile {
 pub struct Normalized {
     text: String,
     runs: Vec<Run>,
+    /// For a long map: the run holding normalized byte `b << BLOCK_BITS`,
+    /// for each `b` (see [`Normalized::run_of`]); empty for a short one.
+    blocks: Vec<u32>,
 }
+
+/// [`Normalized::blocks`] has an entry every `1 << BLOCK_BITS` normalized
+/// bytes.
+const BLOCK_BITS: u32 = 10;
+
+/// Maps with more runs than this get [`Normalized::blocks`].
+const BLOCKED_RUNS: usize = 64;
 
 /// Normalized bytes from `norm` up to the next run's `norm`: linear when
 /// `end == 0` (byte `norm + i` is original byte `orig + i`), else all from
@@ -97,8 +107,45 @@ impl Normalized {
         if i >= self.text.len() {
             return None;
         }
-        let r = self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?;
+        let r = self.run_of(i)?;
         self.run_byte(r, i)
+    }
+
+    /// The last run starting at or before normalized byte `i`
+    /// (`runs.partition_point(|r| r.norm <= i) - 1`): in a long map,
+    /// searched for only among the runs of `i`'s block, a few cache lines
+    /// instead of a search whose every step misses the cache.
+    #[inline]
+    fn run_of(&self, i: usize) -> Option<usize> {
+        let b = i >> BLOCK_BITS;
+        let (Some(&lo), true) = (self.blocks.get(b), self.runs.len() > BLOCKED_RUNS) else {
+            return self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1);
+        };
+        let lo = lo as usize;
+        // the run holding the next block's first byte is at or after `i`'s
+        let hi = self.blocks.get(b + 1).map_or(self.runs.len(), |&h| h as usize + 1);
+        if self.runs.get(lo).is_none_or(|r| r.norm as usize > i) {
+            return None; // only before the first run
+        }
+        Some(lo + self.runs.get(lo + 1..hi).unwrap_or_default().partition_point(|r| r.norm as usize <= i))
+    }
+
+    /// [`Normalized::blocks`] of `runs` over `len` normalized bytes, in
+    /// one walk along the runs.
+    fn blocks_of(runs: &[Run], len: usize) -> Vec<u32> {
+        if runs.len() <= BLOCKED_RUNS {
+            return Vec::new();
+        }
+        let mut r = 0usize;
+        (0..len.div_ceil(1 << BLOCK_BITS))
+            .map(|b| {
+                let first = b << BLOCK_BITS;
+                while runs.get(r + 1).is_some_and(|run| run.norm as usize <= first) {
+                    r += 1;
+                }
+                r as u32
+            })
+            .collect()
     }
 
     /// The original byte range of the non-empty normalized byte range
@@ -107,8 +154,20 @@ impl Normalized {
         if start >= end || end > self.text.len() {
             return None;
         }
-        let (s, _) = self.original_of_byte(start)?;
-        let (_, e) = self.original_of_byte(end - 1)?;
+        let r = self.run_of(start)?;
+        let (s, _) = self.run_byte(r, start)?;
+        // the run of the last byte: `r` or one after it, most often a few
+        // runs on (a passage is short): walked to, then searched for
+        let last = end - 1;
+        let mut q = r;
+        for _ in 0..8 {
+            if self.runs.get(q + 1).is_none_or(|run| run.norm as usize > last) {
+                break;
+            }
+            q += 1;
+        }
+        q += self.runs.get(q + 1..).unwrap_or_default().partition_point(|run| run.norm as usize <= last);
+        let (_, e) = self.run_byte(q, last)?;
         (s < e).then_some((s, e))
     }
 
@@ -130,7 +189,7 @@ impl Normalized {
                     }
                     r
                 }
-                None => self.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1)?,
+                None => self.run_of(i)?,
             };
             at = Some(r);
             self.run_byte(r, i)
@@ -162,7 +221,7 @@ impl Normalized {
 
     /// Bytes of memory held (text and map), for benchmarks.
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + std::mem::size_of::<Run>() * self.runs.capacity()
+        self.text.capacity() + std::mem::size_of::<Run>() * self.runs.capacity() + 4 * self.blocks.capacity()
     }
 }
 
@@ -189,7 +248,8 @@ impl NormalizedBuilder {
     pub fn finish(self) -> Normalized {
         let mut sink = self.norm.finish();
         sink.runs.shrink_to_fit();
-        Normalized { text: into_string(sink.text), runs: sink.runs }
+        let blocks = Normalized::blocks_of(&sink.runs, sink.text.len());
+        Normalized { text: into_string(sink.text), runs: sink.runs, blocks }
     }
 }
 
@@ -248,6 +308,33 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
 }
 
+/// Whether the fast run's loop keeps all eight bytes of `x` (little
+/// endian), the byte after them being `next`: each is copied ([`is_copy`])
+/// or is whitespace that the run keeps (any, when not collapsing; else one
+/// followed by a copied byte and not the run's first byte, which byte 0 is
+/// unless `started`). Bit tricks on the eight bytes at once, exact when all
+/// are ASCII (no carry crosses a byte); false when one is not.
+#[inline(always)]
+fn block_kept(x: u64, next: u8, started: bool, collapse: bool) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if x & HIGH != 0 {
+        return false;
+    }
+    // the high bit of each byte >= t (1 <= t <= 0x80)
+    let ge = |t: u64| x.wrapping_add((0x80 - t) * ONES) & HIGH;
+    // the high bit of each byte != t (t < 0x80)
+    let ne = |t: u64| (x ^ (t * ONES)).wrapping_add(0x7F * ONES) & HIGH;
+    let copy = ge(0x21) & !ge(0x7F) & ne(u64::from(b'-')) & ne(u64::from(b'`'));
+    let space = (ge(0x09) & !ge(0x0E)) | !ne(u64::from(b' ')) & HIGH;
+    if !collapse {
+        return (copy | space) == HIGH;
+    }
+    let next_copy = copy >> 8 | u64::from(is_copy(next)) << 63;
+    let not_first = if started { HIGH } else { HIGH & !0x80 };
+    (copy | (space & next_copy & not_first)) == HIGH
+}
+
 /// A byte of a fast run as written: whitespace (only single whitespace
 /// bytes between copied bytes are in a run when collapsing) becomes a space,
 /// letters are lowercased when `lower`.
@@ -304,6 +391,14 @@ trait UnitSource {
     fn start(&self, i: usize) -> u32;
     /// Appends the ASCII bytes of units `from..to` (all ASCII) to `text`.
     fn append(&self, from: usize, to: usize, text: &mut Vec<u8>);
+    /// The bytes of units `i..i + 8` as a little-endian number and that of
+    /// unit `i + 8`, when they are nine one-byte units, each the original
+    /// byte after the previous one (a plain string's bytes); `None` when the
+    /// source cannot say so cheaply (the caller then reads unit by unit).
+    #[inline(always)]
+    fn block(&self, _i: usize) -> Option<(u64, u8)> {
+        None
+    }
 }
 
 impl UnitSource for &[Unit] {
@@ -367,6 +462,13 @@ impl UnitSource for Plain<'_> {
 
     fn append(&self, from: usize, to: usize, text: &mut Vec<u8>) {
         text.extend_from_slice(self.0.as_bytes().get(from..to).unwrap_or_default());
+    }
+
+    #[inline(always)]
+    fn block(&self, i: usize) -> Option<(u64, u8)> {
+        let b = self.0.as_bytes().get(i..)?.first_chunk::<9>()?;
+        let (head, last) = b.split_first_chunk::<8>()?;
+        Some((u64::from_le_bytes(*head), *last.first()?))
     }
 }
 
@@ -567,6 +669,14 @@ impl<S: Sink> Normalizer<S> {
             let base = src.start(i);
             let mut at = base;
             while let Some(b) = src.byte_at(i, at) {
+                // eight units at once when all eight are kept
+                if let Some((x, next)) = src.block(i) {
+                    if block_kept(x, next, i > from, collapse) {
+                        i += 8;
+                        at = at.wrapping_add(8);
+                        continue;
+                    }
+                }
                 let keep = is_copy(b)
                     || if collapse {
                         is_space(b) && i > from && src.byte_at(i + 1, at.wrapping_add(1)).is_some_and(is_copy)
@@ -973,8 +1083,11 @@ mod tests {
                 }
                 assert_eq!(got.original_of_byte(map.len()), None);
                 let plain = Normalized::from_plain(text, profile);
-                let (want_plain, _) = slow(&plain_units(text).collect::<Vec<_>>(), profile);
+                let (want_plain, plain_map) = slow(&plain_units(text).collect::<Vec<_>>(), profile);
                 assert_eq!(plain.as_str(), want_plain);
+                for (i, &(s, e)) in plain_map.iter().enumerate() {
+                    assert_eq!(plain.original_of_byte(i), Some((s as usize, e as usize)), "plain byte {i} of {text:?}");
+                }
             }
         }
     }
@@ -1017,6 +1130,11 @@ mod tests {
             "word ",
             "Word. ",
             "evi-\ndence ",
+            // long ASCII runs: the fast run's eight bytes at a time
+            "The quick brown fox ",
+            "jumps over\tthe lazy\ndog,",
+            "emphatically  unambiguous",
+            "caf\u{e9}s-and-restaurants\r\n",
             "x\u{1}",
         ];
         let mut next = crate::test_rng::below(0x9E37_79B9_7F4A_7C15u64);
@@ -1041,12 +1159,163 @@ mod tests {
         }
     }
 
+    /// `original_range` (the last byte's run walked to from the first's)
+    /// is the two bytes' lookups, on every range of random texts of many
+    /// short runs (collapsed whitespace, hyphens, NFKC expansions, emoji,
+    /// CJK, combining marks, curly quotes, CRLF), as plain text and as units
+    /// with gaps.
+    #[test]
+    fn original_range_is_its_bytes_lookups() {
+        const PIECES: &[&str] = &[
+            "ab",
+            "c  ",
+            "\r\n\r\n",
+            "d-\ne",
+            "\u{FB01}",
+            "\u{2026}",
+            "\u{1F600}",
+            "\u{4E2D}",
+            "e\u{301}",
+            "\u{2019}",
+            "the quick brown fox ",
+        ];
+        let mut next = crate::test_rng::below(0x7261_6e67_6573);
+        let mut long = 0;
+        for _ in 0..200 {
+            let text: String = (0..next(60)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let mut at = 0u32;
+            let units: Vec<Unit> = text
+                .chars()
+                .map(|ch| {
+                    let start = at + if next(4) == 0 { 3 } else { 0 };
+                    at = start + ch.len_utf8() as u32;
+                    Unit { ch, start, end: at }
+                })
+                .collect();
+            for n in
+                [Normalized::from_plain(&text, Profile::default()), Normalized::from_units(units, Profile::default())]
+            {
+                let len = n.as_str().len();
+                for start in 0..=len + 1 {
+                    for end in start..=len + 1 {
+                        let want = if start >= end || end > len {
+                            None
+                        } else {
+                            match (n.original_of_byte(start), n.original_of_byte(end - 1)) {
+                                (Some((s, _)), Some((_, e))) => (s < e).then_some((s, e)),
+                                _ => None,
+                            }
+                        };
+                        assert_eq!(n.original_range(start, end), want, "{start}..{end} of {text:?}");
+                    }
+                }
+                long += usize::from(n.runs.len() > 20);
+            }
+        }
+        assert!(long > 50, "too few texts of many runs: {long}");
+    }
+
+    /// `run_of` (the block's runs searched) is the search of the whole
+    /// map at every byte, on long random texts of many runs (and short
+    /// ones, which have no blocks).
+    #[test]
+    fn run_of_is_the_search_of_all_runs() {
+        const PIECES: &[&str] = &[
+            "word ",
+            "c  ",
+            "\r\n\r\n",
+            "d-\ne",
+            "\u{FB01}",
+            "\u{1F600}",
+            "\u{4E2D}",
+            "e\u{301}",
+            "\u{2019}",
+            "the quick brown fox jumps over the lazy dog ",
+            "     ",
+        ];
+        let mut next = crate::test_rng::below(0x626c_6f63_6b73);
+        let mut blocked = 0;
+        for case in 0..40 {
+            let pieces = if case % 4 == 0 { next(40) } else { next(3000) };
+            let text: String = (0..pieces).map(|_| PIECES[next(PIECES.len())]).collect();
+            for profile in [Profile::default(), Profile { fold_case: false, collapse_whitespace: false }] {
+                let n = Normalized::from_plain(&text, profile);
+                blocked += usize::from(!n.blocks.is_empty());
+                for i in 0..n.as_str().len() + 2 {
+                    let want = n.runs.partition_point(|r| r.norm as usize <= i).checked_sub(1);
+                    assert_eq!(n.run_of(i), want, "byte {i} of {} ({} runs)", n.as_str().len(), n.runs.len());
+                }
+            }
+        }
+        assert!(blocked > 20, "too few long maps: {blocked}");
+    }
+
     #[test]
     fn prose_maps_in_few_runs() {
         let text = "The quick brown fox\njumps over the lazy dog. ".repeat(100);
         let n = Normalized::from_plain(&text, Profile::default());
         assert_eq!(n.runs.len(), 1);
         assert_eq!(n.original_range(4, 9), Some((4, 9)));
+    }
+
+    /// `block_kept` is the fast run's byte test applied to each of the
+    /// eight bytes: on every byte value in every position, and on random
+    /// blocks of the bytes the test distinguishes (copied, `-`, `` ` ``,
+    /// each whitespace byte, controls, DEL, bytes of UTF-8 sequences).
+    #[test]
+    fn block_kept_is_the_byte_test_on_each_byte() {
+        fn bytewise(bytes: &[u8; 9], started: bool, collapse: bool) -> bool {
+            (0..8).all(|k| {
+                let b = bytes[k];
+                b.is_ascii()
+                    && (is_copy(b)
+                        || if collapse {
+                            is_space(b) && (started || k > 0) && bytes[k + 1].is_ascii() && is_copy(bytes[k + 1])
+                        } else {
+                            is_space(b)
+                        })
+            })
+        }
+        let alphabet: Vec<u8> = b"aZq09.!~ \t\n\r\x0b\x0c-`\x00\x08\x1f\x20\x21\x7e\x7f"
+            .iter()
+            .copied()
+            .chain([0x80, 0xC3, 0xA9, 0xE2, 0xFF, 0x0E, 0x2C, 0x2E, 0x5F, 0x61])
+            .collect();
+        let mut rng = crate::test_rng::SplitMix64(0x0062_6c6f_636b);
+        let mut kept = 0;
+        let mut check = |bytes: [u8; 9]| {
+            let x = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+            for started in [true, false] {
+                for collapse in [true, false] {
+                    let want = bytewise(&bytes, started, collapse);
+                    assert_eq!(block_kept(x, bytes[8], started, collapse), want, "{bytes:?} {started} {collapse}");
+                    kept += usize::from(want);
+                }
+            }
+        };
+        for b in 0..=255u8 {
+            for k in 0..9 {
+                let mut bytes = *b"abcdefghi";
+                bytes[k] = b;
+                check(bytes);
+                let mut spaced = *b"a b c d e";
+                spaced[k] = b;
+                check(spaced);
+            }
+        }
+        for _ in 0..200_000 {
+            let mut bytes = [0u8; 9];
+            for b in &mut bytes {
+                // mostly letters, so that whole blocks are kept often
+                *b = if rng.next_u64() % 3 == 0 {
+                    alphabet[(rng.next_u64() % alphabet.len() as u64) as usize]
+                } else {
+                    b'a' + (rng.next_u64() % 26) as u8
+                };
+            }
+            check(bytes);
+        }
+        assert!(kept > 10_000, "too few kept blocks: {kept}");
     }
 
     #[test]

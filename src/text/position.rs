@@ -107,7 +107,12 @@ impl PositionIndex {
         let byte = byte.min(bytes.len());
         let cp = byte / CHECKPOINT;
         let (mut chars, mut units) = self.checkpoints.get(cp).copied().unwrap_or((0, 0));
-        for &b in bytes.get(cp * CHECKPOINT..byte).unwrap_or(&[]) {
+        let rest = bytes.get(cp * CHECKPOINT..byte).unwrap_or(&[]);
+        if rest.is_ascii() {
+            // one char and one UTF-16 unit a byte (`is_ascii` reads words)
+            return (chars as usize + rest.len(), units as usize + rest.len());
+        }
+        for &b in rest {
             chars += is_char_start(b) as u32;
             units += utf16_weight(b);
         }
@@ -215,6 +220,53 @@ mod tests {
             assert_eq!(idx.offsets(&text, byte), (chars, units));
         }
         assert_eq!(idx.line_count(), text.split('\n').count());
+    }
+
+    /// Offsets (the ASCII rest of a checkpoint counted at once) and spans
+    /// against counting from the start, on random texts of long ASCII runs
+    /// with emoji, CJK, combining marks, curly quotes and CRLF among them.
+    #[test]
+    fn random_mostly_ascii_texts_agree_with_counting() {
+        const PIECES: &[&str] = &[
+            "the quick brown fox ",
+            "jumps over the lazy dog. ",
+            "a",
+            " ",
+            "\r\n",
+            "\n",
+            "\u{1F600}",
+            "\u{1F468}\u{200D}\u{1F469}",
+            "\u{4E2D}\u{6587}",
+            "e\u{301}",
+            "\u{2019}",
+            "\u{201C}quoted\u{201D}",
+        ];
+        let mut next = crate::test_rng::below(0x706f_7369_7469_6f6e);
+        for _ in 0..60 {
+            let text: String = (0..next(200)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let idx = PositionIndex::new(&text);
+            let (mut chars, mut units) = (0, 0);
+            let mut starts = Vec::new();
+            for (byte, c) in text.char_indices() {
+                assert_eq!(idx.offsets(&text, byte), (chars, units), "at byte {byte} of {text:?}");
+                starts.push((byte, chars));
+                chars += 1;
+                units += c.len_utf16();
+            }
+            assert_eq!(idx.offsets(&text, text.len()), (chars, units));
+            for _ in 0..50 {
+                let Some(&(a, _)) = starts.get(next(starts.len().max(1))) else { break };
+                let Some(&(b, _)) = starts.get(next(starts.len())) else { break };
+                let (start, end) = (a.min(b), a.max(b) + 1);
+                let span = idx.span(&text, start, end.min(text.len()));
+                let line = text[..start].matches('\n').count() + 1;
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                assert_eq!(span.line, line);
+                assert_eq!(span.column, text[line_start..start].chars().count() + 1);
+                assert_eq!(span.start, text[..start].chars().count());
+                assert_eq!(span.utf16_start, text[..start].encode_utf16().count());
+            }
+        }
     }
 
     #[test]

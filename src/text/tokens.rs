@@ -105,6 +105,23 @@ fn is_ascii_alnum(b: u8) -> bool {
     ASCII_ALNUM.get(b as usize).copied().unwrap_or(false)
 }
 
+/// The high bit of each byte of `x` (little endian) that is an ASCII
+/// letter or digit ([`is_ascii_alnum`]), exactly: the tests on the bytes'
+/// low seven bits (no carry crosses a byte), then the bytes of 0x80 and
+/// above dropped.
+#[inline(always)]
+fn ascii_alnum_bytes(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low = x & !HIGH;
+    // the high bit of each byte of `v` (bytes below 0x80) >= t
+    let ge = |v: u64, t: u8| v.wrapping_add(u64::from(0x80 - t) * ONES) & HIGH;
+    let digit = ge(low, b'0') & !ge(low, b'9' + 1);
+    let folded = low | (0x20 * ONES); // 'A'..='Z' to 'a'..='z', nothing else into them
+    let letter = ge(folded, b'a') & !ge(folded, b'z' + 1);
+    (digit | letter) & !x & HIGH
+}
+
 /// [`word_end`] of a word whose first char is the ASCII letter or digit
 /// `first`: its run of ASCII letters and digits read here, and `word_end`
 /// asked only when a byte that can continue the word follows the run (a
@@ -114,13 +131,26 @@ fn is_ascii_alnum(b: u8) -> bool {
 fn ascii_word_end(text: &str, first: u8, from: usize) -> usize {
     let bytes = text.as_bytes();
     let mut j = from;
+    // eight bytes at a time: the run ends at the first byte that is no
+    // ASCII letter or digit (no branch a byte, so no misprediction where
+    // a word ends)
+    while let Some(block) = bytes.get(j..).and_then(|r| r.first_chunk::<8>()) {
+        let stop = !ascii_alnum_bytes(u64::from_le_bytes(*block)) & 0x8080_8080_8080_8080;
+        if stop != 0 {
+            j += (stop.trailing_zeros() / 8) as usize;
+            break;
+        }
+        j += 8;
+    }
     while bytes.get(j).is_some_and(|&b| is_ascii_alnum(b)) {
         j += 1;
     }
     match bytes.get(j) {
         Some(&b) if b.is_ascii() && !matches!(b, b'.' | b',' | b'\'') => j,
         None => j,
-        Some(_) => word_end(text, char::from(first), from),
+        // `word_end` from the run's end, in the state its own walk over
+        // the run would leave (the run's last char as the one before)
+        Some(_) => word_end(text, char::from(bytes.get(j - 1).copied().filter(|_| j > from).unwrap_or(first)), j),
     }
 }
 
@@ -420,6 +450,32 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    /// `ascii_alnum_bytes` is `is_ascii_alnum` on each byte: every byte
+    /// value in every position among letters and among other bytes, and
+    /// random blocks of letters, digits, punctuation and UTF-8 bytes.
+    #[test]
+    fn ascii_alnum_bytes_is_the_byte_test() {
+        let check = |block: [u8; 8]| {
+            let want =
+                block.iter().enumerate().fold(0u64, |m, (k, &b)| m | u64::from(is_ascii_alnum(b)) << (8 * k + 7));
+            assert_eq!(ascii_alnum_bytes(u64::from_le_bytes(block)), want, "{block:?}");
+        };
+        for b in 0..=255u8 {
+            for k in 0..8 {
+                for base in [*b"abcdefgh", *b"..,'  -\xff", *b"\xc3\xa9Zz09@[", *b"`{/:\x7f\x80\x00 "] {
+                    let mut block = base;
+                    block[k] = b;
+                    check(block);
+                }
+            }
+        }
+        let bytes = b"aAzZ09@[`{/:.,' -\x7f\x80\xbf\xc3\xe4\xf0\xff\x00";
+        let mut rng = crate::test_rng::SplitMix64(0x0061_6c6e_756d);
+        for _ in 0..100_000 {
+            check(std::array::from_fn(|_| bytes[rng.below(bytes.len())]));
+        }
     }
 
     #[test]

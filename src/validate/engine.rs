@@ -211,6 +211,8 @@ fn decide_all(
     out: &mut Outcome,
 ) {
     let searched = &found.searched;
+    // one result a claim: no vector of large results grown by copying
+    out.results.reserve(prepared.len());
     // a set, not a list: one lookup per claim, not a scan of all before it
     let mut seen_ids: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(prepared.len());
     for (i, p) in prepared.iter().enumerate() {
