@@ -85,10 +85,12 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
         return Vec::new();
     }
     let width = query.token_count + (query.token_count / 2).max(2);
-    let hits = merged_hits(query, index, floor, width);
     let hits = match fewest_terms(n, floor) {
-        Some(m) if m > 1 => in_rich_windows(&hits, n, m, width, deadline),
-        _ => hits,
+        Some(m) if m > 1 => {
+            let hits = block_hits(query, index, m, width).unwrap_or_else(|| merged_hits(query, index, floor, width));
+            in_rich_windows(&hits, n, m, width, deadline)
+        }
+        _ => merged_hits(query, index, floor, width),
     };
     sweep(query, index, &hits, width, floor, limit, deadline)
 }
@@ -283,6 +285,236 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
         runs.push(near);
     }
     merge_runs(&mut runs)
+}
+
+/// The occurrences of the query's stems that a window holding `m` distinct
+/// terms can hold, and others near them, as [`Hit`]s by position; `None`
+/// where the blocks do not apply (`m < 2`, more than [`BLOCK_TERMS`]
+/// terms, windows wider than `2^MAX_BLOCK_SHIFT` tokens), for
+/// [`merged_hits`] to answer.
+///
+/// The text is cut into blocks of `2^shift >= width` tokens, and each
+/// block gets the set of terms it holds (a bit a term). A window of `width`
+/// tokens lies within two neighbouring blocks, so one holding `m` distinct
+/// terms lies in a pair whose sets' union has `m` terms or more: the hits
+/// in blocks of no such pair are in no such window, and are dropped. What
+/// [`in_rich_windows`] keeps of these hits is what it keeps of all of them
+/// (or of [`merged_hits`]'s, which keeps every hit of such a window too):
+/// every hit of a window with `m` terms is here, and a window of a subset
+/// holds no more terms. The hits kept are put in order by a counting sort
+/// on their block and a sort of each block's few hits, not by merging the
+/// terms' runs (comparing hits of interleaved runs, a merge mispredicts a
+/// branch about every other hit); a hit's surface flag is read only for the
+/// hits kept.
+fn block_hits(query: &TokenQuery, index: &TokenIndex, m: usize, width: usize) -> Option<Vec<Hit>> {
+    let n = query.terms.len();
+    let shift = width.max(1).next_power_of_two().trailing_zeros();
+    if n > BLOCK_TERMS || m < 2 || shift > MAX_BLOCK_SHIFT {
+        return None;
+    }
+    let lists: Vec<&[u32]> =
+        query.terms.iter().map(|(stem_id, _)| stem_id.map_or(&[][..], |id| index.postings(id))).collect();
+    let total: usize = lists.iter().map(|l| l.len()).sum();
+    // a block past the last one, so that every block has a right neighbour
+    let blocks = (index.len() >> shift) + 2;
+    // the cells kept between calls (all zero), or new ones where they are
+    // in use (not on this thread's stack of calls: `find` does not recurse)
+    let hits = CELLS.try_with(|kept| match kept.try_borrow_mut() {
+        Ok(mut kept) => {
+            if kept.len() < blocks {
+                kept.resize(blocks, 0);
+            }
+            kept.get_mut(..blocks).map(|cells| block_hits_in(query, index, m, shift, &lists, total, cells))
+        }
+        Err(_) => None,
+    });
+    Some(match hits {
+        Ok(Some(hits)) => hits,
+        _ => block_hits_in(query, index, m, shift, &lists, total, &mut vec![0u64; blocks]),
+    })
+}
+
+thread_local! {
+    /// [`block_hits`]'s cells, kept from call to call all zero (each call
+    /// clears those it set), so that a call costs its hits, not a pass
+    /// over a new vector of the text's blocks (43 KB for 1 MB of text,
+    /// about the size of all the hits' work).
+    static CELLS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`block_hits`] with `cells`, one a block of `2^shift` tokens (and one
+/// past the last), all zero; left all zero.
+fn block_hits_in(
+    query: &TokenQuery,
+    index: &TokenIndex,
+    m: usize,
+    shift: u32,
+    lists: &[&[u32]],
+    total: usize,
+    cells: &mut [u64],
+) -> Vec<Hit> {
+    let blocks = cells.len();
+    // each block's cell: its terms (a bit each) and number of hits; the
+    // blocks with a hit, each written to `touched` where its first hit
+    // comes and counted only then (no branch on whether a block is new,
+    // which is as random as the postings)
+    let mut touched = vec![0u32; total + 1];
+    let mut touched_count = 0;
+    for (t, list) in lists.iter().enumerate() {
+        let bit = 1u64 << t;
+        for &p in list.iter() {
+            let b = p >> shift;
+            if let (Some(cell), Some(slot)) = (cells.get_mut(b as usize), touched.get_mut(touched_count)) {
+                *slot = b;
+                touched_count += usize::from(*cell == 0);
+                *cell = (*cell | bit) + CELL_HIT;
+            }
+        }
+    }
+    let touched = touched.get(..touched_count).unwrap_or_default();
+    // the blocks of a pair whose union holds `m` terms or more, a bit each.
+    // A block with hits is in such a pair with its right neighbour, or
+    // with its left one; that one has hits too (or the pair's union is the
+    // block's own set, in its pair with its right neighbour), so it asks
+    // for that pair as its own right pair: one pair a block with hits
+    let mut live = vec![0u64; blocks.div_ceil(64) + 1];
+    let terms_of = |b: usize| cells.get(b).map_or(0, |&c| c & CELL_TERMS);
+    for &b in touched {
+        let b = b as usize;
+        let rich = u64::from(at_least(terms_of(b) | terms_of(b + 1), m));
+        for at in [b, b + 1] {
+            if let Some(word) = live.get_mut(at >> 6) {
+                *word |= rich << (at & 63);
+            }
+        }
+    }
+    // each live block's cell becomes its cursor: the flag and its first
+    // place among the hits kept, in block order, after the one place (0)
+    // that the dead blocks' hits all overwrite (a dead block's cell keeps
+    // its count and terms, without the flag)
+    let mut kept = 1u64;
+    for (w, &word) in live.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            if let Some(cell) = cells.get_mut(w << 6 | bits.trailing_zeros() as usize) {
+                (*cell, kept) = (CELL_LIVE | kept, kept + (*cell >> CELL_COUNT_SHIFT));
+            }
+            bits &= bits - 1;
+        }
+    }
+    let mut hits = vec![0 as Hit; kept as usize];
+    for (t, list) in lists.iter().enumerate() {
+        for &p in list.iter() {
+            if let Some(cell) = cells.get_mut((p >> shift) as usize) {
+                // 0 for a dead block, without a branch
+                let is_live = *cell >> 63;
+                if let Some(place) = hits.get_mut(((*cell & CELL_PLACE) * is_live) as usize) {
+                    *place = hit(p as usize, t, false);
+                }
+                *cell += is_live;
+            }
+        }
+    }
+    // each live block's hits (its terms' runs one after another) in order
+    // (its cursor is now its end)
+    let mut from = 1;
+    let mut scratch = [0 as Hit; 64];
+    for (w, &word) in live.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let to = cells.get(w << 6 | bits.trailing_zeros() as usize).map_or(from, |&c| (c & CELL_PLACE) as usize);
+            sort_block(hits.get_mut(from..to).unwrap_or_default(), shift, &mut scratch);
+            from = to.max(from);
+            bits &= bits - 1;
+        }
+    }
+    // the cells set cleared: those of the blocks with hits, and the live
+    // ones (each with hits, or the right neighbour of one)
+    for &b in touched {
+        for at in [b as usize, b as usize + 1] {
+            if let Some(cell) = cells.get_mut(at) {
+                *cell = 0;
+            }
+        }
+    }
+    // the surface flags of the hits kept
+    let surfaces: Vec<Option<u32>> = query.terms.iter().map(|&(_, s)| s).collect();
+    hits.remove(0);
+    for h in hits.iter_mut() {
+        let surface = surfaces.get(hit_term(*h)).copied().flatten();
+        *h |= Hit::from(surface.is_some_and(|s| index.surface(hit_position(*h)) == s));
+    }
+    hits
+}
+
+/// The most terms [`block_hits`] takes: a block's cell holds them in its
+/// low bits.
+const BLOCK_TERMS: usize = 48;
+
+/// The widest block [`block_hits`] uses, as a power of two: its count of
+/// hits (at most one a token) fits the cell's 15 bits.
+const MAX_BLOCK_SHIFT: u32 = 14;
+
+/// A block's cell in [`block_hits`]: its terms in the low [`BLOCK_TERMS`]
+/// bits, its hits counted from bit [`CELL_COUNT_SHIFT`]; then, for a
+/// live block, [`CELL_LIVE`] and its cursor in the low 32 bits.
+const CELL_TERMS: u64 = (1 << BLOCK_TERMS) - 1;
+const CELL_COUNT_SHIFT: u32 = 48;
+const CELL_HIT: u64 = 1 << CELL_COUNT_SHIFT;
+const CELL_LIVE: u64 = 1 << 63;
+const CELL_PLACE: u64 = 0xffff_ffff;
+
+/// Whether `set` has `m` bits or more (`m` ≥ 1): its lowest `m - 1`
+/// cleared, one is left (a few steps for the small `m` of the near misses,
+/// where a count of all 64 bits without the CPU's instruction is a dozen).
+#[inline]
+fn at_least(mut set: u64, m: usize) -> bool {
+    for _ in 1..m {
+        set &= set.wrapping_sub(1);
+    }
+    set != 0
+}
+
+/// Sorts the hits of one block of `2^shift` tokens by position: up to 64
+/// tokens, each hit written where its offset in the block says (in
+/// `scratch`, of which only the places written are read) and read back in
+/// order of a bit a token (positions are distinct); wider blocks by
+/// insertion.
+fn sort_block(run: &mut [Hit], shift: u32, scratch: &mut [Hit; 64]) {
+    if run.len() < 2 {
+        return;
+    }
+    if shift > 6 {
+        return insertion_sort(run);
+    }
+    let mut present = 0u64;
+    for &h in run.iter() {
+        let offset = hit_position(h) & 63;
+        if let Some(place) = scratch.get_mut(offset) {
+            *place = h;
+        }
+        present |= 1 << offset;
+    }
+    for place in run.iter_mut() {
+        if let Some(&h) = scratch.get(present.trailing_zeros() as usize) {
+            *place = h;
+        }
+        present &= present.wrapping_sub(1);
+    }
+}
+
+/// Sorts a few hits in place.
+fn insertion_sort(run: &mut [Hit]) {
+    for i in 1..run.len() {
+        let mut j = i;
+        while let (Some(&a), Some(&b)) = (j.checked_sub(1).and_then(|k| run.get(k)), run.get(j)) {
+            if a <= b {
+                break;
+            }
+            run.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// The ascending merge of `runs` (each ascending), which it empties: the
@@ -921,6 +1153,151 @@ mod tests {
             let q = TokenQuery::new(&quote, &idx);
             assert_eq!(q.terms, expected, "{doc:?} / {quote:?}");
             assert_eq!(q.token_count, words.len());
+        }
+    }
+
+    /// `block_hits` keeps, in order and with their surface flags, every
+    /// hit of each window holding `m` distinct terms, so that the window
+    /// filter keeps of them what it keeps of all the hits (and of
+    /// `merged_hits`'s): random texts of up to 4,000 words over a small
+    /// vocabulary with emoji, ZWJ sequences, CJK, combining marks, curly
+    /// quotes, apostrophes, numbers and CRLF (so that blocks hold several
+    /// terms and many are dropped); quotes from a passage of the text with
+    /// words replaced, of random words, long ones (windows wider than 64
+    /// tokens, whose blocks are sorted by insertion) and ones of more terms
+    /// than a cell holds (which `merged_hits` answers); every floor's `m`.
+    #[test]
+    fn block_hits_keep_every_rich_window() {
+        let content: Vec<String> = (0..90).map(|i| format!("w{i}")).collect();
+        let extras = [
+            "na\u{ef}ve",
+            "cafe\u{301}",
+            "\u{65e5}\u{672c}\u{8a9e}",
+            "\u{1f600}",
+            "\u{1f469}\u{200d}\u{1f4bb}",
+            "\u{201c}quoted\u{201d}",
+            "it\u{2019}s",
+            "types",
+            "type",
+            "typed",
+            "borrowing",
+            "borrow",
+            "the",
+            "of",
+            "2.0",
+            "3,200",
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0xb10c_4175);
+        let (mut dropped, mut kept, mut fallbacks, mut compared) = (0, 0, 0, 0);
+        for case in 0..240 {
+            // a vocabulary of 10 to 90 content words: small ones repeat
+            // often, large ones leave most blocks with few terms
+            let spread = 10 + rng.below(content.len() - 10);
+            let pick = |rng: &mut crate::test_rng::SplitMix64| match rng.below(8) {
+                0 => extras[rng.below(extras.len())].to_string(),
+                _ => content[rng.below(spread)].clone(),
+            };
+            let len = 20 + rng.below(4000);
+            let words: Vec<String> = (0..len).map(|_| pick(&mut rng)).collect();
+            let mut doc = String::new();
+            for (i, w) in words.iter().enumerate() {
+                doc.push_str(if i % 13 == 12 { "\r\n" } else { " " });
+                doc.push_str(w);
+            }
+            let doc = normalize_str(&doc, Profile::default());
+            let idx = TokenIndex::new(&doc);
+            let qlen = match case % 5 {
+                0 => 40 + rng.below(80),
+                _ => 1 + rng.below(20),
+            };
+            let quote: Vec<String> = match case % 3 {
+                // a passage of the text, some words replaced
+                0 | 1 => {
+                    let at = rng.below(words.len());
+                    (0..qlen)
+                        .map(|i| match (words.get(at + i), rng.below(4)) {
+                            (Some(w), 1..=3) => w.clone(),
+                            _ => pick(&mut rng),
+                        })
+                        .collect()
+                }
+                // distinct content words: with a long quote, more terms
+                // than a cell holds
+                _ => (0..qlen).map(|i| content[(i * 7 + case) % content.len()].clone()).collect(),
+            };
+            let q = TokenQuery::new(&normalize_str(&quote.join(" "), Profile::default()), &idx);
+            let n = q.terms.len();
+            let width = q.token_count + (q.token_count / 2).max(2);
+            let all = all_packed(&q, &idx);
+            for floor in [0.0, 0.1, 0.2, 0.3, 0.5, 0.8, 1.0] {
+                let Some(m) = fewest_terms(n, floor) else {
+                    continue;
+                };
+                let expected = in_rich_windows(&all, n, m, width, &Deadline::never());
+                match block_hits(&q, &idx, m, width) {
+                    None => {
+                        assert!(n > BLOCK_TERMS || m < 2, "{n} terms, m {m}");
+                        fallbacks += usize::from(m >= 2);
+                    }
+                    Some(hits) => {
+                        assert!(hits.windows(2).all(|w| w[0] < w[1]), "{doc:?} / {quote:?}");
+                        assert!(hits.iter().all(|h| all.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
+                        assert!(expected.iter().all(|h| hits.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
+                        assert_eq!(in_rich_windows(&hits, n, m, width, &Deadline::never()), expected);
+                        // the cells kept for the next call are all zero
+                        CELLS.with(|cells| assert!(cells.borrow().iter().all(|&c| c == 0)));
+                        dropped += all.len() - hits.len();
+                        kept += hits.len();
+                    }
+                }
+                let merged = merged_hits(&q, &idx, floor, width);
+                assert_eq!(in_rich_windows(&merged, n, m.max(1), width, &Deadline::never()), expected);
+                for limit in [1, 3] {
+                    let every = sweep(&q, &idx, &all, width, floor, limit, &Deadline::never());
+                    assert_eq!(find(&q, &idx, floor, limit, &Deadline::never()), every, "{doc:?} / {quote:?}");
+                    compared += every.len();
+                }
+            }
+        }
+        assert!(dropped > 100_000 && kept > 100_000, "too few hits dropped or kept: {dropped}, {kept}");
+        assert!(fallbacks > 10, "too few quotes of more terms than a cell holds: {fallbacks}");
+        assert!(compared > 1000, "the cases found too few passages to compare: {compared}");
+    }
+
+    /// `at_least` is a count of the bits, and `sort_block` a sort, on
+    /// random sets of every density and random blocks' hits (terms' runs
+    /// one after another, blocks of 1 to 2^9 tokens).
+    #[test]
+    fn block_helpers_are_counts_and_sorts() {
+        let mut rng = crate::test_rng::SplitMix64(0xc0_117e);
+        for _ in 0..20_000 {
+            let mut set = rng.next_u64();
+            for _ in 0..rng.below(4) {
+                set &= rng.next_u64();
+            }
+            let m = 1 + rng.below(64);
+            assert_eq!(at_least(set, m), set.count_ones() as usize >= m, "{set:#x} {m}");
+        }
+        let mut scratch = [0 as Hit; 64];
+        for _ in 0..5000 {
+            let shift = rng.below(10) as u32;
+            let base = rng.below(1000) << shift;
+            // distinct positions of the block, dealt to terms in runs
+            let mut positions: Vec<usize> = (0..1usize << shift).filter(|_| rng.below(3) == 0).collect();
+            let mut run: Vec<Hit> = Vec::new();
+            let mut t = 0;
+            while !positions.is_empty() {
+                let take = 1 + rng.below(positions.len());
+                let mut mine: Vec<usize> =
+                    (0..take).map(|_| positions.swap_remove(rng.below(positions.len()))).collect();
+                mine.sort();
+                run.extend(mine.iter().map(|&p| hit(base + p, t, rng.below(2) == 0)));
+                t += 1;
+            }
+            let mut expected = run.clone();
+            expected.sort();
+            sort_block(&mut run, shift, &mut scratch);
+            assert_eq!(run, expected);
         }
     }
 
