@@ -42,6 +42,21 @@ pub(crate) fn root_null_absent<'a>(value: &'a Value, what: &str) -> Result<Optio
     Ok(root(value, what)?.map(|f| Fields { null_absent: true, ..f }))
 }
 
+/// `x`, the value of `key` at `path`, as a whole number from `min` to `max`
+/// (both included): the check of [`Fields::count`], also for a number
+/// given outside an options object (`DocumentBuilder::step_budget`); not
+/// finite, not whole or out of the range, a `CONFIGURATION_ERROR` naming
+/// `path`.
+pub(crate) fn whole_number<T: TryFrom<u64>>(key: &str, path: &JsonPath, x: f64, min: u64, max: u64) -> Result<T> {
+    if !x.is_finite() {
+        return Err(Error::invalid_config(path, "type", format!("{key} must be a finite number")));
+    }
+    let whole = if x.fract() == 0.0 && x >= min as f64 && x <= max as f64 { T::try_from(x as u64).ok() } else { None };
+    whole.ok_or_else(|| {
+        Error::invalid_config(path, "range", format!("{key} must be a whole number from {min} to {max}, got {x}"))
+    })
+}
+
 /// Reads the known keys of one options object and refuses the rest.
 pub(crate) struct Fields<'a> {
     obj: &'a Map<String, Value>,
@@ -171,18 +186,7 @@ impl<'a> Fields<'a> {
     /// A whole number from `min` to `max` into `out`.
     pub(crate) fn count<T: TryFrom<u64>>(&mut self, key: &'static str, min: u64, max: u64, out: &mut T) -> Result<()> {
         if let Some((x, p)) = self.number(key)? {
-            let whole =
-                if x.fract() == 0.0 && x >= min as f64 && x <= max as f64 { T::try_from(x as u64).ok() } else { None };
-            match whole {
-                Some(n) => *out = n,
-                None => {
-                    return Err(Error::invalid_config(
-                        &p,
-                        "range",
-                        format!("{key} must be a whole number from {min} to {max}, got {x}"),
-                    ))
-                }
-            }
+            *out = whole_number(key, &p, x, min, max)?;
         }
         Ok(())
     }

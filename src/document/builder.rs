@@ -23,12 +23,22 @@
 //! options need, each a step (`validate::SlicedValidation`).
 
 use super::{build_sections, dedented_markdown_headings, Document, Format};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, JsonPath, Result};
 use crate::extract::markdown::MarkdownSteps;
 use crate::extract::{self, Heading, Hidden, Unit};
+use crate::options;
 use crate::text::normalize::NormalizedBuilder;
 use crate::text::{PositionIndex, Profile};
 use std::cell::OnceCell;
+
+/// Default source bytes a host's build step reads
+/// ([`DocumentBuilder::step_budget`]; `SliceOptions::bytes_per_step`).
+pub const DEFAULT_STEP_BYTES: usize = 64 * 1024;
+/// Fewest source bytes a host may give a build step.
+pub const MIN_STEP_BYTES: usize = 1024;
+/// Most source bytes a host may give a build step (larger values are
+/// refused, not clamped).
+pub const MAX_STEP_BYTES: usize = 1 << 30;
 
 /// A document being built in steps: [`DocumentBuilder::step`] until it
 /// says done, then [`DocumentBuilder::finish`].
@@ -87,8 +97,31 @@ impl DocumentBuilder {
         &self.source
     }
 
+    /// The budget of a host's step, the one rule for every surface that
+    /// takes one (JS `DocumentBuilder.step(budget)`, `SliceOptions`'
+    /// `bytesPerStep`): absent, [`DEFAULT_STEP_BYTES`]; else a whole
+    /// number from [`MIN_STEP_BYTES`] to [`MAX_STEP_BYTES`]. Anything else
+    /// is refused, never clamped: a `CONFIGURATION_ERROR` naming
+    /// `$.budget`, the error `SliceOptions::from_json` gives for
+    /// `bytesPerStep` (the same message and details but for the key).
+    pub fn step_budget(budget: Option<f64>) -> Result<usize> {
+        match budget {
+            None => Ok(DEFAULT_STEP_BYTES),
+            Some(x) => options::whole_number(
+                "budget",
+                &JsonPath::root().key("budget"),
+                x,
+                MIN_STEP_BYTES as u64,
+                MAX_STEP_BYTES as u64,
+            ),
+        }
+    }
+
     /// Does the next step, about `budget` bytes of work (see the module
-    /// header; a budget of 0 counts as 1); true once the document is built.
+    /// header; a budget of 0 counts as 1; any budget is taken here, so
+    /// that tests may build in steps of a few bytes: a host's number goes
+    /// through [`DocumentBuilder::step_budget`] first); true once the
+    /// document is built.
     pub fn step(&mut self, budget: usize) -> bool {
         let budget = budget.max(1);
         let default = Profile::default();
@@ -201,5 +234,50 @@ impl DocumentBuilder {
         }
         let sections = build_sections(&source, &self.headings, &positions);
         Document { source, format: self.format, sections, positions, indexes, hidden, with_hidden }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::SliceOptions;
+    use serde_json::json;
+
+    /// What a host's budget parses to, or its error's code, message
+    /// (without its path) and constraint.
+    fn outcome(r: Result<usize>) -> std::result::Result<usize, (String, String, serde_json::Value)> {
+        r.map_err(|e| {
+            let message = e.to_string();
+            let message = message.rsplit_once(" at ").map_or(message.clone(), |(m, _)| m.to_string());
+            (e.code().to_string(), message, e.details()["constraint"].clone())
+        })
+    }
+
+    #[test]
+    fn a_step_budget_has_the_bounds_and_errors_of_bytes_per_step() {
+        // the slice options read their bound from here (until sliced.rs
+        // re-exports these constants, they must stay equal)
+        assert_eq!(
+            (crate::validate::DEFAULT_STEP_BYTES, crate::validate::MIN_STEP_BYTES, crate::validate::MAX_STEP_BYTES),
+            (DEFAULT_STEP_BYTES, MIN_STEP_BYTES, MAX_STEP_BYTES)
+        );
+        assert_eq!(DocumentBuilder::step_budget(None).unwrap(), SliceOptions::default().bytes_per_step);
+        let max = MAX_STEP_BYTES as f64;
+        for x in [0.0, 1.0, 16.0, 1023.0, 1024.0, 1024.5, 65536.0, max, max + 1.0, -1.0, 1e300] {
+            let ours = outcome(DocumentBuilder::step_budget(Some(x)));
+            let sliced = outcome(SliceOptions::from_json(&json!({ "bytesPerStep": x })).map(|o| o.bytes_per_step))
+                .map_err(|(c, m, k)| (c, m.replace("bytesPerStep", "budget"), k));
+            assert_eq!(ours, sliced, "{x}");
+            let inside = x.fract() == 0.0 && (MIN_STEP_BYTES as f64..=max).contains(&x);
+            assert_eq!(ours.map_err(|e| e.0), if inside { Ok(x as usize) } else { Err("CONFIGURATION_ERROR".into()) });
+        }
+        // JSON has no NaN nor infinity; a host's number may be either
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let e = DocumentBuilder::step_budget(Some(x)).unwrap_err();
+            assert_eq!((e.code(), &e.details()["constraint"]), ("CONFIGURATION_ERROR", &json!("type")));
+        }
+        let e = DocumentBuilder::step_budget(Some(16.0)).unwrap_err();
+        assert_eq!(e.details()["json_path"], "$.budget");
+        assert_eq!(e.details()["constraint"], "range");
     }
 }

@@ -5,7 +5,7 @@
 mod builder;
 mod index;
 
-pub use builder::DocumentBuilder;
+pub use builder::{DocumentBuilder, DEFAULT_STEP_BYTES, MAX_STEP_BYTES, MIN_STEP_BYTES};
 pub(crate) use index::SearchIndex;
 
 use crate::error::{Error, ErrorKind, Result};

@@ -23,7 +23,6 @@ use crate::error::{Error, ErrorKind, JsonPath};
 use crate::host::Clock;
 use crate::validate::{
     self, ClaimSet, Config, DocumentOptions, FindOptions, ReportJson, SliceOptions, SlicedValidation,
-    DEFAULT_STEP_BYTES, MAX_STEP_BYTES,
 };
 use js_sys::{Reflect, JSON};
 use serde::Serialize;
@@ -613,20 +612,13 @@ impl JsDocumentBuilder {
         Ok(JsDocumentBuilder { inner })
     }
 
-    /// Reads about `budget` more source bytes (default 65536); true once
-    /// the document is built.
+    /// Reads about `budget` more source bytes (the core's
+    /// [`DocumentBuilder::step_budget`]: default 65536, a whole number from
+    /// 1024 to 2^30, else CONFIGURATION_ERROR, as `bytesPerStep`); true
+    /// once the document is built.
     #[wasm_bindgen(skip_typescript)]
     pub fn step(&mut self, budget: Option<f64>) -> Result<bool, JsValue> {
-        let budget = match budget {
-            None => DEFAULT_STEP_BYTES,
-            Some(b) if b.is_finite() && b >= 1.0 => b.min(MAX_STEP_BYTES as f64) as usize,
-            Some(b) => {
-                return Err(to_js_error(Error::new(
-                    ErrorKind::Configuration,
-                    format!("budget must be a number of bytes of at least 1, got {b}"),
-                )))
-            }
-        };
+        let budget = DocumentBuilder::step_budget(budget).map_err(to_js_error)?;
         Ok(self.inner.step(budget))
     }
 

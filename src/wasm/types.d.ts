@@ -459,7 +459,7 @@ export class DocumentBuilder {
   /** Releases the wasm memory held by this builder. */
   free(): void;
   [Symbol.dispose](): void;
-  /** Reads about `budget` more source bytes (default 65536, at least 1); true once the document is built. */
+  /** Reads about `budget` more source bytes (default 65536); true once the document is built. `budget` has the bounds of {@link SliceOptions.bytesPerStep}, a whole number from 1024 to 2^30: anything else throws the CONFIGURATION_ERROR it gives (`details.json_path` `$.budget`), never clamped. */
   step(budget?: number | null): boolean;
   /** The document (any steps left are done first); the builder is used up. */
   finish(): Document;

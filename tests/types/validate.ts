@@ -267,21 +267,33 @@ export async function testDocument(): Promise<void> {
   doc.free();
 
   // in steps: the same document, the same report (its timestamp aside)
-  const builder = new DocumentBuilder(source, { format: 'markdown' });
+  const long = `${source}\n\n`.repeat(Math.ceil(8192 / source.length));
+  const builder = new DocumentBuilder(long, { format: 'markdown' });
   const builderFormat: SourceFormat = builder.format;
   check(builderFormat === 'markdown', 'DocumentBuilder.format');
   let steps = 0;
-  while (!builder.step(16)) steps++;
+  while (!builder.step(1024)) steps++;
   check(steps > 3, `built in steps (${steps})`);
   const stepped: Document = builder.finish();
-  const again = new Document(source, { format: 'markdown' });
+  // a step's budget has bytesPerStep's bounds and error (the core's one rule), never clamped
+  const refused = new DocumentBuilder(source, null);
+  for (const budget of [0, 16, 1023, 1024.5, 2 ** 30 + 1, -1]) {
+    const e = throwsCode(() => refused.step(budget), 'CONFIGURATION_ERROR', `DocumentBuilder.step(${budget})`);
+    const asOption = throwsCode(() => new SlicedValidation(source, claims, config, { bytesPerStep: budget }), 'CONFIGURATION_ERROR', `bytesPerStep ${budget}`);
+    check(e.message === asOption.message.replaceAll('bytesPerStep', 'budget'), `step(${budget}): ${e.message} | ${asOption.message}`);
+    check(e.details.json_path === '$.budget' && e.details.constraint === asOption.details.constraint, `step(${budget}): details`);
+  }
+  throwsCode(() => refused.step(Number.NaN), 'CONFIGURATION_ERROR', 'DocumentBuilder.step(NaN)');
+  check(typeof refused.step(1024) === 'boolean' && typeof refused.step(2 ** 30) === 'boolean' && typeof refused.step() === 'boolean', 'the bounds and the default are taken');
+  refused.free();
+  const again = new Document(long, { format: 'markdown' });
   check(JSON.stringify(stepped.sections) === JSON.stringify(again.sections), 'the same sections');
   again.free();
   const sameDoc = stepped.validate(claims, config);
   checkReport(sameDoc, 'DocumentBuilder: Document.validate');
   const noTime = (r: ValidationReport) => JSON.stringify({ ...r, generated: { ...r.generated, timestamp: '' } });
   const oneCall = validateEvidence(source, claims, config);
-  const fresh = new Document(source, { format: 'markdown' });
+  const fresh = new Document(long, { format: 'markdown' });
   check(noTime(sameDoc) === noTime(fresh.validate(claims, config)), 'the stepped document validates the same');
   fresh.free();
   const sliceOptions: SliceOptions = { claimsPerSlice: 4, bytesPerStep: 1024 };
