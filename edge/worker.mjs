@@ -40,7 +40,7 @@
 // (tests/edge/edge.test.mjs: a CompiledWasm module rule; wrangler does that
 // by default).
 
-import { defaultConfig, parseJson, SlicedValidation, version } from '../pkg/web/workerd.js';
+import { defaultConfig, parseJson, sliceOptionBounds, SlicedValidation, version } from '../pkg/web/workerd.js';
 
 /**
  * Default for the largest request body accepted, in bytes (binding
@@ -48,6 +48,13 @@ import { defaultConfig, parseJson, SlicedValidation, version } from '../pkg/web/
  * export of the main module for an entry point.)
  */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The library's bounds and defaults of SlicedValidation's claimsPerSlice and
+ * bytesPerStep (`sliceOptionBounds()`: each `{min, max, default}`), read
+ * once: the EV_SLICE_* rows below take theirs from it.
+ */
+const SLICE = sliceOptionBounds();
 
 /**
  * The server's bounds: one row per value whose cost grows with it. A request
@@ -78,9 +85,11 @@ const BOUNDS = [
   { path: ['semantic_matching', 'chunk_size'], env: 'EV_MAX_CHUNK_SIZE', max: 2000, integer: true, min: 1 },
   { path: ['semantic_matching', 'overlap_size'], env: 'EV_MAX_OVERLAP_SIZE', max: 250, integer: true, min: 0, atMostHalfOf: 'chunk_size' },
   // not config values: claims per slice and source bytes per build step
-  // (SlicedValidation's claimsPerSlice and bytesPerStep; see `validate`)
-  { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: 50, integer: true, min: 8 },
-  { path: null, name: 'slice_bytes', env: 'EV_SLICE_BYTES', max: 64 * 1024, integer: true, min: 1024 },
+  // (SlicedValidation's claimsPerSlice and bytesPerStep; see `validate`):
+  // the value used is `max`, the library's default unless the binding sets
+  // it, within the library's bounds (`ceiling` the library's max)
+  { path: null, name: 'slice_claims', env: 'EV_SLICE_CLAIMS', max: SLICE.claimsPerSlice.default, integer: true, min: SLICE.claimsPerSlice.min, ceiling: SLICE.claimsPerSlice.max },
+  { path: null, name: 'slice_bytes', env: 'EV_SLICE_BYTES', max: SLICE.bytesPerStep.default, integer: true, min: SLICE.bytesPerStep.min, ceiling: SLICE.bytesPerStep.max },
 ];
 
 /** Seconds a browser may cache a preflight answer. */
@@ -228,8 +237,8 @@ async function validate(source, claims, config, server) {
 
 /**
  * The bounds and allowed origins from the env bindings, each checked: a
- * bound must be a number (or a string of one) at least the row's `min`,
- * whole where the option is a count.
+ * bound must be a number (or a string of one) at least the row's `min` (at
+ * most its `ceiling`, where it has one), whole where the option is a count.
  */
 function serverSettings(env) {
   const bounds = BOUNDS.map((row) => {
@@ -239,8 +248,8 @@ function serverSettings(env) {
     if (!Number.isFinite(value)) {
       throw new ServerConfigurationError(row.env, raw, 'type', `the binding ${row.env} must be a number, got ${JSON.stringify(String(raw))}`);
     }
-    if (value < row.min || (row.integer && !Number.isInteger(value))) {
-      const what = row.integer ? `a whole number of at least ${row.min}` : 'a number above 0';
+    if (value < row.min || value > (row.ceiling ?? Infinity) || (row.integer && !Number.isInteger(value))) {
+      const what = row.ceiling !== undefined ? `a whole number from ${row.min} to ${row.ceiling}` : row.integer ? `a whole number of at least ${row.min}` : 'a number above 0';
       throw new ServerConfigurationError(row.env, raw, 'range', `the binding ${row.env} must be ${what}, got ${value}`);
     }
     return { ...row, max: value };

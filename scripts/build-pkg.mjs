@@ -55,7 +55,7 @@ const targets = ['bundler', 'web', 'nodejs'];
  * points: the whole library at pkg/ (`evidence-validator`), and spec 000
  * alone at pkg/core (`evidence-validator/core`: validateEvidence and
  * validateEvidenceAsync, Document, DocumentBuilder, SlicedValidation,
- * parseJson, defaultConfig, version: tests/js/core.test.mjs's CORE_API), built with the crate's `wasm-core`
+ * parseJson, defaultConfig, sliceOptionBounds, version: tests/js/core.test.mjs's CORE_API), built with the crate's `wasm-core`
  * feature so that the linker leaves the citation pipeline, the judge,
  * findings and transcripts out (1.95 MB / 782 KB gzipped against 1.17 MB /
  * 481 KB, 2026-11-28; README "Size"). Its types are `src/wasm/types.d.ts`

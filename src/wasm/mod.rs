@@ -765,6 +765,20 @@ pub fn default_config() -> Result<JsValue, JsValue> {
     to_js(&Config::default())
 }
 
+/// The bounds and defaults of [`SliceOptions`] (`claimsPerSlice`,
+/// `bytesPerStep`; the latter also `DocumentBuilder.step`'s budget), each
+/// `{min, max, default}` from the core's constants: hosts that choose a
+/// slice size (the edge function) read them here instead of copying them.
+#[wasm_bindgen(js_name = sliceOptionBounds, skip_typescript)]
+pub fn slice_option_bounds() -> Result<JsValue, JsValue> {
+    use crate::document::{DEFAULT_STEP_BYTES, MAX_STEP_BYTES, MIN_STEP_BYTES};
+    use crate::validate::{DEFAULT_SLICE_CLAIMS, MAX_CLAIMS, MIN_SLICE_CLAIMS};
+    to_js(&serde_json::json!({
+        "claimsPerSlice": { "min": MIN_SLICE_CLAIMS, "max": MAX_CLAIMS, "default": DEFAULT_SLICE_CLAIMS },
+        "bytesPerStep": { "min": MIN_STEP_BYTES, "max": MAX_STEP_BYTES, "default": DEFAULT_STEP_BYTES },
+    }))
+}
+
 /// The library version.
 #[wasm_bindgen(skip_typescript)]
 pub fn version() -> String {

@@ -411,6 +411,19 @@ export function version(): string;
 export function parseJson(text: string): JsonValue;
 /** The default configuration, as the library applies it. */
 export function defaultConfig(): DefaultConfig;
+/** The bounds (inclusive) and default of one {@link SliceOptions} value. */
+export interface SliceOptionBound {
+  min: number;
+  max: number;
+  default: number;
+}
+/** The bounds and defaults of {@link SliceOptions} (`bytesPerStep`'s are also {@link DocumentBuilder.step}'s budget's), so that a host writes none of its own; outside them the library throws CONFIGURATION_ERROR. */
+export interface SliceOptionBounds {
+  claimsPerSlice: SliceOptionBound;
+  bytesPerStep: SliceOptionBound;
+}
+/** The library's bounds and defaults of {@link SliceOptions}. */
+export function sliceOptionBounds(): SliceOptionBounds;
 
 /** A source document parsed and indexed once, validated against many times. */
 export class Document {

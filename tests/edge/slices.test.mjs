@@ -180,10 +180,12 @@ test('the worker answers a sliced request with the library\'s report', async () 
   assertReport(await post(wide.url, { source: sample, claims: sampleClaims }), sample, sampleClaims, null);
 });
 
-test('EV_SLICE_CLAIMS below 8, EV_SLICE_BYTES below 1024, or either not whole is a 500 SERVER_CONFIGURATION_ERROR naming it', async () => {
+test('EV_SLICE_CLAIMS or EV_SLICE_BYTES outside the library\'s bounds (sliceOptionBounds(): claims 4 to 1000, bytes 1024 to 2^30), or not whole, is a 500 SERVER_CONFIGURATION_ERROR naming it', async () => {
+  const bounds = lib.sliceOptionBounds();
+  assert.deepEqual(bounds, { claimsPerSlice: { min: 4, max: 1000, default: 50 }, bytesPerStep: { min: 1024, max: 2 ** 30, default: 65536 } });
   for (const [binding, value, constraint] of [
-    ['EV_SLICE_CLAIMS', '4', 'range'], ['EV_SLICE_CLAIMS', '12.5', 'range'], ['EV_SLICE_CLAIMS', 'many', 'type'],
-    ['EV_SLICE_BYTES', '1000', 'range'], ['EV_SLICE_BYTES', '2048.5', 'range'],
+    ['EV_SLICE_CLAIMS', '3', 'range'], ['EV_SLICE_CLAIMS', '1001', 'range'], ['EV_SLICE_CLAIMS', '12.5', 'range'], ['EV_SLICE_CLAIMS', 'many', 'type'],
+    ['EV_SLICE_BYTES', '1023', 'range'], ['EV_SLICE_BYTES', String(2 ** 30 + 1), 'range'], ['EV_SLICE_BYTES', '2048.5', 'range'],
   ]) {
     const bad = await startWorker({ [binding]: value });
     try {

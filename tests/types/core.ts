@@ -19,6 +19,7 @@ const CORE: { [K in keyof typeof core]: (typeof lib)[K] } = {
   SlicedValidation: lib.SlicedValidation,
   defaultConfig: lib.defaultConfig,
   parseJson: lib.parseJson,
+  sliceOptionBounds: lib.sliceOptionBounds,
   version: lib.version,
 };
 expectType<Equal<keyof typeof core, keyof typeof CORE>>();

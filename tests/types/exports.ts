@@ -21,6 +21,7 @@ const EXERCISED: { [K in keyof typeof lib]: string } = {
   SlicedValidation: 'validate.ts',
   defaultConfig: 'validate.ts',
   parseJson: 'validate.ts',
+  sliceOptionBounds: 'validate.ts',
   version: 'validate.ts',
   verifyClaim: 'judge.ts',
   checkClaim: 'judge.ts',

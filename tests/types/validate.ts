@@ -10,11 +10,13 @@ import {
   SlicedValidation,
   defaultConfig,
   parseJson,
+  sliceOptionBounds,
   validateEvidence,
   validateEvidenceAsync,
   version,
 } from 'evidence-validator';
 import type {
+  SliceOptionBounds,
   AlternativeMatch,
   AnchorStatus,
   Location,
@@ -284,6 +286,17 @@ export async function testDocument(): Promise<void> {
     check(e.details.json_path === '$.budget' && e.details.constraint === asOption.details.constraint, `step(${budget}): details`);
   }
   throwsCode(() => refused.step(Number.NaN), 'CONFIGURATION_ERROR', 'DocumentBuilder.step(NaN)');
+  // the bounds a host reads instead of copying: each one taken, one past it refused
+  const bounds: SliceOptionBounds = sliceOptionBounds();
+  shape(bounds, { claimsPerSlice: 'required', bytesPerStep: 'required' }, 'SliceOptionBounds');
+  for (const b of [bounds.claimsPerSlice, bounds.bytesPerStep]) shape(b, { min: 'required', max: 'required', default: 'required' }, 'SliceOptionBound');
+  check(bounds.bytesPerStep.min === 1024 && bounds.bytesPerStep.max === 2 ** 30 && bounds.bytesPerStep.default === 65536, 'bytesPerStep bounds');
+  check(bounds.claimsPerSlice.min === 4 && bounds.claimsPerSlice.default === 50, 'claimsPerSlice bounds');
+  for (const [key, b] of [['claimsPerSlice', bounds.claimsPerSlice], ['bytesPerStep', bounds.bytesPerStep]] as const) {
+    for (const taken of [b.min, b.max, b.default]) new SlicedValidation(source, claims, config, { [key]: taken }).free();
+    for (const refusedValue of [b.min - 1, b.max + 1]) throwsCode(() => new SlicedValidation(source, claims, config, { [key]: refusedValue }), 'CONFIGURATION_ERROR', `${key} ${refusedValue}`);
+  }
+  throwsCode(() => refused.step(bounds.bytesPerStep.min - 1), 'CONFIGURATION_ERROR', 'step below bytesPerStep.min');
   check(typeof refused.step(1024) === 'boolean' && typeof refused.step(2 ** 30) === 'boolean' && typeof refused.step() === 'boolean', 'the bounds and the default are taken');
   refused.free();
   const again = new Document(long, { format: 'markdown' });
