@@ -12,6 +12,49 @@ pub(crate) fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
+/// The hostile pieces that every random text of the tests draws from,
+/// besides a test's own ([`with_hostile`]): emoji (one, with a skin tone, a
+/// ZWJ family, a flag), CJK, combining marks (after a letter and alone),
+/// curly quotes and CRLF.
+pub(crate) const HOSTILE: &[&str] = &[
+    "\u{1F600}",
+    "\u{1F44D}\u{1F3FD}",
+    "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+    "\u{1F1EB}\u{1F1F7}",
+    "\u{4E2D}",
+    "\u{6587}\u{5B57}",
+    "e\u{301}",
+    "\u{301}",
+    "\u{2018}",
+    "\u{2019}",
+    "\u{201C}",
+    "\u{201D}",
+    "\r\n",
+];
+
+/// [`HOSTILE`] and then a test's `own` pieces: the alphabet of its random
+/// texts ([`text_of`]).
+pub(crate) fn with_hostile<'a>(own: &[&'a str]) -> Vec<&'a str> {
+    HOSTILE.iter().chain(own).copied().collect()
+}
+
+/// `n` of `pieces`, each drawn by `next` (a number below its argument:
+/// [`below`], or a [`SplitMix64`]'s `below`), in one string.
+pub(crate) fn text_of(next: &mut impl FnMut(usize) -> usize, pieces: &[&str], n: usize) -> String {
+    (0..n).map(|_| pieces.get(next(pieces.len())).copied().unwrap_or("")).collect()
+}
+
+/// The most pieces a random text of case number `case` has: empty to
+/// long in turn (below 3, 12, 60, 600).
+pub(crate) fn most_pieces(case: usize) -> usize {
+    match case % 4 {
+        0 => 3,
+        1 => 12,
+        2 => 60,
+        _ => 600,
+    }
+}
+
 /// SplitMix64: a small deterministic generator (no outside randomness),
 /// for the tests natively and in wasm (some of its methods only the
 /// native tests use).
