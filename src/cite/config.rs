@@ -1,6 +1,6 @@
 //! The citation pipeline's configuration (spec 004 Appendix B, "Complete
 //! Toggle Reference", and the per-stage settings its pseudo-code reads):
-//! one typed struct, read once by [`crate::options::Fields`] like every
+//! one typed struct, read once by `crate::options::Fields` like every
 //! options object of the crate. Every default and bound is written here and
 //! nowhere else.
 //!
@@ -425,7 +425,7 @@ impl CorrectionConfig {
 
 impl CiteConfig {
     /// The configuration `value` asks for; `null` is the defaults. Read by
-    /// [`crate::options::Fields`] like every options object of the crate.
+    /// `crate::options::Fields` like every options object of the crate.
     ///
     /// # Errors
     /// `CONFIGURATION_ERROR` naming the JSON path of an unknown key, a value

@@ -69,7 +69,7 @@ struct Candidate {
 ///
 /// # Errors
 /// PROCESSING_ERROR when the deadline passes, more than
-/// [`MAX_EMBEDDED_CHUNKS`] spans would be embedded, or the embedder fails.
+/// `MAX_EMBEDDED_CHUNKS` spans would be embedded, or the embedder fails.
 pub fn preselect(
     sources: &[Source],
     query: &str,

@@ -426,7 +426,7 @@ fn squares(x: &[f64]) -> (f64, f64) {
 /// Paired t-test of `a` against `b` (scipy's `ttest_rel(a, b)`): t = mean
 /// of `a − b` over its standard error, `n − 1` degrees of freedom. Fewer
 /// than 2 pairs: t = 0, df 0, p = 1; all differences equal: as
-/// [`t_result`] (scipy answers NaN or ±inf there).
+/// `t_result` (scipy answers NaN or ±inf there).
 pub fn paired_t_test(a: &[f64], b: &[f64]) -> Significance {
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = d.len();
@@ -442,7 +442,7 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Significance {
 /// `equal_var=True`): t = (mean a − mean b) / (s_p · √(1/n_a + 1/n_b)),
 /// `n_a + n_b − 2` degrees of freedom. Under 3 values in all or a side
 /// empty: t = 0, df 0, p = 1; a side of one value adds no squares (scipy
-/// answers NaN); both sides constant: as [`t_result`].
+/// answers NaN); both sides constant: as `t_result`.
 pub fn t_test(a: &[f64], b: &[f64]) -> Significance {
     let (na, nb) = (a.len(), b.len());
     if na == 0 || nb == 0 || na + nb < 3 {

@@ -558,7 +558,7 @@ pub struct EmbedTexts {
 ///
 /// # Errors
 /// PROCESSING_ERROR when the deadline passes or there are more spans to
-/// embed than [`MAX_EMBEDDED_CHUNKS`] (as [`run`] would say).
+/// embed than `MAX_EMBEDDED_CHUNKS` (as [`run`] would say).
 pub fn embed_texts(input: &CiteInput, config: &CiteConfig, deadline: &Deadline) -> Result<EmbedTexts> {
     let stage1 = evidence::embed_requests(&input.sources, &input.query, config, deadline)?;
     let mut texts = Vec::new();

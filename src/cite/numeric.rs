@@ -7,10 +7,10 @@
 //! reported and makes the score 0. The QA questions of the spec go through
 //! the host's LLM in part 2; this is the comparison that runs without one.
 //!
-//! Normalization is [`crate::text::quantity`]'s reading (digits and number
+//! Normalization is `text::quantity`'s reading (digits and number
 //! words, thousands separators, `k`/`m`/`mn`/`b`/`bn`/`thousand`/`million`/
 //! `billion`, `%`/`percent`/`per cent`, currency signs) with its
-//! [`Reading::FINANCE`] extensions: currency codes (`USD 5`), decimal commas
+//! `Reading::FINANCE` extensions: currency codes (`USD 5`), decimal commas
 //! where unambiguous (`3,2`; `1,500` stays 1500) and `Mrd.`/`Mio.`/`Tsd.`,
 //! so "3,2 Mrd. €" is handled: 3.2 × 10⁹ EUR. A percentage is normalized to
 //! its fraction (15% → 0.15). Ranges (`10-15%`, `10 to 15`, `between 10 and

@@ -194,7 +194,7 @@ impl Document {
 
     /// [`Document::new`] within `deadline`: past it, the parse stops and
     /// the answer is a PROCESSING_ERROR whose `details.constraint` is
-    /// `max_processing_time_seconds` (see [`is_past_deadline`]).
+    /// `max_processing_time_seconds` (see `is_past_deadline`).
     pub fn parse(source: impl Into<String>, format: Option<Format>, deadline: &Deadline) -> Result<Document> {
         let source = source.into();
         if source.len() > u32::MAX as usize / 2 {

@@ -135,7 +135,7 @@ pub struct Extracted {
     /// Headings in source order (those a reader sees: a heading inside a
     /// hidden element is none).
     pub headings: Vec<Heading>,
-    /// The text no reader sees (see [`super::hidden`]), kept apart from
+    /// The text no reader sees (see `extract::hidden`), kept apart from
     /// `units`; empty when hidden text was asked to be included in `units`.
     pub hidden: Hidden,
 }

@@ -54,7 +54,7 @@ impl FindingVerifier {
     ///    `extraction_span_hash mismatch (possible tampering)`.
     /// 3. For `market_intelligence` and `competitive_analysis`: when the
     ///    content has numbers, at least one of them must agree by value with
-    ///    a number of the span ([`super::numbers`]: `$500M` = `$500
+    ///    a number of the span (`finding::numbers`: `$500M` = `$500
     ///    million`, `15%` ≠ `5%`, `15-20%` a range). Else `numeric claim does
     ///    not match extraction_span`, confidence 0.9.
     /// 4. Not in the spec's verifier: the rest of `finding.validate()` (span

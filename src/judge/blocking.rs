@@ -1,6 +1,6 @@
 //! The native way to ask a jury (not on wasm32): every juror on its own
 //! thread, all at once, each with its own deadline. The core
-//! ([`Verification`](super::Verification)) stays free of I/O; this module
+//! ([`Verification`]) stays free of I/O; this module
 //! only runs the calls it asks for. The HTTP jurors live in the CLI.
 
 use super::jury::JurorFailure;

@@ -7,7 +7,7 @@
 //! 2. **Step 2** ([`quote`]): the quote's score against `context_before +
 //!    cited_text` after normalization, the longest matching block over the
 //!    quote's length, equal to CPython's `difflib`; passes at 0.8.
-//! 3. **Step 3** ([`prompt`], [`ballot`], [`jury`]): the spec's prompt, sent
+//! 3. **Step 3** (`prompt`, `ballot`, `jury`): the spec's prompt, sent
 //!    to every juror; answers read robustly and put to a vote. Runs even
 //!    when step 2 failed (the verdict is then `QUOTE_NOT_FOUND`, and the
 //!    jury's view is still reported and logged).

@@ -9,7 +9,7 @@
 //!     0, len(quote), 0, len(area)).size / len(quote)
 //! ```
 //!
-//! through the CPython-exact port in [`crate::matching::sequence_matcher`].
+//! through the CPython-exact port in `matching::sequence_matcher`.
 //!
 //! **`autojunk` is off by default.** With CPython's default `autojunk=True`,
 //! once the search area has 200 or more characters every character that

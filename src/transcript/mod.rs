@@ -3,18 +3,18 @@
 //! `evidence_quote` and an `evidence_timestamp`; this module checks them
 //! against what the speaker actually said.
 //!
-//! - [`model`]: the [`Transcript`] (words and/or segments with times over one
-//!   display text that every span points into); [`import`]: readers for
+//! - `model`: the [`Transcript`] (words and/or segments with times over one
+//!   display text that every span points into); `import`: readers for
 //!   Whisper `verbose_json`, WhisperX, whisper-timestamped, whisper.cpp,
 //!   Deepgram, Speechmatics, Amazon Transcribe, a plain JSON shape, SRT and
 //!   WebVTT.
-//! - [`mod@normalize`]: the spec's normalization and tokens, mapped back to the
+//! - `normalize`: the spec's normalization and tokens, mapped back to the
 //!   original text.
-//! - [`validate`]: the three checks for one item ([`validate_item`]).
-//! - [`budget`]: the retry budget as an I/O-free state machine
+//! - `validate`: the three checks for one item ([`validate_item`]).
+//! - `budget`: the retry budget as an I/O-free state machine
 //!   ([`EvaluationGenerator`]) with a native driver ([`EvaluationHost`]).
-//! - [`redact`]: the TTS script, names redacted strictly after validation.
-//! - [`metrics`]: duration and words per minute.
+//! - `redact`: the TTS script, names redacted strictly after validation.
+//! - `metrics`: duration and words per minute.
 //!
 //! Untrusted input: every entry point has a `_within` form taking a
 //! [`crate::host::Deadline`] (made from `max_processing_time_seconds`, default
