@@ -1,7 +1,10 @@
 //! Emphasis and strikethrough: CommonMark's delimiter runs and its
 //! "process emphasis" procedure (with the rule of three), `~~` as cmark-gfm.
+//! The delimiter stack (`Delims`) knows nothing of the inline parser
+//! that fills it (`inline`): it says which characters the emphasis uses,
+//! and the parser drops them.
 
-use super::inline::Inline;
+use super::Cand;
 
 /// A delimiter run of `*`, `_` or `~~` that may open or close emphasis. The
 /// unused part of the run is `[pos, pos + len)`.
@@ -38,9 +41,24 @@ pub(super) fn rule_of_three_forbids(opener: Delim, closer: Delim) -> bool {
     }
 }
 
-impl Inline<'_> {
-    pub(super) fn push_delim(&mut self, ch: char, i: usize, len: usize) {
-        let cs = self.cs;
+/// The delimiter stack of one segment: a linked list through each
+/// `Delim`'s `prev` and `next`, over the runs in the order pushed.
+#[derive(Default)]
+pub(super) struct Delims {
+    delims: Vec<Delim>,
+    head: Option<usize>,
+    tail: Option<usize>,
+}
+
+impl Delims {
+    /// The last delimiter pushed (a bracket's `bottom`).
+    pub(super) fn tail(&self) -> Option<usize> {
+        self.tail
+    }
+
+    /// Pushes the run of `len` `ch` at candidate `i` of `cs` when it may
+    /// open or close.
+    pub(super) fn push(&mut self, cs: &[Cand], ch: char, i: usize, len: usize) {
         let before = i.checked_sub(1).and_then(|k| cs.get(k)).map_or('\n', |c| c.ch);
         let after = cs.get(i + len).map_or('\n', |c| c.ch);
         let (ws_before, ws_after) = (before.is_whitespace(), after.is_whitespace());
@@ -74,7 +92,7 @@ impl Inline<'_> {
         }
     }
 
-    pub(super) fn unlink(&mut self, d: usize) {
+    fn unlink(&mut self, d: usize) {
         let Some(Delim { prev, next, .. }) = self.delim(d) else {
             return;
         };
@@ -88,8 +106,10 @@ impl Inline<'_> {
         }
     }
 
-    /// CommonMark's "process emphasis" over the delimiters above `bottom`.
-    pub(super) fn process_emphasis(&mut self, bottom: Option<usize>) {
+    /// CommonMark's "process emphasis" over the delimiters above `bottom`:
+    /// the candidates of each matched pair of runs, `from..to`, go to
+    /// `drop`.
+    pub(super) fn process_emphasis(&mut self, bottom: Option<usize>, mut drop: impl FnMut(usize, usize)) {
         let mut openers_bottom = OpenersBottom([[[bottom; 3]; 2]; 3]);
         let mut closer = self.next_delim(bottom);
         while let Some(c) = closer {
@@ -129,8 +149,8 @@ impl Inline<'_> {
             };
             // both runs are at least 2 long when 2 are used (`~~` always is)
             let used = if d.ch == '~' || (od.len >= 2 && d.len >= 2) { 2 } else { 1 };
-            self.drop_range(od.pos + od.len - used, od.pos + od.len);
-            self.drop_range(d.pos, d.pos + used);
+            drop(od.pos + od.len - used, od.pos + od.len);
+            drop(d.pos, d.pos + used);
             if let Some(o) = self.delims.get_mut(o) {
                 o.len -= used;
             }

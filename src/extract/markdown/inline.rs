@@ -2,7 +2,7 @@
 //! backslash escapes, code spans, autolinks and raw HTML, character
 //! references, links and images, then emphasis (see [`super::emphasis`]).
 
-use super::emphasis::Delim;
+use super::emphasis::Delims;
 use super::links::{autolink, label_end, label_text, link_tail};
 use super::raw_html::{raw_html, HtmlEnds, TagEvent};
 use super::scanners::run_len;
@@ -32,10 +32,8 @@ pub(super) struct Inline<'c> {
     pub(super) cs: &'c [Cand],
     /// What becomes of each candidate.
     pub(super) slots: Vec<Slot>,
-    /// The delimiter stack (a linked list through `prev`/`next`).
-    pub(super) delims: Vec<Delim>,
-    pub(super) head: Option<usize>,
-    pub(super) tail: Option<usize>,
+    /// The delimiter stack.
+    delims: Delims,
     /// Raw HTML tags by candidate index, in order: (index, event).
     tags: Vec<(usize, TagEvent)>,
     brackets: Vec<Bracket>,
@@ -83,9 +81,7 @@ pub(super) fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut V
     let mut st = Inline {
         cs,
         slots: vec![Slot::Keep; n],
-        delims: Vec::new(),
-        head: None,
-        tail: None,
+        delims: Delims::default(),
         tags: Vec::new(),
         brackets: Vec::new(),
         inactive_before: 0,
@@ -101,37 +97,48 @@ pub(super) fn inline(cs: &[Cand], src: &str, defs: &HashSet<String>, out: &mut V
             '&' => st.char_ref(i, src),
             c @ ('*' | '_') => {
                 let len = run_len(cs, i, c);
-                st.push_delim(c, i, len);
+                st.delims.push(cs, c, i, len);
                 i + len
             }
             '~' => {
                 let len = run_len(cs, i, '~');
                 if len == 2 {
-                    st.push_delim('~', i, len);
+                    st.delims.push(cs, '~', i, len);
                 }
                 i + len
             }
             '!' if st.ch(i + 1) == Some('[') => {
-                st.brackets.push(Bracket { pos: i, image: true, bottom: st.tail, text_start: i + 2 });
+                st.brackets.push(Bracket { pos: i, image: true, bottom: st.delims.tail(), text_start: i + 2 });
                 i + 2
             }
             '[' => {
-                st.brackets.push(Bracket { pos: i, image: false, bottom: st.tail, text_start: i + 1 });
+                st.brackets.push(Bracket { pos: i, image: false, bottom: st.delims.tail(), text_start: i + 1 });
                 i + 1
             }
             ']' => st.close_bracket(i, defs),
             _ => i + 1,
         };
     }
-    st.process_emphasis(None);
+    st.emphasis(None);
     st.emit(out, events);
 }
 
+/// Candidates `from..to` dropped (nothing past the end).
+fn drop_slots(slots: &mut [Slot], from: usize, to: usize) {
+    for s in slots.get_mut(from..to).unwrap_or_default() {
+        *s = Slot::Drop;
+    }
+}
+
 impl Inline<'_> {
-    pub(super) fn drop_range(&mut self, from: usize, to: usize) {
-        for s in self.slots.get_mut(from..to).unwrap_or_default() {
-            *s = Slot::Drop;
-        }
+    fn drop_range(&mut self, from: usize, to: usize) {
+        drop_slots(&mut self.slots, from, to);
+    }
+
+    /// Emphasis over the delimiters above `bottom`: the runs it uses dropped.
+    fn emphasis(&mut self, bottom: Option<usize>) {
+        let slots = &mut self.slots;
+        self.delims.process_emphasis(bottom, |from, to| drop_slots(slots, from, to));
     }
 
     /// Says what becomes of candidate `i` (nothing past the end).
@@ -293,7 +300,7 @@ impl Inline<'_> {
         let Some(end) = end else { return i + 1 };
         self.drop_range(br.pos, br.text_start);
         self.drop_range(i, end);
-        self.process_emphasis(br.bottom);
+        self.emphasis(br.bottom);
         if !br.image {
             self.inactive_before = i;
         }
