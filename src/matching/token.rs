@@ -87,8 +87,15 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
     let width = query.token_count + (query.token_count / 2).max(2);
     let hits = match fewest_terms(n, floor) {
         Some(m) if m > 1 => {
-            let hits = block_hits(query, index, m, width).unwrap_or_else(|| merged_hits(query, index, floor, width));
-            in_rich_windows(&hits, n, m, width, deadline)
+            match block_hits(query, index, m, width) {
+                // the surface flags read only for the hits kept
+                Some(hits) => {
+                    let mut hits = in_rich_windows(&hits, n, m, width, deadline);
+                    with_surfaces(query, index, &mut hits);
+                    hits
+                }
+                None => in_rich_windows(&merged_hits(query, index, floor, width), n, m, width, deadline),
+            }
         }
         _ => merged_hits(query, index, floor, width),
     };
@@ -304,8 +311,10 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
 /// holds no more terms. The hits kept are put in order by a counting sort
 /// on their block and a sort of each block's few hits, not by merging the
 /// terms' runs (comparing hits of interleaved runs, a merge mispredicts a
-/// branch about every other hit); a hit's surface flag is read only for the
-/// hits kept.
+/// branch about every other hit). The hits' surface flags are left clear:
+/// [`find`] reads them ([`with_surfaces`]) only for the hits that
+/// [`in_rich_windows`] keeps of these (on the shuffled sentences' near
+/// misses, about two in five).
 fn block_hits(query: &TokenQuery, index: &TokenIndex, m: usize, width: usize) -> Option<Vec<Hit>> {
     let n = query.terms.len();
     let shift = width.max(1).next_power_of_two().trailing_zeros();
@@ -324,13 +333,13 @@ fn block_hits(query: &TokenQuery, index: &TokenIndex, m: usize, width: usize) ->
             if kept.len() < blocks {
                 kept.resize(blocks, 0);
             }
-            kept.get_mut(..blocks).map(|cells| block_hits_in(query, index, m, shift, &lists, total, cells))
+            kept.get_mut(..blocks).map(|cells| block_hits_in(m, shift, &lists, total, cells))
         }
         Err(_) => None,
     });
     Some(match hits {
         Ok(Some(hits)) => hits,
-        _ => block_hits_in(query, index, m, shift, &lists, total, &mut vec![0u64; blocks]),
+        _ => block_hits_in(m, shift, &lists, total, &mut vec![0u64; blocks]),
     })
 }
 
@@ -344,15 +353,7 @@ thread_local! {
 
 /// [`block_hits`] with `cells`, one a block of `2^shift` tokens (and one
 /// past the last), all zero; left all zero.
-fn block_hits_in(
-    query: &TokenQuery,
-    index: &TokenIndex,
-    m: usize,
-    shift: u32,
-    lists: &[&[u32]],
-    total: usize,
-    cells: &mut [u64],
-) -> Vec<Hit> {
+fn block_hits_in(m: usize, shift: u32, lists: &[&[u32]], total: usize, cells: &mut [u64]) -> Vec<Hit> {
     let blocks = cells.len();
     // each block's cell: its terms (a bit each) and number of hits; the
     // blocks with a hit, each written to `touched` where its first hit
@@ -437,14 +438,18 @@ fn block_hits_in(
             }
         }
     }
-    // the surface flags of the hits kept
-    let surfaces: Vec<Option<u32>> = query.terms.iter().map(|&(_, s)| s).collect();
     hits.remove(0);
+    hits
+}
+
+/// Sets the surface flag of `hits` (theirs cleared): whether the token
+/// has the term's surface form.
+fn with_surfaces(query: &TokenQuery, index: &TokenIndex, hits: &mut [Hit]) {
+    let surfaces: Vec<Option<u32>> = query.terms.iter().map(|&(_, s)| s).collect();
     for h in hits.iter_mut() {
         let surface = surfaces.get(hit_term(*h)).copied().flatten();
         *h |= Hit::from(surface.is_some_and(|s| index.surface(hit_position(*h)) == s));
     }
-    hits
 }
 
 /// The most terms [`block_hits`] takes: a block's cell holds them in its
@@ -1156,7 +1161,8 @@ mod tests {
         }
     }
 
-    /// `block_hits` keeps, in order and with their surface flags, every
+    /// `block_hits` keeps, in order (and, once `with_surfaces` has set
+    /// their flags, cleared by it, as `all_packed` has them), every
     /// hit of each window holding `m` distinct terms, so that the window
     /// filter keeps of them what it keeps of all the hits (and of
     /// `merged_hits`'s): random texts of up to 4,000 words over a small
@@ -1239,7 +1245,10 @@ mod tests {
                         assert!(n > BLOCK_TERMS || m < 2, "{n} terms, m {m}");
                         fallbacks += usize::from(m >= 2);
                     }
-                    Some(hits) => {
+                    Some(mut hits) => {
+                        // without their surface flags
+                        assert!(hits.iter().all(|&h| hit_surface(h) == 0), "{doc:?} / {quote:?}");
+                        with_surfaces(&q, &idx, &mut hits);
                         assert!(hits.windows(2).all(|w| w[0] < w[1]), "{doc:?} / {quote:?}");
                         assert!(hits.iter().all(|h| all.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
                         assert!(expected.iter().all(|h| hits.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
