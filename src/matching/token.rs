@@ -373,21 +373,28 @@ fn block_hits_in(m: usize, shift: u32, lists: &[&[u32]], total: usize, cells: &m
         }
     }
     let touched = touched.get(..touched_count).unwrap_or_default();
-    // the blocks of a pair whose union holds `m` terms or more, a bit each.
-    // A block with hits is in such a pair with its right neighbour, or
-    // with its left one; that one has hits too (or the pair's union is the
-    // block's own set, in its pair with its right neighbour), so it asks
-    // for that pair as its own right pair: one pair a block with hits
+    // the pairs whose union holds `m` terms or more, a bit each (at the
+    // pair's left block). A block with hits is in such a pair with its
+    // right neighbour, or with its left one; that one has hits too (or the
+    // pair's union is the block's own set, in its pair with its right
+    // neighbour), so it asks for that pair as its own right pair: one pair
+    // a block with hits
     let mut live = vec![0u64; blocks.div_ceil(64) + 1];
     let terms_of = |b: usize| cells.get(b).map_or(0, |&c| c & CELL_TERMS);
     for &b in touched {
         let b = b as usize;
-        let rich = u64::from(at_least(terms_of(b) | terms_of(b + 1), m));
-        for at in [b, b + 1] {
-            if let Some(word) = live.get_mut(at >> 6) {
-                *word |= rich << (at & 63);
-            }
+        if let Some(word) = live.get_mut(b >> 6) {
+            *word |= u64::from(at_least(terms_of(b) | terms_of(b + 1), m)) << (b & 63);
         }
+    }
+    // the blocks of those pairs: each pair's left block and its right one
+    // (the next bit, the top bit carried into the next word, which exists:
+    // the last word's bits are past the last block)
+    let mut carry = 0;
+    for word in live.iter_mut() {
+        let pairs = *word;
+        *word = pairs | pairs << 1 | carry;
+        carry = pairs >> 63;
     }
     // each live block's cell becomes its cursor: the flag and its first
     // place among the hits kept, in block order, after the one place (0)
@@ -412,30 +419,29 @@ fn block_hits_in(m: usize, shift: u32, lists: &[&[u32]], total: usize, cells: &m
                 if let Some(place) = hits.get_mut(((*cell & CELL_PLACE) * is_live) as usize) {
                     *place = hit(p as usize, t, false);
                 }
-                *cell += is_live;
+                // a live block's cursor moves on; a dead block's cell is
+                // cleared (read again only here, where 0 is a dead block)
+                *cell = (*cell + 1) & 0u64.wrapping_sub(is_live);
             }
         }
     }
     // each live block's hits (its terms' runs one after another) in order
-    // (its cursor is now its end)
+    // (its cursor is now its end), and its cell cleared: with the dead
+    // blocks' cells, cleared by the pass above (each has a hit), every
+    // cell set is zero again
     let mut from = 1;
     let mut scratch = [0 as Hit; 64];
     for (w, &word) in live.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
-            let to = cells.get(w << 6 | bits.trailing_zeros() as usize).map_or(from, |&c| (c & CELL_PLACE) as usize);
+            let to = cells.get_mut(w << 6 | bits.trailing_zeros() as usize).map_or(from, |c| {
+                let to = (*c & CELL_PLACE) as usize;
+                *c = 0;
+                to
+            });
             sort_block(hits.get_mut(from..to).unwrap_or_default(), shift, &mut scratch);
             from = to.max(from);
             bits &= bits - 1;
-        }
-    }
-    // the cells set cleared: those of the blocks with hits, and the live
-    // ones (each with hits, or the right neighbour of one)
-    for &b in touched {
-        for at in [b as usize, b as usize + 1] {
-            if let Some(cell) = cells.get_mut(at) {
-                *cell = 0;
-            }
         }
     }
     hits.remove(0);
