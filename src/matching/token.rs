@@ -87,8 +87,15 @@ pub fn find(query: &TokenQuery, index: &TokenIndex, floor: f64, limit: usize, de
     let width = query.token_count + (query.token_count / 2).max(2);
     let hits = match fewest_terms(n, floor) {
         Some(m) if m > 1 => {
-            let hits = block_hits(query, index, m, width).unwrap_or_else(|| merged_hits(query, index, floor, width));
-            in_rich_windows(&hits, n, m, width, deadline)
+            match block_hits(query, index, m, width) {
+                // the surface flags read only for the hits kept
+                Some(hits) => {
+                    let mut hits = in_rich_windows(&hits, n, m, width, deadline);
+                    with_surfaces(query, index, &mut hits);
+                    hits
+                }
+                None => in_rich_windows(&merged_hits(query, index, floor, width), n, m, width, deadline),
+            }
         }
         _ => merged_hits(query, index, floor, width),
     };
@@ -304,8 +311,10 @@ fn merged_hits(query: &TokenQuery, index: &TokenIndex, floor: f64, width: usize)
 /// holds no more terms. The hits kept are put in order by a counting sort
 /// on their block and a sort of each block's few hits, not by merging the
 /// terms' runs (comparing hits of interleaved runs, a merge mispredicts a
-/// branch about every other hit); a hit's surface flag is read only for the
-/// hits kept.
+/// branch about every other hit). The hits' surface flags are left clear:
+/// [`find`] reads them ([`with_surfaces`]) only for the hits that
+/// [`in_rich_windows`] keeps of these (on the shuffled sentences' near
+/// misses, about two in five).
 fn block_hits(query: &TokenQuery, index: &TokenIndex, m: usize, width: usize) -> Option<Vec<Hit>> {
     let n = query.terms.len();
     let shift = width.max(1).next_power_of_two().trailing_zeros();
@@ -324,13 +333,13 @@ fn block_hits(query: &TokenQuery, index: &TokenIndex, m: usize, width: usize) ->
             if kept.len() < blocks {
                 kept.resize(blocks, 0);
             }
-            kept.get_mut(..blocks).map(|cells| block_hits_in(query, index, m, shift, &lists, total, cells))
+            kept.get_mut(..blocks).map(|cells| block_hits_in(m, shift, &lists, total, cells))
         }
         Err(_) => None,
     });
     Some(match hits {
         Ok(Some(hits)) => hits,
-        _ => block_hits_in(query, index, m, shift, &lists, total, &mut vec![0u64; blocks]),
+        _ => block_hits_in(m, shift, &lists, total, &mut vec![0u64; blocks]),
     })
 }
 
@@ -344,15 +353,7 @@ thread_local! {
 
 /// [`block_hits`] with `cells`, one a block of `2^shift` tokens (and one
 /// past the last), all zero; left all zero.
-fn block_hits_in(
-    query: &TokenQuery,
-    index: &TokenIndex,
-    m: usize,
-    shift: u32,
-    lists: &[&[u32]],
-    total: usize,
-    cells: &mut [u64],
-) -> Vec<Hit> {
+fn block_hits_in(m: usize, shift: u32, lists: &[&[u32]], total: usize, cells: &mut [u64]) -> Vec<Hit> {
     let blocks = cells.len();
     // each block's cell: its terms (a bit each) and number of hits; the
     // blocks with a hit, each written to `touched` where its first hit
@@ -372,21 +373,28 @@ fn block_hits_in(
         }
     }
     let touched = touched.get(..touched_count).unwrap_or_default();
-    // the blocks of a pair whose union holds `m` terms or more, a bit each.
-    // A block with hits is in such a pair with its right neighbour, or
-    // with its left one; that one has hits too (or the pair's union is the
-    // block's own set, in its pair with its right neighbour), so it asks
-    // for that pair as its own right pair: one pair a block with hits
+    // the pairs whose union holds `m` terms or more, a bit each (at the
+    // pair's left block). A block with hits is in such a pair with its
+    // right neighbour, or with its left one; that one has hits too (or the
+    // pair's union is the block's own set, in its pair with its right
+    // neighbour), so it asks for that pair as its own right pair: one pair
+    // a block with hits
     let mut live = vec![0u64; blocks.div_ceil(64) + 1];
     let terms_of = |b: usize| cells.get(b).map_or(0, |&c| c & CELL_TERMS);
     for &b in touched {
         let b = b as usize;
-        let rich = u64::from(at_least(terms_of(b) | terms_of(b + 1), m));
-        for at in [b, b + 1] {
-            if let Some(word) = live.get_mut(at >> 6) {
-                *word |= rich << (at & 63);
-            }
+        if let Some(word) = live.get_mut(b >> 6) {
+            *word |= u64::from(at_least(terms_of(b) | terms_of(b + 1), m)) << (b & 63);
         }
+    }
+    // the blocks of those pairs: each pair's left block and its right one
+    // (the next bit, the top bit carried into the next word, which exists:
+    // the last word's bits are past the last block)
+    let mut carry = 0;
+    for word in live.iter_mut() {
+        let pairs = *word;
+        *word = pairs | pairs << 1 | carry;
+        carry = pairs >> 63;
     }
     // each live block's cell becomes its cursor: the flag and its first
     // place among the hits kept, in block order, after the one place (0)
@@ -411,40 +419,43 @@ fn block_hits_in(
                 if let Some(place) = hits.get_mut(((*cell & CELL_PLACE) * is_live) as usize) {
                     *place = hit(p as usize, t, false);
                 }
-                *cell += is_live;
+                // a live block's cursor moves on; a dead block's cell is
+                // cleared (read again only here, where 0 is a dead block)
+                *cell = (*cell + 1) & 0u64.wrapping_sub(is_live);
             }
         }
     }
     // each live block's hits (its terms' runs one after another) in order
-    // (its cursor is now its end)
+    // (its cursor is now its end), and its cell cleared: with the dead
+    // blocks' cells, cleared by the pass above (each has a hit), every
+    // cell set is zero again
     let mut from = 1;
     let mut scratch = [0 as Hit; 64];
     for (w, &word) in live.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
-            let to = cells.get(w << 6 | bits.trailing_zeros() as usize).map_or(from, |&c| (c & CELL_PLACE) as usize);
+            let to = cells.get_mut(w << 6 | bits.trailing_zeros() as usize).map_or(from, |c| {
+                let to = (*c & CELL_PLACE) as usize;
+                *c = 0;
+                to
+            });
             sort_block(hits.get_mut(from..to).unwrap_or_default(), shift, &mut scratch);
             from = to.max(from);
             bits &= bits - 1;
         }
     }
-    // the cells set cleared: those of the blocks with hits, and the live
-    // ones (each with hits, or the right neighbour of one)
-    for &b in touched {
-        for at in [b as usize, b as usize + 1] {
-            if let Some(cell) = cells.get_mut(at) {
-                *cell = 0;
-            }
-        }
-    }
-    // the surface flags of the hits kept
-    let surfaces: Vec<Option<u32>> = query.terms.iter().map(|&(_, s)| s).collect();
     hits.remove(0);
+    hits
+}
+
+/// Sets the surface flag of `hits` (theirs cleared): whether the token
+/// has the term's surface form.
+fn with_surfaces(query: &TokenQuery, index: &TokenIndex, hits: &mut [Hit]) {
+    let surfaces: Vec<Option<u32>> = query.terms.iter().map(|&(_, s)| s).collect();
     for h in hits.iter_mut() {
         let surface = surfaces.get(hit_term(*h)).copied().flatten();
         *h |= Hit::from(surface.is_some_and(|s| index.surface(hit_position(*h)) == s));
     }
-    hits
 }
 
 /// The most terms [`block_hits`] takes: a block's cell holds them in its
@@ -1156,7 +1167,8 @@ mod tests {
         }
     }
 
-    /// `block_hits` keeps, in order and with their surface flags, every
+    /// `block_hits` keeps, in order (and, once `with_surfaces` has set
+    /// their flags, cleared by it, as `all_packed` has them), every
     /// hit of each window holding `m` distinct terms, so that the window
     /// filter keeps of them what it keeps of all the hits (and of
     /// `merged_hits`'s): random texts of up to 4,000 words over a small
@@ -1239,7 +1251,10 @@ mod tests {
                         assert!(n > BLOCK_TERMS || m < 2, "{n} terms, m {m}");
                         fallbacks += usize::from(m >= 2);
                     }
-                    Some(hits) => {
+                    Some(mut hits) => {
+                        // without their surface flags
+                        assert!(hits.iter().all(|&h| hit_surface(h) == 0), "{doc:?} / {quote:?}");
+                        with_surfaces(&q, &idx, &mut hits);
                         assert!(hits.windows(2).all(|w| w[0] < w[1]), "{doc:?} / {quote:?}");
                         assert!(hits.iter().all(|h| all.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
                         assert!(expected.iter().all(|h| hits.binary_search(h).is_ok()), "{doc:?} / {quote:?}");
