@@ -6,13 +6,17 @@
 //! ([`DocumentBuilder`]), the claims validated in slices, and the slices
 //! joined here, in the core: results, failed claims and warnings in input
 //! order, the hidden-text notes once after the last slice (where the one
-//! call makes them), the summary, `contentHash` and `ok` computed over the
+//! call makes them), the summary, `contentHash` (hashed a run of claims per
+//! step, by the one call's writer of its bytes) and `ok` computed over the
 //! whole.
 //!
 //! Why the slices give the one call's answers: the search is the one
 //! call's, done once for all the claims before the first slice (one
 //! multi-pattern pass for every quote, not one per slice: a heavy request
-//! in slices costs about what the one call does); each slice then decides
+//! in slices costs about what the one call does), in parts of a bounded
+//! size ([`engine::Search`]: the claims prepared a run at a time, the exact
+//! pass a range of the text at a time, the fuzzy search a run of quotes at
+//! a time; the same answer however it is cut); each slice then decides
 //! its claims from what that search found, as the engine decides each
 //! claim on its own, except for what it decides per call, which the
 //! slicing keeps whole: a claim id used twice (the `DUPLICATE_CLAIM_ID`
@@ -195,9 +199,11 @@ impl<'c> SlicedValidation<'c> {
 
     /// Does the next step: a build step of about
     /// [`SliceOptions::bytes_per_step`] source bytes, or a part of the
-    /// first-use indexes, or the search of all the claims' quotes, or one
-    /// slice of claims, or the hidden-text notes; true once the report is
-    /// ready.
+    /// first-use indexes, or a part of the search of all the claims' quotes
+    /// ([`SPAN`] slices of claims prepared or fuzzy-searched, or [`SPAN`]
+    /// build steps of the text searched exactly), or one slice of claims,
+    /// or the hidden-text notes, or [`SPAN`] slices of claims hashed; true
+    /// once the report is ready.
     pub fn step(&mut self) -> bool {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
             Stage::Building(mut builder) => {
