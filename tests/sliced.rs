@@ -323,7 +323,7 @@ fn time_running_out_during_the_search_names_every_claim() {
     let claims = claims_for(&source, 30);
     let ids: Vec<Value> = claims["claims"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect();
     let config = json!({"performance_limits": {"max_processing_time_seconds": 5}});
-    // the search in several steps: claims prepared 24 a step, queries 24 a step
+    // the search in several steps: claims prepared 24 a step, queries 6 a step
     let options = SliceOptions { claims_per_slice: 6, bytes_per_step: 1 << 20 };
     let clock = Reads { reads: std::cell::Cell::new(0), past_after: usize::MAX };
     let mut v = SlicedValidation::new(source.as_str(), &claims, &config, options, &clock).unwrap();
@@ -362,8 +362,8 @@ fn time_running_out_during_the_search_names_every_claim() {
     assert!(during_search >= 5, "{during_search} readings during the search");
 }
 
-/// The search and the content hash in many small steps (claims prepared,
-/// fuzzy-searched and hashed 16 a step, the text searched 4 KB a step) on
+/// The search and the content hash in many small steps (claims prepared
+/// and hashed 16 a step, fuzzy-searched 4 a step, the text searched 4 KB a step) on
 /// a long text of emoji, CJK, combining marks and CRLF with many claims:
 /// the one call's report.
 #[test]

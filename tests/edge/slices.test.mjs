@@ -78,9 +78,9 @@ test('sliced reports are the one call\'s, byte for byte: object and array claims
 });
 
 test('the search and the content hash in many small steps, on emoji, CJK, combining marks and CRLF: the one call\'s report', () => {
-  // claimsPerSlice 4 and bytesPerStep 1024: the claims prepared, fuzzy-searched
-  // and hashed 16 a step, the text searched exactly 4 KB a step (cut inside
-  // emoji and CJK)
+  // claimsPerSlice 4 and bytesPerStep 1024: the claims prepared and hashed 16
+  // a step, fuzzy-searched 4 a step, the text searched exactly 4 KB a step (cut
+  // inside emoji and CJK)
   const line = (i) => `Line ${i}: the café ${i} 😀 has e\u0301te\u0301 ${i * 7} and 中文${i}。 \u201cquoted ${i}\u201d \u2014 👨‍👩‍👧 ${i * 3}\r\n`;
   const text = Array.from({ length: 400 }, (_, i) => line(i)).join('');
   const chars = [...text];
