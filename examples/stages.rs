@@ -31,6 +31,10 @@ use evidence_validator::validate::{self, find_quote, ClaimSet, Config, SliceOpti
 use evidence_validator::{Document, Format};
 use std::hint::black_box;
 
+thread_local! {
+    static STEP_MIN: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn main() {
     let source = include_str!("../benches/data/rust-book.md");
     let claims_text = match std::env::var("EV_CLAIMS") {
@@ -118,18 +122,34 @@ fn main() {
                 let (null, clock) = (serde_json::Value::Null, FixedClock(0.0));
                 let mut v =
                     SlicedValidation::new(source, &claims_json, &null, SliceOptions::default(), &clock).unwrap();
-                let (mut longest, mut steps) = (0.0f64, 0);
+                // (ms, step, claims done before it)
+                let mut times: Vec<(f64, usize, usize)> = Vec::new();
                 loop {
+                    let before = v.claims_done();
                     let t = std::time::Instant::now();
                     let done = v.step();
-                    longest = longest.max(t.elapsed().as_secs_f64() * 1000.0);
-                    steps += 1;
+                    times.push((t.elapsed().as_secs_f64() * 1000.0, times.len(), before));
                     if done {
                         break;
                     }
                 }
                 let report = v.finish().unwrap();
-                eprintln!("{steps} steps, the longest {longest:.2} ms");
+                let steps = times.len();
+                if std::env::var("EV_STEPS").is_ok() {
+                    // each step's least time over the runs so far
+                    let mut least = STEP_MIN.with(|m| m.take());
+                    least.resize(times.len(), f64::INFINITY);
+                    for (l, (ms, _, _)) in least.iter_mut().zip(&times) {
+                        *l = l.min(*ms);
+                    }
+                    let all: Vec<String> = least.iter().map(|ms| format!("{ms:.1}")).collect();
+                    eprintln!("{}", all.join(" "));
+                    STEP_MIN.with(|m| m.replace(least));
+                }
+                times.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let top: Vec<String> =
+                    times.iter().take(4).map(|(ms, i, at)| format!("{ms:.2} ms (step {i}, claim {at})")).collect();
+                eprintln!("{steps} steps, the longest {}", top.join(", "));
                 if stage == "report-sliced" {
                     println!("{}", serde_json::to_string_pretty(&report).unwrap());
                 }

@@ -26,6 +26,10 @@
 // DIR/pkg (another version of the worker, e.g. a copy of an older
 // checkout's edge/ and built pkg/), with the same bindings as the worker
 // as it is, side by side in the same run.
+// Before the phases, the heavy request's steps are timed one by one in
+// Node (the library's SlicedValidation with the worker's default slice
+// options): the longest step is what a small request beside it may wait
+// for.
 // Every answer is checked: status 200 and the contentHash the library in
 // Node gives for the same request (the script exits 1 otherwise). Timings
 // are never checked.
@@ -34,7 +38,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { claimsFor, documentOf, plain } from './workload.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,7 +70,7 @@ const small = (() => {
 const heavy = (() => {
   const source = documentOf(1_000_000);
   const claims = plain(claimsFor(source, 1000, 7));
-  return { name: 'heavy', body: JSON.stringify({ source, claims }), hash: lib.validateEvidence(source, claims).generated.contentHash };
+  return { name: 'heavy', input: { source, claims }, body: JSON.stringify({ source, claims }), hash: lib.validateEvidence(source, claims).generated.contentHash };
 })();
 
 let failures = 0;
@@ -130,6 +134,41 @@ async function phase(url, load, clients, withHeavy) {
   return { rps: latencies.length / elapsed, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), n: latencies.length, heavyDone: heavyLatencies.length, heavyP50: heavyLatencies.length ? median(heavyLatencies) : NaN };
 }
 
+/**
+ * The heavy request's steps, timed one by one: the library's
+ * SlicedValidation (in Node, the package's Node build of the same wasm; with
+ * --baseline, also DIR/pkg's) with the worker's default slice options, step()
+ * until done: a small request beside a heavy one waits for at most the
+ * heavy one's longest step. Per run: the longest step, the second longest,
+ * the number of steps and their sum; the medians over `runs` runs (after
+ * one run to warm up).
+ */
+async function heavySteps(library, runs) {
+  const { source, claims } = heavy.input;
+  const figures = [];
+  for (let run = 0; run <= runs; run++) {
+    const job = new library.SlicedValidation(source, claims, null, { claimsPerSlice: 50, bytesPerStep: 65536 });
+    const times = [];
+    for (let done = false; !done; ) {
+      const t = performance.now();
+      done = job.step();
+      times.push(performance.now() - t);
+    }
+    const t = performance.now();
+    job.finishJson();
+    times.push(performance.now() - t);
+    times.sort((a, b) => b - a);
+    if (run > 0) figures.push({ longest: times[0], second: times[1], steps: times.length, sum: times.reduce((a, b) => a + b, 0) });
+  }
+  const m = (f) => median(figures.map(f));
+  return { longest: m((f) => f.longest), second: m((f) => f.second), steps: m((f) => f.steps), sum: m((f) => f.sum) };
+}
+const stepRows = [['in steps', await heavySteps(lib, 2 * RUNS + 1)]];
+if (BASELINE !== null) {
+  const baseLib = await import(pathToFileURL(path.join(BASELINE, 'pkg', 'nodejs', 'index.mjs')).href);
+  stepRows.push([`baseline (${BASELINE})`, await heavySteps(baseLib, 2 * RUNS + 1)]);
+}
+
 const sliced = await startWorker({ EV_MAX_CLAIMS: '1000' });
 const oneCall = await startWorker({ EV_MAX_CLAIMS: '1000', EV_SLICE_CLAIMS: '1000', EV_SLICE_BYTES: '5242880' });
 const baseline = BASELINE === null ? null : await startWorker({ EV_MAX_CLAIMS: '1000' }, BASELINE);
@@ -171,6 +210,11 @@ for (const [key, runs] of rows) {
   const what = load === 'small' ? '100 KB, 50 claims' : '1 MB, 1000 claims';
   console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? 'in steps' : worker === 'baseline' ? `baseline (${BASELINE})` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
 }
+console.log(`\nThe heavy request's steps in Node (SlicedValidation, claimsPerSlice 50, bytesPerStep 65536; medians of ${2 * RUNS + 1} runs):\n`);
+console.log('| library | steps | longest step | second longest | sum of the steps |');
+console.log('|---|---:|---:|---:|---:|');
+const ms1 = (x) => `${x.toFixed(1)} ms`;
+for (const [name, f] of stepRows) console.log(`| ${name} | ${f.steps} | ${ms1(f.longest)} | ${ms1(f.second)} | ${ms1(f.sum)} |`);
 if (resets > 0) console.log(`\n${resets} request(s) got no answer (connection reset), left out of the figures`);
 if (failures > 0) {
   console.error(`\nbench-edge: ${failures} answer(s) differed from the library's report`);

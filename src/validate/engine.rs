@@ -116,8 +116,8 @@ pub(super) struct Found {
 /// Validates `claims` against `doc`: every claim's result, in input order,
 /// without the hidden-text notes, which the caller adds once over all of its
 /// claims ([`note_hidden_quotes`]): the one call after this, a validation
-/// in slices after its last slice (its slices are [`search_all`] once, then
-/// [`run_found`] per slice).
+/// in slices after its last slice (its slices are a [`Search`] in parts,
+/// then [`run_found`] per slice).
 pub(super) fn run(
     doc: &Document,
     claims: &[Claim],
@@ -142,17 +142,8 @@ pub(super) fn run(
     out
 }
 
-/// The up-front search of [`run`] for all of `claims` (no embedder); `None`
-/// once `deadline` passed (nothing decided: every claim unfinished).
-pub(super) fn search_all(doc: &Document, claims: &[Claim], config: &Config, deadline: &Deadline) -> Option<Found> {
-    let profile = config.profile();
-    let index = doc.index_for(profile, config.document_processing.include_hidden_text);
-    let prepared: Vec<Prepared> = claims.iter().map(|claim| prepare(doc, claim, profile)).collect();
-    search_prepared(index, config, &prepared, false, deadline).filter(|_| !deadline.expired())
-}
-
 /// [`run`] (no embedder) for `claims`, the ones from `first` on of those
-/// `found` was searched for ([`search_all`]).
+/// `found` was searched for ([`Search::found`]).
 pub(super) fn run_found(
     doc: &Document,
     claims: &[Claim],
@@ -169,9 +160,11 @@ pub(super) fn run_found(
     out
 }
 
-/// The exact and fuzzy places of every prepared quote ([`search`]) and the
-/// source words the meaning guard will ask about (`embedding`: whether a
-/// host embedder will be asked); `None` once `deadline` passed. A call of few claims searches by lookups in the gram index.
+/// The exact and fuzzy places of every prepared quote ([`Search`], its
+/// parts in one go) and the source words the meaning guard will ask about
+/// (`embedding`: whether a host embedder will be asked); `None` once
+/// `deadline` passed. A call of few claims searches by lookups in the gram
+/// index.
 fn search_prepared(
     index: &SearchIndex,
     config: &Config,
@@ -179,19 +172,311 @@ fn search_prepared(
     embedding: bool,
     deadline: &Deadline,
 ) -> Option<Found> {
-    // a document asked about one claim at a time answers from its gram index
-    let grams = if prepared.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
-    let searched = search(index, grams, config, prepared, deadline);
-    if deadline.expired() {
-        return None;
+    let mut search = Search { quotes: prepared.iter().map(Quote::of).collect(), ..Search::default() };
+    while !search.part(index, config, SearchBudget::WHOLE, deadline) {
+        if deadline.expired() {
+            return None;
+        }
     }
-    // built now rather than at the first claim that reads it, the word
-    // index answers the guard's questions about the source's words
-    if will_read_tokens(config, prepared, &searched, embedding) {
-        index.tokens();
+    search.found_with(index, config, embedding, deadline)
+}
+
+/// How much one part of a [`Search`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SearchBudget {
+    /// Claims prepared (their quotes normalized) per part.
+    pub claims: usize,
+    /// Bytes of the normalized text the exact search starts occurrences in
+    /// per part (it reads up to the longest quote's length past them).
+    pub bytes: usize,
+    /// Fuzzy queries (quotes) searched per part (each part a pass of the
+    /// fuzzy filter over the whole text for its queries).
+    pub queries: usize,
+}
+
+impl SearchBudget {
+    /// Everything in one part each: the one call's search.
+    pub const WHOLE: SearchBudget = SearchBudget { claims: usize::MAX, bytes: usize::MAX, queries: usize::MAX };
+}
+
+/// What the search needs of a claim's prepared quote (owned: a search in
+/// parts keeps it between its parts).
+struct Quote {
+    /// [`Prepared::quote`].
+    quote: String,
+    chars: usize,
+    /// Not an ellipsis quote (no fragments): the fuzzy search applies.
+    whole: bool,
+    evidence: EvidenceType,
+}
+
+impl Quote {
+    fn of(p: &Prepared) -> Quote {
+        Quote { quote: p.quote.clone(), chars: p.chars, whole: p.fragments.is_empty(), evidence: p.claim.evidence_type }
     }
-    let source_words = SourceWords::find(index, grams, words_asked(index.text(), prepared, &searched), deadline);
-    Some(Found { searched, source_words })
+}
+
+/// The up-front search of all of a call's claims, done a bounded part at
+/// a time ([`Search::step`]) for a validation in steps, or all of its
+/// parts in one go by the one call ([`search_prepared`]); the same answer
+/// however it is cut: the claims prepared a run at a time; the exact
+/// search of every quote together, a range of the text at a time (each
+/// occurrence counted in the range where it starts, the text read past the
+/// range by the longest quote, occurrences kept in ascending order up to
+/// the cap as the one pass keeps them); then the fuzzy search, a run of
+/// the quotes at a time (each quote's fuzzy matches depend on that quote
+/// and the text only); then the source words.
+#[derive(Default)]
+pub(super) struct Search {
+    quotes: Vec<Quote>,
+    /// The distinct non-empty quotes (the index of one claim holding each),
+    /// and the claims holding each, ascending; made at the first exact part.
+    unique: Option<(Vec<usize>, Vec<Vec<usize>>)>,
+    /// Occurrences of each distinct quote so far.
+    found: Vec<exact::Occurrences>,
+    /// The text byte the next exact part starts at (a char boundary).
+    exact_from: usize,
+    /// Each claim's exact occurrences, once the exact search is done.
+    exact: Option<Vec<exact::Occurrences>>,
+    /// The fuzzy queries (claim, largest distance), made once `exact` is.
+    queries: Vec<(usize, usize)>,
+    /// The next query to search.
+    query_next: usize,
+    fuzzy: Vec<Vec<fuzzy::FuzzyMatch>>,
+    fuzzy_totals: Vec<usize>,
+    /// Whether the search uses the document's gram index (asked at its
+    /// first part that searches).
+    with_grams: Option<bool>,
+}
+
+impl Search {
+    /// Does the next part of the search of `claims` (those of the call,
+    /// all of them every time) within `budget`; true when no part is left
+    /// (nothing done: [`Search::found`] is next). Past `deadline` a part
+    /// stops short: the caller asks `deadline.expired()` after each.
+    pub(super) fn step(
+        &mut self,
+        doc: &Document,
+        claims: &[Claim],
+        config: &Config,
+        budget: SearchBudget,
+        deadline: &Deadline,
+    ) -> bool {
+        let done = self.quotes.len();
+        if done < claims.len() {
+            let profile = config.profile();
+            let end = done.saturating_add(budget.claims.max(1)).min(claims.len());
+            let part = claims.get(done..end).unwrap_or_default();
+            self.quotes.extend(part.iter().map(|claim| Quote::of(&prepare(doc, claim, profile))));
+            return false;
+        }
+        let index = doc.index_for(config.profile(), config.document_processing.include_hidden_text);
+        self.part(index, config, budget, deadline)
+    }
+
+    /// [`Search::step`] once every claim is prepared: an exact or fuzzy
+    /// part, or true when none is left.
+    fn part(&mut self, index: &SearchIndex, config: &Config, budget: SearchBudget, deadline: &Deadline) -> bool {
+        let grams = self.grams(index);
+        let text = index.text();
+        if self.exact.is_none() {
+            if !config.exact_matching.enabled {
+                self.exact = Some(vec![exact::Occurrences::default(); self.quotes.len()]);
+            } else if self.exact_from >= text.len() && self.unique.is_some() {
+                self.exact = Some(self.exact_answers());
+            } else {
+                // the gram index answers for the whole text at once
+                let bytes = if grams.is_some() { usize::MAX } else { budget.bytes.max(1) };
+                self.exact_part(text, grams, bytes, deadline);
+                return false;
+            }
+            self.start_fuzzy(config);
+        }
+        if self.query_next >= self.queries.len() {
+            return true;
+        }
+        let from = self.query_next;
+        let to = from.saturating_add(budget.queries.max(1)).min(self.queries.len());
+        let (quotes, queries) = (&self.quotes, self.queries.get(from..to).unwrap_or_default());
+        let list: Vec<fuzzy::FuzzyQuery> = queries
+            .iter()
+            .map(|&(c, k)| fuzzy::FuzzyQuery {
+                pattern: quotes.get(c).map_or("", |q| q.quote.as_str()),
+                max_distance: k,
+            })
+            .collect();
+        self.query_next = to;
+        if deadline.expired() || list.is_empty() {
+            return false;
+        }
+        let (found, totals) =
+            fuzzy::find_all_bounded(text, index.char_marks(), grams, &list, MAX_PLACES_PER_CLAIM, deadline);
+        for m in found {
+            if let Some(hits) = queries.get(m.query).and_then(|&(owner, _)| self.fuzzy.get_mut(owner)) {
+                // numbered among all the queries, as one search of them all numbers it
+                hits.push(fuzzy::FuzzyMatch { query: from + m.query, ..m });
+            }
+        }
+        for (q, total) in totals.into_iter().enumerate() {
+            if let Some(slot) = queries.get(q).and_then(|&(owner, _)| self.fuzzy_totals.get_mut(owner)) {
+                *slot = total;
+            }
+        }
+        false
+    }
+
+    /// The gram index, for a search of few claims: a document asked about
+    /// one claim at a time answers from it. Asked of the document once per
+    /// search (it counts the searches that ask), as the one pass did.
+    fn grams<'i>(&mut self, index: &'i SearchIndex) -> Option<&'i exact::GramIndex> {
+        match self.with_grams {
+            Some(false) => None,
+            Some(true) => index.grams_for_few(),
+            None => {
+                let grams = if self.quotes.len() <= FEW_CLAIMS { index.grams_for_few() } else { None };
+                self.with_grams = Some(grams.is_some());
+                grams
+            }
+        }
+    }
+
+    /// The exact search of every quote in the occurrences starting in the
+    /// next `bytes` of `text` (from [`Search::exact_from`], to a char
+    /// boundary), reading on by the longest quote's length less one byte.
+    fn exact_part(&mut self, text: &str, grams: Option<&exact::GramIndex>, bytes: usize, deadline: &Deadline) {
+        let (unique, _) = self.unique.get_or_insert_with(|| distinct_quotes(&self.quotes));
+        let patterns: Vec<&[u8]> =
+            unique.iter().map(|&c| self.quotes.get(c).map_or(&b""[..], |q| q.quote.as_bytes())).collect();
+        if self.found.len() != patterns.len() {
+            self.found = vec![exact::Occurrences::default(); patterns.len()];
+        }
+        let from = self.exact_from;
+        let end = ceil_char(text, from.saturating_add(bytes));
+        let longest = patterns.iter().map(|p| p.len()).max().unwrap_or(0);
+        let read_to = ceil_char(text, end.saturating_add(longest.saturating_sub(1)));
+        self.exact_from = end;
+        let Some(range) = text.as_bytes().get(from..read_to) else {
+            self.exact_from = text.len();
+            return;
+        };
+        let found = &mut self.found;
+        // the gram index is over the whole text: only with the whole text
+        let grams = if from == 0 && read_to >= text.len() { grams } else { None };
+        exact::MultiSearcher::new(&patterns).with_grams(grams).with_deadline(deadline).find_overlapping(
+            range,
+            |p, start| {
+                let start = from + start;
+                if let (true, Some(list), Some(pat)) = (start < end, found.get_mut(p), patterns.get(p)) {
+                    list.total += 1;
+                    if list.spans.len() < MAX_PLACES_PER_CLAIM {
+                        list.spans.push((start, start + pat.len()));
+                    }
+                }
+            },
+        );
+    }
+
+    /// Each claim's exact occurrences, from those of the distinct quotes
+    /// (sorted: one pattern's come in ascending order, as in
+    /// [`exact::find_all_bounded`]).
+    fn exact_answers(&mut self) -> Vec<exact::Occurrences> {
+        let mut answers = vec![exact::Occurrences::default(); self.quotes.len()];
+        let owners = self.unique.take().map(|(_, owners)| owners).unwrap_or_default();
+        for (mut hits, owners) in std::mem::take(&mut self.found).into_iter().zip(owners) {
+            hits.spans.sort();
+            for o in owners {
+                if let Some(a) = answers.get_mut(o) {
+                    *a = hits.clone();
+                }
+            }
+        }
+        answers
+    }
+
+    /// The fuzzy queries, from the exact answers: the claims with no exact
+    /// occurrence, and the loose ones.
+    fn start_fuzzy(&mut self, config: &Config) {
+        let fuzzy_cfg = &config.fuzzy_matching;
+        let exact = self.exact.as_deref().unwrap_or_default();
+        self.queries = self
+            .quotes
+            .iter()
+            .enumerate()
+            .filter(|(i, q)| {
+                let none_exact = exact.get(*i).is_none_or(|o| o.total == 0);
+                fuzzy_cfg.enabled && q.chars > 0 && q.whole && (none_exact || q.evidence.is_loose())
+            })
+            .map(|(i, q)| (i, max_distance(config, q.chars)))
+            .collect();
+        self.fuzzy = vec![Vec::new(); self.quotes.len()];
+        self.fuzzy_totals = vec![0; self.quotes.len()];
+        self.query_next = 0;
+    }
+
+    /// What the search found, with the source words the meaning guard will
+    /// ask about (no embedder); `None` once `deadline` passed.
+    pub(super) fn found(self, index: &SearchIndex, config: &Config, deadline: &Deadline) -> Option<Found> {
+        self.found_with(index, config, false, deadline)
+    }
+
+    fn found_with(
+        mut self,
+        index: &SearchIndex,
+        config: &Config,
+        embedding: bool,
+        deadline: &Deadline,
+    ) -> Option<Found> {
+        if deadline.expired() {
+            return None;
+        }
+        let grams = self.grams(index);
+        let n = self.quotes.len();
+        let searched = Searched {
+            exact: self.exact.unwrap_or_else(|| vec![exact::Occurrences::default(); n]),
+            fuzzy: if self.fuzzy.len() == n { self.fuzzy } else { vec![Vec::new(); n] },
+            fuzzy_totals: if self.fuzzy_totals.len() == n { self.fuzzy_totals } else { vec![0; n] },
+        };
+        // built now rather than at the first claim that reads it, the word
+        // index answers the guard's questions about the source's words
+        if will_read_tokens(config, &self.quotes, &searched, embedding) {
+            index.tokens();
+        }
+        let source_words =
+            SourceWords::find(index, grams, words_asked(index.text(), &self.quotes, &searched), deadline);
+        Some(Found { searched, source_words })
+    }
+}
+
+/// The distinct non-empty quotes of `quotes` (by the first claim holding
+/// each, in byte order) and the claims holding each, ascending.
+fn distinct_quotes(quotes: &[Quote]) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut order: Vec<(&[u8], usize)> =
+        quotes.iter().enumerate().filter(|(_, q)| !q.quote.is_empty()).map(|(i, q)| (q.quote.as_bytes(), i)).collect();
+    crate::sort::sort_by(&mut order, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    let (mut unique, mut owners): (Vec<usize>, Vec<Vec<usize>>) = (Vec::new(), Vec::new());
+    let mut last: Option<&[u8]> = None;
+    for (p, i) in order {
+        if last != Some(p) {
+            last = Some(p);
+            unique.push(i);
+            owners.push(Vec::new());
+        }
+        if let Some(o) = owners.last_mut() {
+            o.push(i);
+        }
+    }
+    (unique, owners)
+}
+
+/// The first char boundary of `s` at or after `i` (its length past it).
+fn ceil_char(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Decides each of `claims` (prepared: `prepared`; the claims from `first`
@@ -387,66 +672,17 @@ fn note_hidden_place(
     }
 }
 
-/// The exact and fuzzy search of every claim's quote, together, bounded by
-/// [`MAX_PLACES_PER_CLAIM`] and `deadline` (incomplete when it passed).
-fn search(
-    index: &SearchIndex,
-    grams: Option<&exact::GramIndex>,
-    config: &Config,
-    prepared: &[Prepared],
-    deadline: &Deadline,
-) -> Searched {
-    let text = index.text();
-    let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
-    let exact = if config.exact_matching.enabled {
-        exact::find_all_bounded(text, grams, &quotes, MAX_PLACES_PER_CLAIM, deadline)
-    } else {
-        vec![exact::Occurrences::default(); quotes.len()]
-    };
-    let fuzzy_cfg = &config.fuzzy_matching;
-    let queries: Vec<(usize, fuzzy::FuzzyQuery)> = prepared
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| {
-            let none_exact = exact.get(*i).is_none_or(|o| o.total == 0);
-            fuzzy_cfg.enabled
-                && p.chars > 0
-                && p.fragments.is_empty()
-                && (none_exact || p.claim.evidence_type.is_loose())
-        })
-        .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
-        .collect();
-    let query_list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|&(_, q)| q).collect();
-    let mut fuzzy_hits: Vec<Vec<fuzzy::FuzzyMatch>> = vec![Vec::new(); prepared.len()];
-    let mut fuzzy_totals = vec![0; prepared.len()];
-    if !deadline.expired() && !query_list.is_empty() {
-        let (found, totals) =
-            fuzzy::find_all_bounded(text, index.char_marks(), grams, &query_list, MAX_PLACES_PER_CLAIM, deadline);
-        for m in found {
-            if let Some(hits) = queries.get(m.query).and_then(|&(owner, _)| fuzzy_hits.get_mut(owner)) {
-                hits.push(m);
-            }
-        }
-        for (q, total) in totals.into_iter().enumerate() {
-            if let Some(slot) = queries.get(q).and_then(|&(owner, _)| fuzzy_totals.get_mut(owner)) {
-                *slot = total;
-            }
-        }
-    }
-    Searched { exact, fuzzy: fuzzy_hits, fuzzy_totals }
-}
-
 /// The words the meaning guard may ask the source about: those of quotes it
 /// will compare word by word (fuzzy hits, paraphrases, exact hits cut inside
 /// a word), to be looked up in one pass.
-fn words_asked(text: &str, prepared: &[Prepared], searched: &Searched) -> Vec<String> {
+fn words_asked(text: &str, prepared: &[Quote], searched: &Searched) -> Vec<String> {
     let mut asked: Vec<String> = Vec::new();
     let no_fuzzy = Vec::new();
     for (i, p) in prepared.iter().enumerate() {
         let spans = searched.exact.get(i).map_or(&[][..], |o| o.spans.as_slice());
         let fuzzy_hits = searched.fuzzy.get(i).unwrap_or(&no_fuzzy);
         let cut = spans.iter().any(|&(s, e)| meaning::inside_word(text, s) || meaning::inside_word(text, e));
-        if cut || p.claim.evidence_type.is_loose() {
+        if cut || p.evidence.is_loose() {
             asked.extend(meaning::vocabulary_questions(&p.quote, |_| false));
         } else if !fuzzy_hits.is_empty() {
             // a word the passage has as written is aligned, never asked about
@@ -500,9 +736,9 @@ impl Hits<'_> {
 /// the token matcher or the lexical fallback searches, or one that neither
 /// the exact nor the fuzzy search found (its near misses). A guess: the
 /// answers are the same either way, only the cost is not.
-fn will_read_tokens(config: &Config, prepared: &[Prepared], searched: &Searched, embedded: bool) -> bool {
+fn will_read_tokens(config: &Config, prepared: &[Quote], searched: &Searched, embedded: bool) -> bool {
     prepared.iter().enumerate().any(|(i, p)| {
-        let evidence = p.claim.evidence_type;
+        let evidence = p.evidence;
         let unfound =
             searched.exact.get(i).is_none_or(|o| o.total == 0) && searched.fuzzy_totals.get(i).is_none_or(|&n| n == 0);
         unfound
@@ -2005,6 +2241,7 @@ mod tests {
     use super::*;
     use crate::matching::index::TokenIndex;
     use crate::test_rng::SplitMix64;
+    use serde_json::json;
 
     /// The number and negation check as it was before the quote's side was
     /// kept per claim ([`QuoteNumbers`]): everything read from the quote
@@ -2192,6 +2429,151 @@ mod tests {
         out.extend(lower);
         out.retain(|w| !w.is_empty());
         out
+    }
+
+    /// The search as one pass over the text for every quote, then one
+    /// fuzzy search of every query (the path [`Search`]'s parts replace,
+    /// kept as the oracle).
+    fn searched_at_once(index: &SearchIndex, config: &Config, prepared: &[Prepared]) -> Searched {
+        let (text, deadline) = (index.text(), Deadline::never());
+        let quotes: Vec<&str> = prepared.iter().map(|p| p.quote.as_str()).collect();
+        let exact = exact::find_all_bounded(text, None, &quotes, MAX_PLACES_PER_CLAIM, &deadline);
+        let queries: Vec<(usize, fuzzy::FuzzyQuery)> = prepared
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                let none_exact = exact.get(*i).is_none_or(|o| o.total == 0);
+                p.chars > 0 && p.fragments.is_empty() && (none_exact || p.claim.evidence_type.is_loose())
+            })
+            .map(|(i, p)| (i, fuzzy::FuzzyQuery { pattern: &p.quote, max_distance: max_distance(config, p.chars) }))
+            .collect();
+        let list: Vec<fuzzy::FuzzyQuery> = queries.iter().map(|&(_, q)| q).collect();
+        let (mut fuzzy_hits, mut fuzzy_totals) = (vec![Vec::new(); prepared.len()], vec![0; prepared.len()]);
+        let (found, totals) =
+            fuzzy::find_all_bounded(text, index.char_marks(), None, &list, MAX_PLACES_PER_CLAIM, &deadline);
+        for m in found {
+            fuzzy_hits[queries[m.query].0].push(m);
+        }
+        for (q, total) in totals.into_iter().enumerate() {
+            fuzzy_totals[queries[q].0] = total;
+        }
+        Searched { exact, fuzzy: fuzzy_hits, fuzzy_totals }
+    }
+
+    /// A text of random parts (emoji, CJK, combining marks, curly quotes,
+    /// CRLF), some repeated; and claims on it: slices of it (some edited,
+    /// some used twice), absent ones, an ellipsis one.
+    fn text_and_claims(rng: &mut SplitMix64) -> (String, Value) {
+        let mut text = String::new();
+        let mut pieces: Vec<String> = Vec::new();
+        for _ in 0..rng.range(1, 12) {
+            let piece = random_text(rng) + rng.pick(&["\r\n", " \u{201c}quoted\u{201d} ", "\u{2014}", " "]);
+            for _ in 0..rng.range(1, 5) {
+                text.push_str(&piece);
+                pieces.push(piece.clone());
+            }
+        }
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let mut claims = Vec::new();
+        for i in 0..rng.range(4, 14) {
+            let a = bounds[rng.below(bounds.len())];
+            let b = bounds[(bounds.partition_point(|&x| x < a) + rng.range(10, 60)).min(bounds.len() - 1)];
+            let mut quote = text[a..b].to_string();
+            match rng.below(6) {
+                0 => quote = quote.replacen(|c: char| c.is_alphabetic(), "x", 1),
+                1 => quote = format!("nothing of {i} like this at all"),
+                2 => {
+                    let (x, y) = (&pieces[rng.below(pieces.len())], &pieces[rng.below(pieces.len())]);
+                    quote = format!("{} ... {}", x.trim(), y.trim());
+                }
+                _ => {}
+            }
+            if quote.trim().chars().count() < 10 {
+                quote = pieces[rng.below(pieces.len())].trim().to_string() + " and so on";
+            }
+            let kind = rng.pick(&["direct_quote", "direct_quote", "paraphrase", "concept_reference"]);
+            claims.push(json!({"id": format!("EV{i}"), "task_id": "P1.T001", "quote": quote, "evidence_type": kind}));
+            if rng.below(5) == 0 {
+                claims.push(json!({"id": format!("EV{}", 100 + i), "task_id": "P1.T001", "quote": quote, "evidence_type": "direct_quote"}));
+            }
+        }
+        (text, json!({"claims": claims}))
+    }
+
+    /// The search in parts of any size (claims prepared one at a time, the
+    /// text searched a few bytes at a time, cut inside emoji and CJK, the
+    /// fuzzy queries one or a few at a time) finds what the search of all
+    /// at once does: the same exact occurrences and counts, the same fuzzy
+    /// matches, numbered the same, and the same counts.
+    #[test]
+    fn a_search_in_parts_finds_what_the_search_at_once_does() {
+        let mut rng = SplitMix64(0x5eed_0021);
+        let deadline = Deadline::never();
+        let (mut exact_seen, mut fuzzy_seen, mut cut) = (0usize, 0usize, 0usize);
+        for round in 0..400 {
+            let (text, claims) = text_and_claims(&mut rng);
+            let doc = Document::new(text.clone(), Some(crate::Format::PlainText)).expect("text");
+            let claims = super::super::ClaimSet::from_json(&claims).expect("claims").claims;
+            let config = if round % 3 == 0 {
+                Config::from_json(&json!({"exact_matching": {"case_sensitive": true}})).expect("config")
+            } else {
+                Config::default()
+            };
+            let index = doc.index_for(config.profile(), false);
+            let prepared: Vec<Prepared> = claims.iter().map(|c| prepare(&doc, c, config.profile())).collect();
+            let want = searched_at_once(index, &config, &prepared);
+            let budget = SearchBudget { claims: rng.range(1, 4), bytes: rng.range(1, 40), queries: rng.range(1, 4) };
+            let mut search = Search::default();
+            let mut parts = 0;
+            while !search.step(&doc, &claims, &config, budget, &deadline) {
+                parts += 1;
+                assert!(parts < 10 * (text.len() + claims.len()) + 100, "the search never ends");
+            }
+            cut += usize::from(parts > claims.len() + 2);
+            let got = search.found(index, &config, &deadline).expect("no deadline").searched;
+            assert_eq!(got.exact, want.exact, "round {round}: {text:?}");
+            assert_eq!(got.fuzzy, want.fuzzy, "round {round}: {text:?}");
+            assert_eq!(got.fuzzy_totals, want.fuzzy_totals, "round {round}: {text:?}");
+            exact_seen += want.exact.iter().filter(|o| o.total > 0).count();
+            fuzzy_seen += want.fuzzy.iter().filter(|f| !f.is_empty()).count();
+        }
+        assert!(
+            exact_seen > 1000 && fuzzy_seen > 300 && cut > 300,
+            "{exact_seen} exact, {fuzzy_seen} fuzzy, {cut} cut"
+        );
+    }
+
+    /// A quote found more often than [`MAX_PLACES_PER_CLAIM`]: the parts
+    /// keep the first occurrences and count the rest, as the one pass does.
+    #[test]
+    fn a_search_in_parts_keeps_the_first_places_and_counts_the_rest() {
+        let text = "ab\u{1F600}c 中文 ab\u{1F600}c\r\n".repeat(1100);
+        let doc = Document::new(text.clone(), Some(crate::Format::PlainText)).expect("text");
+        let claims = json!({"claims": [
+            {"id": "EV1", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
+            {"id": "EV2", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab", "evidence_type": "paraphrase"},
+            {"id": "EV3", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
+            {"id": "EV4", "task_id": "P1.T001", "quote": "ax\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
+        ]});
+        let claims = super::super::ClaimSet::from_json(&claims).expect("claims").claims;
+        let config = Config::default();
+        let index = doc.index_for(config.profile(), false);
+        let prepared: Vec<Prepared> = claims.iter().map(|c| prepare(&doc, c, config.profile())).collect();
+        let want = searched_at_once(index, &config, &prepared);
+        assert!(want.exact[1].total > MAX_PLACES_PER_CLAIM && want.exact[1].spans.len() == MAX_PLACES_PER_CLAIM);
+        assert!(want.fuzzy_totals[3] > MAX_PLACES_PER_CLAIM);
+        let deadline = Deadline::never();
+        for bytes in [1, 7, 100, 4096] {
+            let mut search = Search::default();
+            let budget = SearchBudget { claims: 1, bytes, queries: 1 };
+            while !search.step(&doc, &claims, &config, budget, &deadline) {}
+            let got = search.found(index, &config, &deadline).expect("no deadline").searched;
+            assert_eq!(
+                (got.exact, got.fuzzy, got.fuzzy_totals),
+                (want.exact.clone(), want.fuzzy.clone(), want.fuzzy_totals.clone()),
+                "{bytes} bytes a part"
+            );
+        }
     }
 
     /// The token index's answers (`TokenIndex::has_whole_word`) are the

@@ -290,7 +290,13 @@ fn run(
 fn report_of(doc: &Document, total: usize, outcome: engine::Outcome, started: f64) -> Result<Report> {
     let summary = Summary::of(total, &outcome.results);
     let hash = content_hash(&outcome.results, &outcome.failed, &summary)?;
-    Ok(Report {
+    Ok(hashed_report(doc, outcome, summary, hash, started))
+}
+
+/// The report of `outcome` against `doc`, with its summary and content
+/// hash (of `outcome` and `summary`) at hand.
+fn hashed_report(doc: &Document, outcome: engine::Outcome, summary: Summary, hash: String, started: f64) -> Report {
+    Report {
         ok: outcome.errors.is_empty(),
         errors: outcome.errors,
         warnings: outcome.warnings,
@@ -303,5 +309,5 @@ fn report_of(doc: &Document, total: usize, outcome: engine::Outcome, started: f6
         validation_summary: summary,
         validated_claims: outcome.results,
         failed_claims: outcome.failed,
-    })
+    }
 }

@@ -379,24 +379,113 @@ const HASH_PIECE: usize = 8192;
 /// key that is not text, or a `Serialize` impl's own error). The report's
 /// types hold no map, so it is not expected; it is returned, not hidden.
 pub fn content_hash(results: &[ClaimResult], failed: &[FailedClaim], summary: &Summary) -> crate::Result<String> {
-    // the canonical JSON of {"failed_claims", "validated_claims",
-    // "validation_summary"} (keys in that, sorted, order), written straight
-    // from the structs a claim at a time into the hash (the same bytes as
-    // the canonical JSON of their Value, without building one or holding
-    // the whole text: see `canonical`)
-    let mut hasher = Sha256::new();
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    let mut writer = super::canonical::Writer::default();
-    hasher.update(b"{\"failed_claims\":");
-    hash_array(&mut hasher, &mut writer, &mut buf, failed)?;
-    hasher.update(b",\"validated_claims\":");
-    hash_array(&mut hasher, &mut writer, &mut buf, results)?;
-    hasher.update(b",\"validation_summary\":");
-    buf.clear();
-    writer.write(summary, &mut buf).map_err(hash_error)?;
-    hasher.update(&buf);
-    hasher.update(b"}");
-    Ok(lower_hex(&hasher.finalize()))
+    let mut hasher = ContentHasher::new();
+    // each call hashes a whole list or the summary: at most three calls
+    while !hasher.step(results, failed, summary, usize::MAX)? {}
+    Ok(hasher.finish())
+}
+
+/// [`content_hash`] a bounded number of claims at a time (for a host with
+/// one thread: 1000 claims are about 2 MB of canonical JSON), the one
+/// writer of its bytes: the canonical JSON of {"failed_claims",
+/// "validated_claims", "validation_summary"} (keys in that, sorted, order),
+/// written straight from the structs a claim at a time into the hash (the
+/// same bytes as the canonical JSON of their Value, without building one or
+/// holding the whole text: see `canonical`).
+pub(super) struct ContentHasher {
+    hasher: Sha256,
+    writer: super::canonical::Writer,
+    buf: Vec<u8>,
+    /// What is hashed next: failed claims from `at`, then results from
+    /// `at`, then the summary and the end.
+    part: HashPart,
+    at: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HashPart {
+    Failed,
+    Results,
+    Summary,
+    Done,
+}
+
+impl ContentHasher {
+    /// A hash with nothing hashed yet.
+    pub(super) fn new() -> ContentHasher {
+        let mut hasher = Sha256::new();
+        hasher.update(b"{\"failed_claims\":[");
+        ContentHasher {
+            hasher,
+            writer: super::canonical::Writer::default(),
+            buf: Vec::with_capacity(4096),
+            part: HashPart::Failed,
+            at: 0,
+        }
+    }
+
+    /// Hashes the next piece of the report's canonical JSON: at most
+    /// `claims` (at least one) failed claims or results, or the summary and
+    /// the end; true once all is hashed (the same `results`, `failed` and
+    /// `summary` every call).
+    pub(super) fn step(
+        &mut self,
+        results: &[ClaimResult],
+        failed: &[FailedClaim],
+        summary: &Summary,
+        claims: usize,
+    ) -> crate::Result<bool> {
+        let claims = claims.max(1);
+        match self.part {
+            HashPart::Failed => {
+                if self.items(failed, claims)? {
+                    self.hasher.update(b"],\"validated_claims\":[");
+                    (self.part, self.at) = (HashPart::Results, 0);
+                }
+            }
+            HashPart::Results => {
+                if self.items(results, claims)? {
+                    self.hasher.update(b"],\"validation_summary\":");
+                    (self.part, self.at) = (HashPart::Summary, 0);
+                }
+            }
+            HashPart::Summary => {
+                self.buf.clear();
+                self.writer.write(summary, &mut self.buf).map_err(hash_error)?;
+                self.hasher.update(&self.buf);
+                self.hasher.update(b"}");
+                self.part = HashPart::Done;
+            }
+            HashPart::Done => {}
+        }
+        Ok(self.part == HashPart::Done)
+    }
+
+    /// Hashes at most `claims` items of `items` from `at` (each after a
+    /// comma unless it is the first); true when none is left.
+    fn items<T: Serialize>(&mut self, items: &[T], claims: usize) -> crate::Result<bool> {
+        let end = self.at.saturating_add(claims).min(items.len());
+        for (k, item) in items.get(self.at..end).unwrap_or_default().iter().enumerate() {
+            if self.at + k > 0 {
+                self.hasher.update(b",");
+            }
+            self.buf.clear();
+            self.writer.write(item, &mut self.buf).map_err(hash_error)?;
+            // in pieces: in wasm, each piece is a new call of the block
+            // function, which V8 runs optimized once it is hot (one call over a
+            // long text would run in its baseline code to the end)
+            for piece in self.buf.chunks(HASH_PIECE) {
+                self.hasher.update(piece);
+            }
+        }
+        self.at = end;
+        Ok(end >= items.len())
+    }
+
+    /// The hash (lowercase hex); what is not hashed yet is left out.
+    pub(super) fn finish(self) -> String {
+        lower_hex(&self.hasher.finalize())
+    }
 }
 
 /// Lowercase hex of `bytes` (as `format!("{b:02x}")` of each, without a
@@ -408,31 +497,6 @@ fn lower_hex(bytes: &[u8]) -> String {
         out.extend(char::from_digit(u32::from(b & 15), 16));
     }
     out
-}
-
-/// Hashes the canonical JSON array of `items`, one item at a time through `buf`.
-fn hash_array<T: Serialize>(
-    hasher: &mut Sha256,
-    writer: &mut super::canonical::Writer,
-    buf: &mut Vec<u8>,
-    items: &[T],
-) -> crate::Result<()> {
-    hasher.update(b"[");
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            hasher.update(b",");
-        }
-        buf.clear();
-        writer.write(item, buf).map_err(hash_error)?;
-        // in pieces: in wasm, each piece is a new call of the block
-        // function, which V8 runs optimized once it is hot (one call over a
-        // long text would run in its baseline code to the end)
-        for piece in buf.chunks(HASH_PIECE) {
-            hasher.update(piece);
-        }
-    }
-    hasher.update(b"]");
-    Ok(())
 }
 
 /// The canonical writer's error as the crate's.

@@ -6,13 +6,17 @@
 //! ([`DocumentBuilder`]), the claims validated in slices, and the slices
 //! joined here, in the core: results, failed claims and warnings in input
 //! order, the hidden-text notes once after the last slice (where the one
-//! call makes them), the summary, `contentHash` and `ok` computed over the
+//! call makes them), the summary, `contentHash` (hashed a run of claims per
+//! step, by the one call's writer of its bytes) and `ok` computed over the
 //! whole.
 //!
 //! Why the slices give the one call's answers: the search is the one
 //! call's, done once for all the claims before the first slice (one
 //! multi-pattern pass for every quote, not one per slice: a heavy request
-//! in slices costs about what the one call does); each slice then decides
+//! in slices costs about what the one call does), in parts of a bounded
+//! size ([`engine::Search`]: the claims prepared a run at a time, the exact
+//! pass a range of the text at a time, the fuzzy search a run of quotes at
+//! a time; the same answer however it is cut); each slice then decides
 //! its claims from what that search found, as the engine decides each
 //! claim on its own, except for what it decides per call, which the
 //! slicing keeps whole: a claim id used twice (the `DUPLICATE_CLAIM_ID`
@@ -30,7 +34,7 @@
 use super::claims::{Claim, ClaimSet, MAX_CLAIMS};
 use super::config::Config;
 use super::engine::{self, Outcome};
-use super::report::Report;
+use super::report::{ContentHasher, Report, Summary};
 use crate::document::{Document, DocumentBuilder};
 use crate::error::{Error, Result};
 use crate::host::{Clock, Deadline};
@@ -52,6 +56,11 @@ pub const MIN_STEP_BYTES: usize = 1024;
 /// Most source bytes per build step (larger values are refused, not clamped).
 pub const MAX_STEP_BYTES: usize = 1 << 30;
 
+/// A step of the search or of the content hash does this many times a
+/// slice's claims or a build step's bytes (its work per claim or byte is
+/// less than a slice's or a build step's).
+const SPAN: usize = 4;
+
 /// How much one [`SlicedValidation::step`] does. JS:
 /// `{claimsPerSlice?, bytesPerStep?}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +81,19 @@ impl Default for SliceOptions {
 }
 
 impl SliceOptions {
+    /// How much a step of the search does: [`SPAN`] times a slice's
+    /// claims prepared, or a build step's bytes of the text searched for
+    /// exact occurrences, or a slice's claims fuzzy-searched (the costliest
+    /// per claim: in wasm, 200 quotes of the 1 MB workload took 12 ms, 50
+    /// about 3) (so a host that asks for large steps gets few parts).
+    fn search_budget(&self) -> engine::SearchBudget {
+        engine::SearchBudget {
+            claims: self.claims_per_slice.saturating_mul(SPAN),
+            bytes: self.bytes_per_step.saturating_mul(SPAN),
+            queries: self.claims_per_slice,
+        }
+    }
+
     /// `{claimsPerSlice?, bytesPerStep?}` (`null` for the defaults); an
     /// unknown key, a wrong type or a value out of its bounds is a
     /// CONFIGURATION_ERROR naming its path.
@@ -92,14 +114,17 @@ enum Stage {
     /// What the searches build on first use, built a part per step (see
     /// [`warm`]) before the first slice: the part next.
     Warming(Rc<Document>, usize),
-    /// The exact and fuzzy search of all the claims, in one pass as the one
-    /// call's (before the first slice).
-    Searching(Rc<Document>),
+    /// The exact and fuzzy search of all the claims, as the one call's
+    /// (before the first slice), a part per step ([`engine::Search`]).
+    Searching(Rc<Document>, Box<engine::Search>),
     /// Claims from `next` on are still to validate, with what the search
     /// found.
     Validating(Rc<Document>, Box<engine::Found>),
     /// Every claim done (or time ran out): the hidden-text notes are next.
     Noting(Rc<Document>),
+    /// The content hash of the claims and the summary, a run of claims per
+    /// step.
+    Hashing(Rc<Document>, Box<(ContentHasher, Summary)>),
     /// The report is ready.
     Finished(Box<Report>),
     /// The report could not be made (its content hash's writer failed).
@@ -175,9 +200,11 @@ impl<'c> SlicedValidation<'c> {
 
     /// Does the next step: a build step of about
     /// [`SliceOptions::bytes_per_step`] source bytes, or a part of the
-    /// first-use indexes, or the search of all the claims' quotes, or one
-    /// slice of claims, or the hidden-text notes; true once the report is
-    /// ready.
+    /// first-use indexes, or a part of the search of all the claims' quotes
+    /// ([`SPAN`] slices of claims prepared, or [`SPAN`] build steps of the
+    /// text searched exactly, or a slice fuzzy-searched), or one slice of claims,
+    /// or the hidden-text notes, or [`SPAN`] slices of claims hashed; true
+    /// once the report is ready.
     pub fn step(&mut self) -> bool {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
             Stage::Building(mut builder) => {
@@ -198,18 +225,24 @@ impl<'c> SlicedValidation<'c> {
                 if warm(&doc, &self.config, part) {
                     Stage::Warming(doc, part + 1)
                 } else {
-                    Stage::Searching(doc)
+                    Stage::Searching(doc, Box::default())
                 }
             }
-            Stage::Searching(doc) => {
-                let found = if self.deadline.expired_now() {
-                    None
+            Stage::Searching(doc, mut search) => {
+                let (claims, config, deadline) = (&self.claims.claims, &self.config, &self.deadline);
+                let found = if deadline.expired_now() {
+                    Some(None)
+                } else if !search.step(&doc, claims, config, self.options.search_budget(), deadline) {
+                    deadline.expired().then_some(None)
                 } else {
-                    engine::search_all(&doc, &self.claims.claims, &self.config, &self.deadline)
+                    let index = doc.index_for(config.profile(), config.document_processing.include_hidden_text);
+                    Some(std::mem::take(&mut *search).found(index, config, deadline))
                 };
                 match found {
-                    Some(found) => Stage::Validating(doc, Box::new(found)),
-                    None => {
+                    // a part done, more to do
+                    None => Stage::Searching(doc, search),
+                    Some(Some(found)) => Stage::Validating(doc, Box::new(found)),
+                    Some(None) => {
                         // the one call's answer when time runs out while searching
                         self.out.errors.push(self.time_out(0));
                         self.next = self.claims.claims.len();
@@ -226,9 +259,18 @@ impl<'c> SlicedValidation<'c> {
             }
             Stage::Noting(doc) => {
                 engine::note_hidden_quotes(&doc, &self.claims.claims, &self.config, &self.deadline, &mut self.out);
-                let outcome = std::mem::take(&mut self.out);
-                match super::report_of(&doc, self.claims.claims.len(), outcome, self.started) {
-                    Ok(mut report) => {
+                let summary = Summary::of(self.claims.claims.len(), &self.out.results);
+                Stage::Hashing(doc, Box::new((ContentHasher::new(), summary)))
+            }
+            Stage::Hashing(doc, mut hashing) => {
+                let (hasher, summary) = &mut *hashing;
+                let claims = self.options.claims_per_slice.saturating_mul(SPAN);
+                match hasher.step(&self.out.results, &self.out.failed, summary, claims) {
+                    Ok(false) => Stage::Hashing(doc, hashing),
+                    Ok(true) => {
+                        let (hasher, summary) = *hashing;
+                        let outcome = std::mem::take(&mut self.out);
+                        let mut report = super::hashed_report(&doc, outcome, summary, hasher.finish(), self.started);
                         report.warnings.extend(super::unknown_fields_warning(&self.claims));
                         Stage::Finished(Box::new(report))
                     }

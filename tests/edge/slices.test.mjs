@@ -77,6 +77,26 @@ test('sliced reports are the one call\'s, byte for byte: object and array claims
   assert.ok(sameAsOneCall(doc, unknown, null, 8).warnings.some((w) => w.code === 'UNKNOWN_FIELDS'));
 });
 
+test('the search and the content hash in many small steps, on emoji, CJK, combining marks and CRLF: the one call\'s report', () => {
+  // claimsPerSlice 4 and bytesPerStep 1024: the claims prepared and hashed 16
+  // a step, fuzzy-searched 4 a step, the text searched exactly 4 KB a step (cut
+  // inside emoji and CJK)
+  const line = (i) => `Line ${i}: the café ${i} 😀 has e\u0301te\u0301 ${i * 7} and 中文${i}。 \u201cquoted ${i}\u201d \u2014 👨‍👩‍👧 ${i * 3}\r\n`;
+  const text = Array.from({ length: 400 }, (_, i) => line(i)).join('');
+  const chars = [...text];
+  const claims = {
+    claims: Array.from({ length: 120 }, (_, i) => {
+      const start = (i * 7919) % (chars.length - 80);
+      let quote = chars.slice(start, start + 20 + (i % 50)).join('');
+      if (i % 5 === 2) quote = quote.replace(/[a-z]/, 'x');
+      if (i % 7 === 3) quote = `nothing like this, number ${i}, is there`;
+      return { id: `EV${i}`, task_id: 'P1.T1', evidence_type: ['direct_quote', 'paraphrase', 'concept_reference'][i % 3], quote };
+    }),
+  };
+  const one = sameAsOneCall(text, claims, null, 4, 1024);
+  assert.ok(one.validation_summary.validated_claims > 0 && one.failed_claims.length > 0);
+});
+
 test('HIDDEN_TEXT notes come after every claim\'s warnings, as in the one call', () => {
   const hidden = (i) => `<p style="display:none">the hidden figure number ${i} is ${i * 7} percent of the total</p>`;
   const html = `<html><body>${Array.from({ length: 30 }, (_, i) => `<p>Visible paragraph ${i}: the revenue grew by ${i + 3} percent in the quarter.</p>${hidden(i)}`).join('\n')}</body></html>`;
