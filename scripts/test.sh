@@ -21,6 +21,9 @@ cargo clippy --lib --tests --no-default-features --target wasm32-unknown-unknown
 # the `evidence-validator/core` build (spec 000 alone: scripts/build-pkg.mjs)
 cargo clippy --lib --no-default-features --features wasm-core --target wasm32-unknown-unknown -- -D warnings
 
+step "rustdoc (warnings are errors: no broken link, no public doc linking a private item)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+
 step "native tests (cargo test, release for the property tests' speed; the cli feature builds the binary its tests run)"
 cargo test --release --all-targets --features cli
 step "doc tests (host; on wasm they would pass even when failing)"

@@ -80,7 +80,7 @@ pub struct LimitsConfig {
     /// Processing time budget, in seconds.
     pub max_processing_time_seconds: f64,
     /// Memory budget of one call, in MiB: a call whose estimated peak
-    /// (see [`estimated_memory_bytes`]) is over it is refused up front.
+    /// (`estimated_memory_bytes`) is over it is refused up front.
     pub max_memory_mb: f64,
 }
 

@@ -60,7 +60,7 @@ pub fn validate_evidence(source: &str, claims: &Value, config: &Value, clock: &d
 /// [`validate_evidence`] for a source given as bytes: decoded as the claims'
 /// `source_metadata.encoding` says (spec 000 §2.1, default `utf-8`;
 /// windows-1252 / latin-1 and UTF-16 with or without a byte order mark,
-/// see [`crate::text::encoding`]), then validated as text, so every offset
+/// see `text::encoding`), then validated as text, so every offset
 /// is into the decoded text. Bytes that are not text in that encoding are
 /// a DOCUMENT_PARSING_ERROR naming the byte offset.
 pub fn validate_evidence_bytes(source: &[u8], claims: &Value, config: &Value, clock: &dyn Clock) -> Result<Report> {
@@ -179,8 +179,8 @@ pub fn semantic_texts(doc: &Document, claims: &[Claim], config: &Config) -> Vec<
     engine::semantic_texts(doc, claims, config)
 }
 
-/// Checks that the call's estimated peak memory (see
-/// [`config::estimated_memory_bytes`]) fits `performance_limits.max_memory_mb`.
+/// Checks that the call's estimated peak memory
+/// (`config::estimated_memory_bytes`) fits `performance_limits.max_memory_mb`.
 pub fn check_memory(source_bytes: usize, claims: usize, config: &Config) -> Result<()> {
     let limit = config.performance_limits.max_memory_mb;
     let mut estimate = config::estimated_memory_bytes(source_bytes, claims);

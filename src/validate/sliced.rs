@@ -49,12 +49,10 @@ pub const DEFAULT_SLICE_CLAIMS: usize = 50;
 /// is done once for all claims before the first slice, so a slice's size
 /// no longer changes how it searches.)
 pub const MIN_SLICE_CLAIMS: usize = 4;
-/// Default source bytes read per build step ([`SliceOptions::bytes_per_step`]).
-pub const DEFAULT_STEP_BYTES: usize = 64 * 1024;
-/// Fewest source bytes per build step.
-pub const MIN_STEP_BYTES: usize = 1024;
-/// Most source bytes per build step (larger values are refused, not clamped).
-pub const MAX_STEP_BYTES: usize = 1 << 30;
+/// The bounds of a build step's bytes ([`SliceOptions::bytes_per_step`])
+/// are the document builder's: one rule for every surface that takes a
+/// step budget (`DocumentBuilder::step_budget`).
+pub use crate::document::{DEFAULT_STEP_BYTES, MAX_STEP_BYTES, MIN_STEP_BYTES};
 
 /// A step of the search or of the content hash does this many times a
 /// slice's claims or a build step's bytes (its work per claim or byte is
@@ -201,9 +199,9 @@ impl<'c> SlicedValidation<'c> {
     /// Does the next step: a build step of about
     /// [`SliceOptions::bytes_per_step`] source bytes, or a part of the
     /// first-use indexes, or a part of the search of all the claims' quotes
-    /// ([`SPAN`] slices of claims prepared, or [`SPAN`] build steps of the
-    /// text searched exactly, or a slice fuzzy-searched), or one slice of claims,
-    /// or the hidden-text notes, or [`SPAN`] slices of claims hashed; true
+    /// (four slices of claims prepared, or four build steps of the text
+    /// searched exactly, or a slice fuzzy-searched), or one slice of claims,
+    /// or the hidden-text notes, or four slices of claims hashed; true
     /// once the report is ready.
     pub fn step(&mut self) -> bool {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
