@@ -220,9 +220,12 @@ const SMALL_REQUEST_STEPS = 4;
  * served meanwhile; a smaller one runs its steps at once.
  */
 async function validate(source, claims, config, server) {
-  const job = new SlicedValidation(source, claims, config, { claimsPerSlice: server.sliceClaims, bytesPerStep: server.sliceBytes });
   const list = Array.isArray(claims) ? claims : claims?.claims;
   const large = source.length > SMALL_REQUEST_STEPS * server.sliceBytes || (Array.isArray(list) && list.length > server.sliceClaims);
+  // the body's parse and the constructor (the claims read and checked) are
+  // each about as long as the longest step of a large request: not back to back
+  if (large) await yieldToEventLoop();
+  const job = new SlicedValidation(source, claims, config, { claimsPerSlice: server.sliceClaims, bytesPerStep: server.sliceBytes });
   try {
     if (large) await yieldToEventLoop(); // requests that came in meanwhile go first
     while (!job.step()) {

@@ -15,13 +15,18 @@
 //   1. small alone at 1, 8 and 32 concurrent clients: requests per second,
 //      p50 and p99 latency;
 //   2. heavy alone, 1 client;
-//   3. small at 1 and 8 clients while 1 client sends heavy requests back
+//   3. small at 1 and 8 clients while 1 client (on its own thread:
+//      scripts/edge-client.mjs) sends heavy requests back
 //      to back, on the worker as it is (a request over one slice of
 //      EV_SLICE_CLAIMS claims or one step of EV_SLICE_BYTES of source done
 //      by the library's SlicedValidation step by step, yielding between
 //      steps) and on one started with EV_SLICE_CLAIMS=1000 and
 //      EV_SLICE_BYTES=5242880 (every request's steps run without yielding:
-//      the worker as one call).
+//      the worker as one call); and, as the control, beside 1 client
+//      sending a body of the heavy request's size that the worker refuses
+//      as not JSON (received and decoded, never validated): what a heavy
+//      stream costs the small requests before the worker's own work, on a
+//      machine where clients and runtime share the cores.
 // With --baseline DIR, phase 3 also runs on DIR/edge/worker.mjs with its
 // DIR/pkg (another version of the worker, e.g. a copy of an older
 // checkout's edge/ and built pkg/), with the same bindings as the worker
@@ -39,6 +44,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { loop } from './edge-client.mjs';
 import { claimsFor, documentOf, plain } from './workload.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,45 +80,43 @@ const heavy = (() => {
   return { name: 'heavy', body: JSON.stringify({ source, claims }), hash: lib.validateEvidence(source, claims).generated.contentHash };
 })();
 
+/**
+ * The control beside the small clients: a body of the heavy request's size
+ * that the worker refuses as not JSON (its first byte), so it is received,
+ * decoded and refused, and never validated: what a heavy stream costs the
+ * small requests before any of the worker's own work.
+ */
+const refused = { name: 'refused', body: `x${heavy.body}`, refusedAs: { status: 400, code: 'INVALID_JSON' } };
+
 let failures = 0;
 let resets = 0;
-async function send(url, load) {
-  const t = performance.now();
-  let res, text;
-  try {
-    res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: load.body, signal: AbortSignal.timeout(120_000) });
-    text = await res.text();
-  } catch (e) {
-    // a connection reset by the local runtime under load: counted, not timed
-    resets++;
-    console.error(`bench-edge: ${load.name}: ${e.cause?.code ?? e.message}`);
-    return null;
-  }
-  const ms = performance.now() - t;
-  let hash = null;
-  try {
-    hash = JSON.parse(text).generated?.contentHash;
-  } catch {}
-  if (res.status !== 200 || hash !== load.hash) {
-    failures++;
-    console.error(`bench-edge: ${load.name}: status ${res.status}, contentHash ${hash} (expected ${load.hash}): ${text.slice(0, 200)}`);
-  }
-  return ms;
+/** Counts and reports a loop's wrong answers and resets; returns its latencies. */
+function tally({ latencies, errors, resets: lost }) {
+  for (const e of errors) console.error(`bench-edge: ${e}`);
+  for (const r of lost) console.error(`bench-edge: ${r}`);
+  failures += errors.length;
+  resets += lost.length;
+  return latencies;
 }
 
-/** `clients` closed loops of `load` until `until()` or MAX_REQUESTS; latencies in ms. */
-async function loop(url, load, clients, until) {
-  const latencies = [];
-  let started = 0;
-  const client = async () => {
-    while (!until() && started < MAX_REQUESTS) {
-      started++;
-      const ms = await send(url, load);
-      if (ms !== null) latencies.push(ms);
-    }
+/**
+ * The heavy stream beside the small clients runs on its own thread
+ * (scripts/edge-client.mjs): reading and checking a 1.2 MB answer there
+ * does not hold the small clients' event loop.
+ */
+const heavyThread = new Worker(new URL('./edge-client.mjs', import.meta.url), { workerData: { role: 'heavy-stream' } });
+heavyThread.unref();
+/** Starts a stream of `load` on `url`; the returned function stops it and gives its latencies. */
+function startHeavyStream(url, load) {
+  const result = new Promise((resolve, reject) => {
+    heavyThread.once('message', resolve);
+    heavyThread.once('error', reject);
+  });
+  heavyThread.postMessage({ url, load });
+  return async () => {
+    heavyThread.postMessage({ stop: true });
+    return tally(await result);
   };
-  await Promise.all(Array.from({ length: clients }, client));
-  return latencies;
 }
 
 const quantile = (xs, q) => {
@@ -120,17 +125,17 @@ const quantile = (xs, q) => {
 };
 const median = (xs) => quantile(xs, 0.5);
 
-/** One phase: `clients` small (or heavy) clients, with or without a heavy stream beside them. */
-async function phase(url, load, clients, withHeavy) {
+/** One phase: `clients` small (or heavy) clients, with or without a stream of `beside` (one client) beside them. */
+async function phase(url, load, clients, beside = null) {
   const start = performance.now();
   const deadline = start + SECONDS * 1000;
   let stop = false;
   const until = () => stop || performance.now() > deadline;
-  const heavyStream = withHeavy ? loop(url, heavy, 1, () => stop) : null;
-  const latencies = await loop(url, load, clients, until);
+  const stopHeavy = beside ? startHeavyStream(url, beside) : null;
+  const latencies = tally(await loop(url, load, clients, until, MAX_REQUESTS));
   const elapsed = (performance.now() - start) / 1000;
   stop = true;
-  const heavyLatencies = heavyStream ? await heavyStream : [];
+  const heavyLatencies = stopHeavy ? await stopHeavy() : [];
   return { rps: latencies.length / elapsed, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), n: latencies.length, heavyDone: heavyLatencies.length, heavyP50: heavyLatencies.length ? median(heavyLatencies) : NaN };
 }
 
@@ -190,38 +195,41 @@ const record = (key, r) => rows.set(key, [...(rows.get(key) ?? []), r]);
 try {
   // warm-up: the first requests compile and optimize the module
   for (const w of [sliced, oneCall, ...(baseline ? [baseline] : [])]) {
-    for (let i = 0; i < 3; i++) await send(w.url, small);
-    await send(w.url, heavy);
+    for (let i = 0; i < 3; i++) tally(await loop(w.url, small, 1, () => false, 1));
+    tally(await loop(w.url, heavy, 1, () => false, 1));
   }
   for (let run = 0; run < RUNS && performance.now() - benchStart < TOTAL_LIMIT_MS; run++) {
-    for (const clients of [1, 8, 32]) record(`small|${clients}|alone|sliced`, await phase(sliced.url, small, clients, false));
-    record('heavy|1|alone|sliced', await phase(sliced.url, heavy, 1, false));
-    record('heavy|1|alone|one call', await phase(oneCall.url, heavy, 1, false));
-    if (baseline) record('heavy|1|alone|baseline', await phase(baseline.url, heavy, 1, false));
+    for (const clients of [1, 8, 32]) record(`small|${clients}|alone|sliced`, await phase(sliced.url, small, clients));
+    record('heavy|1|alone|sliced', await phase(sliced.url, heavy, 1));
+    record('heavy|1|alone|one call', await phase(oneCall.url, heavy, 1));
+    if (baseline) record('heavy|1|alone|baseline', await phase(baseline.url, heavy, 1));
     for (const clients of [1, 8]) {
-      record(`small|${clients}|alone|one call`, await phase(oneCall.url, small, clients, false));
-      record(`small|${clients}|with heavy|sliced`, await phase(sliced.url, small, clients, true));
-      record(`small|${clients}|with heavy|one call`, await phase(oneCall.url, small, clients, true));
-      if (baseline) record(`small|${clients}|with heavy|baseline`, await phase(baseline.url, small, clients, true));
+      record(`small|${clients}|alone|one call`, await phase(oneCall.url, small, clients));
+      record(`small|${clients}|with refused|sliced`, await phase(sliced.url, small, clients, refused));
+      record(`small|${clients}|with heavy|sliced`, await phase(sliced.url, small, clients, heavy));
+      record(`small|${clients}|with heavy|one call`, await phase(oneCall.url, small, clients, heavy));
+      if (baseline) record(`small|${clients}|with heavy|baseline`, await phase(baseline.url, small, clients, heavy));
     }
     process.stderr.write(`bench-edge: run ${run + 1} of ${RUNS} done\n`);
   }
 } finally {
   await Promise.all([sliced, oneCall, baseline].filter(Boolean).map((w) => w.dispose()));
+  await heavyThread.terminate();
 }
 
 const cpus = os.cpus();
 console.log(`edge/worker.mjs in workerd (miniflare ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'miniflare', 'package.json'), 'utf8')).version}), closed-loop clients over HTTP on 127.0.0.1; ` +
   `${SECONDS} s per phase, median of ${rows.get('small|1|alone|sliced').length} runs; Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
-console.log('| request | clients | beside it | worker | requests/s | p50 | p99 | heavy requests done (p50) |');
+console.log('| request | clients | beside it | worker | requests/s | p50 | p99 | requests beside done (p50) |');
 console.log('|---|---:|---|---|---:|---:|---:|---:|');
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
 for (const [key, runs] of rows) {
   const [load, clients, beside, worker] = key.split('|');
   const m = (f) => median(runs.map(f));
-  const heavyCell = beside === 'with heavy' ? `${m((r) => r.heavyDone)} (${ms(m((r) => r.heavyP50))})` : '';
+  const heavyCell = beside !== 'alone' ? `${m((r) => r.heavyDone)} (${ms(m((r) => r.heavyP50))})` : '';
   const what = load === 'small' ? '100 KB, 50 claims' : '1 MB, 1000 claims';
-  console.log(`| ${what} | ${clients} | ${beside === 'with heavy' ? '1 client of 1 MB × 1000' : '–'} | ${worker === 'sliced' ? 'in steps' : worker === 'baseline' ? `baseline (${BASELINE})` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
+  const besideIt = { alone: '–', 'with heavy': '1 client of 1 MB × 1000', 'with refused': '1 client of the same body refused (400, not JSON)' }[beside];
+  console.log(`| ${what} | ${clients} | ${besideIt} | ${worker === 'sliced' ? 'in steps' : worker === 'baseline' ? `baseline (${BASELINE})` : 'one call'} | ${m((r) => r.rps).toFixed(1)} | ${ms(m((r) => r.p50))} | ${ms(m((r) => r.p99))} | ${heavyCell} |`);
 }
 console.log(`\nThe heavy request's steps in Node (SlicedValidation, claimsPerSlice 50, bytesPerStep 65536; medians of ${2 * RUNS + 1} runs):\n`);
 console.log('| library | body\'s parseJson | constructor | steps | longest step | second longest | sum of the steps |');
