@@ -13,7 +13,8 @@
 //! on a built Document that has answered claims before), report (one
 //! whole call, its report's JSON written to stdout, to compare answers
 //! between builds), sliced (the whole call in steps, `SlicedValidation`
-//! with the default slice options, as the edge worker makes it; the
+//! with the default slice options, as the edge worker makes it, or
+//! `EV_STEP_BYTES` source bytes a build step (a search part is 4 steps'); the
 //! longest step's wall time on stderr) and report-sliced (its report's
 //! JSON, which is report's).
 //!
@@ -120,8 +121,11 @@ fn main() {
             }
             "sliced" | "report-sliced" => {
                 let (null, clock) = (serde_json::Value::Null, FixedClock(0.0));
-                let mut v =
-                    SlicedValidation::new(source, &claims_json, &null, SliceOptions::default(), &clock).unwrap();
+                let mut options = SliceOptions::default();
+                if let Some(bytes) = std::env::var("EV_STEP_BYTES").ok().and_then(|b| b.parse().ok()) {
+                    options.bytes_per_step = bytes;
+                }
+                let mut v = SlicedValidation::new(source, &claims_json, &null, options, &clock).unwrap();
                 // (ms, step, claims done before it)
                 let mut times: Vec<(f64, usize, usize)> = Vec::new();
                 loop {

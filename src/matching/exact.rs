@@ -153,6 +153,19 @@ const MEMMEM_PATTERNS: usize = 16;
 /// documentation).
 pub struct MultiSearcher<'p> {
     patterns: Vec<&'p [u8]>,
+    plan: Plan<'p>,
+    grams: Option<&'p GramIndex>,
+    /// Asked inside every loop over the text; past it the search stops.
+    deadline: Option<&'p Deadline<'p>>,
+}
+
+/// What a [`MultiSearcher`] builds from its patterns (their bitmaps and
+/// prefix tables), owned: a search of the same patterns over one range of
+/// a text after another builds it once ([`MultiSearcher::with_plan`]).
+pub(crate) struct SearchPlan {
+    /// The patterns' count and total length: a searcher given this plan
+    /// with patterns of another shape builds its own.
+    shape: (usize, usize),
     /// Patterns of 8 to 23 bytes, keyed by their first 8.
     long: PrefixTable,
     /// Patterns of at least [`SAMPLED_MIN`] bytes, keyed by each of their
@@ -164,14 +177,17 @@ pub struct MultiSearcher<'p> {
     /// Patterns searched with `memmem` or looked up in `grams`: shorter
     /// than 4 bytes, or all of them when there are few.
     alone: Vec<usize>,
-    grams: Option<&'p GramIndex>,
-    /// Asked inside every loop over the text; past it the search stops.
-    deadline: Option<&'p Deadline<'p>>,
 }
 
-impl<'p> MultiSearcher<'p> {
-    /// Prepares `patterns` (empty ones never match).
-    pub fn new(patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
+/// A searcher's plan: its own, or one it was lent.
+enum Plan<'p> {
+    Own(SearchPlan),
+    Lent(&'p SearchPlan),
+}
+
+impl SearchPlan {
+    /// The plan of `patterns` (empty ones never match).
+    pub(crate) fn new(patterns: &[&[u8]]) -> SearchPlan {
         let few = patterns.len() <= MEMMEM_PATTERNS;
         let (mut long, mut mid, mut alone, mut sampled) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, p) in patterns.iter().enumerate() {
@@ -196,15 +212,48 @@ impl<'p> MultiSearcher<'p> {
             .filter_map(|&i| Some((i, *patterns.get(i)?)))
             .flat_map(|(i, p)| (0..stride).rev().filter_map(move |o| Some((key::<8>(p.get(o..)?), i as u32, o as u32))))
             .collect();
-        MultiSearcher {
-            patterns: patterns.to_vec(),
+        SearchPlan {
+            shape: shape_of(patterns),
             long: PrefixTable::new(long),
             sampled: PrefixTable::new(windows),
             stride,
             mid: PrefixTable::new(mid),
             alone,
+        }
+    }
+}
+
+/// The count and total length of `patterns` ([`SearchPlan::shape`]).
+fn shape_of(patterns: &[&[u8]]) -> (usize, usize) {
+    (patterns.len(), patterns.iter().map(|p| p.len()).sum())
+}
+
+impl<'p> MultiSearcher<'p> {
+    /// Prepares `patterns` (empty ones never match).
+    pub fn new(patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
+        MultiSearcher {
+            patterns: patterns.to_vec(),
+            plan: Plan::Own(SearchPlan::new(patterns)),
             grams: None,
             deadline: None,
+        }
+    }
+
+    /// A searcher of `patterns` with `plan`, which must have been made of
+    /// them ([`SearchPlan::new`]): nothing built. (Given patterns of
+    /// another count or total length, it builds its own plan.)
+    pub(crate) fn with_plan(plan: &'p SearchPlan, patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
+        let plan =
+            if plan.shape == shape_of(patterns) { Plan::Lent(plan) } else { Plan::Own(SearchPlan::new(patterns)) };
+        MultiSearcher { patterns: patterns.to_vec(), plan, grams: None, deadline: None }
+    }
+
+    /// The plan searched with.
+    #[inline]
+    fn plan(&self) -> &SearchPlan {
+        match &self.plan {
+            Plan::Own(plan) => plan,
+            Plan::Lent(plan) => plan,
         }
     }
 
@@ -234,13 +283,14 @@ impl<'p> MultiSearcher<'p> {
     /// `text`, overlapping ones included. Occurrences of one pattern come in
     /// ascending order.
     pub fn find_overlapping(&self, text: &[u8], mut f: impl FnMut(usize, usize)) {
-        if !self.long.is_empty() || !self.mid.is_empty() {
+        let plan = self.plan();
+        if !plan.long.is_empty() || !plan.mid.is_empty() {
             self.scan(text, &mut f);
         }
-        if !self.sampled.is_empty() {
+        if !plan.sampled.is_empty() {
             self.scan_sampled(text, &mut f);
         }
-        for &p in &self.alone {
+        for &p in &plan.alone {
             let Some(pat) = self.patterns.get(p) else {
                 continue;
             };
@@ -257,7 +307,8 @@ impl<'p> MultiSearcher<'p> {
     /// loop), then verified.
     fn scan(&self, text: &[u8], f: &mut impl FnMut(usize, usize)) {
         let mut candidates: Vec<u32> = Vec::with_capacity(SCAN_BLOCK);
-        let with_mid = !self.mid.is_empty();
+        let plan = self.plan();
+        let with_mid = !plan.mid.is_empty();
         let positions = text.len().saturating_sub(7);
         let mut from = 0;
         while from < text.len() {
@@ -269,9 +320,9 @@ impl<'p> MultiSearcher<'p> {
             // whole 8-byte windows
             let whole = from..to.min(positions);
             if with_mid {
-                collect_both(&self.long, &self.mid, text, whole, &mut candidates);
+                collect_both(&plan.long, &plan.mid, text, whole, &mut candidates);
             } else {
-                self.long.collect(text, whole, &mut candidates);
+                plan.long.collect(text, whole, &mut candidates);
             }
             for &at in &candidates {
                 if self.past_deadline() {
@@ -286,7 +337,7 @@ impl<'p> MultiSearcher<'p> {
             for at in positions..text.len().saturating_sub(3) {
                 if let Some(window) = text.get(at..at + 4) {
                     let w4 = u64::from(u32::from_le_bytes(window.try_into().unwrap_or([0; 4])));
-                    if self.mid.may_hold(w4) {
+                    if plan.mid.may_hold(w4) {
                         self.verify(text, at, f);
                     }
                 }
@@ -301,13 +352,14 @@ impl<'p> MultiSearcher<'p> {
     /// come in ascending order (entries of one window list a pattern's
     /// offsets in descending order).
     fn scan_sampled(&self, text: &[u8], f: &mut impl FnMut(usize, usize)) {
-        let table = &self.sampled;
+        let table = &self.plan().sampled;
+        let stride = self.plan().stride;
         let (bits, shift) = (table.bits.as_slice(), table.shift);
         let mask = bits.len() - 1;
         let mut probes: Vec<u32> = Vec::new();
         let mut at = 0;
         while let Some(window) = text.get(at..at + 8) {
-            if at % SCAN_BLOCK < self.stride && self.past_deadline() {
+            if at % SCAN_BLOCK < stride && self.past_deadline() {
                 return;
             }
             let w = u64::from_le_bytes(window.try_into().unwrap_or([0; 8]));
@@ -315,7 +367,7 @@ impl<'p> MultiSearcher<'p> {
             if bit_set(bits, (h >> 6) & mask, h) {
                 probes.push(at as u32);
             }
-            at += self.stride;
+            at += stride;
         }
         for at in probes {
             if self.past_deadline() {
@@ -342,16 +394,17 @@ impl<'p> MultiSearcher<'p> {
     #[inline]
     fn verify(&self, text: &[u8], at: usize, f: &mut impl FnMut(usize, usize)) {
         let rest = text.get(at..).unwrap_or_default();
+        let plan = self.plan();
         if let Some(&w) = rest.first_chunk::<8>() {
             let w = u64::from_le_bytes(w);
-            for &(_, p, _) in self.long.candidates(w) {
+            for &(_, p, _) in plan.long.candidates(w) {
                 if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
             }
         }
-        if let (false, Some(&w)) = (self.mid.is_empty(), rest.first_chunk::<4>()) {
-            for &(_, p, _) in self.mid.candidates(u64::from(u32::from_le_bytes(w))) {
+        if let (false, Some(&w)) = (plan.mid.is_empty(), rest.first_chunk::<4>()) {
+            for &(_, p, _) in plan.mid.candidates(u64::from(u32::from_le_bytes(w))) {
                 if self.patterns.get(p as usize).is_some_and(|pat| starts_with(rest, pat)) {
                     f(p as usize, at);
                 }
@@ -736,6 +789,50 @@ mod tests {
         assert_eq!(find_all(text, &refs), find_naive(text, &refs));
         for p in &refs {
             assert_eq!(find_one(text, p), find_naive(text, &[p])[0]);
+        }
+    }
+
+    /// Every occurrence `searcher` reports in `text`, per pattern, ascending.
+    fn occurrences(searcher: &MultiSearcher, text: &str, patterns: usize) -> Vec<Vec<(usize, usize)>> {
+        let mut out = vec![Vec::new(); patterns];
+        searcher.find_overlapping(text.as_bytes(), |p, start| {
+            let len = searcher.patterns.get(p).map_or(0, |pat| pat.len());
+            out[p].push((start, start + len));
+        });
+        out.iter_mut().for_each(|o| o.sort());
+        out
+    }
+
+    #[test]
+    fn a_lent_plan_finds_what_the_patterns_own_plan_finds() {
+        // one plan of patterns of every table (4-7, 8-23, 24+ bytes, and a
+        // short one), lent to searches of pieces of several texts; and a
+        // plan of other patterns, which the searcher does not use
+        let mut next = below(0x9E37_79B9_7F4A_7C15u64);
+        for round in 0..20 {
+            let alphabet: &[u8] = if round % 2 == 0 { b"ab " } else { b"abcdefgh " };
+            let text: String = (0..3000).map(|_| char::from(alphabet[next(alphabet.len())])).collect();
+            let pats: Vec<String> = (0..(MEMMEM_PATTERNS + 20))
+                .map(|_| {
+                    let len = [3, 4 + next(4), 8 + next(16), 24 + next(40)][next(4)];
+                    let start = next(text.len() - len);
+                    text[start..start + len].to_string()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = pats.iter().map(|p| p.as_bytes()).collect();
+            let plan = SearchPlan::new(&refs);
+            let other = SearchPlan::new(refs.get(1..).unwrap_or_default());
+            let mut from = 0;
+            while from < text.len() {
+                let to = (from + 1 + next(700)).min(text.len());
+                let piece = &text[from..to];
+                let own = occurrences(&MultiSearcher::new(&refs), piece, refs.len());
+                let strs: Vec<&str> = pats.iter().map(String::as_str).collect();
+                assert_eq!(own, find_naive(piece, &strs), "round {round} at {from}");
+                assert_eq!(occurrences(&MultiSearcher::with_plan(&plan, &refs), piece, refs.len()), own);
+                assert_eq!(occurrences(&MultiSearcher::with_plan(&other, &refs), piece, refs.len()), own);
+                from = to;
+            }
         }
     }
 

@@ -232,6 +232,9 @@ pub(super) struct Search {
     /// The distinct non-empty quotes (the index of one claim holding each),
     /// and the claims holding each, ascending; made at the first exact part.
     unique: Option<(Vec<usize>, Vec<Vec<usize>>)>,
+    /// The exact search's plan of the distinct quotes (made with `unique`,
+    /// used for every range of the text).
+    plan: Option<exact::SearchPlan>,
     /// Occurrences of each distinct quote so far.
     found: Vec<exact::Occurrences>,
     /// The text byte the next exact part starts at (a char boundary).
@@ -342,7 +345,8 @@ impl Search {
 
     /// The exact search of every quote in the occurrences starting in the
     /// next `bytes` of `text` (from [`Search::exact_from`], to a char
-    /// boundary), reading on by the longest quote's length less one byte.
+    /// boundary), reading on by the longest quote's length less one byte;
+    /// the searcher's plan is made at the first part.
     fn exact_part(&mut self, text: &str, grams: Option<&exact::GramIndex>, bytes: usize, deadline: &Deadline) {
         let (unique, _) = self.unique.get_or_insert_with(|| distinct_quotes(&self.quotes));
         let patterns: Vec<&[u8]> =
@@ -362,7 +366,8 @@ impl Search {
         let found = &mut self.found;
         // the gram index is over the whole text: only with the whole text
         let grams = if from == 0 && read_to >= text.len() { grams } else { None };
-        exact::MultiSearcher::new(&patterns).with_grams(grams).with_deadline(deadline).find_overlapping(
+        let plan = self.plan.get_or_insert_with(|| exact::SearchPlan::new(&patterns));
+        exact::MultiSearcher::with_plan(plan, &patterns).with_grams(grams).with_deadline(deadline).find_overlapping(
             range,
             |p, start| {
                 let start = from + start;
@@ -382,6 +387,7 @@ impl Search {
     fn exact_answers(&mut self) -> Vec<exact::Occurrences> {
         let mut answers = vec![exact::Occurrences::default(); self.quotes.len()];
         let owners = self.unique.take().map(|(_, owners)| owners).unwrap_or_default();
+        self.plan = None;
         for (mut hits, owners) in std::mem::take(&mut self.found).into_iter().zip(owners) {
             hits.spans.sort();
             for o in owners {
@@ -2460,6 +2466,29 @@ mod tests {
         Searched { exact, fuzzy: fuzzy_hits, fuzzy_totals }
     }
 
+    /// `claims` (JSON) on plain `text` searched in parts of `budget`, and
+    /// the search at once ([`searched_at_once`]): (in parts, at once, the
+    /// parts it took, the claims).
+    fn searched_both_ways(
+        text: &str,
+        claims: &Value,
+        config: &Config,
+        budget: SearchBudget,
+    ) -> (Searched, Searched, usize, usize) {
+        let doc = Document::new(text.to_string(), Some(crate::Format::PlainText)).expect("text");
+        let claims = super::super::ClaimSet::from_json(claims).expect("claims").claims;
+        let index = doc.index_for(config.profile(), false);
+        let prepared: Vec<Prepared> = claims.iter().map(|c| prepare(&doc, c, config.profile())).collect();
+        let want = searched_at_once(index, config, &prepared);
+        let (deadline, mut search, mut parts) = (Deadline::never(), Search::default(), 0);
+        while !search.step(&doc, &claims, config, budget, &deadline) {
+            parts += 1;
+            assert!(parts < 10 * (text.len() + claims.len()) + 100, "the search never ends");
+        }
+        let got = search.found(index, config, &deadline).expect("no deadline").searched;
+        (got, want, parts, claims.len())
+    }
+
     /// A text of random parts (emoji, CJK, combining marks, curly quotes,
     /// CRLF), some repeated; and claims on it: slices of it (some edited,
     /// some used twice), absent ones, an ellipsis one.
@@ -2508,29 +2537,17 @@ mod tests {
     #[test]
     fn a_search_in_parts_finds_what_the_search_at_once_does() {
         let mut rng = SplitMix64(0x5eed_0021);
-        let deadline = Deadline::never();
         let (mut exact_seen, mut fuzzy_seen, mut cut) = (0usize, 0usize, 0usize);
         for round in 0..400 {
             let (text, claims) = text_and_claims(&mut rng);
-            let doc = Document::new(text.clone(), Some(crate::Format::PlainText)).expect("text");
-            let claims = super::super::ClaimSet::from_json(&claims).expect("claims").claims;
             let config = if round % 3 == 0 {
                 Config::from_json(&json!({"exact_matching": {"case_sensitive": true}})).expect("config")
             } else {
                 Config::default()
             };
-            let index = doc.index_for(config.profile(), false);
-            let prepared: Vec<Prepared> = claims.iter().map(|c| prepare(&doc, c, config.profile())).collect();
-            let want = searched_at_once(index, &config, &prepared);
             let budget = SearchBudget { claims: rng.range(1, 4), bytes: rng.range(1, 40), queries: rng.range(1, 4) };
-            let mut search = Search::default();
-            let mut parts = 0;
-            while !search.step(&doc, &claims, &config, budget, &deadline) {
-                parts += 1;
-                assert!(parts < 10 * (text.len() + claims.len()) + 100, "the search never ends");
-            }
-            cut += usize::from(parts > claims.len() + 2);
-            let got = search.found(index, &config, &deadline).expect("no deadline").searched;
+            let (got, want, parts, claims) = searched_both_ways(&text, &claims, &config, budget);
+            cut += usize::from(parts > claims + 2);
             assert_eq!(got.exact, want.exact, "round {round}: {text:?}");
             assert_eq!(got.fuzzy, want.fuzzy, "round {round}: {text:?}");
             assert_eq!(got.fuzzy_totals, want.fuzzy_totals, "round {round}: {text:?}");
@@ -2548,26 +2565,17 @@ mod tests {
     #[test]
     fn a_search_in_parts_keeps_the_first_places_and_counts_the_rest() {
         let text = "ab\u{1F600}c 中文 ab\u{1F600}c\r\n".repeat(1100);
-        let doc = Document::new(text.clone(), Some(crate::Format::PlainText)).expect("text");
         let claims = json!({"claims": [
             {"id": "EV1", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
             {"id": "EV2", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab", "evidence_type": "paraphrase"},
             {"id": "EV3", "task_id": "P1.T001", "quote": "ab\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
             {"id": "EV4", "task_id": "P1.T001", "quote": "ax\u{1F600}c 中文 ab\u{1F600}c", "evidence_type": "direct_quote"},
         ]});
-        let claims = super::super::ClaimSet::from_json(&claims).expect("claims").claims;
-        let config = Config::default();
-        let index = doc.index_for(config.profile(), false);
-        let prepared: Vec<Prepared> = claims.iter().map(|c| prepare(&doc, c, config.profile())).collect();
-        let want = searched_at_once(index, &config, &prepared);
-        assert!(want.exact[1].total > MAX_PLACES_PER_CLAIM && want.exact[1].spans.len() == MAX_PLACES_PER_CLAIM);
-        assert!(want.fuzzy_totals[3] > MAX_PLACES_PER_CLAIM);
-        let deadline = Deadline::never();
         for bytes in [1, 7, 100, 4096] {
-            let mut search = Search::default();
             let budget = SearchBudget { claims: 1, bytes, queries: 1 };
-            while !search.step(&doc, &claims, &config, budget, &deadline) {}
-            let got = search.found(index, &config, &deadline).expect("no deadline").searched;
+            let (got, want, _, _) = searched_both_ways(&text, &claims, &Config::default(), budget);
+            assert!(want.exact[1].total > MAX_PLACES_PER_CLAIM && want.exact[1].spans.len() == MAX_PLACES_PER_CLAIM);
+            assert!(want.fuzzy_totals[3] > MAX_PLACES_PER_CLAIM);
             assert_eq!(
                 (got.exact, got.fuzzy, got.fuzzy_totals),
                 (want.exact.clone(), want.fuzzy.clone(), want.fuzzy_totals.clone()),
