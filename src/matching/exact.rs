@@ -181,7 +181,7 @@ pub(crate) struct SearchPlan {
 
 /// A searcher's plan: its own, or one it was lent.
 enum Plan<'p> {
-    Own(SearchPlan),
+    Own(Box<SearchPlan>),
     Lent(&'p SearchPlan),
 }
 
@@ -233,7 +233,7 @@ impl<'p> MultiSearcher<'p> {
     pub fn new(patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
         MultiSearcher {
             patterns: patterns.to_vec(),
-            plan: Plan::Own(SearchPlan::new(patterns)),
+            plan: Plan::Own(Box::new(SearchPlan::new(patterns))),
             grams: None,
             deadline: None,
         }
@@ -243,8 +243,11 @@ impl<'p> MultiSearcher<'p> {
     /// them ([`SearchPlan::new`]): nothing built. (Given patterns of
     /// another count or total length, it builds its own plan.)
     pub(crate) fn with_plan(plan: &'p SearchPlan, patterns: &[&'p [u8]]) -> MultiSearcher<'p> {
-        let plan =
-            if plan.shape == shape_of(patterns) { Plan::Lent(plan) } else { Plan::Own(SearchPlan::new(patterns)) };
+        let plan = if plan.shape == shape_of(patterns) {
+            Plan::Lent(plan)
+        } else {
+            Plan::Own(Box::new(SearchPlan::new(patterns)))
+        };
         MultiSearcher { patterns: patterns.to_vec(), plan, grams: None, deadline: None }
     }
 
