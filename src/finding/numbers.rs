@@ -33,13 +33,10 @@ impl Quantity {
     /// "a number from the content appears in the span", compared by value.
     pub fn agrees_with(&self, other: &Quantity) -> bool {
         self.percent == other.percent
-            && [self.low, self.high].iter().any(|a| [other.low, other.high].iter().any(|b| same_value(*a, *b)))
+            && [self.low, self.high]
+                .iter()
+                .any(|a| [other.low, other.high].iter().any(|b| crate::text::quantity::same_value(*a, *b)))
     }
-}
-
-/// Equal up to floating-point rounding (relative 1e-9).
-pub fn same_value(a: f64, b: f64) -> bool {
-    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
 }
 
 struct Scanner<'t> {
@@ -237,5 +234,9 @@ mod tests {
         assert!(!one("15%").agrees_with(&one("15")));
         assert!(one("15%").agrees_with(&one("15-20%")));
         assert!(!one("17%").agrees_with(&one("15-20%")));
+        // a last digit changed in a long number is another number
+        assert!(!one("4150509954 rows").agrees_with(&one("4150509955 rows")));
+        assert!(!one("$4,150,509.954M").agrees_with(&one("$4,150,509.955M")));
+        assert!(one("$4,150,509.955M").agrees_with(&one("4150509955000")));
     }
 }

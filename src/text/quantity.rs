@@ -35,6 +35,10 @@ pub const MAX_COMPARED: usize = 256;
 pub struct Quantity {
     /// Its value, scale applied.
     pub value: f64,
+    /// Its value exactly, as written (`None` past 38 significant digits):
+    /// what [`Quantity::equals`] compares, where `value` would hold
+    /// `4150509954` and `4150509955`, or two 17-digit ids, equal.
+    pub exact: Option<Decimal>,
     /// A percentage.
     pub percent: bool,
     /// Canonical unit, if one follows (or a currency sign precedes).
@@ -52,18 +56,102 @@ pub struct Quantity {
 }
 
 impl Quantity {
-    /// Same value, kind and unit.
+    /// Same value, kind and unit. The value is compared exactly when both
+    /// were read exactly (every number of digits and every number in words
+    /// of up to 38 significant digits), else as `f64` up to the rounding of
+    /// reading them ([`same_value`]).
     pub fn equals(&self, other: &Quantity) -> bool {
-        same_value(self.value, other.value)
-            && self.percent == other.percent
-            && self.unit == other.unit
-            && self.ordinal == other.ordinal
+        let same = match (self.exact, other.exact) {
+            (Some(a), Some(b)) => a == b,
+            _ => same_value(self.value, other.value),
+        };
+        same && self.percent == other.percent && self.unit == other.unit && self.ordinal == other.ordinal
     }
 }
 
-/// Equal up to floating-point rounding (relative 1e-9).
+/// Equal up to the rounding of reading them: a few units in the last
+/// place of an `f64` (`3.2 billion` read as 3.2 × 10⁹ and `3,200 million`
+/// as 3200 × 10⁶), far below the smallest difference between two numbers
+/// of 15 significant digits (one in 10¹⁵). Whole numbers are compared
+/// exactly. (A relative tolerance of 10⁻⁹ held `4150509954` and
+/// `4150509955` equal.)
 pub fn same_value(a: f64, b: f64) -> bool {
-    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    if a == b {
+        return true;
+    }
+    if a.fract() == 0.0 && b.fract() == 0.0 {
+        return false;
+    }
+    (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(b.abs())
+}
+
+/// A number's exact value: ± `mantissa` × 10^`exp`, the mantissa without
+/// trailing zeros (zero is +0 × 10⁰), so that a value has one key however
+/// it is written (`1,000` = `1000.0` = `1k` = `one thousand`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decimal {
+    negative: bool,
+    mantissa: u128,
+    exp: i32,
+}
+
+impl Decimal {
+    /// Most significant digits a [`Decimal`] holds (a `u128` holds 38).
+    const MAX_DIGITS: usize = 38;
+
+    /// `digits`: ASCII digits with at most one `.` (no sign, no
+    /// separators); `None` for anything else or past [`Self::MAX_DIGITS`]
+    /// significant digits.
+    fn parse(digits: &str) -> Option<Decimal> {
+        let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+        if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let all = format!("{int}{frac}");
+        let significant = all.trim_start_matches('0');
+        if significant.len() > Self::MAX_DIGITS {
+            return None;
+        }
+        let mantissa = if significant.is_empty() { 0 } else { significant.parse().ok()? };
+        let exp = -i32::try_from(frac.len()).ok()?;
+        Some(Decimal { negative: false, mantissa, exp }.normalized())
+    }
+
+    /// A whole number (a number in words); `None` for one that is not
+    /// whole or not below 2⁵³ (where `f64` holds every whole number).
+    fn whole(value: f64) -> Option<Decimal> {
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        if value.fract() != 0.0 || value.abs() >= EXACT {
+            return None;
+        }
+        // whole and below 2^53: the cast is exact
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let mantissa = value.abs() as u128;
+        Some(Decimal { negative: value < 0.0, mantissa, exp: 0 }.normalized())
+    }
+
+    /// Multiplied by `mult`, a power of ten (every scale word and letter);
+    /// `None` for any other multiplier.
+    fn scaled(self, mult: f64) -> Option<Decimal> {
+        let power = (0..=15).find(|&p| 10f64.powi(p) == mult)?;
+        Some(Decimal { exp: self.exp.checked_add(power)?, ..self }.normalized())
+    }
+
+    fn negated(self) -> Decimal {
+        Decimal { negative: !self.negative, ..self }.normalized()
+    }
+
+    /// Trailing zeros moved into the exponent; zero made +0 × 10⁰.
+    fn normalized(mut self) -> Decimal {
+        if self.mantissa == 0 {
+            return Decimal { negative: false, mantissa: 0, exp: 0 };
+        }
+        while self.mantissa % 10 == 0 {
+            self.mantissa /= 10;
+            self.exp = self.exp.saturating_add(1);
+        }
+        self
+    }
 }
 
 /// Scale words and letters (`bn`), with their multipliers.
@@ -282,6 +370,7 @@ fn read(words: &Words) -> Vec<Quantity> {
         let q_start = words.sign_before(&mut r, k, start);
         out.push(Quantity {
             value: r.value,
+            exact: r.exact,
             percent: r.percent,
             unit: r.unit,
             ordinal: r.ordinal,
@@ -308,6 +397,7 @@ struct Words<'t> {
 /// token after it.
 struct Found {
     value: f64,
+    exact: Option<Decimal>,
     unit: Option<&'static str>,
     ordinal: bool,
     /// A scale is already in the number (`5k`).
@@ -345,17 +435,18 @@ impl<'t> Words<'t> {
     /// or number words.
     fn number_at(&self, k: usize, end: usize) -> Option<Found> {
         let w = self.word(k).unwrap_or_default();
-        let (value, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        let (value, exact, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        {
             digits_token(w, self.reading.decimal_comma)
-                .map(|(v, unit, ordinal, scaled)| (v, unit, ordinal, scaled, k + 1, false))?
+                .map(|(v, exact, unit, ordinal, scaled)| (v, exact, unit, ordinal, scaled, k + 1, false))?
         } else if may_start_number(w) {
             number_words(self.text, &self.toks, &self.lower, k)
-                .map(|(v, ordinal, next)| (v, None, ordinal, false, next, true))?
+                .map(|(v, ordinal, next)| (v, Decimal::whole(v), None, ordinal, false, next, true))?
         } else {
             return None;
         };
         let end = self.end_of(next - 1, end);
-        Some(Found { value, unit, ordinal, scaled, percent: false, words, next, end })
+        Some(Found { value, exact, unit, ordinal, scaled, percent: false, words, next, end })
     }
 
     /// The multiplier of scale word `w`: `billion`, and under
@@ -374,6 +465,7 @@ impl<'t> Words<'t> {
         if let Some(mult) = self.word(r.next).and_then(|w| self.scale(w)) {
             if self.gap_to(r.end, r.next) {
                 r.value *= mult;
+                r.exact = r.exact.and_then(|d| d.scaled(mult));
                 r.end = self.end_of(r.next, r.end);
                 r.next += 1;
             }
@@ -455,6 +547,7 @@ impl<'t> Words<'t> {
             let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
                 r.value = -r.value;
+                r.exact = r.exact.map(Decimal::negated);
                 q_start = start - 1;
             }
         }
@@ -489,8 +582,8 @@ fn unit_of(w: &str) -> Option<&'static str> {
 /// A token starting with a digit: a number (`1,000`, `2.5`), maybe with a
 /// scale letter, unit or ordinal suffix against it (`5k`, `420ms`, `21st`).
 /// `None` for identifiers and versions (`2.3.0`, `3d6`). Returns (value,
-/// unit, ordinal, scaled).
-fn digits_token(w: &str, decimal_comma: bool) -> Option<(f64, Option<&'static str>, bool, bool)> {
+/// exact value, unit, ordinal, scaled).
+fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
     let b = w.as_bytes();
     let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
     let numeric = w.get(..n)?;
@@ -505,8 +598,9 @@ fn digits_token(w: &str, decimal_comma: bool) -> Option<(f64, Option<&'static st
     let comma_decimal = decimal_comma && !numeric.contains('.') && groups.len() == 2;
     if let (true, [whole, frac]) = (comma_decimal, groups.as_slice()) {
         if frac.len() != 3 && !whole.is_empty() && !frac.is_empty() {
-            let value: f64 = format!("{whole}.{frac}").parse().ok()?;
-            return digits_suffix(w.get(n..).unwrap_or(""), value);
+            let digits = format!("{whole}.{frac}");
+            let value: f64 = digits.parse().ok()?;
+            return digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits));
         }
     }
     if groups.len() > 1
@@ -520,27 +614,30 @@ fn digits_token(w: &str, decimal_comma: bool) -> Option<(f64, Option<&'static st
         digits.push_str(frac);
     }
     let value: f64 = digits.parse().ok()?;
-    digits_suffix(w.get(n..).unwrap_or(""), value)
+    digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits))
 }
+
+/// What [`digits_token`] reads: (value, exact value, unit, ordinal, scaled).
+type DigitsToken = (f64, Option<Decimal>, Option<&'static str>, bool, bool);
 
 /// What follows a number's digits in its token: nothing, an ordinal
 /// suffix, a scale letter or a unit.
-fn digits_suffix(rest: &str, mut value: f64) -> Option<(f64, Option<&'static str>, bool, bool)> {
+fn digits_suffix(rest: &str, mut value: f64, exact: Option<Decimal>) -> Option<DigitsToken> {
     if rest.is_empty() {
-        return Some((value, None, false, false));
+        return Some((value, exact, None, false, false));
     }
     // a digit after letters: an identifier (3d6, 4k2)
     if rest.bytes().any(|c| c.is_ascii_digit()) {
         return None;
     }
     if matches!(rest, "st" | "nd" | "rd" | "th") {
-        return Some((value, None, true, false));
+        return Some((value, exact, None, true, false));
     }
     if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
         value *= mult;
-        return Some((value, None, false, true));
+        return Some((value, exact.and_then(|d| d.scaled(mult)), None, false, true));
     }
-    unit_of(rest).map(|u| (value, Some(u), false, false))
+    unit_of(rest).map(|u| (value, exact, Some(u), false, false))
 }
 
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
@@ -877,8 +974,64 @@ mod tests {
             ("15%", "15"),
             ("second place", "third place"),
             ("-5 degrees", "5 degrees"),
+            // the last of many digits: no tolerance lets them through
+            ("4150509954", "4150509955"),
+            ("4,150,509,954", "4150509955"),
+            ("5068609911521279", "5068609911521280"),
+            ("50686099115212791", "50686099115212792"),
+            ("12345678901234567890123", "12345678901234567890124"),
+            ("0.1234567891", "0.1234567892"),
+            ("3.2000000001 billion", "3.2 billion"),
+            ("1.000000000001", "1"),
+            ("41505099.54", "41505099.55"),
         ] {
             assert!(!same(a, b), "{a:?} != {b:?}");
+        }
+    }
+
+    /// Every number of up to 17 digits against the same with one digit
+    /// changed, moved or dropped (random): never equal; and against itself
+    /// written with separators, a trailing `.0`, a scale word or letter:
+    /// always equal.
+    #[test]
+    fn a_changed_digit_is_never_equal_and_a_rewriting_always_is() {
+        let mut next = crate::test_rng::below(0x5eed_0027);
+        for _ in 0..20_000 {
+            let len = 1 + next(17);
+            let mut digits: Vec<u8> = (0..len).map(|_| b'0' + next(10) as u8).collect();
+            if digits[0] == b'0' {
+                digits[0] = b'1' + next(9) as u8;
+            }
+            let n = String::from_utf8(digits.clone()).unwrap_or_default();
+            let mut changed = digits.clone();
+            let at = next(len);
+            changed[at] = b'0' + ((changed[at] - b'0' + 1 + next(9) as u8) % 10);
+            if changed[0] == b'0' {
+                changed[0] = b'1';
+            }
+            let changed = String::from_utf8(changed).unwrap_or_default();
+            if changed != n {
+                assert!(!same(&n, &changed), "{n} = {changed}");
+            }
+            let mut grouped = String::new();
+            for (i, c) in n.chars().enumerate() {
+                if i > 0 && (len - i) % 3 == 0 {
+                    grouped.push(',');
+                }
+                grouped.push(c);
+            }
+            assert!(same(&n, &grouped), "{n} != {grouped}");
+            assert!(same(&n, &format!("{n}.0")), "{n} != {n}.0");
+            if len > 6 && n.ends_with("000000") {
+                let millions = &n[..len - 6];
+                assert!(same(&n, &format!("{millions} million")), "{n} != {millions} million");
+            }
+            if len > 3 {
+                let (whole, frac) = n.split_at(len - 3);
+                let thousands = format!("{whole}.{}k", frac.trim_end_matches('0'));
+                let thousands = thousands.replace(".k", "k");
+                assert!(same(&n, &thousands), "{n} != {thousands}");
+            }
         }
     }
 
