@@ -82,6 +82,11 @@ struct Prepared<'c> {
     /// for the meaning guard).
     normalized: Normalized,
     chars: usize,
+    /// What the quote's markup says that its text does not show (a link's
+    /// destination, an image's source, a tag's attributes): each such part's
+    /// text (its ends trimmed to alphanumerics) and words ([`hidden_words`]);
+    /// none for most quotes.
+    hidden: Vec<(String, Vec<String>)>,
 }
 
 /// Up to this many claims, a validation is a search of few patterns (each
@@ -877,12 +882,108 @@ fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'
             Normalized::from_units(doc.format().units(piece), profile).as_str().to_string()
         })
         .collect();
-    let normalized = Normalized::from_units(doc.format().units(original), profile);
+    let units = doc.format().units(original);
+    let hidden = hidden_words(original, &units);
+    let normalized = Normalized::from_units(units, profile);
     let quote = normalized.as_str().to_string();
     let chars = quote.chars().count();
     let cut = |t: &str| Normalized::from_units(doc.format().units(t.trim()), profile).as_str().to_string();
     let trimmed = (cut(claim.quote.get(..ts).unwrap_or("")), cut(claim.quote.get(te..).unwrap_or("")));
-    Prepared { claim, original, fragments, trimmed, quote, normalized, chars }
+    Prepared { claim, original, fragments, trimmed, quote, normalized, chars, hidden }
+}
+
+/// The parts of `text` that none of its `units` (its text as its format
+/// reads it) comes from and that hold a letter or digit, each as its text
+/// (trimmed to its first and last alphanumeric) and its words (alphanumeric
+/// runs): what markup says that the text does not show (a markdown link's
+/// destination, an image's source, an HTML tag's attributes, a comment).
+fn hidden_words(text: &str, units: &[crate::extract::Unit]) -> Vec<(String, Vec<String>)> {
+    let mut parts = Vec::new();
+    let mut covered = 0;
+    let mut take = |from: usize, to: usize| {
+        let part = text.get(from..to).unwrap_or("");
+        let words = alphanumeric_runs(part);
+        // a bare formatting tag (`<b>`, `</em>`) says nothing the text does not
+        let bare_tag = matches!(words.as_slice(), [w] if FORMATTING_TAGS.contains(&w.to_ascii_lowercase().as_str()));
+        if !words.is_empty() && !bare_tag {
+            let shown = part.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+            parts.push((shown, words.into_iter().map(str::to_string).collect()));
+        }
+    };
+    for u in units {
+        let (start, end) = (u.start as usize, u.end as usize);
+        if start > covered {
+            take(covered, start);
+        }
+        covered = covered.max(end);
+    }
+    if covered < text.len() {
+        take(covered, text.len());
+    }
+    parts
+}
+
+/// HTML elements that only format their text: written bare (no attribute)
+/// in a quote, [`hidden_words`] does not ask the source for them.
+const FORMATTING_TAGS: &[&str] = &[
+    "b",
+    "i",
+    "u",
+    "s",
+    "em",
+    "strong",
+    "mark",
+    "small",
+    "sub",
+    "sup",
+    "del",
+    "ins",
+    "code",
+    "kbd",
+    "samp",
+    "var",
+    "tt",
+    "strike",
+    "q",
+    "cite",
+    "abbr",
+    "span",
+    "p",
+    "br",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "blockquote",
+    "pre",
+    "hr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+];
+
+/// The maximal runs of alphanumeric chars of `text`, in order.
+fn alphanumeric_runs(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect()
+}
+
+/// Most bytes of the source around a match that [`ClaimContext::markup_discrepancy`]
+/// reads for the quote's hidden parts: past it they count as not found.
+const MARKUP_WINDOW_BYTES: usize = 64 * 1024;
+
+/// Most chars of the source's text around a match that a markup
+/// discrepancy shows.
+const MARKUP_SHOWN_CHARS: usize = 200;
+
+/// Where `part` (words) occurs as a run of consecutive `words`, from the start.
+fn run_at(words: &[&str], part: &[String]) -> Option<usize> {
+    if part.is_empty() {
+        return Some(0);
+    }
+    words.windows(part.len()).position(|w| w.iter().zip(part).all(|(a, b)| *a == b.as_str()))
 }
 
 /// Semantic matching through the host's embedder: the chunks and every
@@ -1597,6 +1698,60 @@ impl<'a> ClaimContext<'a> {
     /// ([`meaning::compare`]); a fuzzy span is widened to whole words; every
     /// non-exact match is checked for changed numbers and negations.
     fn judge(&self, c: &mut Candidate) {
+        self.judge_words(c);
+        if let Some(d) = c.norm.and_then(|(s, e)| self.markup_discrepancy(s, e)) {
+            merge(&mut c.discrepancies, vec![d]);
+        }
+    }
+
+    /// The quote's hidden parts ([`Prepared::hidden`]: a link's destination,
+    /// an image's source, a tag's attributes) against the source at the
+    /// match `s..e` (normalized bytes): each part's words, in the quote's
+    /// order, must be a run of the words of the source's original text
+    /// from the end of the char before the match to the start of the char
+    /// after it (up to [`MARKUP_WINDOW_BYTES`]), where the source's own
+    /// markup at this place is. A quote whose text is the source's but whose
+    /// link goes elsewhere is not what the source says.
+    fn markup_discrepancy(&self, s: usize, e: usize) -> Option<Discrepancy> {
+        if self.p.hidden.is_empty() {
+            return None;
+        }
+        let norm = self.index.normalized();
+        let text = norm.as_str();
+        let src = self.doc.source();
+        let from = text
+            .get(..s)
+            .and_then(|t| t.chars().next_back())
+            .and_then(|c| norm.original_range(s - c.len_utf8(), s))
+            .map_or(0, |r| r.1);
+        let to = text
+            .get(e..)
+            .and_then(|t| t.chars().next())
+            .and_then(|c| norm.original_range(e, e + c.len_utf8()))
+            .map_or(src.len(), |r| r.0);
+        let to = floor_char(src, to.min(from.saturating_add(MARKUP_WINDOW_BYTES)));
+        let window = src.get(from..to.max(from)).unwrap_or("");
+        let words = alphanumeric_runs(window);
+        let mut at = 0;
+        let mut missing = Vec::new();
+        for (shown, part) in &self.p.hidden {
+            match run_at(words.get(at..).unwrap_or_default(), part) {
+                Some(i) => at += i + part.len(),
+                None => missing.push(shown.clone()),
+            }
+        }
+        if missing.is_empty() {
+            return None;
+        }
+        let mut shown: String = window.chars().take(MARKUP_SHOWN_CHARS).collect();
+        if shown.len() < window.len() {
+            shown.push('…');
+        }
+        Some(Discrepancy { kind: "markup", quote: missing, source: vec![shown] })
+    }
+
+    /// [`Self::judge`]'s word-by-word part (the meaning guard).
+    fn judge_words(&self, c: &mut Candidate) {
         let Some((s, e)) = c.norm else { return };
         if !c.fragments.is_empty() {
             c.discrepancies = self.omissions(&c.fragments);
@@ -1732,6 +1887,7 @@ impl<'a> ClaimContext<'a> {
         let (code, what) = match d.kind {
             "number" => ("NUMBER_MISMATCH", "numbers"),
             "word" => ("WORD_SUBSTITUTION", "words"),
+            "markup" => ("MARKUP_MISMATCH", "link destinations or markup"),
             _ => ("NEGATION_MISMATCH", "negation"),
         };
         Warning {
@@ -1944,6 +2100,7 @@ fn omitted_kind(kind: &str) -> &'static str {
     match kind {
         "number" => "a number",
         "negation" => "a negation",
+        "markup" => "a link or markup",
         _ => "a qualifier",
     }
 }

@@ -94,10 +94,12 @@ impl Location {
     }
 }
 
-/// A number, negation or word that differs between the quote and the source.
+/// A number, negation or word that differs between the quote and the
+/// source, or a part of the quote's markup (a link's destination, an image's
+/// source, a tag's attributes) that the source does not have there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Discrepancy {
-    /// `number`, `negation` or `word`.
+    /// `number`, `negation`, `word` or `markup`.
     pub kind: &'static str,
     /// What the quote says (empty when it says nothing).
     pub quote: Vec<String>,
@@ -127,7 +129,7 @@ pub struct MatchDetails {
     /// Share of the context hint's words found near the match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_score: Option<f64>,
-    /// Changed numbers, negations or words.
+    /// Changed numbers, negations, words or markup.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub discrepancies: Vec<Discrepancy>,
     /// Word-level differences between the quote and a non-exact match (or

@@ -137,9 +137,13 @@ export interface Location {
   section?: string;
 }
 
-/** A number, negation or word that differs between quote and source. */
+/**
+ * A number, negation or word that differs between quote and source, or
+ * (`markup`) a part of the quote's markup (a link's destination, an image's
+ * source, a tag's attributes) that the source does not have at that place.
+ */
 export interface Discrepancy {
-  kind: "number" | "negation" | "word";
+  kind: "number" | "negation" | "word" | "markup";
   quote: string[];
   source: string[];
 }
@@ -265,7 +269,7 @@ export interface FailedClaim {
 }
 
 export interface ReportWarning {
-  /** E.g. `NUMBER_MISMATCH`, `WORD_SUBSTITUTION`, `NEGATION_MISMATCH`, `HIDDEN_TEXT`, `DUPLICATE_CLAIM_ID`. */
+  /** E.g. `NUMBER_MISMATCH`, `WORD_SUBSTITUTION`, `NEGATION_MISMATCH`, `MARKUP_MISMATCH`, `HIDDEN_TEXT`, `DUPLICATE_CLAIM_ID`. */
   code: string;
   message: string;
   claim_id?: string;

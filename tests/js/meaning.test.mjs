@@ -36,6 +36,28 @@ test('numbers inside tokens and number words are refused as NUMBER_MISMATCH', ()
   }
 });
 
+test('a long number with its last digit changed is refused', () => {
+  const src = '😀 crc = zlib.crc32(Buffer.from(\'world\', \'utf16le\'), crc);  // 4150509955\n';
+  const report = validateEvidence(src, { claims: [claim("crc = zlib.crc32(Buffer.from('world', 'utf16le'), crc);  // 4150509954")] }, null);
+  assert.equal(report.validated_claims[0].validation_status, 'LOW_CONFIDENCE');
+  assert.ok(report.warnings.some((w) => w.code === 'NUMBER_MISMATCH'), JSON.stringify(report.warnings));
+});
+
+test("a markdown quote whose link goes elsewhere is refused as MARKUP_MISMATCH; the same link passes", () => {
+  const md = '# Notes 😀\n\n前言 Contributed by Joyee Cheung in [#49849](https://github.com/nodejs/node/pull/49849) for this release.\n';
+  const claims = [
+    claim('Contributed by Joyee Cheung in [#49849](https://github.com/nodejs/node/pull/49850) for this release.', 'direct_quote', 'EV1'),
+    claim('Contributed by Joyee Cheung in [#49849](https://github.com/nodejs/node/pull/49849) for this release.', 'direct_quote', 'EV2'),
+  ];
+  const report = validateEvidence(md, { source_metadata: { format: 'markdown' }, claims }, null);
+  const [changed, same] = report.validated_claims;
+  assert.equal(changed.validation_status, 'LOW_CONFIDENCE');
+  assert.deepEqual(changed.match_details.discrepancies.find((d) => d.kind === 'markup').quote, ['https://github.com/nodejs/node/pull/49850']);
+  assert.ok(report.warnings.some((w) => w.code === 'MARKUP_MISMATCH' && w.claim_id === 'EV1'));
+  assert.equal(same.validation_status, 'VALIDATED');
+  assertSpan(md, changed.match_details, changed.match_details.matched_text, 'match');
+});
+
 test('typos and typographic noise stay VALIDATED', () => {
   for (const quote of ['The release 2.3.0 fixed the parsre', 'the board said "his proposal" passed with 4 votes', 'improvd the import speed']) {
     const r = one(source, quote);
