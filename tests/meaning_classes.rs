@@ -157,6 +157,15 @@ fn numbers_units_and_digits_inside_tokens_are_number_mismatches() {
             ("The table held 4,150,509,955 rows at the end.", "The table held 4,150,509,956 rows at the end."),
             ("Feature id 5068609911521279 shipped in June.", "Feature id 5068609911521280 shipped in June."),
             ("The ratio was 0.1234567891 in the second run.", "The ratio was 0.1234567892 in the second run."),
+            // the digits after the point are the source's: a version, a precision
+            (
+                "Support for building Vim with Python 3.10 was added.",
+                "Support for building Vim with Python 3.1 was added.",
+            ),
+            (
+                "The fare was 2.50 dollars per ride in the old city.",
+                "The fare was 2.5 dollars per ride in the old city.",
+            ),
         ],
     );
     accepted(
@@ -164,8 +173,8 @@ fn numbers_units_and_digits_inside_tokens_are_number_mismatches() {
         &[
             ("The table held 4,150,509,955 rows at the end.", "The table held 4150509955 rows at the end."),
             (
-                "The fare was 2.50 dollars per ride in the old city.",
-                "The fare was 2.5 dollars per ride in the old city.",
+                "The fare was 1,250 dollars per ride in the old city.",
+                "The fare was 1250 dollars per ride in the old city.",
             ),
         ],
     );

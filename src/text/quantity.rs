@@ -39,6 +39,11 @@ pub struct Quantity {
     /// what [`Quantity::equals`] compares, where `value` would hold
     /// `4150509954` and `4150509955`, or two 17-digit ids, equal.
     pub exact: Option<Decimal>,
+    /// The digits written after its decimal point, for a number of digits
+    /// without a scale (`3.10`: 2; `3.1`: 1; `3`, `3.2bn`, `five`: none):
+    /// `Python 3.10` is not `Python 3.1`, and the source's `2.50` is not
+    /// quoted as `2.5`.
+    pub decimals: Option<usize>,
     /// A percentage.
     pub percent: bool,
     /// Canonical unit, if one follows (or a currency sign precedes).
@@ -56,7 +61,7 @@ pub struct Quantity {
 }
 
 impl Quantity {
-    /// Same value, kind and unit. The value is compared exactly when both
+    /// Same value, written precision, kind and unit. The value is compared exactly when both
     /// were read exactly (every number of digits and every number in words
     /// of up to 38 significant digits), else as `f64` up to the rounding of
     /// reading them ([`same_value`]).
@@ -65,7 +70,10 @@ impl Quantity {
             (Some(a), Some(b)) => a == b,
             _ => same_value(self.value, other.value),
         };
-        same && self.percent == other.percent && self.unit == other.unit && self.ordinal == other.ordinal
+        same && self.decimals == other.decimals
+            && self.percent == other.percent
+            && self.unit == other.unit
+            && self.ordinal == other.ordinal
     }
 }
 
@@ -371,6 +379,7 @@ fn read(words: &Words) -> Vec<Quantity> {
         out.push(Quantity {
             value: r.value,
             exact: r.exact,
+            decimals: r.decimals,
             percent: r.percent,
             unit: r.unit,
             ordinal: r.ordinal,
@@ -398,6 +407,7 @@ struct Words<'t> {
 struct Found {
     value: f64,
     exact: Option<Decimal>,
+    decimals: Option<usize>,
     unit: Option<&'static str>,
     ordinal: bool,
     /// A scale is already in the number (`5k`).
@@ -435,18 +445,19 @@ impl<'t> Words<'t> {
     /// or number words.
     fn number_at(&self, k: usize, end: usize) -> Option<Found> {
         let w = self.word(k).unwrap_or_default();
-        let (value, exact, unit, ordinal, scaled, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit)
-        {
-            digits_token(w, self.reading.decimal_comma)
-                .map(|(v, exact, unit, ordinal, scaled)| (v, exact, unit, ordinal, scaled, k + 1, false))?
+        let (read, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            (digits_token(w, self.reading.decimal_comma)?, k + 1, false)
         } else if may_start_number(w) {
-            number_words(self.text, &self.toks, &self.lower, k)
-                .map(|(v, ordinal, next)| (v, Decimal::whole(v), None, ordinal, false, next, true))?
+            let (value, ordinal, next) = number_words(self.text, &self.toks, &self.lower, k)?;
+            let read =
+                DigitsToken { value, exact: Decimal::whole(value), decimals: None, unit: None, ordinal, scaled: false };
+            (read, next, true)
         } else {
             return None;
         };
         let end = self.end_of(next - 1, end);
-        Some(Found { value, exact, unit, ordinal, scaled, percent: false, words, next, end })
+        let DigitsToken { value, exact, decimals, unit, ordinal, scaled } = read;
+        Some(Found { value, exact, decimals, unit, ordinal, scaled, percent: false, words, next, end })
     }
 
     /// The multiplier of scale word `w`: `billion`, and under
@@ -466,6 +477,7 @@ impl<'t> Words<'t> {
             if self.gap_to(r.end, r.next) {
                 r.value *= mult;
                 r.exact = r.exact.and_then(|d| d.scaled(mult));
+                r.decimals = None;
                 r.end = self.end_of(r.next, r.end);
                 r.next += 1;
             }
@@ -581,8 +593,7 @@ fn unit_of(w: &str) -> Option<&'static str> {
 
 /// A token starting with a digit: a number (`1,000`, `2.5`), maybe with a
 /// scale letter, unit or ordinal suffix against it (`5k`, `420ms`, `21st`).
-/// `None` for identifiers and versions (`2.3.0`, `3d6`). Returns (value,
-/// exact value, unit, ordinal, scaled).
+/// `None` for identifiers and versions (`2.3.0`, `3d6`).
 fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
     let b = w.as_bytes();
     let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
@@ -600,7 +611,7 @@ fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
         if frac.len() != 3 && !whole.is_empty() && !frac.is_empty() {
             let digits = format!("{whole}.{frac}");
             let value: f64 = digits.parse().ok()?;
-            return digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits));
+            return digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits), Some(frac.len()));
         }
     }
     if groups.len() > 1
@@ -614,30 +625,41 @@ fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
         digits.push_str(frac);
     }
     let value: f64 = digits.parse().ok()?;
-    digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits))
+    let decimals = digits.split_once('.').map(|(_, frac)| frac.len());
+    digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits), decimals)
 }
 
-/// What [`digits_token`] reads: (value, exact value, unit, ordinal, scaled).
-type DigitsToken = (f64, Option<Decimal>, Option<&'static str>, bool, bool);
+/// What [`digits_token`] reads.
+struct DigitsToken {
+    value: f64,
+    exact: Option<Decimal>,
+    /// Digits after the decimal point, unscaled ([`Quantity::decimals`]).
+    decimals: Option<usize>,
+    unit: Option<&'static str>,
+    ordinal: bool,
+    /// A scale letter or word is against the digits (`5k`).
+    scaled: bool,
+}
 
 /// What follows a number's digits in its token: nothing, an ordinal
 /// suffix, a scale letter or a unit.
-fn digits_suffix(rest: &str, mut value: f64, exact: Option<Decimal>) -> Option<DigitsToken> {
+fn digits_suffix(rest: &str, value: f64, exact: Option<Decimal>, decimals: Option<usize>) -> Option<DigitsToken> {
+    let read = DigitsToken { value, exact, decimals, unit: None, ordinal: false, scaled: false };
     if rest.is_empty() {
-        return Some((value, exact, None, false, false));
+        return Some(read);
     }
     // a digit after letters: an identifier (3d6, 4k2)
     if rest.bytes().any(|c| c.is_ascii_digit()) {
         return None;
     }
     if matches!(rest, "st" | "nd" | "rd" | "th") {
-        return Some((value, exact, None, true, false));
+        return Some(DigitsToken { ordinal: true, ..read });
     }
     if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
-        value *= mult;
-        return Some((value, exact.and_then(|d| d.scaled(mult)), None, false, true));
+        let exact = exact.and_then(|d| d.scaled(mult));
+        return Some(DigitsToken { value: value * mult, exact, decimals: None, scaled: true, ..read });
     }
-    unit_of(rest).map(|u| (value, exact, Some(u), false, false))
+    unit_of(rest).map(|u| DigitsToken { unit: Some(u), ..read })
 }
 
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,
@@ -984,15 +1006,19 @@ mod tests {
             ("3.2000000001 billion", "3.2 billion"),
             ("1.000000000001", "1"),
             ("41505099.54", "41505099.55"),
+            // the digits written after the point: a version, a precision
+            ("Python 3.10", "Python 3.1"),
+            ("2.50%", "2.5%"),
+            ("5", "5.0"),
         ] {
             assert!(!same(a, b), "{a:?} != {b:?}");
         }
     }
 
     /// Every number of up to 17 digits against the same with one digit
-    /// changed, moved or dropped (random): never equal; and against itself
-    /// written with separators, a trailing `.0`, a scale word or letter:
-    /// always equal.
+    /// changed (random): never equal; against itself with a trailing `.0`
+    /// (another written precision): never equal; and against itself written
+    /// with separators, a scale word or letter: always equal.
     #[test]
     fn a_changed_digit_is_never_equal_and_a_rewriting_always_is() {
         let mut next = crate::test_rng::below(0x5eed_0027);
@@ -1021,7 +1047,8 @@ mod tests {
                 grouped.push(c);
             }
             assert!(same(&n, &grouped), "{n} != {grouped}");
-            assert!(same(&n, &format!("{n}.0")), "{n} != {n}.0");
+            assert!(!same(&n, &format!("{n}.0")), "{n} = {n}.0 (written precision)");
+            assert!(same(&format!("{n}.50"), &format!("{grouped}.50")), "{n}.50 != {grouped}.50");
             if len > 6 && n.ends_with("000000") {
                 let millions = &n[..len - 6];
                 assert!(same(&n, &format!("{millions} million")), "{n} != {millions} million");
