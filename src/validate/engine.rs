@@ -1128,7 +1128,24 @@ impl<'a> ClaimContext<'a> {
     /// The claim's status from its occurrences; `None` when the deadline
     /// passed before it was decided.
     fn decide(&self, hits: &Hits) -> Option<Decided> {
-        let (candidates, rejected, context_removed_all) = self.judged_candidates(hits)?;
+        let (mut candidates, rejected, context_removed_all) = self.judged_candidates(hits)?;
+        // a near copy of a passage that says something else there (a word,
+        // number, negation or link changed: an exact, fuzzy or token passage
+        // holding at least `fuzzy_matching.similarity_threshold` of the
+        // quote, which the guard compared word by word) is what the source
+        // does not say: a looser match (the lexical or embedding semantic
+        // matcher, which weigh content words and not `before` against
+        // `after` or `add` against `remove`; a section) does not make it
+        // VALIDATED
+        let aligned = |c: &Candidate| {
+            matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || c.method == Some(SemanticMethod::Tokens)
+        };
+        let changed_copy = |c: &Candidate| {
+            aligned(c) && !c.discrepancies.is_empty() && c.similarity >= self.config.fuzzy_matching.similarity_threshold
+        };
+        if candidates.iter().any(changed_copy) {
+            candidates.retain(aligned);
+        }
         let places = dedupe(candidates, self.deadline)?;
         if places.is_empty() {
             let decided = self.not_found(rejected, context_removed_all);

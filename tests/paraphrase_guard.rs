@@ -1,0 +1,67 @@
+//! A claim typed `paraphrase` that is a near copy of a passage with a word
+//! changed (`before` for `after`, `remove` for `add`, `must` for `may`,
+//! `is not` for `is`) says what the source does not: the token passage
+//! where its words are, compared word by word, shows the change, and the
+//! lexical matcher (which weighs content words, not `before` against
+//! `after`) no longer makes it VALIDATED elsewhere or at the same place.
+//! The same sentences quoted as written stay VALIDATED.
+#![cfg(not(target_arch = "wasm32"))]
+
+use evidence_validator::host::FixedClock;
+use evidence_validator::validate_evidence;
+use serde_json::{json, Value};
+
+/// Text around the sentences, so that the lexical matcher has chunks to
+/// choose from (emoji, CJK and CRLF included).
+const FILLER: &str = "Release notes 😀 前言。\r\nThe maintainers thank everyone who tested the betas.\r\n\r\n";
+
+const SENTENCES: &[&str] = &[
+    "Problem: Vim9: no check for space before a comment in a for loop.",
+    "The team will add the new contributor to the collaborators list this week.",
+    "Changing the span may cause breakage if you were relying on the old output.",
+    "The cursor is on a character wider than a screen cell after the redraw.",
+    "To give only read access to the entrypoint of the application, pass the flag.",
+];
+
+const CHANGED: &[&str] = &[
+    "Problem: Vim9: no check for space after a comment in a for loop.",
+    "The team will remove the new contributor from the collaborators list this week.",
+    "Changing the span must cause breakage if you were relying on the old output.",
+    "The cursor is not on a character wider than a screen cell after the redraw.",
+    "To give only write access to the entrypoint of the application, pass the flag.",
+];
+
+fn statuses(quotes: &[&str]) -> Vec<(String, String)> {
+    let source = format!("{FILLER}{}\r\n\r\nOther notes follow here.\r\n", SENTENCES.join("\r\n\r\n"));
+    let claims: Vec<Value> = quotes
+        .iter()
+        .enumerate()
+        .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "paraphrase"}))
+        .collect();
+    let report =
+        validate_evidence(&source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
+    let report = serde_json::to_value(report).expect("serializable");
+    report["validated_claims"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let method = r["match_details"]["semantic_method"].as_str().unwrap_or("").to_string();
+            (r["validation_status"].as_str().unwrap_or("").to_string(), method)
+        })
+        .collect()
+}
+
+#[test]
+fn a_paraphrase_that_changes_one_word_of_a_passage_is_not_validated() {
+    for (q, (status, method)) in CHANGED.iter().zip(statuses(CHANGED)) {
+        assert_ne!(status, "VALIDATED", "{q:?} ({method})");
+    }
+}
+
+#[test]
+fn the_same_sentences_as_written_are_validated() {
+    for (q, (status, method)) in SENTENCES.iter().zip(statuses(SENTENCES)) {
+        assert_eq!(status, "VALIDATED", "{q:?} ({method})");
+    }
+}
