@@ -39,6 +39,11 @@ pub struct EvaluationItem {
     pub evidence_quote: String,
     /// Seconds since speech start of the first quoted word.
     pub evidence_timestamp: f64,
+    /// Who said it, when the item names a speaker (a transcript's speaker
+    /// label: WebVTT `<v Name>`, a diarization label such as `spk_1`):
+    /// checked against the labels of the matched words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_speaker: Option<String>,
     /// Any other fields, kept as given.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -47,7 +52,13 @@ pub struct EvaluationItem {
 impl EvaluationItem {
     /// An item with a quote and a timestamp and no text.
     pub fn new(evidence_quote: impl Into<String>, evidence_timestamp: f64) -> EvaluationItem {
-        EvaluationItem { text: None, evidence_quote: evidence_quote.into(), evidence_timestamp, extra: Map::new() }
+        EvaluationItem {
+            text: None,
+            evidence_quote: evidence_quote.into(),
+            evidence_timestamp,
+            evidence_speaker: None,
+            extra: Map::new(),
+        }
     }
 
     /// The same item with `text`.
@@ -56,9 +67,16 @@ impl EvaluationItem {
         self
     }
 
+    /// The same item naming `speaker` as who said the quote.
+    pub fn with_speaker(mut self, speaker: impl Into<String>) -> EvaluationItem {
+        self.evidence_speaker = Some(speaker.into());
+        self
+    }
+
     /// Parses an item at `path` (for error messages): an object with a string
     /// `evidence_quote` and a number `evidence_timestamp` ≥ 0; `text`, when
-    /// present, a string.
+    /// present, a string; `evidence_speaker`, when present, a string that is
+    /// not blank.
     pub fn from_json(value: &Value, path: &JsonPath) -> Result<EvaluationItem> {
         let Value::Object(o) = value else {
             return Err(Error::invalid_input(
@@ -117,12 +135,25 @@ impl EvaluationItem {
                 ))
             }
         };
+        let evidence_speaker = match o.get("evidence_speaker") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(other) => {
+                return Err(Error::invalid_input(
+                    &path.key("evidence_speaker"),
+                    "type",
+                    format!("evidence_speaker must be a speaker's label (a string that is not blank), got {other}"),
+                ))
+            }
+        };
         let extra = o
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "text"))
+            .filter(|(k, _)| {
+                !matches!(k.as_str(), "evidence_quote" | "evidence_timestamp" | "evidence_speaker" | "text")
+            })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(EvaluationItem { text, evidence_quote: quote, evidence_timestamp: timestamp, extra })
+        Ok(EvaluationItem { text, evidence_quote: quote, evidence_timestamp: timestamp, evidence_speaker, extra })
     }
 
     /// The item as JSON.

@@ -194,6 +194,7 @@ pub fn render_script(validated: &ValidatedEvaluation, options: &RedactionOptions
                 text: item.text.as_deref().map(&mut redact),
                 evidence_quote: redact(&item.evidence_quote),
                 evidence_timestamp: item.evidence_timestamp,
+                evidence_speaker: item.evidence_speaker.as_deref().map(&mut redact),
                 extra: redact_map(&item.extra, &mut redact),
             };
             let text = r.text.as_deref().map(str::trim).filter(|t| !t.is_empty());

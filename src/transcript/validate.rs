@@ -32,6 +32,13 @@
 //!   nearest is reported with the failed check. Every occurrence is listed.
 //! - A timestamp that is not a finite number ≥ 0 fails locality
 //!   (`INVALID_TIMESTAMP`).
+//! - **Speaker** (not in the spec; an item that names `evidence_speaker`):
+//!   every matched word must carry that speaker's label (the word's, else
+//!   its segment's; compared trimmed, case-insensitively). A word of
+//!   another speaker fails (`SPEAKER_MISMATCH`, naming who said it); a
+//!   matched word with no label leaves it not evaluated
+//!   (`NO_SPEAKER_LABELS`: not passed, as nothing shows who said it). An
+//!   occurrence by the named speaker is chosen before any other.
 
 use super::config::TranscriptConfig;
 use super::evaluation::{EvaluationItem, ItemKind, StructuredEvaluation};
@@ -60,6 +67,9 @@ pub enum CheckName {
     Length,
     /// The match is near `evidence_timestamp`.
     TimestampLocality,
+    /// The matched words are the named speaker's (only for an item with
+    /// `evidence_speaker`).
+    Speaker,
 }
 
 impl CheckName {
@@ -69,6 +79,7 @@ impl CheckName {
             CheckName::ContiguousMatch => "contiguous_match",
             CheckName::Length => "length",
             CheckName::TimestampLocality => "timestamp_locality",
+            CheckName::Speaker => "speaker",
         }
     }
 }
@@ -112,6 +123,14 @@ pub enum CheckReason {
     NoTimestamps,
     /// Any check: not evaluated, the time limit (`max_processing_time_seconds`) ran out first.
     TimeLimitExceeded,
+    /// Speaker: every matched word is the named speaker's.
+    SpeakerMatched,
+    /// Speaker: a matched word is another speaker's.
+    SpeakerMismatch,
+    /// Speaker: a matched word has no speaker label.
+    NoSpeakerLabels,
+    /// Speaker: the item names no speaker (the check is not in the result).
+    NotAsked,
 }
 
 /// One check's result.
@@ -194,6 +213,10 @@ pub struct MatchedSpan {
     pub end_time: Option<f64>,
     /// The timing evidence (absent when the match has no timing at all).
     pub locality: Option<Locality>,
+    /// The speaker labels of the matched words, each once, in order (empty
+    /// when the transcript has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub speakers: Vec<String>,
 }
 
 /// Every place the whole quote occurs, briefly.
@@ -246,7 +269,10 @@ pub struct ItemValidation {
     pub length: Check,
     /// Timestamp locality.
     pub timestamp_locality: Check,
-    /// The checks that did not pass, in the spec's order.
+    /// Who said it, for an item that names `evidence_speaker`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<Check>,
+    /// The checks that did not pass, in the spec's order (then `speaker`).
     pub failed_checks: Vec<CheckName>,
     /// The chosen occurrence.
     pub matched: Option<MatchedSpan>,
@@ -265,6 +291,7 @@ impl ItemValidation {
             CheckName::ContiguousMatch => &self.contiguous_match,
             CheckName::Length => &self.length,
             CheckName::TimestampLocality => &self.timestamp_locality,
+            CheckName::Speaker => self.speaker.as_ref().unwrap_or(&SPEAKER_NOT_ASKED),
         }
     }
 
@@ -273,6 +300,11 @@ impl ItemValidation {
         self.failed_checks.iter().map(|c| format!("{}: {}", c.name(), self.check(*c).message)).collect()
     }
 }
+
+/// [`ItemValidation::check`] of the speaker check for an item that names
+/// no speaker.
+static SPEAKER_NOT_ASKED: Check =
+    Check { status: CheckStatus::NotEvaluated, reason: CheckReason::NotAsked, message: String::new() };
 
 fn secs(t: f64) -> String {
     format!("{t:.2} s")
@@ -418,7 +450,17 @@ pub fn validate_item_within(
         )
     })?;
     let n = quote.words.len();
-    let (localities, chosen) = choose_occurrence(transcript, &starts, n, ts, window, config, deadline)?;
+    let (localities, mut chosen) = choose_occurrence(transcript, &starts, n, ts, window, config, deadline)?;
+    // an occurrence by the named speaker first (then as chosen: within
+    // the window, nearest, earliest)
+    if let Some(speaker) = item.evidence_speaker.as_deref() {
+        let by_speaker: Vec<usize> = (0..starts.len())
+            .filter(|&k| starts.get(k).is_some_and(|&i| said_by(transcript, i, i + n, speaker)))
+            .collect();
+        if !by_speaker.is_empty() && !chosen.is_some_and(|c| by_speaker.contains(&c)) {
+            chosen = by_speaker.iter().copied().min_by(|&a, &b| occurrence_key(&localities, a, b));
+        }
+    }
     let matched = chosen.and_then(|k| {
         let (&start, locality) = starts.get(k).zip(localities.get(k))?;
         matched_span(transcript, start, start + n, locality.clone())
@@ -428,13 +470,15 @@ pub fn validate_item_within(
         contiguous_check(transcript, &quote, &starts, matched.as_ref(), ts, config, deadline)?;
     let length = length_check(n, config.max_quote_tokens);
     let timestamp_locality = locality_check(transcript, matched.as_ref(), starts.len(), ts, window);
+    let speaker = item.evidence_speaker.as_deref().map(|s| speaker_check(transcript, matched.as_ref(), s));
     let failed_checks: Vec<CheckName> = [
-        (CheckName::ContiguousMatch, &contiguous_match),
-        (CheckName::Length, &length),
-        (CheckName::TimestampLocality, &timestamp_locality),
+        (CheckName::ContiguousMatch, Some(&contiguous_match)),
+        (CheckName::Length, Some(&length)),
+        (CheckName::TimestampLocality, Some(&timestamp_locality)),
+        (CheckName::Speaker, speaker.as_ref()),
     ]
     .iter()
-    .filter(|(_, c)| !c.passed())
+    .filter(|(_, c)| c.is_some_and(|c| !c.passed()))
     .map(|(n, _)| *n)
     .collect();
     Ok(ItemValidation {
@@ -445,6 +489,7 @@ pub fn validate_item_within(
         contiguous_match,
         length,
         timestamp_locality,
+        speaker,
         failed_checks,
         matched,
         occurrence_count: starts.len(),
@@ -524,15 +569,19 @@ fn choose_occurrence(
         }
         localities.push(span_locality(transcript, i, i + n, ts, window));
     }
+    let chosen = (0..starts.len()).min_by(|&a, &b| occurrence_key(&localities, a, b));
+    Ok((localities, chosen))
+}
+
+/// The order occurrences are chosen in: within the window first, then the
+/// nearest, then the earliest.
+fn occurrence_key(localities: &[Option<Locality>], a: usize, b: usize) -> std::cmp::Ordering {
     let key = |k: usize| {
         let l = localities.get(k).and_then(Option::as_ref);
         (!l.is_some_and(|l| l.within_window), l.map_or(f64::INFINITY, |l| l.distance_seconds))
     };
-    let chosen = (0..starts.len()).min_by(|&a, &b| {
-        let (ka, kb) = (key(a), key(b));
-        ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
-    });
-    Ok((localities, chosen))
+    let (ka, kb) = (key(a), key(b));
+    ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
 }
 
 /// The first [`MAX_LISTED_OCCURRENCES`] occurrences as reported.
@@ -816,7 +865,11 @@ impl ItemValidation {
             contiguous_match: check(),
             length: check(),
             timestamp_locality: check(),
-            failed_checks: vec![CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality],
+            speaker: item.evidence_speaker.as_ref().map(|_| check()),
+            failed_checks: [CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality]
+                .into_iter()
+                .chain(item.evidence_speaker.as_ref().map(|_| CheckName::Speaker))
+                .collect(),
             matched: None,
             occurrence_count: 0,
             occurrences: Vec::new(),
@@ -860,7 +913,75 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
         start_time: first.start,
         end_time: end_time(first.start, tokens.get(start..end).unwrap_or(&[])),
         locality,
+        speakers: speakers_of(t, start, end).into_iter().flatten().fold(Vec::new(), |mut all, s| {
+            if !all.iter().any(|a: &String| a == s) {
+                all.push(s.to_string());
+            }
+            all
+        }),
     })
+}
+
+/// The speaker label of each token `start..end` (its word's, else its
+/// segment's), `None` for a token without one.
+fn speakers_of(t: &Transcript, start: usize, end: usize) -> Vec<Option<&str>> {
+    let tokens = t.tokens().get(start..end).unwrap_or_default();
+    tokens
+        .iter()
+        .map(|tok| {
+            let word = tok.word.and_then(|w| t.words().get(w)).and_then(|w| w.speaker.as_deref());
+            word.or_else(|| tok.segment.and_then(|s| t.segments().get(s)).and_then(|s| s.speaker.as_deref()))
+        })
+        .collect()
+}
+
+/// Whether `label` names `speaker` (trimmed, case-insensitively).
+fn same_speaker(label: &str, speaker: &str) -> bool {
+    label.trim().to_lowercase() == speaker.trim().to_lowercase()
+}
+
+/// Whether every token `start..end` is `speaker`'s.
+fn said_by(t: &Transcript, start: usize, end: usize, speaker: &str) -> bool {
+    speakers_of(t, start, end).iter().all(|s| s.is_some_and(|s| same_speaker(s, speaker)))
+}
+
+/// The speaker check of the chosen occurrence.
+fn speaker_check(t: &Transcript, matched: Option<&MatchedSpan>, speaker: &str) -> Check {
+    let Some(m) = matched else {
+        return Check::new(
+            CheckStatus::NotEvaluated,
+            CheckReason::NoMatch,
+            format!("the quote was not found, so nothing shows that {speaker:?} said it"),
+        );
+    };
+    let labels = speakers_of(t, m.token_start, m.token_end);
+    let others: Vec<&str> =
+        labels.iter().flatten().copied().filter(|s| !same_speaker(s, speaker)).fold(Vec::new(), |mut all, s| {
+            if !all.contains(&s) {
+                all.push(s);
+            }
+            all
+        });
+    if !others.is_empty() {
+        let who = others.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+        return Check::new(
+            CheckStatus::Failed,
+            CheckReason::SpeakerMismatch,
+            format!("the item says {speaker:?} said it; the transcript gives the words to {who}"),
+        );
+    }
+    let unlabelled = labels.iter().filter(|s| s.is_none()).count();
+    if unlabelled > 0 {
+        return Check::new(
+            CheckStatus::NotEvaluated,
+            CheckReason::NoSpeakerLabels,
+            format!(
+                "{unlabelled} of the {} matched tokens carry no speaker label: nothing shows that {speaker:?} said them",
+                labels.len()
+            ),
+        );
+    }
+    Check::new(CheckStatus::Passed, CheckReason::SpeakerMatched, format!("every matched word is {speaker:?}'s"))
 }
 
 /// When a passage ends: the latest end of its tokens, never before `start`

@@ -159,6 +159,12 @@ export interface EvaluationItem {
   evidence_quote: string;
   /** Seconds since speech start of the quote's first word (≥ 0). */
   evidence_timestamp: number;
+  /**
+   * Who said it: a speaker label of the transcript (WebVTT `<v Name>`, a
+   * diarization label). When given, the `speaker` check requires every
+   * matched word to carry it (not blank).
+   */
+  evidence_speaker?: string;
   [key: string]: EvaluationJson | undefined;
 }
 
@@ -170,12 +176,12 @@ export interface StructuredEvaluation {
 }
 
 export type ItemKind = "commendation" | "recommendation";
-export type CheckName = "contiguous_match" | "length" | "timestamp_locality";
+export type CheckName = "contiguous_match" | "length" | "timestamp_locality" | "speaker";
 export type CheckStatus = "passed" | "failed" | "not_evaluated";
 export type CheckReason =
   | "MATCHED" | "NOT_FOUND" | "TOO_FEW_TOKENS" | "WITHIN_LIMIT" | "TOO_LONG"
   | "WITHIN_WINDOW" | "OUTSIDE_WINDOW" | "NO_MATCH" | "INVALID_TIMESTAMP" | "NO_TIMESTAMPS"
-  | "TIME_LIMIT_EXCEEDED";
+  | "TIME_LIMIT_EXCEEDED" | "SPEAKER_MATCHED" | "SPEAKER_MISMATCH" | "NO_SPEAKER_LABELS" | "NOT_ASKED";
 
 /** One check's outcome and why. */
 export interface EvidenceCheck {
@@ -210,6 +216,8 @@ export interface MatchedSpan {
   /** The latest end of the matched words (overlapping speakers), never before `start_time`. */
   end_time: number | null;
   locality: EvidenceLocality | null;
+  /** The matched words' speaker labels, each once, in order (absent when the transcript has none). */
+  speakers?: string[];
 }
 
 export interface QuoteOccurrence {
@@ -240,6 +248,8 @@ export interface ItemValidation {
   contiguous_match: EvidenceCheck;
   length: EvidenceCheck;
   timestamp_locality: EvidenceCheck;
+  /** Only for an item with `evidence_speaker`: every matched word is that speaker's. */
+  speaker?: EvidenceCheck;
   failed_checks: CheckName[];
   matched: MatchedSpan | null;
   occurrence_count: number;

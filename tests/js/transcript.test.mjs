@@ -329,6 +329,28 @@ test("spec 001's names on the generator: generate, validate and renderScript are
   assert.deepEqual(statuses(viaGenerate), statuses(viaRun));
 });
 
+test('an item naming evidence_speaker passes only on that speaker\'s words (UTF-16 spans around emoji)', () => {
+  const vtt = 'WEBVTT\r\n\r\n00:00:01.000 --> 00:00:06.000\r\n<v Alice>😀 Today I want to talk about clean water for every village\r\n\r\n' +
+    '00:00:06.500 --> 00:00:12.000\r\n<v Bob>I think we should raise the budget for the pumps next year\r\n';
+  const t = new Transcript(vtt, { fileName: 'voices.vtt' });
+  const item = { evidence_quote: 'we should raise the budget for the pumps', evidence_timestamp: 7 };
+  const bob = t.validate({ ...item, evidence_speaker: 'Bob' });
+  assert.equal(bob.passed, true, JSON.stringify(bob.failed_checks));
+  assert.equal(bob.speaker.reason, 'SPEAKER_MATCHED');
+  assert.deepEqual(bob.matched.speakers, ['Bob']);
+  assert.equal(t.text.slice(bob.matched.span.utf16_start, bob.matched.span.utf16_end), bob.matched.text);
+  const alice = t.validate({ ...item, evidence_speaker: 'Alice' });
+  assert.equal(alice.passed, false);
+  assert.deepEqual(alice.failed_checks, ['speaker']);
+  assert.equal(alice.speaker.reason, 'SPEAKER_MISMATCH');
+  assert.match(alice.speaker.message, /"Bob"/);
+  const none = t.validate(item);
+  assert.equal(none.passed, true);
+  assert.equal(none.speaker, undefined);
+  assertThrowsCode(() => t.validate({ ...item, evidence_speaker: ' ' }), 'VALIDATION_ERROR');
+  t.free();
+});
+
 test('the published types declare the transcript API without any', () => {
   const dts = fs.readFileSync(path.join(pkgDir, 'nodejs', 'evidence_validator.d.ts'), 'utf8');
   for (const expected of [
@@ -342,6 +364,8 @@ test('the published types declare the transcript API without any', () => {
     'constructor(input: string | TranscriptJson | object, options?: TranscriptOptions | null);',
     'export interface EvaluationCallbacks',
     'readonly tokens: TranscriptToken[];',
+    'evidence_speaker?: string;',
+    'speaker?: EvidenceCheck;',
   ]) {
     assert.ok(dts.includes(expected), `missing in the .d.ts: ${expected}`);
   }

@@ -218,7 +218,9 @@ fn describe_transcript(out: &mut String, s: &TranscriptSummary<'_>) {
 
 fn describe_item(out: &mut String, label: &str, verdict: &str, item: &EvaluationItem, v: &ItemValidation) {
     let _ = writeln!(out, "\n{label} {verdict}  {:?} @ {:.2} s", item.evidence_quote, item.evidence_timestamp);
-    for name in [CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality] {
+    let speaker = item.evidence_speaker.as_ref().map(|_| CheckName::Speaker);
+    for name in [CheckName::ContiguousMatch, CheckName::Length, CheckName::TimestampLocality].into_iter().chain(speaker)
+    {
         let c = v.check(name);
         let status =
             serde_json::to_value(c.status).ok().and_then(|s| s.as_str().map(str::to_string)).unwrap_or_default();

@@ -66,7 +66,7 @@ function checkDetails(e) {
     out.push(h('p', { class: 'tx-failed' }, h('strong', {}, 'Failed: '),
       v.failed_checks.map((c) => `${checkLabel(c)} (${v[c].reason})`).join(', ')));
   }
-  out.push(h('ul', { class: 'tx-checks', 'aria-label': `Checks of ${e.label}` }, CHECKS.map(([name, label]) => {
+  out.push(h('ul', { class: 'tx-checks', 'aria-label': `Checks of ${e.label}` }, CHECKS.filter(([name]) => v[name]).map(([name, label]) => {
     const c = v[name];
     const icon = c.status === 'passed' ? '✓' : c.status === 'failed' ? '✗' : '–';
     return h('li', { class: `tx-check check-${c.status}`, dataset: { check: name, status: c.status, reason: c.reason } },

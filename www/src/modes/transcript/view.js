@@ -14,6 +14,8 @@ export const CHECKS = [
   ['contiguous_match', 'contiguity'],
   ['length', 'length'],
   ['timestamp_locality', 'locality'],
+  // only for an item that names evidence_speaker
+  ['speaker', 'speaker'],
 ];
 
 export const checkLabel = (name) => CHECKS.find(([n]) => n === name)?.[1] ?? name;
