@@ -94,6 +94,11 @@ struct Prepared<'c> {
 /// [`crate::document::SearchIndex::grams_for_few`]).
 const FEW_CLAIMS: usize = 3;
 
+/// Most words a token passage may change (substitutions the meaning guard
+/// finds) and still be a near copy of the quote, whose change no looser
+/// match may override ([`ClaimContext::decide`]); more is a paraphrase.
+const NEAR_COPY_CHANGES: usize = 2;
+
 /// Most places (exact or fuzzy occurrences) held and judged per claim. A
 /// quote found more often pins no place: its claim is AMBIGUOUS at best,
 /// and the occurrences past this are counted, not held (so a quote that
@@ -1130,18 +1135,23 @@ impl<'a> ClaimContext<'a> {
     fn decide(&self, hits: &Hits) -> Option<Decided> {
         let (mut candidates, rejected, context_removed_all) = self.judged_candidates(hits)?;
         // a near copy of a passage that says something else there (a word,
-        // number, negation or link changed: an exact, fuzzy or token passage
-        // holding at least `fuzzy_matching.similarity_threshold` of the
-        // quote, which the guard compared word by word) is what the source
-        // does not say: a looser match (the lexical or embedding semantic
-        // matcher, which weigh content words and not `before` against
-        // `after` or `add` against `remove`; a section) does not make it
-        // VALIDATED
+        // number, negation or link changed: an exact or fuzzy match, or a
+        // token passage holding at least `fuzzy_matching.similarity_threshold`
+        // of the quote's words with at most NEAR_COPY_CHANGES words changed,
+        // which the guard compared word by word) is what the source does not
+        // say: a looser match (the lexical or embedding semantic matcher,
+        // which weigh content words and not `before` against `after` or `add`
+        // against `remove`; a section) does not make it VALIDATED. A
+        // paraphrase rewords more than that, and is left to them.
         let aligned = |c: &Candidate| {
             matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || c.method == Some(SemanticMethod::Tokens)
         };
         let changed_copy = |c: &Candidate| {
-            aligned(c) && !c.discrepancies.is_empty() && c.similarity >= self.config.fuzzy_matching.similarity_threshold
+            let changes = c.edits.iter().filter(|e| e.kind == EditKind::Substitution).count();
+            aligned(c)
+                && !c.discrepancies.is_empty()
+                && c.similarity >= self.config.fuzzy_matching.similarity_threshold
+                && (matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || changes <= NEAR_COPY_CHANGES)
         };
         if candidates.iter().any(changed_copy) {
             candidates.retain(aligned);
