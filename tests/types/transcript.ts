@@ -59,7 +59,7 @@ function checkValidation(v: ItemValidation, where: string): void {
   shape(v, {
     passed: 'required', timing: 'required', quote_tokens: 'required', evidence_timestamp: 'required', contiguous_match: 'required',
     length: 'required', timestamp_locality: 'required', failed_checks: 'required', matched: 'required', occurrence_count: 'required',
-    occurrences: 'required', longest_partial_match: 'required',
+    occurrences: 'required', longest_partial_match: 'required', speaker: 'optional',
   }, where);
   for (const c of [v.contiguous_match, v.length, v.timestamp_locality]) {
     shape(c, { status: 'required', reason: 'required', message: 'required' }, `${where} check`);
@@ -68,6 +68,7 @@ function checkValidation(v: ItemValidation, where: string): void {
     shape(v.matched, {
       token_start: 'required', token_end: 'required', word_start: 'required', word_end: 'required', segment_start: 'required',
       segment_end: 'required', span: 'required', text: 'required', start_time: 'required', end_time: 'required', locality: 'required',
+      speakers: 'optional',
     }, `${where}.matched`);
     if (v.matched.locality) {
       shape(v.matched.locality, {
