@@ -109,8 +109,15 @@ heavyThread.unref();
 /** Starts a stream of `load` on `url`; the returned function stops it and gives its latencies. */
 function startHeavyStream(url, load) {
   const result = new Promise((resolve, reject) => {
-    heavyThread.once('message', resolve);
-    heavyThread.once('error', reject);
+    const done = (settle) => (value) => {
+      heavyThread.off('message', onMessage);
+      heavyThread.off('error', onError);
+      settle(value);
+    };
+    const onMessage = done(resolve);
+    const onError = done(reject);
+    heavyThread.on('message', onMessage);
+    heavyThread.on('error', onError);
   });
   heavyThread.postMessage({ url, load });
   return async () => {

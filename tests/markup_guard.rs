@@ -22,6 +22,8 @@ fn validate(source: &str, format: &str, quotes: &[&str]) -> Value {
     let claims = json!({"source_metadata": {"format": format}, "claims": claims});
     let report = validate_evidence(source, &claims, &Value::Null, &FixedClock(0.0)).expect("valid input");
     let report = serde_json::to_value(report).expect("serializable");
+    // one result per quote: the loops over them below see every quote
+    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
     spans_hold(source, &report);
     report
 }

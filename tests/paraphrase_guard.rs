@@ -41,6 +41,8 @@ fn statuses(quotes: &[&str]) -> Vec<(String, String)> {
     let report =
         validate_evidence(&source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
     let report = serde_json::to_value(report).expect("serializable");
+    // one result per quote: the callers zip them with the quotes
+    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
     report["validated_claims"]
         .as_array()
         .into_iter()

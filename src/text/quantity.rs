@@ -377,12 +377,12 @@ fn read(words: &Words) -> Vec<Quantity> {
         words.unit_after(&mut r);
         let q_start = words.sign_before(&mut r, k, start);
         out.push(Quantity {
-            value: r.value,
-            exact: r.exact,
-            decimals: r.decimals,
+            value: r.number.value,
+            exact: r.number.exact,
+            decimals: r.number.decimals,
             percent: r.percent,
-            unit: r.unit,
-            ordinal: r.ordinal,
+            unit: r.number.unit,
+            ordinal: r.number.ordinal,
             words: r.words,
             start: q_start,
             end: r.end,
@@ -405,13 +405,7 @@ struct Words<'t> {
 /// A quantity being read: what it says so far, where it ends, and the
 /// token after it.
 struct Found {
-    value: f64,
-    exact: Option<Decimal>,
-    decimals: Option<usize>,
-    unit: Option<&'static str>,
-    ordinal: bool,
-    /// A scale is already in the number (`5k`).
-    scaled: bool,
+    number: Number,
     percent: bool,
     /// Spelled out in words.
     words: bool,
@@ -445,19 +439,16 @@ impl<'t> Words<'t> {
     /// or number words.
     fn number_at(&self, k: usize, end: usize) -> Option<Found> {
         let w = self.word(k).unwrap_or_default();
-        let (read, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        let (number, next, words) = if w.as_bytes().first().is_some_and(u8::is_ascii_digit) {
             (digits_token(w, self.reading.decimal_comma)?, k + 1, false)
         } else if may_start_number(w) {
             let (value, ordinal, next) = number_words(self.text, &self.toks, &self.lower, k)?;
-            let read =
-                DigitsToken { value, exact: Decimal::whole(value), decimals: None, unit: None, ordinal, scaled: false };
-            (read, next, true)
+            (Number { ordinal, ..Number::new(value, Decimal::whole(value), None) }, next, true)
         } else {
             return None;
         };
         let end = self.end_of(next - 1, end);
-        let DigitsToken { value, exact, decimals, unit, ordinal, scaled } = read;
-        Some(Found { value, exact, decimals, unit, ordinal, scaled, percent: false, words, next, end })
+        Some(Found { number, percent: false, words, next, end })
     }
 
     /// The multiplier of scale word `w`: `billion`, and under
@@ -470,14 +461,12 @@ impl<'t> Words<'t> {
 
     /// A scale word after it (`3.2 billion`).
     fn scale_after(&self, r: &mut Found) {
-        if r.scaled || r.ordinal {
+        if r.number.scaled || r.number.ordinal {
             return;
         }
         if let Some(mult) = self.word(r.next).and_then(|w| self.scale(w)) {
             if self.gap_to(r.end, r.next) {
-                r.value *= mult;
-                r.exact = r.exact.and_then(|d| d.scaled(mult));
-                r.decimals = None;
+                r.number = r.number.scaled_by(mult);
                 r.end = self.end_of(r.next, r.end);
                 r.next += 1;
             }
@@ -509,7 +498,7 @@ impl<'t> Words<'t> {
 
     /// A unit word after it (`420 ms`, `5 °C`).
     fn unit_after(&self, r: &mut Found) {
-        if r.unit.is_some() || r.percent || r.ordinal {
+        if r.number.unit.is_some() || r.percent || r.number.ordinal {
             return;
         }
         let Some(w) = self.word(r.next) else {
@@ -519,7 +508,7 @@ impl<'t> Words<'t> {
         let key = if degrees { format!("°{w}") } else { w.to_string() };
         if let Some(u) = unit_of(&key) {
             if self.gap_to(r.end, r.next) || degrees {
-                r.unit = Some(u);
+                r.number.unit = Some(u);
                 r.end = self.end_of(r.next, r.end);
                 r.next += 1;
             }
@@ -533,7 +522,7 @@ impl<'t> Words<'t> {
         let text = self.text;
         let before = text.get(..start).and_then(|h| h.chars().next_back());
         let mut q_start = start;
-        if r.unit.is_none() {
+        if r.number.unit.is_none() {
             let sign = match before {
                 Some('$') => Some("usd"),
                 Some('€') => Some("eur"),
@@ -543,13 +532,13 @@ impl<'t> Words<'t> {
                 _ => None,
             };
             if let (Some(s), Some(c)) = (sign, before) {
-                r.unit = Some(s);
+                r.number.unit = Some(s);
                 q_start = start - c.len_utf8();
             } else if self.reading.finance && k > 0 {
                 let code = self.word(k - 1).and_then(|w| CURRENCY_CODES.iter().find(|(c, _)| *c == w));
                 let prev = self.toks.get(k - 1).copied().unwrap_or((start, start));
                 if let Some(&(_, u)) = code.filter(|_| gap_is_space(text, prev.1, start)) {
-                    r.unit = Some(u);
+                    r.number.unit = Some(u);
                     q_start = prev.0;
                 }
             }
@@ -558,8 +547,8 @@ impl<'t> Words<'t> {
         if before == Some('-') && !r.words {
             let before2 = text.get(..start.saturating_sub(1)).and_then(|h| h.chars().next_back());
             if !before2.is_some_and(char::is_alphanumeric) {
-                r.value = -r.value;
-                r.exact = r.exact.map(Decimal::negated);
+                r.number.value = -r.number.value;
+                r.number.exact = r.number.exact.map(Decimal::negated);
                 q_start = start - 1;
             }
         }
@@ -594,7 +583,7 @@ fn unit_of(w: &str) -> Option<&'static str> {
 /// A token starting with a digit: a number (`1,000`, `2.5`), maybe with a
 /// scale letter, unit or ordinal suffix against it (`5k`, `420ms`, `21st`).
 /// `None` for identifiers and versions (`2.3.0`, `3d6`).
-fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
+fn digits_token(w: &str, decimal_comma: bool) -> Option<Number> {
     let b = w.as_bytes();
     let n = b.iter().take_while(|c| c.is_ascii_digit() || **c == b',' || **c == b'.').count();
     let numeric = w.get(..n)?;
@@ -629,22 +618,36 @@ fn digits_token(w: &str, decimal_comma: bool) -> Option<DigitsToken> {
     digits_suffix(w.get(n..).unwrap_or(""), value, Decimal::parse(&digits), decimals)
 }
 
-/// What [`digits_token`] reads.
-struct DigitsToken {
+/// A number as read so far (digits or words, a scale, a unit): what a
+/// [`Quantity`] says, before its percent mark and where it is.
+#[derive(Clone, Copy)]
+struct Number {
     value: f64,
     exact: Option<Decimal>,
     /// Digits after the decimal point, unscaled ([`Quantity::decimals`]).
     decimals: Option<usize>,
     unit: Option<&'static str>,
     ordinal: bool,
-    /// A scale letter or word is against the digits (`5k`).
+    /// A scale letter or word is in it (`5k`, `3 million`).
     scaled: bool,
+}
+
+impl Number {
+    fn new(value: f64, exact: Option<Decimal>, decimals: Option<usize>) -> Number {
+        Number { value, exact, decimals, unit: None, ordinal: false, scaled: false }
+    }
+
+    /// Multiplied by the scale `mult` (the written decimals no longer count).
+    fn scaled_by(self, mult: f64) -> Number {
+        let exact = self.exact.and_then(|d| d.scaled(mult));
+        Number { value: self.value * mult, exact, decimals: None, scaled: true, ..self }
+    }
 }
 
 /// What follows a number's digits in its token: nothing, an ordinal
 /// suffix, a scale letter or a unit.
-fn digits_suffix(rest: &str, value: f64, exact: Option<Decimal>, decimals: Option<usize>) -> Option<DigitsToken> {
-    let read = DigitsToken { value, exact, decimals, unit: None, ordinal: false, scaled: false };
+fn digits_suffix(rest: &str, value: f64, exact: Option<Decimal>, decimals: Option<usize>) -> Option<Number> {
+    let read = Number::new(value, exact, decimals);
     if rest.is_empty() {
         return Some(read);
     }
@@ -653,13 +656,12 @@ fn digits_suffix(rest: &str, value: f64, exact: Option<Decimal>, decimals: Optio
         return None;
     }
     if matches!(rest, "st" | "nd" | "rd" | "th") {
-        return Some(DigitsToken { ordinal: true, ..read });
+        return Some(Number { ordinal: true, ..read });
     }
     if let Some(&(_, mult)) = SCALE_LETTERS.iter().chain(SCALE_WORDS).find(|(s, _)| *s == rest) {
-        let exact = exact.and_then(|d| d.scaled(mult));
-        return Some(DigitsToken { value: value * mult, exact, decimals: None, scaled: true, ..read });
+        return Some(read.scaled_by(mult));
     }
-    unit_of(rest).map(|u| DigitsToken { unit: Some(u), ..read })
+    unit_of(rest).map(|u| Number { unit: Some(u), ..read })
 }
 
 /// English number words from token `k`: `five`, `twenty-one`, `a hundred`,

@@ -454,11 +454,21 @@ pub fn validate_item_within(
     // an occurrence by the named speaker first (then as chosen: within
     // the window, nearest, earliest)
     if let Some(speaker) = item.evidence_speaker.as_deref() {
-        let by_speaker: Vec<usize> = (0..starts.len())
-            .filter(|&k| starts.get(k).is_some_and(|&i| said_by(transcript, i, i + n, speaker)))
-            .collect();
-        if !by_speaker.is_empty() && !chosen.is_some_and(|c| by_speaker.contains(&c)) {
-            chosen = by_speaker.iter().copied().min_by(|&a, &b| occurrence_key(&localities, a, b));
+        let by_speaker = |k: usize| starts.get(k).is_some_and(|&i| said_by(transcript, i, i + n, speaker));
+        if !chosen.is_some_and(by_speaker) {
+            let mut best: Option<usize> = None;
+            for k in 0..starts.len() {
+                if deadline.expired() {
+                    return Err(time_limit_error(
+                        config,
+                        &format!("validating the item (the speaker of occurrence {k} of {})", starts.len()),
+                    ));
+                }
+                if by_speaker(k) && best.is_none_or(|b| occurrence_key(&localities, k, b).is_lt()) {
+                    best = Some(k);
+                }
+            }
+            chosen = best.or(chosen);
         }
     }
     let matched = chosen.and_then(|k| {
@@ -913,12 +923,7 @@ fn matched_span(t: &Transcript, start: usize, end: usize, locality: Option<Local
         start_time: first.start,
         end_time: end_time(first.start, tokens.get(start..end).unwrap_or(&[])),
         locality,
-        speakers: speakers_of(t, start, end).into_iter().flatten().fold(Vec::new(), |mut all, s| {
-            if !all.iter().any(|a: &String| a == s) {
-                all.push(s.to_string());
-            }
-            all
-        }),
+        speakers: distinct(speakers_of(t, start, end).into_iter().flatten()).into_iter().map(str::to_string).collect(),
     })
 }
 
@@ -935,9 +940,17 @@ fn speakers_of(t: &Transcript, start: usize, end: usize) -> Vec<Option<&str>> {
         .collect()
 }
 
-/// Whether `label` names `speaker` (trimmed, case-insensitively).
+/// Each of `labels` once, in the order they first come (a set, not a
+/// scan: a transcript may give every word its own label).
+fn distinct<'a>(labels: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = std::collections::HashSet::new();
+    labels.filter(|s| seen.insert(*s)).collect()
+}
+
+/// Whether `label` names `speaker` (trimmed, case-insensitively; without
+/// allocating: it is asked of every matched word of every occurrence).
 fn same_speaker(label: &str, speaker: &str) -> bool {
-    label.trim().to_lowercase() == speaker.trim().to_lowercase()
+    label.trim().chars().flat_map(char::to_lowercase).eq(speaker.trim().chars().flat_map(char::to_lowercase))
 }
 
 /// Whether every token `start..end` is `speaker`'s.
@@ -955,13 +968,7 @@ fn speaker_check(t: &Transcript, matched: Option<&MatchedSpan>, speaker: &str) -
         );
     };
     let labels = speakers_of(t, m.token_start, m.token_end);
-    let others: Vec<&str> =
-        labels.iter().flatten().copied().filter(|s| !same_speaker(s, speaker)).fold(Vec::new(), |mut all, s| {
-            if !all.contains(&s) {
-                all.push(s);
-            }
-            all
-        });
+    let others = distinct(labels.iter().flatten().copied().filter(|s| !same_speaker(s, speaker)));
     if !others.is_empty() {
         let who = others.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
         return Check::new(
