@@ -115,7 +115,7 @@ pub enum EditKind {
 }
 
 /// What a substitution changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     /// A digit, number, unit or scale word.
@@ -478,6 +478,11 @@ impl Region<'_, '_> {
         if dotted && !digits {
             return self.edit(EditKind::Substitution, Some(Change::Word), "name");
         }
+        if let ([q], [s]) = (self.q, self.s) {
+            if !digits && spelling_variants(&q.key, &s.key) {
+                return self.edit(EditKind::Cosmetic, None, "spelling");
+            }
+        }
         let numeric = digits
             || self
                 .q
@@ -805,6 +810,71 @@ fn osa(a: &str, b: &str) -> usize {
 
 /// Whether two stretches say the same numbers: equal quantities by value,
 /// and the same digit runs outside them.
+/// British and American endings of one word: `(british, american, least
+/// length of the British form)`. Suffixes after the ending are listed with
+/// it. The least lengths keep short words apart (`prise`/`prize`), and
+/// both forms must be English words ([`spelling_variants`]).
+const SPELLINGS: &[(&str, &str, usize)] = &[
+    // colour, honour, labour, behaviour (and -s, -ed, -ing, -ful, -less, -able)
+    ("our", "or", 6),
+    ("ours", "ors", 7),
+    ("oured", "ored", 8),
+    ("ouring", "oring", 9),
+    ("ourful", "orful", 9),
+    ("ourless", "orless", 10),
+    ("ourable", "orable", 10),
+    ("ourite", "orite", 9),
+    ("ourites", "orites", 10),
+    // centre, metre, litre, fibre, theatre (and plurals)
+    ("tre", "ter", 5),
+    ("tres", "ters", 6),
+    ("bre", "ber", 5),
+    ("bres", "bers", 6),
+    // organise, realise, analyse
+    ("ise", "ize", 7),
+    ("ised", "ized", 8),
+    ("ises", "izes", 8),
+    ("ising", "izing", 9),
+    ("isation", "ization", 10),
+    ("isations", "izations", 11),
+    ("yse", "yze", 7),
+    ("ysed", "yzed", 8),
+    ("yses", "yzes", 8),
+    ("ysing", "yzing", 9),
+    // licence, defence, offence
+    ("ence", "ense", 7),
+    ("ences", "enses", 8),
+    // catalogue, dialogue, analogue
+    ("ogue", "og", 8),
+    ("ogues", "ogs", 9),
+    // programme
+    ("amme", "am", 9),
+    ("ammes", "ams", 10),
+];
+
+/// Words whose ending looks British but whose other form is another word
+/// (`timbre` is not `timber`).
+const NOT_SPELLINGS: &[&str] = &["timbre", "timbres"];
+
+/// Whether `a` and `b` (lowercase) are the British and American spellings of
+/// one word (`colour`/`color`, `metres`/`meters`, `organised`/`organized`,
+/// `licence`/`license`, `catalogue`/`catalog`): the same word, so the
+/// difference is cosmetic. Both must be English words of the list, and the
+/// British form at least as long as its rule says (`four` is not `for`).
+fn spelling_variants(a: &str, b: &str) -> bool {
+    let one_way = |british: &str, american: &str| {
+        !NOT_SPELLINGS.contains(&british)
+            && SPELLINGS.iter().any(|&(gb, us, least)| {
+                british.len() >= least
+                    && british
+                        .strip_suffix(gb)
+                        .zip(american.strip_suffix(us))
+                        .is_some_and(|(stem_gb, stem_us)| stem_gb == stem_us && !stem_gb.is_empty())
+            })
+    };
+    a != b && (one_way(a, b) || one_way(b, a)) && lexicon::is_english_word(a) && lexicon::is_english_word(b)
+}
+
 fn same_numbers(a: &str, b: &str) -> bool {
     let (qa, qb) = (quantity::quantities(a), quantity::quantities(b));
     if qa.is_empty() || qb.is_empty() {
@@ -1162,6 +1232,45 @@ pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn british_and_american_spellings_are_one_word() {
+        for (a, b) in [
+            ("colour", "color"),
+            ("colours", "colors"),
+            ("favourite", "favorite"),
+            ("metres", "meters"),
+            ("kilometre", "kilometer"),
+            ("litres", "liters"),
+            ("centre", "center"),
+            ("fibre", "fiber"),
+            ("organise", "organize"),
+            ("organisation", "organization"),
+            ("analysed", "analyzed"),
+            ("licence", "license"),
+            ("defence", "defense"),
+            ("catalogue", "catalog"),
+            ("programme", "program"),
+        ] {
+            assert!(spelling_variants(a, b) && spelling_variants(b, a), "{a} {b}");
+        }
+        // other words: a number, a different word, short look-alikes
+        for (a, b) in [
+            ("four", "for"),
+            ("hour", "hor"),
+            ("prise", "prize"),
+            ("timbre", "timber"),
+            ("course", "corse"),
+            ("sure", "suer"),
+            ("hence", "hense"),
+            ("filled", "filed"),
+            ("colour", "colour"),
+            ("color", "colors"),
+            ("metre", "litre"),
+        ] {
+            assert!(!spelling_variants(a, b) && !spelling_variants(b, a), "{a} {b}");
+        }
+    }
+
     use super::*;
     use crate::text::{normalize::Normalized, Profile};
 
