@@ -114,10 +114,19 @@ fn step_two_threshold_and_context_before() {
     assert_eq!((r.quote_score, r.step_2_quote_match), (0.8, true));
     let r = check_without_jury(request("abcdefghij", 1, 1), Ok("abcdefg---\n"), &config).unwrap();
     assert_eq!((r.quote_score, r.step_2_quote_match), (0.7, false));
-    let r = check_without_jury(request("allowzzzzz", 7, 7), Ok(DOC), &JudgeConfig { threshold: 0.5, ..config.clone() })
-        .unwrap();
+    // the threshold is configurable; what the quote changes still refuses it
+    let low = JudgeConfig { threshold: 0.5, ..config.clone() };
+    let r = check_without_jury(request("license alows temporary events", 7, 8), Ok(DOC), &low).unwrap();
+    assert_eq!(r.quote_score, 0.7);
+    assert!(r.step_2_quote_match, "{:?}", r.quote_changes);
+    let r = check_without_jury(request("allowzzzzz", 7, 7), Ok(DOC), &low).unwrap();
     assert_eq!(r.quote_score, 0.5);
-    assert!(r.step_2_quote_match);
+    assert!(!r.step_2_quote_match);
+    assert_eq!(r.verdict, Verdict::QuoteNotFound);
+    assert_eq!(
+        r.quote_changes.iter().map(|c| (c.quote.as_str(), c.source.as_str())).collect::<Vec<_>>(),
+        [("allowzzzzz", "allows")]
+    );
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]

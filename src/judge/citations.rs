@@ -685,6 +685,9 @@ impl BatchReport {
             if let Some(e) = &res.error {
                 out.push_str(&format!("- Error: {e}\n"));
             }
+            for change in &res.quote_changes {
+                out.push_str(&format!("- Quote changes the source: {}\n", change.describe()));
+            }
             if let Some(sem) = &res.step_3_semantic {
                 out.push_str(&format!("- Jury: {}\n", sem.reason.replace('\n', " ")));
             }

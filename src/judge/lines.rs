@@ -191,6 +191,26 @@ impl Passage {
     }
 }
 
+impl Passage {
+    /// The search area without tags: the lines before and the cited lines,
+    /// joined with `\n` (what step 2's meaning check compares the quote
+    /// with, so that its spans are the file's text).
+    pub fn untagged_area(&self) -> String {
+        join_all(self.before.iter().chain(&self.cited))
+    }
+}
+
+fn join_all<'a>(lines: impl Iterator<Item = &'a Line>) -> String {
+    let mut s = String::new();
+    for (i, l) in lines.enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str(&l.text);
+    }
+    s
+}
+
 fn join(lines: &[Line]) -> String {
     lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n")
 }

@@ -310,8 +310,16 @@ pub struct JudgeResult {
     pub verified: bool,
     /// The cited lines with their tags (`[L13326] The ...`); empty when step 1 failed.
     pub text_found: String,
-    /// Step 1's error, if any.
+    /// Step 1's error, if any; else what it noted (cited lines past the end
+    /// of the file), and why step 2 refused a quote it could not compare.
     pub error: Option<String>,
+    /// What the quote changes: for a quote that scored at least the
+    /// threshold without being verbatim, each number, negation or word of
+    /// it that differs from the closest passage of the cited text (then
+    /// `step_2_quote_match` is false and the verdict `QUOTE_NOT_FOUND`).
+    /// Not serialized when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quote_changes: Vec<quote::QuoteChange>,
     /// The claim.
     pub claim: String,
     /// The quote.
@@ -348,6 +356,9 @@ pub struct Verification {
     config: JudgeConfig,
     passage: Result<Passage, CitationError>,
     quote: Option<QuoteMatch>,
+    /// Step 2's meaning check, for a quote that passed the threshold
+    /// without being verbatim.
+    comparison: Option<quote::Comparison>,
     prompt: Option<String>,
     jurors: Vec<String>,
     answers: Vec<Option<JurorAnswer>>,
@@ -423,8 +434,17 @@ impl Verification {
             ),
             Err(_) => (None, None),
         };
+        // a score below 1 leaves part of the quote unmatched: which part,
+        // and does it change what the quote says?
+        let comparison = match (&passage, &quote) {
+            (Ok(p), Some(q)) if q.matched && q.score < 1.0 => {
+                let first_line = p.before.first().or(p.cited.first()).map_or(p.range.start, |l| l.number);
+                Some(quote::changes(&request.quote, &p.untagged_area(), first_line, config.threshold))
+            }
+            _ => None,
+        };
         let answers = vec![None; jurors.len()];
-        Ok(Verification { request, config: config.clone(), passage, quote, prompt, jurors, answers })
+        Ok(Verification { request, config: config.clone(), passage, quote, comparison, prompt, jurors, answers })
     }
 
     /// Step 1's outcome.
@@ -498,7 +518,7 @@ impl Verification {
     /// The spec's output object. A juror with nothing recorded counts as
     /// failed (`no answer recorded`).
     pub fn finish(self) -> JudgeResult {
-        let Verification { request, config, passage, quote, jurors, answers, prompt } = self;
+        let Verification { request, config, passage, quote, comparison, jurors, answers, prompt } = self;
         let convened = !jurors.is_empty() && prompt.is_some();
         let cited_lines = match LineRange::new(request.start_line, request.end_line) {
             Ok(r) => r.to_string(),
@@ -516,7 +536,13 @@ impl Verification {
                 .collect();
             deliberate(&answers)
         });
-        let quote_match = quote.as_ref().is_some_and(|q| q.matched);
+        let faithful = matches!(comparison, None | Some(quote::Comparison::Faithful));
+        let quote_match = quote.as_ref().is_some_and(|q| q.matched) && faithful;
+        let (quote_changes, unchecked) = match comparison {
+            Some(quote::Comparison::Changed(changes)) => (changes, None),
+            Some(quote::Comparison::Unchecked(why)) => (Vec::new(), Some(why)),
+            _ => (Vec::new(), None),
+        };
         let verdict = match (&passage, &deliberation) {
             (Err(CitationError::FileNotFound { .. }), _) => Verdict::FileNotFound,
             (Err(_), _) => Verdict::LinesOutOfRange,
@@ -554,13 +580,19 @@ impl Verification {
             text_found: passage.as_ref().map_or(String::new(), |p| tagged(&p.cited)),
             error: match &passage {
                 Err(e) => Some(e.to_string()),
-                Ok(p) => p.past_end.map(|rest| {
-                    format!(
-                        "cited lines {rest} are past the end of the file ({} lines); the lines that exist were cited",
-                        p.line_count
-                    )
-                }),
+                Ok(p) => p
+                    .past_end
+                    .map(|rest| {
+                        format!(
+                            "cited lines {rest} are past the end of the file ({} lines); the lines that exist were cited",
+                            p.line_count
+                        )
+                    })
+                    .into_iter()
+                    .chain(unchecked)
+                    .reduce(|a, b| format!("{a}; {b}")),
             },
+            quote_changes,
             claim: request.claim,
             quote: request.quote,
             filename: request.filename,

@@ -24,6 +24,7 @@
 //! substring. `JudgeConfig::autojunk` switches CPython's behaviour back on
 //! (the score then still equals CPython's, for reproducing old results).
 
+use crate::matching::meaning::{Change, EditKind};
 use crate::matching::sequence_matcher::longest_match_score;
 use serde::Serialize;
 
@@ -138,6 +139,124 @@ pub struct QuoteMatch {
 pub fn check_quote(quote: &str, area: &str, threshold: f64, autojunk: bool) -> QuoteMatch {
     let score = quote_score(quote, area, autojunk);
     QuoteMatch { score, matched: score >= threshold, threshold }
+}
+
+/// Longest quote, in characters, whose differences from the cited text
+/// step 2 compares word by word ([`changes`]): the fuzzy search that finds
+/// the passage costs the search area's length times the quote's length
+/// over 64. A longer quote that is not verbatim is refused (spec 002 asks
+/// for a quote; a passage this long that does not match exactly is a
+/// document, not a quote).
+pub const MAX_COMPARED_QUOTE_CHARS: usize = 2_000;
+
+/// Most passages step 2 compares with a quote (the closest ones by edit
+/// distance are among the first found: the fuzzy search keeps the best
+/// of overlapping places).
+const MAX_COMPARED_PASSAGES: usize = 64;
+
+/// A difference between the quote and the cited text that changes what
+/// the quote says: a number, a negation or a word (the meaning guard's
+/// substitutions; see [`crate::matching::meaning`]). Case, punctuation,
+/// typography and misspellings are not changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct QuoteChange {
+    /// `number`, `negation` or `word`.
+    pub change: Change,
+    /// Why, in a few words (`number`, `negation`, `word`, `inserted`, …).
+    pub reason: String,
+    /// What the quote says there (empty when it leaves the source's text out).
+    pub quote: String,
+    /// What the cited text says there (empty when the quote adds text).
+    pub source: String,
+    /// The file's line (1-based) where the source's text is.
+    pub line: usize,
+}
+
+impl QuoteChange {
+    /// One line for a reader: `"1.6" where line 3 says "1.5" (number)`.
+    pub fn describe(&self) -> String {
+        let kind = match self.change {
+            Change::Number => "number",
+            Change::Negation => "negation",
+            Change::Word => "word",
+        };
+        match (self.quote.is_empty(), self.source.is_empty()) {
+            (true, _) => format!("leaves out {:?} of line {} ({kind})", self.source, self.line),
+            (false, true) => format!("adds {:?} at line {} ({kind})", self.quote, self.line),
+            (false, false) => format!("{:?} where line {} says {:?} ({kind})", self.quote, self.line, self.source),
+        }
+    }
+}
+
+/// What step 2's comparison found for a quote that scored at least the
+/// threshold without being verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// The quote is a passage of the area, up to case, punctuation,
+    /// typography and misspellings.
+    Faithful,
+    /// The closest passage says something else: each difference.
+    Changed(Vec<QuoteChange>),
+    /// Not compared, and why (the quote is refused).
+    Unchecked(String),
+}
+
+/// Step 2's meaning check. The spec's score counts only the longest
+/// matching block, so a quote that bends the last fifth of a sentence
+/// (`will not` → `will`, `1.5 million` → `1.6 million`) passes the 0.8
+/// threshold. This finds the passage of `area` (the cited lines and their
+/// context before, untagged, whose first line is the file's line
+/// `first_line`) closest to `quote` in edits, up to the threshold's share
+/// of the quote's characters, and compares it word by word with the
+/// meaning guard; the quote is faithful when some passage differs only in
+/// case, punctuation, typography or misspellings.
+pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> Comparison {
+    use crate::validate::{find, FindOptions};
+    let quote = remove_line_tags(quote);
+    let chars = quote.chars().count();
+    if chars > MAX_COMPARED_QUOTE_CHARS {
+        return Comparison::Unchecked(format!(
+            "the quote is not verbatim and is longer than {MAX_COMPARED_QUOTE_CHARS} characters, the most step 2 \
+             compares word by word; quote the cited text exactly"
+        ));
+    }
+    let doc = match crate::document::Document::new(area, Some(crate::document::Format::PlainText)) {
+        Ok(doc) => doc,
+        Err(e) => return Comparison::Unchecked(format!("the cited text could not be compared: {e}")),
+    };
+    // a passage the spec's score accepts is within this many edits: the
+    // quote's characters outside its longest matching block
+    let share = (1.0 - threshold.clamp(0.0, 1.0)) * chars as f64;
+    let max_edit_distance = (share.ceil() as usize).saturating_add(1).min(crate::validate::MAX_EDIT_DISTANCE_BOUND);
+    let options = FindOptions {
+        max_edit_distance,
+        case_sensitive: false,
+        normalize_whitespace: true,
+        max_results: MAX_COMPARED_PASSAGES,
+        max_processing_time_seconds: f64::INFINITY,
+    };
+    let found = find(&doc, &quote, &options, &crate::host::FixedClock(0.0));
+    if found.matches.iter().any(|m| !m.substitution) {
+        return Comparison::Faithful;
+    }
+    let Some(best) = found.matches.iter().min_by_key(|m| m.edit_distance) else {
+        return Comparison::Unchecked(format!(
+            "no passage of the cited text is within {max_edit_distance} edits of the quote"
+        ));
+    };
+    let changes = best
+        .edits
+        .iter()
+        .filter(|e| e.kind == EditKind::Substitution)
+        .map(|e| QuoteChange {
+            change: e.change.unwrap_or(Change::Word),
+            reason: e.reason.to_string(),
+            quote: e.quote.clone(),
+            source: e.source.clone(),
+            line: first_line.saturating_add(e.location.line_number).saturating_sub(1),
+        })
+        .collect();
+    Comparison::Changed(changes)
 }
 
 #[cfg(test)]

@@ -193,6 +193,22 @@ export interface JuryReport {
   abstained: number;
 }
 
+/**
+ * What a quote changes from the cited text: a number, a negation or a word
+ * (case, punctuation, typography and misspellings are not changes).
+ */
+export interface QuoteChange {
+  change: "number" | "negation" | "word";
+  /** Why, in a few words: "number", "negation", "word", "words", "pronoun", … */
+  reason: string;
+  /** The quote's text there ("" when the quote leaves the source's text out). */
+  quote: string;
+  /** The cited text there ("" when the quote adds text). */
+  source: string;
+  /** The file's line (1-based) of the source's text. */
+  line: number;
+}
+
 /** The output of one check (spec 002 "Output structure", plus request, context and votes). */
 export interface JudgeResult {
   step_1_existence: boolean;
@@ -205,8 +221,14 @@ export interface JudgeResult {
   verified: boolean;
   /** The cited lines with their tags (`[L13326] ...`). */
   text_found: string;
-  /** Step 1's error. */
+  /** Step 1's error, else its note (cited lines past the end of the file), and why step 2 refused a quote it could not compare. */
   error: string | null;
+  /**
+   * For a quote that scored at least the threshold without being verbatim:
+   * each number, negation or word it changes from the closest passage of
+   * the cited text (step 2 then fails: QUOTE_NOT_FOUND). Absent when none.
+   */
+  quote_changes?: QuoteChange[];
   claim: string;
   quote: string;
   filename: string;

@@ -138,6 +138,25 @@ test('bad requests and options reject with EvidenceValidatorError', async () => 
   assertThrowsCode(() => parseJudgeAnswer('lorem ipsum'), 'VALIDATION_ERROR');
 });
 
+test('a quote that bends the cited text fails step 2 whatever the jury says', async () => {
+  const base = requestOf(jury.cases[0]);
+  // the spec's score passes it (the longest block is 74 of 79 characters)
+  const bent = { ...base, quote: 'the committee approved the budget with a narrow majority of five votes to three' };
+  const r = checkClaim(bent);
+  assert.ok(r.quote_score >= 0.8, String(r.quote_score));
+  assert.equal(r.step_2_quote_match, false);
+  assert.equal(r.verdict, 'QUOTE_NOT_FOUND');
+  assert.deepEqual(r.quote_changes, [{ change: 'number', reason: 'number', quote: 'three', source: 'four', line: 7 }]);
+  const voted = await verifyClaim(bent, { judges: { a: () => '{"verdict": "VALID", "reason": "It says so."}' } });
+  assert.equal(voted.step_3_semantic.verdict, 'VALID');
+  assert.equal(voted.verdict, 'QUOTE_NOT_FOUND');
+  assert.equal(voted.verified, false);
+  // a misspelling is not a change, and a verbatim quote has no key
+  const typo = checkClaim({ ...base, quote: 'the committee approved the budget with a narrow majority of five votes to fuor' });
+  assert.ok(typo.quote_score < 1 && typo.step_2_quote_match, JSON.stringify(typo.quote_changes));
+  assert.equal('quote_changes' in checkClaim(base), false);
+});
+
 test('steps 1 and 2 alone, the prompt, the score', () => {
   const base = requestOf(jury.cases[0]);
   const r = checkClaim({ ...base, start_line: undefined, end_line: undefined, lines: 'L6-L7' });

@@ -109,6 +109,14 @@ export function renderLines(result, contextLines, caption) {
         h('td', { class: 'line-text' }, r.text === '' ? '\u200b' : r.text))))));
 }
 
+/** One change a quote makes to the cited text, for a reader. */
+export function quoteChangeText(c) {
+  const what = c.quote === '' ? `leaves out “${c.source}” (line ${c.line})`
+    : c.source === '' ? `adds “${c.quote}” (line ${c.line})`
+      : `says “${c.quote}” where line ${c.line} says “${c.source}”`;
+  return `The quote ${what}: ${c.change}.`;
+}
+
 /** Step 2: the score against the threshold. */
 export function renderScore(result) {
   const score = result.quote_score;
@@ -120,12 +128,18 @@ export function renderScore(result) {
   fill.style.width = pct(score);
   const mark = h('div', { class: 'score-threshold', title: `threshold ${t}` });
   mark.style.left = pct(t);
+  // a score at the threshold that still fails: the quote bends the text
+  const changes = result.quote_changes ?? [];
+  const bent = !pass && score >= t;
   return h('div', { class: 'score-block' },
     h('div', { class: 'score-bar', role: 'img', 'aria-label': `score ${score.toFixed(2)} of 1, threshold ${t.toFixed(2)}` }, fill, mark),
     h('p', { class: 'score-text' },
       h('strong', { class: 'score-value' }, score.toFixed(3)),
       pass ? ` ≥ threshold ${t.toFixed(2)}: the quote is in the cited lines.`
-        : ` < threshold ${t.toFixed(2)}: the quote is not in the cited lines and the lines before them.`));
+        : bent ? ` ≥ threshold ${t.toFixed(2)}, but the quote is not what the cited lines say.`
+          : ` < threshold ${t.toFixed(2)}: the quote is not in the cited lines and the lines before them.`),
+    changes.length ? h('ul', { class: 'quote-changes', 'aria-label': 'What the quote changes' },
+      changes.map((c) => h('li', { dataset: { change: c.change } }, quoteChangeText(c)))) : null);
 }
 
 /** Is this juror one of the page's demo jurors? */

@@ -18,7 +18,7 @@
 
 import { download, h, replaceChildren, timeSlicer, uniqueId } from '../../dom.js';
 import { fileInput, loadableText, progressRow } from '../../widgets.js';
-import { renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
+import { quoteChangeText, renderJury, renderLines, showInputProblem, stepChip, verdictBadge, verdictTone } from './render.js';
 import { reportSample } from './samples.js';
 import { askHostJuror, errorOf, judgeWorker, lazy } from './workers.js';
 
@@ -256,7 +256,8 @@ export function reportView(jury, ctx, onEdit) {
             stepChip(r.step_1_existence, { pass: 'lines exist', fail: 'lines' }), ' ',
             r.step_1_existence ? stepChip(r.step_2_quote_match, { pass: `quote ${r.quote_score.toFixed(2)}`, fail: `quote ${r.quote_score.toFixed(2)}` }) : null, ' ',
             r.step_3_semantic ? h('span', { class: 'citation-jury' }, r.step_3_semantic.reason) : null),
-          r.error ? [h('dt', {}, 'Error'), h('dd', { class: 'step-error' }, r.error)] : null),
+          r.error ? [h('dt', {}, 'Error'), h('dd', { class: 'step-error' }, r.error)] : null,
+          r.quote_changes?.length ? [h('dt', {}, 'Changes'), h('dd', { class: 'step-error quote-changes' }, r.quote_changes.map(quoteChangeText).join(' '))] : null),
         r.step_1_existence ? h('details', { class: 'citation-more' },
           h('summary', {}, r.jury.convened ? 'Cited lines, votes and log' : 'Cited lines'),
           renderLines(r, contextLines, `${r.cited_lines} of ${r.filename}`),
