@@ -156,7 +156,7 @@ const MAX_COMPARED_PASSAGES: usize = 64;
 
 /// A difference between the quote and the cited text that changes what
 /// the quote says: a number, a negation or a word (the meaning guard's
-/// substitutions; see [`crate::matching::meaning`]). Case, punctuation,
+/// substitutions; see the validation report's `MatchEdit`). Case, punctuation,
 /// typography and misspellings are not changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct QuoteChange {
