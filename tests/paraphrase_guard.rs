@@ -67,3 +67,58 @@ fn the_same_sentences_as_written_are_validated() {
         assert_eq!(status, "VALIDATED", "{q:?} ({method})");
     }
 }
+
+/// The claim's status and its failure's suggestions, for claims typed
+/// `paraphrase` against `source`.
+fn judged(source: &str, quotes: &[&str]) -> Vec<(String, String)> {
+    let claims: Vec<Value> = quotes
+        .iter()
+        .enumerate()
+        .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "paraphrase"}))
+        .collect();
+    let report =
+        validate_evidence(source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
+    let report = serde_json::to_value(report).expect("serializable");
+    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
+    let suggestions = |id: &Value| {
+        report["failed_claims"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| &f["claim_id"] == id)
+            .map(|f| f["suggestions"].to_string())
+            .collect::<String>()
+    };
+    report["validated_claims"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| (r["validation_status"].as_str().unwrap_or("").to_string(), suggestions(&r["claim_id"])))
+        .collect()
+}
+
+/// In a real 1 MB text the matcher of content words ranks the changed
+/// line among unrelated passages, and one of those (`fuzzy matches a
+/// string in a list of strings`, `Some compilers cannot add`: a negation
+/// elsewhere in it) made the claim VALIDATED. The changed line is a near
+/// copy of the claim whatever matcher found it, so what it changes decides.
+#[test]
+fn a_changed_line_of_a_long_text_is_not_validated_by_an_unrelated_passage() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/texts/vim-version9.txt");
+    let source = std::fs::read_to_string(path).expect("the shared texts (../shared/data/texts)");
+    let got = judged(
+        &source,
+        &[
+            "Problem:    Fuzzy matching only fails on strings.",
+            "Problem:    Client-server code is not spread out.",
+            "Problem:    Fuzzy matching only works on strings.",
+            "Problem:    Client-server code is spread out.",
+        ],
+    );
+    let [fails, not, works, spread] = got.as_slice() else { panic!("{got:?}") };
+    assert_ne!(fails.0, "VALIDATED");
+    assert!(fails.1.contains("\\\"works\\\" where the quote says \\\"fails\\\""), "{}", fails.1);
+    assert_ne!(not.0, "VALIDATED");
+    assert!(not.1.contains("\\\"not\\\""), "{}", not.1);
+    assert_eq!((works.0.as_str(), spread.0.as_str()), ("VALIDATED", "VALIDATED"));
+}

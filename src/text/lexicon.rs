@@ -1163,9 +1163,189 @@ pub fn is_number_or_unit_class(c: WordClass) -> bool {
     matches!(c, WordClass::NumberWord | WordClass::Ordinal | WordClass::Scale | WordClass::Unit)
 }
 
+/// Opposite words, each side with its inflected forms: a claim that says
+/// one where its passage says only the other says the opposite (`fails`
+/// where the source says `works`). A curated list of pairs whose sides
+/// rarely stand for each other in a faithful restatement; words with a
+/// common second sense that is not opposed (`left`, `end`, `pass`, `on`)
+/// are left out. Negation words and negating prefixes are handled apart
+/// (`tokens::is_negation`, the meaning guard).
+const OPPOSITES: &[(&[&str], &[&str])] = &[
+    (&["work", "works", "worked", "working"], &["fail", "fails", "failed", "failing"]),
+    (
+        &["succeed", "succeeds", "succeeded", "success", "successful", "successfully"],
+        &["fail", "fails", "failed", "failure", "failures", "failing"],
+    ),
+    (&["enable", "enables", "enabled", "enabling"], &["disable", "disables", "disabled", "disabling"]),
+    (
+        &["allow", "allows", "allowed", "allowing"],
+        &[
+            "deny",
+            "denies",
+            "denied",
+            "forbid",
+            "forbids",
+            "forbidden",
+            "prohibit",
+            "prohibits",
+            "prohibited",
+            "block",
+            "blocks",
+            "blocked",
+        ],
+    ),
+    (
+        &["accept", "accepts", "accepted", "accepting"],
+        &["reject", "rejects", "rejected", "rejecting", "refuse", "refuses", "refused"],
+    ),
+    (&["approve", "approves", "approved", "approval"], &["reject", "rejects", "rejected", "rejection"]),
+    (
+        &["add", "adds", "added", "adding"],
+        &[
+            "remove", "removes", "removed", "removing", "delete", "deletes", "deleted", "deleting", "drop", "drops",
+            "dropped",
+        ],
+    ),
+    (
+        &["include", "includes", "included", "including"],
+        &["exclude", "excludes", "excluded", "excluding", "omit", "omits", "omitted"],
+    ),
+    (
+        &[
+            "increase",
+            "increases",
+            "increased",
+            "increasing",
+            "rise",
+            "rises",
+            "rose",
+            "risen",
+            "grow",
+            "grows",
+            "grew",
+            "grown",
+            "gain",
+            "gains",
+            "gained",
+        ],
+        &[
+            "decrease",
+            "decreases",
+            "decreased",
+            "decreasing",
+            "fall",
+            "falls",
+            "fell",
+            "fallen",
+            "drop",
+            "drops",
+            "dropped",
+            "decline",
+            "declines",
+            "declined",
+            "shrink",
+            "shrinks",
+            "shrank",
+            "loss",
+            "losses",
+            "lost",
+            "reduce",
+            "reduces",
+            "reduced",
+        ],
+    ),
+    (&["before"], &["after"]),
+    (&["earlier", "earliest", "early"], &["later", "latest", "late"]),
+    (&["first"], &["last"]),
+    (&["minimum", "min", "minimal"], &["maximum", "max", "maximal"]),
+    (&["true"], &["false"]),
+    (&["more"], &["less", "fewer"]),
+    (&["most"], &["least", "fewest"]),
+    (&["higher", "highest", "high"], &["lower", "lowest", "low"]),
+    (&["faster", "fastest", "fast"], &["slower", "slowest", "slow"]),
+    (&["larger", "largest", "bigger", "biggest"], &["smaller", "smallest"]),
+    (&["better", "best"], &["worse", "worst"]),
+    (&["always"], &["never", "sometimes"]),
+    (&["all", "every"], &["some", "none", "few"]),
+    (&["must"], &["may", "optional"]),
+    (&["required", "mandatory"], &["optional"]),
+    (&["public"], &["private"]),
+    (&["old", "older", "oldest"], &["new", "newer", "newest"]),
+    (&["open", "opens", "opened"], &["close", "closes", "closed"]),
+    (&["start", "starts", "started", "starting"], &["stop", "stops", "stopped", "stopping"]),
+    (&["input", "inputs"], &["output", "outputs"]),
+    (&["read", "reads", "reading"], &["write", "writes", "wrote", "written", "writing"]),
+    (&["upper"], &["lower"]),
+    (&["error", "errors"], &["warning", "warnings"]),
+    (&["server", "servers"], &["client", "clients"]),
+    (&["inside"], &["outside"]),
+    (&["above"], &["below"]),
+    (&["internal", "internally"], &["external", "externally"]),
+    (&["import", "imports", "imported"], &["export", "exports", "exported"]),
+    (&["upload", "uploads", "uploaded"], &["download", "downloads", "downloaded"]),
+    (&["encrypt", "encrypts", "encrypted"], &["decrypt", "decrypts", "decrypted"]),
+    (&["local", "locally"], &["remote", "remotely"]),
+    (&["online"], &["offline"]),
+    (&["static", "statically"], &["dynamic", "dynamically"]),
+    (&["positive"], &["negative"]),
+    (&["majority"], &["minority"]),
+    (&["win", "wins", "won"], &["lose", "loses", "lost"]),
+    (&["profit", "profits"], &["loss", "losses"]),
+    (&["buy", "buys", "bought"], &["sell", "sells", "sold"]),
+    (&["strong", "stronger", "strongest"], &["weak", "weaker", "weakest"]),
+    (&["safe", "safer", "safest"], &["dangerous", "unsafe"]),
+    (&["easy", "easier", "easiest"], &["hard", "harder", "hardest", "difficult"]),
+    (&["cheap", "cheaper", "cheapest"], &["expensive"]),
+    (&["north", "northern"], &["south", "southern"]),
+    (&["east", "eastern"], &["west", "western"]),
+    (&["male", "men"], &["female", "women"]),
+    (&["support", "supports", "supported"], &["oppose", "opposes", "opposed"]),
+];
+
+/// A pair of opposite sides as a word sees it: its own side's forms, then
+/// the opposite side's.
+pub type Opposed = (&'static [&'static str], &'static [&'static str]);
+
+/// Each word of [`OPPOSITES`] (lowercase) with the pairs it is in.
+fn opposites_table() -> &'static std::collections::HashMap<&'static str, Vec<Opposed>> {
+    static TABLE: OnceLock<std::collections::HashMap<&'static str, Vec<Opposed>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: std::collections::HashMap<&str, Vec<Opposed>> = std::collections::HashMap::new();
+        for &(a, b) in OPPOSITES {
+            for &w in a {
+                table.entry(w).or_default().push((a, b));
+            }
+            for &w in b {
+                table.entry(w).or_default().push((b, a));
+            }
+        }
+        table
+    })
+}
+
+/// The pairs `word` (lowercase) is in: `(its side's forms, the opposite
+/// side's forms)`; empty for a word of no pair.
+pub fn opposites(word: &str) -> &'static [Opposed] {
+    opposites_table().get(word).map_or(&[], Vec::as_slice)
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn opposites_go_both_ways_and_keep_their_forms() {
+        let sides =
+            |w: &str| opposites(w).iter().map(|(own, other)| (own.contains(&w), other.to_vec())).collect::<Vec<_>>();
+        assert!(sides("fails").iter().any(|(own, other)| *own && other.contains(&"works")));
+        assert!(sides("works").iter().any(|(own, other)| *own && other.contains(&"failed")));
+        assert!(sides("before").iter().any(|(_, other)| other == &["after"]));
+        assert!(opposites("table").is_empty());
+        // no word is its own opposite
+        for &(a, b) in OPPOSITES {
+            assert!(a.iter().all(|w| !b.contains(w)), "{a:?} {b:?}");
+        }
+    }
     use std::collections::BTreeSet;
 
     const SOURCES: [&str; 2] = ["/usr/share/dict/american-english", "/usr/share/dict/british-english"];

@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind};
 use crate::host::Deadline;
 use crate::matching::meaning::{self, Change, EditKind};
 use crate::matching::{ellipsis, exact, fuzzy, lexical, semantic, sequence_matcher::SequenceMatcher, token};
-use crate::text::{normalize, quantity, tokens, Normalized, Profile};
+use crate::text::{lexicon, normalize, quantity, tokens, Normalized, Profile};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -98,6 +98,15 @@ const FEW_CLAIMS: usize = 3;
 /// finds) and still be a near copy of the quote, whose change no looser
 /// match may override ([`ClaimContext::decide`]); more is a paraphrase.
 const NEAR_COPY_CHANGES: usize = 2;
+
+/// Fewest words of a quote for a passage another matcher found to count as
+/// its near copy (see [`NEAR_COPY_CHANGES`]): with fewer, two changes are
+/// most of the quote.
+const NEAR_COPY_MIN_WORDS: usize = 5;
+
+/// Most words of a quote, and of a passage, compared word by word for a
+/// near copy (the comparison is their product).
+const NEAR_COPY_MAX_WORDS: usize = 400;
 
 /// Most places (exact or fuzzy occurrences) held and judged per claim. A
 /// quote found more often pins no place: its claim is AMBIGUOUS at best,
@@ -1089,6 +1098,10 @@ struct QuoteNumbers {
     /// quantities' text, in order: each must be a word of the passage.
     digit_words: Vec<String>,
     negations: Vec<String>,
+    /// The quote's words (lowercase), and those of them with an opposite
+    /// (`lexicon::opposites`).
+    words: std::collections::HashSet<String>,
+    opposed: Vec<String>,
 }
 
 impl QuoteNumbers {
@@ -1100,7 +1113,38 @@ impl QuoteNumbers {
             .filter(|w| w.bytes().any(|b| b.is_ascii_digit()) && !quantities.iter().any(|q| q.text.contains(w)))
             .map(str::to_string)
             .collect();
-        QuoteNumbers { quantities, digit_words, negations: negations(quote) }
+        let words: std::collections::HashSet<String> =
+            tokens::tokenize(quote).iter().map(|t| t.text(quote).to_lowercase()).collect();
+        let mut opposed: Vec<String> = words.iter().filter(|w| !lexicon::opposites(w).is_empty()).cloned().collect();
+        opposed.sort_unstable();
+        QuoteNumbers { quantities, digit_words, negations: negations(quote), words, opposed }
+    }
+
+    /// The quote's words whose opposite `passage` says instead: a word of
+    /// the quote not in the passage, none of its forms there either, and a
+    /// form of its opposite there that the quote does not have (`fails`
+    /// where the passage says only `works`). A restatement may use other
+    /// words, not the opposite ones.
+    fn opposites(&self, passage: &str) -> Option<Discrepancy> {
+        if self.opposed.is_empty() {
+            return None;
+        }
+        let said: std::collections::HashSet<String> =
+            tokens::tokenize(passage).iter().map(|t| t.text(passage).to_lowercase()).collect();
+        let (mut quote, mut source) = (Vec::new(), Vec::new());
+        for w in self.opposed.iter().filter(|w| !said.contains(*w)) {
+            for (own, other) in lexicon::opposites(w) {
+                if own.iter().any(|f| said.contains(*f)) || other.iter().any(|f| self.words.contains(*f)) {
+                    continue;
+                }
+                if let Some(o) = other.iter().find(|f| said.contains(**f)) {
+                    quote.push(w.clone());
+                    source.push((*o).to_string());
+                    break;
+                }
+            }
+        }
+        (!quote.is_empty()).then_some(Discrepancy { kind: "word", quote, source })
     }
 
     /// The quote's numbers and negations against `passage`'s (with
@@ -1125,6 +1169,7 @@ impl QuoteNumbers {
         if self.negations.len() != pneg.len() {
             out.push(Discrepancy { kind: "negation", quote: self.negations.clone(), source: pneg });
         }
+        out.extend(self.opposites(passage));
         out
     }
 }
@@ -1146,15 +1191,47 @@ impl<'a> ClaimContext<'a> {
         let aligned = |c: &Candidate| {
             matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || c.method == Some(SemanticMethod::Tokens)
         };
-        let changed_copy = |c: &Candidate| {
+        // a passage another matcher found that is the quote with a word or
+        // two changed (the embedding matcher finds the line a claim changed,
+        // and ranks it with unrelated ones) is a near copy too: what it
+        // changes is its discrepancy, whatever the whole passage holds
+        let mut copies = vec![false; candidates.len()];
+        if !candidates.iter().any(|c| aligned(c) && c.discrepancies.is_empty()) {
+            for (c, copy) in candidates.iter_mut().zip(copies.iter_mut()) {
+                if self.deadline.expired() {
+                    return None;
+                }
+                if aligned(c) {
+                    continue;
+                }
+                if let Some(d) = self.near_copy_change(c) {
+                    *copy = true;
+                    if !c.discrepancies.iter().any(|e| e.kind == d.kind) {
+                        c.discrepancies.push(d);
+                    }
+                }
+            }
+            if copies.iter().any(|&c| c) {
+                sort_candidates(&mut candidates, &mut copies);
+            }
+        }
+        let changed_copy = |c: &Candidate, copy: bool| {
+            if c.discrepancies.is_empty() {
+                return false;
+            }
+            if !aligned(c) {
+                return copy;
+            }
             let changes = c.edits.iter().filter(|e| e.kind == EditKind::Substitution).count();
-            aligned(c)
-                && !c.discrepancies.is_empty()
-                && c.similarity >= self.config.fuzzy_matching.similarity_threshold
+            c.similarity >= self.config.fuzzy_matching.similarity_threshold
                 && (matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || changes <= NEAR_COPY_CHANGES)
         };
-        if candidates.iter().any(changed_copy) {
-            candidates.retain(aligned);
+        let changed: Vec<bool> = candidates.iter().zip(&copies).map(|(c, &copy)| changed_copy(c, copy)).collect();
+        if changed.iter().any(|&c| c) {
+            // the changed copies stay, to say what changed
+            let mut keep =
+                candidates.iter().zip(&changed).map(|(c, &ch)| aligned(c) || ch).collect::<Vec<_>>().into_iter();
+            candidates.retain(|_| keep.next().unwrap_or(false));
         }
         let places = dedupe(candidates, self.deadline)?;
         if places.is_empty() {
@@ -1163,6 +1240,103 @@ impl<'a> ClaimContext<'a> {
             return (!self.deadline.expired()).then_some(decided);
         }
         Some(self.decided_at(&places, hits))
+    }
+
+    /// What a passage another matcher found changes from the quote, when it
+    /// is a near copy of it: the quote's words and the closest run of the
+    /// passage's words (a word-level edit distance whose start and end in
+    /// the passage are free) at most [`NEAR_COPY_CHANGES`] edits apart, and
+    /// their words (by stem) not the same. The change is a negation when a
+    /// changed word is one, a number when one holds a digit, else a word;
+    /// words only reordered change nothing. `None` for a quote of fewer
+    /// than [`NEAR_COPY_MIN_WORDS`] words (a change or two is then most of
+    /// it) or more than [`NEAR_COPY_MAX_WORDS`] words on either side.
+    fn near_copy_change(&self, c: &Candidate) -> Option<Discrepancy> {
+        let owned;
+        let passage: &str = match c.norm {
+            Some((s, e)) => self.index.text().get(s..e).unwrap_or(""),
+            None => {
+                owned = normalize::normalize_str(
+                    self.doc.source().get(c.orig.0..c.orig.1).unwrap_or(""),
+                    self.config.profile(),
+                );
+                &owned
+            }
+        };
+        let quote = self.p.quote.as_str();
+        let q: Vec<&str> = tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect();
+        if q.len() < NEAR_COPY_MIN_WORDS || q.len() > NEAR_COPY_MAX_WORDS {
+            return None;
+        }
+        let p: Vec<&str> = tokens::tokenize(passage).iter().map(|t| t.text(passage)).collect();
+        if p.len() > NEAR_COPY_MAX_WORDS {
+            return None;
+        }
+        // each edit loses at most one of the quote's words
+        let found = q.iter().filter(|w| p.contains(w)).count();
+        if found + NEAR_COPY_CHANGES < q.len() {
+            return None;
+        }
+        // row j: (edits, start of the run) of the quote's first i words
+        // against the passage's words ending at j
+        let mut row: Vec<(usize, usize)> = (0..=p.len()).map(|j| (0, j)).collect();
+        for (i, qw) in q.iter().enumerate() {
+            let mut diagonal = row.first().copied().unwrap_or((0, 0));
+            if let Some(first) = row.first_mut() {
+                *first = (i + 1, 0);
+            }
+            for (j, pw) in p.iter().enumerate() {
+                let up = row.get(j + 1).copied().unwrap_or((usize::MAX, 0));
+                let left = row.get(j).copied().unwrap_or((usize::MAX, 0));
+                let best = [
+                    (diagonal.0 + usize::from(qw != pw), diagonal.1),
+                    (up.0.saturating_add(1), up.1),
+                    (left.0.saturating_add(1), left.1),
+                ]
+                .into_iter()
+                .min_by_key(|&(d, _)| d)
+                .unwrap_or(up);
+                diagonal = up;
+                if let Some(cell) = row.get_mut(j + 1) {
+                    *cell = best;
+                }
+            }
+        }
+        let (end, &(edits, start)) = row.iter().enumerate().min_by_key(|(_, &(d, _))| d)?;
+        if edits > NEAR_COPY_CHANGES {
+            return None;
+        }
+        let run = p.get(start..end)?;
+        // the words on one side only, by stem and count
+        let mut counts: std::collections::HashMap<&str, isize> = std::collections::HashMap::new();
+        for w in &q {
+            *counts.entry(tokens::stem(w)).or_default() += 1;
+        }
+        for w in run {
+            *counts.entry(tokens::stem(w)).or_default() -= 1;
+        }
+        let only = |side: &[&str], sign: isize| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for w in side {
+                if counts.get(tokens::stem(w)).is_some_and(|&n| n * sign > 0) && !out.iter().any(|o| o == w) {
+                    out.push((*w).to_string());
+                }
+            }
+            out
+        };
+        let (quote_only, source_only) = (only(&q, 1), only(run, -1));
+        if quote_only.is_empty() && source_only.is_empty() {
+            return None;
+        }
+        let changed = || quote_only.iter().chain(&source_only);
+        let kind = if changed().any(|w| tokens::is_negation(w)) {
+            "negation"
+        } else if changed().any(|w| w.bytes().any(|b| b.is_ascii_digit())) {
+            "number"
+        } else {
+            "word"
+        };
+        Some(Discrepancy { kind, quote: quote_only, source: source_only })
     }
 
     /// The candidates of every matcher, narrowed by the claim's context and
@@ -1191,13 +1365,7 @@ impl<'a> ClaimContext<'a> {
             }
             self.judge(c);
         }
-        crate::sort::sort_by(&mut candidates, |a, b| {
-            (!a.discrepancies.is_empty())
-                .cmp(&!b.discrepancies.is_empty())
-                .then(b.confidence.total_cmp(&a.confidence))
-                .then(a.kind.cmp(&b.kind))
-                .then(a.orig.cmp(&b.orig))
-        });
+        crate::sort::sort_by(&mut candidates, candidate_order);
         Some((candidates, rejected, context_removed_all))
     }
 
@@ -2271,6 +2439,27 @@ fn negations(text: &str) -> Vec<String> {
 }
 
 /// The text of up to `n` tokens before byte `at`, within the same sentence.
+/// Candidates best first: without discrepancies, then by confidence, kind
+/// and place.
+fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    (!a.discrepancies.is_empty())
+        .cmp(&!b.discrepancies.is_empty())
+        .then(b.confidence.total_cmp(&a.confidence))
+        .then(a.kind.cmp(&b.kind))
+        .then(a.orig.cmp(&b.orig))
+}
+
+/// Sorts `candidates` by [`candidate_order`] again, `flags` (one per
+/// candidate) along with them.
+fn sort_candidates(candidates: &mut Vec<Candidate>, flags: &mut Vec<bool>) {
+    let mut both: Vec<(Candidate, bool)> = candidates.drain(..).zip(flags.drain(..)).collect();
+    crate::sort::sort_by(&mut both, |a, b| candidate_order(&a.0, &b.0));
+    for (c, f) in both {
+        candidates.push(c);
+        flags.push(f);
+    }
+}
+
 fn tokens_before(text: &str, at: usize, n: usize) -> String {
     let mut from = at.saturating_sub(64);
     while !text.is_char_boundary(from) {
@@ -2429,6 +2618,27 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_opposite_word_is_a_discrepancy_only_when_the_passage_says_it_instead() {
+        let q = QuoteNumbers::of("the build fails on windows and works on linux only");
+        // both sides in the quote: nothing to say
+        assert!(q.opposites("the build works on windows").is_none());
+        let q = QuoteNumbers::of("the build fails on windows");
+        let d = q.opposites("on windows the build works fine").expect("works for fails");
+        assert_eq!(
+            (d.kind, d.quote.clone(), d.source.clone()),
+            ("word", vec!["fails".to_string()], vec!["works".to_string()])
+        );
+        // another form of the quote's word is there: the passage says it
+        assert!(q.opposites("the build failed on windows, then works").is_none());
+        // neither side: another matter
+        assert!(q.opposites("the build is slow on windows").is_none());
+        // both ways, and other pairs
+        let d = QuoteNumbers::of("added before the release").opposites("removed after the release").expect("two");
+        assert_eq!(d.quote, ["added", "before"]);
+        assert_eq!(d.source, ["removed", "after"]);
+    }
     use crate::matching::index::TokenIndex;
     use crate::test_rng::SplitMix64;
     use serde_json::json;
