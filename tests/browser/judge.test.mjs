@@ -223,12 +223,25 @@ test('edits re-run steps 1 and 2 at once and clear the jury\'s verdict; bad rang
   const expected = lib.checkClaim({ ...(await expectedClaim(0)).request, quote: 'the treasurer promised that harbour fees would stay frozen' });
   assert.equal(await page.textContent('.claim-results .step-2 .score-value'), expected.quote_score.toFixed(3));
 
-  // the threshold is the page's: just under the score lets this paraphrase through step 2 (the demo jurors use it too)
-  const low = Math.floor(expected.quote_score * 100 - 1) / 100;
+  // a paraphrase stays refused however low the threshold: its words are
+  // not the cited text's (step 2 compares them)
+  const paraphraseLow = Math.floor(expected.quote_score * 100 - 1) / 100;
+  await page.fill('input[data-setting="threshold"]', String(paraphraseLow));
+  await page.waitForFunction((n) => Number(document.querySelector('.claim-results').dataset.checks) > n, Number(s.checks));
+  assert.equal((await claimState()).verdict, 'QUOTE_NOT_FOUND');
+  assert.match(await page.textContent('.claim-results .step-2'), /the quote is not what the cited lines say/);
+  await page.fill('input[data-setting="threshold"]', '0.8');
+
+  // the threshold is the page's: just under the score lets a misspelt quote through step 2 (the demo jurors use it too)
+  const misspelt = 'the board aproved the dredging contrcat with a majorty of five votes to two';
+  await page.fill(quoteBox, misspelt);
+  await page.waitForFunction(() => document.querySelector('.claim-results').dataset.verdict === 'QUOTE_NOT_FOUND');
+  const typos = lib.checkClaim({ ...(await expectedClaim(0)).request, quote: misspelt });
+  const low = Math.floor(typos.quote_score * 100 - 1) / 100;
   await page.fill('input[data-setting="threshold"]', String(low));
   await page.waitForFunction(() => document.querySelector('.claim-results').dataset.verdict === 'JURY_NOT_CONVENED');
   s = await askJury();
-  const lenient = await lib.verifyClaim({ ...(await expectedClaim(0)).request, quote: 'the treasurer promised that harbour fees would stay frozen' },
+  const lenient = await lib.verifyClaim({ ...(await expectedClaim(0)).request, quote: misspelt },
     { threshold: low, judges: demo.demoJury({ threshold: low, quoteScore: lib.quoteScore }) });
   assert.equal(s.verdict, lenient.verdict);
   assert.deepEqual((await shownVotes()).map((v) => v.verdict), lenient.jury.votes.map((v) => label(v.ballot.verdict)));
