@@ -182,3 +182,34 @@ fn every_link_quoted_as_written_passes_and_every_changed_digit_fails() {
         }
     }
 }
+
+/// `find` (the CLI's `find`, JS `Document.find`) applies the same check: a
+/// place whose markup is not the quote's is a `substitution` with a
+/// `markup` edit naming the quote's part; the same markup is not.
+#[test]
+fn find_marks_a_place_whose_markup_differs() {
+    use evidence_validator::validate::{find, FindOptions};
+    use evidence_validator::{Document, Format};
+    let find_one = |source: &str, format: Format, quote: &str| {
+        let doc = Document::new(source, Some(format)).expect("a document");
+        let found = find(&doc, quote, &FindOptions::default(), &FixedClock(0.0));
+        assert_eq!(found.matches.len(), 1, "{quote}: {found:?}");
+        found.matches.into_iter().next().expect("one match")
+    };
+    let bent = find_one(MARKDOWN, Format::Markdown, "in [#49849](https://github.com/nodejs/node/pull/49850) for this");
+    assert!(bent.substitution);
+    let markup: Vec<_> = bent.edits.iter().filter(|e| e.reason == "markup").collect();
+    assert_eq!(markup.len(), 1, "{:?}", bent.edits);
+    assert_eq!(markup[0].quote, "https://github.com/nodejs/node/pull/49850");
+    assert!(markup[0].source.contains("pull/49849"), "{}", markup[0].source);
+    assert_eq!(MARKDOWN.get(bent.location.byte_start..bent.location.byte_end), Some(bent.matched_text.as_str()));
+
+    let same = find_one(MARKDOWN, Format::Markdown, "in [#49849](https://github.com/nodejs/node/pull/49849) for this");
+    assert!(!same.substitution && same.edits.is_empty(), "{:?}", same.edits);
+    let html = find_one(
+        HTML,
+        Format::Html,
+        "<a href=\"https://github.com/acme/app/pull/1208\" title=\"PR 1207\">the patch</a>",
+    );
+    assert!(html.substitution && html.edits.iter().any(|e| e.reason == "markup" && e.quote.contains("1208")));
+}

@@ -906,6 +906,55 @@ fn prepare<'c>(doc: &Document, claim: &'c Claim, profile: Profile) -> Prepared<'
     Prepared { claim, original, fragments, trimmed, quote, normalized, chars, hidden }
 }
 
+/// Whether each of `hidden` (a quote's markup parts, [`hidden_words`]) is a
+/// run of the source's words between the characters around the match
+/// `s..e` (normalized bytes of `index`), within [`MARKUP_WINDOW_BYTES`]: a
+/// `markup` discrepancy naming the parts that are not, and the source's
+/// text there.
+fn markup_discrepancy(
+    doc: &Document,
+    index: &SearchIndex,
+    hidden: &[(String, Vec<String>)],
+    s: usize,
+    e: usize,
+) -> Option<Discrepancy> {
+    if hidden.is_empty() {
+        return None;
+    }
+    let norm = index.normalized();
+    let text = norm.as_str();
+    let src = doc.source();
+    let from = text
+        .get(..s)
+        .and_then(|t| t.chars().next_back())
+        .and_then(|c| norm.original_range(s - c.len_utf8(), s))
+        .map_or(0, |r| r.1);
+    let to = text
+        .get(e..)
+        .and_then(|t| t.chars().next())
+        .and_then(|c| norm.original_range(e, e + c.len_utf8()))
+        .map_or(src.len(), |r| r.0);
+    let to = floor_char(src, to.min(from.saturating_add(MARKUP_WINDOW_BYTES)));
+    let window = src.get(from..to.max(from)).unwrap_or("");
+    let words = alphanumeric_runs(window);
+    let mut at = 0;
+    let mut missing = Vec::new();
+    for (shown, part) in hidden {
+        match run_at(words.get(at..).unwrap_or_default(), part) {
+            Some(i) => at += i + part.len(),
+            None => missing.push(shown.clone()),
+        }
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    let mut shown: String = window.chars().take(MARKUP_SHOWN_CHARS).collect();
+    if shown.len() < window.len() {
+        shown.push('…');
+    }
+    Some(Discrepancy { kind: "markup", quote: missing, source: vec![shown] })
+}
+
 /// The parts of `text` that none of its `units` (its text as its format
 /// reads it) comes from and that hold a letter or digit, each as its text
 /// (trimmed to its first and last alphanumeric) and its words (alphanumeric
@@ -1908,41 +1957,7 @@ impl<'a> ClaimContext<'a> {
     /// markup at this place is. A quote whose text is the source's but whose
     /// link goes elsewhere is not what the source says.
     fn markup_discrepancy(&self, s: usize, e: usize) -> Option<Discrepancy> {
-        if self.p.hidden.is_empty() {
-            return None;
-        }
-        let norm = self.index.normalized();
-        let text = norm.as_str();
-        let src = self.doc.source();
-        let from = text
-            .get(..s)
-            .and_then(|t| t.chars().next_back())
-            .and_then(|c| norm.original_range(s - c.len_utf8(), s))
-            .map_or(0, |r| r.1);
-        let to = text
-            .get(e..)
-            .and_then(|t| t.chars().next())
-            .and_then(|c| norm.original_range(e, e + c.len_utf8()))
-            .map_or(src.len(), |r| r.0);
-        let to = floor_char(src, to.min(from.saturating_add(MARKUP_WINDOW_BYTES)));
-        let window = src.get(from..to.max(from)).unwrap_or("");
-        let words = alphanumeric_runs(window);
-        let mut at = 0;
-        let mut missing = Vec::new();
-        for (shown, part) in &self.p.hidden {
-            match run_at(words.get(at..).unwrap_or_default(), part) {
-                Some(i) => at += i + part.len(),
-                None => missing.push(shown.clone()),
-            }
-        }
-        if missing.is_empty() {
-            return None;
-        }
-        let mut shown: String = window.chars().take(MARKUP_SHOWN_CHARS).collect();
-        if shown.len() < window.len() {
-            shown.push('…');
-        }
-        Some(Discrepancy { kind: "markup", quote: missing, source: vec![shown] })
+        markup_discrepancy(self.doc, self.index, &self.p.hidden, s, e)
     }
 
     /// [`Self::judge`]'s word-by-word part (the meaning guard).
@@ -2502,10 +2517,12 @@ pub struct FoundMatch {
     /// 1 − edit_distance / quote length.
     pub similarity_score: f64,
     /// The match says something else than the quote: a word, number or
-    /// negation differs (see `edits`).
+    /// negation differs, or the quote's markup (a link's destination, an
+    /// image's source, a tag's attributes) is not the source's there (see
+    /// `edits`).
     pub substitution: bool,
     /// Word-level differences from the quote (fuzzy matches, and exact ones
-    /// cut inside a word).
+    /// cut inside a word), and a `markup` edit for markup that differs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub edits: Vec<MatchEdit>,
 }
@@ -2529,7 +2546,8 @@ pub struct FindResult {
 /// Every place `quote` occurs in `doc`: exact occurrences, or when there are
 /// none and `max_edit_distance > 0`, fuzzy ones within that distance. Each
 /// passes the meaning guard: a fuzzy span is widened to whole words, and a
-/// match that changes a word, number or negation is marked `substitution`.
+/// match that changes a word, number or negation, or whose markup is not
+/// the quote's, is marked `substitution`.
 /// At most `options.max_results` matches (and [`MAX_RESULT_BYTES`] of
 /// matched text) are returned, the rest counted; the search stops at the
 /// options' time limit, read on `clock`.
@@ -2537,7 +2555,11 @@ pub fn find(doc: &Document, quote: &str, options: &FindOptions, clock: &dyn crat
     let deadline = Deadline::after(clock, options.max_processing_time_seconds * 1000.0);
     let profile = options.profile();
     let index = doc.index(profile);
-    let qn = Normalized::from_units(doc.format().units(quote), profile);
+    let units = doc.format().units(quote);
+    // what the quote's markup says (a link's destination, …) must be the
+    // source's at each place, as in a validation
+    let hidden = hidden_words(quote, &units);
+    let qn = Normalized::from_units(units, profile);
     let q = qn.as_str();
     let chars = q.chars().count();
     let mut result = FindResult { matches: Vec::new(), total: 0, omitted: 0, complete: true };
@@ -2587,14 +2609,25 @@ pub fn find(doc: &Document, quote: &str, options: &FindOptions, clock: &dyn crat
         };
         bytes += matched_text.len();
         let span = doc.span(os, oe);
+        let mut reported: Vec<MatchEdit> = edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect();
+        if let Some(d) = markup_discrepancy(doc, index, &hidden, s, e) {
+            reported.push(MatchEdit {
+                kind: EditKind::Substitution,
+                change: Some(Change::Word),
+                reason: "markup",
+                quote: d.quote.join(" "),
+                source: d.source.concat(),
+                location: Location::new(&span, None),
+            });
+        }
         result.matches.push(FoundMatch {
             match_type: if exact { MatchType::Exact } else { MatchType::Fuzzy },
             location: Location::new(&span, doc.section_at(os).map(|s| s.title.clone())),
             matched_text: matched_text.to_string(),
             edit_distance: d,
             similarity_score: 1.0 - d as f64 / chars.max(1) as f64,
-            substitution: edits.iter().any(|e| e.kind == EditKind::Substitution),
-            edits: edits.iter().map(|e| edit_report(doc, index, (&qn, quote), e)).collect(),
+            substitution: reported.iter().any(|e| e.kind == EditKind::Substitution),
+            edits: reported,
         });
     }
     result.complete = !deadline.expired();

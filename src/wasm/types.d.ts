@@ -158,7 +158,7 @@ export interface MatchEdit extends Location {
   kind: "cosmetic" | "typo" | "substitution";
   /** For substitutions: what changed. */
   change?: "number" | "negation" | "word";
-  /** Why, in a few words: "case", "hyphenation", "typo", "pronoun", "number", "name", … */
+  /** Why, in a few words: "case", "hyphenation", "typo", "pronoun", "number", "name", "markup" (the quote's link destination, image source or tag attributes are not the source's here), … */
   reason: string;
   /** The quote's text here ("" when the quote has nothing here). */
   quote: string;
