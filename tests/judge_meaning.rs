@@ -89,6 +89,14 @@ fn a_changed_number_negation_or_word_fails_step_two() {
     let r = judge("The chair thanked the engineers for their work on the pipes.", 6, 6);
     refused(&r);
     assert_eq!(changes(&r), [(Change::Word, "pipes", "pumps", 4)]);
+
+    // the spec's score alone, when asked for
+    let request =
+        ClaimRequest::new("c", "The chair thanked the engineers for their work on the pipes.", "water.txt", 6, 6);
+    let spec_only = JudgeConfig { compare_words: false, ..JudgeConfig::default() };
+    let r = check_without_jury(request, Ok(SOURCE), &spec_only).expect("a result");
+    assert!(r.step_2_quote_match && r.quote_changes.is_empty());
+    assert_eq!(r.verdict, Verdict::JuryNotConvened);
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]

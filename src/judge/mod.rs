@@ -80,6 +80,11 @@ pub struct JudgeConfig {
     pub threshold: f64,
     /// CPython's `autojunk` heuristic in step 2 (default off; see [`quote`]).
     pub autojunk: bool,
+    /// Step 2 compares a quote that passes the score without being
+    /// verbatim word by word with the cited text, and refuses one that
+    /// changes a number, negation or word (default on; off: the spec's
+    /// score alone, for reproducing old results; see [`quote::changes`]).
+    pub compare_words: bool,
     /// How long each juror may take, in milliseconds (default
     /// [`DEFAULT_TIMEOUT_MS`]). Used by the surfaces.
     pub timeout_ms: u64,
@@ -91,6 +96,7 @@ impl Default for JudgeConfig {
             context_lines: DEFAULT_CONTEXT_LINES,
             threshold: DEFAULT_THRESHOLD,
             autojunk: false,
+            compare_words: true,
             timeout_ms: DEFAULT_TIMEOUT_MS,
         }
     }
@@ -124,6 +130,7 @@ impl JudgeConfig {
             f.count("context_lines", 0, MAX_CONTEXT_LINES as u64, &mut c.context_lines)?;
             f.fraction("threshold", &mut c.threshold)?;
             f.bool("autojunk", &mut c.autojunk)?;
+            f.bool("compare_words", &mut c.compare_words)?;
             f.count("timeout_ms", 1, MAX_TIMEOUT_MS, &mut c.timeout_ms)?;
             f.finish()?;
         }
@@ -437,7 +444,7 @@ impl Verification {
         // a score below 1 leaves part of the quote unmatched: which part,
         // and does it change what the quote says?
         let comparison = match (&passage, &quote) {
-            (Ok(p), Some(q)) if q.matched && q.score < 1.0 => {
+            (Ok(p), Some(q)) if config.compare_words && q.matched && q.score < 1.0 => {
                 let first_line = p.before.first().or(p.cited.first()).map_or(p.range.start, |l| l.number);
                 Some(quote::changes(&request.quote, &p.untagged_area(), first_line, config.threshold))
             }

@@ -62,6 +62,7 @@ impl JudgeOptions {
         f.fraction("threshold", &mut o.config.threshold)?;
         f.count("contextLines", 0, MAX_CONTEXT_LINES as u64, &mut o.config.context_lines)?;
         f.bool("autojunk", &mut o.config.autojunk)?;
+        f.bool("compareWords", &mut o.config.compare_words)?;
         if call == JudgeCall::Jury {
             if let Some(ms) = timeout(&mut f, "timeoutMs")? {
                 o.config.timeout_ms = ms;
@@ -111,6 +112,7 @@ impl JudgeOptions {
             "threshold": self.config.threshold,
             "contextLines": self.config.context_lines,
             "autojunk": self.config.autojunk,
+            "compareWords": self.config.compare_words,
             "timeoutMs": self.config.timeout_ms,
         })
     }
@@ -189,7 +191,10 @@ mod tests {
         assert!(JudgeOptions::from_json(&json!({ "contextLines": MAX_CONTEXT_LINES + 1 }), JudgeCall::Steps).is_err());
         assert!(JudgeOptions::from_json(&json!({ "contextLines": MAX_CONTEXT_LINES }), JudgeCall::Steps).is_ok());
         let s = JudgeOptions::default().settings_json();
-        assert_eq!(s, json!({"threshold": 0.8, "contextLines": 5, "autojunk": false, "timeoutMs": 120_000}));
+        assert_eq!(
+            s,
+            json!({"threshold": 0.8, "contextLines": 5, "autojunk": false, "compareWords": true, "timeoutMs": 120_000})
+        );
     }
 
     #[test]

@@ -85,6 +85,12 @@ export interface JudgeOptions {
   contextLines?: number;
   /** CPython's autojunk heuristic in step 2 (default false: it makes scores meaningless on 200+ characters). */
   autojunk?: boolean;
+  /**
+   * Compare a quote that passes the score without being verbatim word by
+   * word with the cited text, and fail step 2 when it changes a number,
+   * negation or word (default true; false: the spec's score alone).
+   */
+  compareWords?: boolean;
   /** Name used in log entries (default "judge"; verifyReport: "report"). */
   reportName?: string;
 }
@@ -94,6 +100,7 @@ export interface DefaultJudgeOptions {
   threshold: number;
   contextLines: number;
   autojunk: boolean;
+  compareWords: boolean;
   timeoutMs: number;
 }
 

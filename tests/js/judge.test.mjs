@@ -155,6 +155,11 @@ test('a quote that bends the cited text fails step 2 whatever the jury says', as
   const typo = checkClaim({ ...base, quote: 'the committee approved the budget with a narrow majority of five votes to fuor' });
   assert.ok(typo.quote_score < 1 && typo.step_2_quote_match, JSON.stringify(typo.quote_changes));
   assert.equal('quote_changes' in checkClaim(base), false);
+  // the spec's score alone, when asked for
+  const scoreOnly = checkClaim(bent, { compareWords: false });
+  assert.equal(scoreOnly.step_2_quote_match, true);
+  assert.equal(scoreOnly.verdict, 'JURY_NOT_CONVENED');
+  assert.equal('quote_changes' in scoreOnly, false);
 });
 
 test('steps 1 and 2 alone, the prompt, the score', () => {

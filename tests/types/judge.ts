@@ -91,8 +91,8 @@ function checkCitation(c: ReportCitation, where: string): void {
 export async function testJudge(): Promise<void> {
   // spec 002's defaults (threshold 0.8, 5 lines of context), autojunk off, two minutes a juror
   const defaults: DefaultJudgeOptions = defaultJudgeOptions();
-  shape(defaults, { threshold: 'required', contextLines: 'required', autojunk: 'required', timeoutMs: 'required' }, 'defaultJudgeOptions()');
-  check(defaults.threshold === 0.8 && defaults.contextLines === 5 && defaults.autojunk === false && defaults.timeoutMs === 120000, 'defaultJudgeOptions() values');
+  shape(defaults, { threshold: 'required', contextLines: 'required', autojunk: 'required', compareWords: 'required', timeoutMs: 'required' }, 'defaultJudgeOptions()');
+  check(defaults.threshold === 0.8 && defaults.contextLines === 5 && defaults.autojunk === false && defaults.compareWords === true && defaults.timeoutMs === 120000, 'defaultJudgeOptions() values');
   // the ranges the options accept: the defaults inside them, one past the top refused
   const bounds: JudgeOptionBounds = judgeOptionBounds();
   shape(bounds, { threshold: 'required', contextLines: 'required', timeoutMs: 'required' }, 'judgeOptionBounds()');
@@ -138,7 +138,7 @@ export async function testJudge(): Promise<void> {
   checkResult(listed, 'verifyClaim list');
   check(listed.jury.votes[0]?.error === 'timed out after 20 ms', 'the slow juror timed out');
 
-  const steps: JudgeResult = checkClaim({ ...request, start_line: undefined, end_line: undefined, lines: 'L6-L7' }, { threshold: 0.9, contextLines: 1, autojunk: false });
+  const steps: JudgeResult = checkClaim({ ...request, start_line: undefined, end_line: undefined, lines: 'L6-L7' }, { threshold: 0.9, contextLines: 1, autojunk: false, compareWords: true });
   checkResult(steps, 'checkClaim');
   check(steps.verdict === 'JURY_NOT_CONVENED', 'steps 1 and 2 pass');
   checkResult(checkClaim({ ...request, source: null, source_error: 'ENOENT' }), 'checkClaim no file');

@@ -5,7 +5,7 @@
 //! ```text
 //! evidence-validator judge CLAIM QUOTE FILENAME START_LINE END_LINE
 //!     [--canonical-dir DIR] [--judge NAME[=URL][,model=M][,timeout=S][,key_env=VAR]]...
-//!     [--no-jury] [--dry-run] [--threshold 0.8] [--context-lines 5] [--autojunk]
+//!     [--no-jury] [--dry-run] [--threshold 0.8] [--context-lines 5] [--autojunk] [--score-only]
 //!     [--timeout SECONDS] [--log-dir DIR] [--log-name NAME] [--output FILE] [--strict]
 //! evidence-validator verify-report REPORT.md [same jury options] [--output-dir DIR] [--strict]
 //! ```
@@ -96,6 +96,11 @@ pub struct JuryArgs {
     /// the score meaningless on areas of 200+ characters).
     #[arg(long)]
     autojunk: bool,
+    /// Step 2 by the spec's score alone: do not refuse a quote that passes
+    /// the threshold but changes a number, negation or word of the cited
+    /// text (compared word by word by default).
+    #[arg(long)]
+    score_only: bool,
     /// Seconds each juror may take (unless its own timeout= says otherwise;
     /// default 120).
     #[arg(long)]
@@ -471,6 +476,9 @@ fn judge_config(args: &JuryArgs) -> Result<JudgeConfig, Failure> {
     }
     if args.autojunk {
         flags.insert("autojunk".into(), json!(true));
+    }
+    if args.score_only {
+        flags.insert("compareWords".into(), json!(false));
     }
     if let Some(seconds) = args.timeout {
         if !seconds.is_finite() {
