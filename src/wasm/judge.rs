@@ -128,6 +128,8 @@ export interface JudgeStepOptions {
   threshold?: number;
   contextLines?: number;
   autojunk?: boolean;
+  /** Refuse a quote that passes the score but changes a number, negation or word (default true). */
+  compareWords?: boolean;
 }
 
 /** One claim to judge (the spec's CLI arguments, plus the file's text). */
