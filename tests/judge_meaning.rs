@@ -90,6 +90,10 @@ fn a_changed_number_negation_or_word_fails_step_two() {
     refused(&r);
     assert_eq!(changes(&r), [(Change::Word, "pipes", "pumps", 4)]);
 
+    // where the changed passage is
+    assert_eq!(r.quote_lines.as_deref(), Some("L4-L4"));
+    assert!(r.quote_outside_cited_lines, "line 4 is context before the cited line 6");
+
     // the spec's score alone, when asked for
     let request =
         ClaimRequest::new("c", "The chair thanked the engineers for their work on the pipes.", "water.txt", 6, 6);

@@ -96,6 +96,13 @@ fn step_two_threshold_and_context_before() {
     // the quote may reach into the context before (spec: context_before + cited_text)
     let r = check_without_jury(request("six The Marijuana Event", 7, 7), Ok(DOC), &config).unwrap();
     assert_eq!(r.quote_score, 1.0);
+    assert_eq!((r.quote_lines.as_deref(), r.quote_outside_cited_lines), (Some("L6-L7"), false));
+    // wholly in the context before: found, and the citation names the wrong lines
+    let r = check_without_jury(request("The Marijuana Event Organizer license", 9, 10), Ok(DOC), &config).unwrap();
+    assert!(r.step_2_quote_match);
+    assert_eq!((r.quote_lines.as_deref(), r.quote_outside_cited_lines), (Some("L7-L7"), true));
+    let r = check_without_jury(request("license allows temporary events", 8, 8), Ok(DOC), &config).unwrap();
+    assert_eq!((r.quote_lines.as_deref(), r.quote_outside_cited_lines), (Some("L7-L8"), false));
     // but not into the context after
     let r = check_without_jury(request("temporary events", 7, 7), Ok(DOC), &config).unwrap();
     assert!(!r.step_2_quote_match);

@@ -327,6 +327,17 @@ pub struct JudgeResult {
     /// Not serialized when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quote_changes: Vec<quote::QuoteChange>,
+    /// Where step 2 found the quote (or the passage it changes), `L<a>-L<b>`
+    /// of the file; absent when it found none, or did not look (a quote
+    /// that passed the score without being verbatim, with `compare_words`
+    /// off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote_lines: Option<String>,
+    /// The quote is wholly outside the cited lines: in the context before
+    /// them, which spec 002's step 2 searches too. The citation names the
+    /// wrong lines; the verdict is the spec's.
+    #[serde(default)]
+    pub quote_outside_cited_lines: bool,
     /// The claim.
     pub claim: String,
     /// The quote.
@@ -366,6 +377,8 @@ pub struct Verification {
     /// Step 2's meaning check, for a quote that passed the threshold
     /// without being verbatim.
     comparison: Option<quote::Comparison>,
+    /// Where step 2 found the quote: first and last lines of the file.
+    quote_lines: Option<(usize, usize)>,
     prompt: Option<String>,
     jurors: Vec<String>,
     answers: Vec<Option<JurorAnswer>>,
@@ -443,15 +456,33 @@ impl Verification {
         };
         // a score below 1 leaves part of the quote unmatched: which part,
         // and does it change what the quote says?
-        let comparison = match (&passage, &quote) {
-            (Ok(p), Some(q)) if config.compare_words && q.matched && q.score < 1.0 => {
+        let (comparison, quote_lines) = match (&passage, &quote) {
+            (Ok(p), Some(q)) if q.matched => {
                 let first_line = p.before.first().or(p.cited.first()).map_or(p.range.start, |l| l.number);
-                Some(quote::changes(&request.quote, &p.untagged_area(), first_line, config.threshold))
+                if q.score >= 1.0 {
+                    (None, quote::verbatim_lines(&request.quote, &p.untagged_area(), first_line))
+                } else if config.compare_words {
+                    let (comparison, lines) =
+                        quote::changes(&request.quote, &p.untagged_area(), first_line, config.threshold);
+                    (Some(comparison), lines)
+                } else {
+                    (None, None)
+                }
             }
-            _ => None,
+            _ => (None, None),
         };
         let answers = vec![None; jurors.len()];
-        Ok(Verification { request, config: config.clone(), passage, quote, comparison, prompt, jurors, answers })
+        Ok(Verification {
+            request,
+            config: config.clone(),
+            passage,
+            quote,
+            comparison,
+            quote_lines,
+            prompt,
+            jurors,
+            answers,
+        })
     }
 
     /// Step 1's outcome.
@@ -525,7 +556,7 @@ impl Verification {
     /// The spec's output object. A juror with nothing recorded counts as
     /// failed (`no answer recorded`).
     pub fn finish(self) -> JudgeResult {
-        let Verification { request, config, passage, quote, comparison, jurors, answers, prompt } = self;
+        let Verification { request, config, passage, quote, comparison, quote_lines, jurors, answers, prompt } = self;
         let convened = !jurors.is_empty() && prompt.is_some();
         let cited_lines = match LineRange::new(request.start_line, request.end_line) {
             Ok(r) => r.to_string(),
@@ -600,6 +631,10 @@ impl Verification {
                     .reduce(|a, b| format!("{a}; {b}")),
             },
             quote_changes,
+            quote_lines: quote_lines.map(|(a, b)| format!("L{a}-L{b}")),
+            quote_outside_cited_lines: quote_lines.is_some_and(|(a, b)| {
+                LineRange::new(request.start_line, request.end_line).is_ok_and(|r| b < r.start || a > r.end)
+            }),
             claim: request.claim,
             quote: request.quote,
             filename: request.filename,

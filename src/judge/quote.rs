@@ -26,6 +26,7 @@
 
 use crate::matching::meaning::{Change, EditKind};
 use crate::matching::sequence_matcher::longest_match_score;
+use crate::validate::FoundMatch;
 use serde::Serialize;
 
 /// Python's `str.isspace()` (which is what `re`'s `\s` and `str.strip()`
@@ -209,40 +210,36 @@ pub enum Comparison {
 /// `first_line`) closest to `quote` in edits, up to the threshold's share
 /// of the quote's characters, and compares it word by word with the
 /// meaning guard; the quote is faithful when some passage differs only in
-/// case, punctuation, typography or misspellings.
-pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> Comparison {
-    use crate::validate::{find, FindOptions};
+/// case, punctuation, typography or misspellings. Also where the passage
+/// is: its first and last lines in the file (none when none was found).
+pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> (Comparison, Option<(usize, usize)>) {
     let quote = remove_line_tags(quote);
     let chars = quote.chars().count();
     if chars > MAX_COMPARED_QUOTE_CHARS {
-        return Comparison::Unchecked(format!(
+        let why = format!(
             "the quote is not verbatim and is longer than {MAX_COMPARED_QUOTE_CHARS} characters, the most step 2 \
              compares word by word; quote the cited text exactly"
-        ));
+        );
+        return (Comparison::Unchecked(why), None);
     }
-    let doc = match crate::document::Document::new(area, Some(crate::document::Format::PlainText)) {
-        Ok(doc) => doc,
-        Err(e) => return Comparison::Unchecked(format!("the cited text could not be compared: {e}")),
-    };
     // a passage the spec's score accepts is within this many edits: the
     // quote's characters outside its longest matching block
     let share = (1.0 - threshold.clamp(0.0, 1.0)) * chars as f64;
     let max_edit_distance = (share.ceil() as usize).saturating_add(1).min(crate::validate::MAX_EDIT_DISTANCE_BOUND);
-    let options = FindOptions {
-        max_edit_distance,
-        case_sensitive: false,
-        normalize_whitespace: true,
-        max_results: MAX_COMPARED_PASSAGES,
-        max_processing_time_seconds: f64::INFINITY,
+    let found = match search(&quote, area, max_edit_distance) {
+        Ok(found) => found,
+        Err(why) => return (Comparison::Unchecked(why), None),
     };
-    let found = find(&doc, &quote, &options, &crate::host::FixedClock(0.0));
-    if found.matches.iter().any(|m| !m.substitution) {
-        return Comparison::Faithful;
+    let lines = |m: &FoundMatch| {
+        let at = |n: usize| first_line.saturating_add(n).saturating_sub(1);
+        (at(m.location.line_number), at(m.location.end_line_number))
+    };
+    if let Some(m) = found.iter().find(|m| !m.substitution) {
+        return (Comparison::Faithful, Some(lines(m)));
     }
-    let Some(best) = found.matches.iter().min_by_key(|m| m.edit_distance) else {
-        return Comparison::Unchecked(format!(
-            "no passage of the cited text is within {max_edit_distance} edits of the quote"
-        ));
+    let Some(best) = found.iter().min_by_key(|m| m.edit_distance) else {
+        let why = format!("no passage of the cited text is within {max_edit_distance} edits of the quote");
+        return (Comparison::Unchecked(why), None);
     };
     let changes = best
         .edits
@@ -256,7 +253,33 @@ pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> Co
             line: first_line.saturating_add(e.location.line_number).saturating_sub(1),
         })
         .collect();
-    Comparison::Changed(changes)
+    (Comparison::Changed(changes), Some(lines(best)))
+}
+
+/// Where a verbatim quote (a step-2 score of 1) is in `area`: the first and
+/// last lines in the file of its first exact place (none when the
+/// library's normalization does not find it exactly).
+pub fn verbatim_lines(quote: &str, area: &str, first_line: usize) -> Option<(usize, usize)> {
+    let found = search(&remove_line_tags(quote), area, 0).ok()?;
+    let m = found.first()?;
+    let at = |n: usize| first_line.saturating_add(n).saturating_sub(1);
+    Some((at(m.location.line_number), at(m.location.end_line_number)))
+}
+
+/// The places of `quote` in `area` (plain text, case and whitespace
+/// folded), exact or within `max_edit_distance` edits.
+fn search(quote: &str, area: &str, max_edit_distance: usize) -> Result<Vec<FoundMatch>, String> {
+    use crate::validate::{find, FindOptions};
+    let doc = crate::document::Document::new(area, Some(crate::document::Format::PlainText))
+        .map_err(|e| format!("the cited text could not be compared: {e}"))?;
+    let options = FindOptions {
+        max_edit_distance,
+        case_sensitive: false,
+        normalize_whitespace: true,
+        max_results: MAX_COMPARED_PASSAGES,
+        max_processing_time_seconds: f64::INFINITY,
+    };
+    Ok(find(&doc, quote, &options, &crate::host::FixedClock(0.0)).matches)
 }
 
 #[cfg(test)]

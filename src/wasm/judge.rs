@@ -238,6 +238,10 @@ export interface JudgeResult {
    * the cited text (step 2 then fails: QUOTE_NOT_FOUND). Absent when none.
    */
   quote_changes?: QuoteChange[];
+  /** Where step 2 found the quote (or the passage it changes), `L<a>-L<b>`; absent when it found none or did not look. */
+  quote_lines?: string;
+  /** The quote is wholly outside the cited lines (in the context before them, which step 2 searches too): the citation names the wrong lines. */
+  quote_outside_cited_lines: boolean;
   claim: string;
   quote: string;
   filename: string;

@@ -155,6 +155,15 @@ test('a quote that bends the cited text fails step 2 whatever the jury says', as
   const typo = checkClaim({ ...base, quote: 'the committee approved the budget with a narrow majority of five votes to fuor' });
   assert.ok(typo.quote_score < 1 && typo.step_2_quote_match, JSON.stringify(typo.quote_changes));
   assert.equal('quote_changes' in checkClaim(base), false);
+  assert.equal(r.quote_lines, 'L6-L7');
+  const found = checkClaim(base);
+  assert.equal(found.quote_lines, 'L6-L7');
+  assert.equal(found.quote_outside_cited_lines, false);
+  // cited two lines too late: found in the context before them
+  const late = checkClaim({ ...base, start_line: 8, end_line: 9 });
+  assert.equal(late.step_2_quote_match, true);
+  assert.equal(late.quote_lines, 'L6-L7');
+  assert.equal(late.quote_outside_cited_lines, true);
   // the spec's score alone, when asked for
   const scoreOnly = checkClaim(bent, { compareWords: false });
   assert.equal(scoreOnly.step_2_quote_match, true);

@@ -55,7 +55,7 @@ const request: ClaimToJudge = {
 function checkResult(r: JudgeResult, where: string): void {
   shape(r, {
     step_1_existence: 'required', step_2_quote_match: 'required', quote_score: 'required', step_3_semantic: 'required',
-    verdict: 'required', verified: 'required', text_found: 'required', error: 'required', quote_changes: 'optional', claim: 'required', quote: 'required',
+    verdict: 'required', verified: 'required', text_found: 'required', error: 'required', quote_changes: 'optional', quote_lines: 'optional', quote_outside_cited_lines: 'required', claim: 'required', quote: 'required',
     filename: 'required', cited_lines: 'required', threshold: 'required', context: 'required', jury: 'required',
   }, where);
   if (r.step_3_semantic) {

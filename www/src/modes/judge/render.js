@@ -139,7 +139,9 @@ export function renderScore(result) {
         : bent ? ` ≥ threshold ${t.toFixed(2)}, but the quote is not what the cited lines say.`
           : ` < threshold ${t.toFixed(2)}: the quote is not in the cited lines and the lines before them.`),
     changes.length ? h('ul', { class: 'quote-changes', 'aria-label': 'What the quote changes' },
-      changes.map((c) => h('li', { dataset: { change: c.change } }, quoteChangeText(c)))) : null);
+      changes.map((c) => h('li', { dataset: { change: c.change } }, quoteChangeText(c)))) : null,
+    result.quote_outside_cited_lines ? h('p', { class: 'claim-warning quote-elsewhere' },
+      `The quote is at ${result.quote_lines}, before the cited lines ${result.cited_lines}: the citation names the wrong lines.`) : null);
 }
 
 /** Is this juror one of the page's demo jurors? */
