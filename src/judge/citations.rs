@@ -685,6 +685,13 @@ impl BatchReport {
             if let Some(e) = &res.error {
                 out.push_str(&format!("- Error: {e}\n"));
             }
+            if res.quote_outside_cited_lines {
+                if let Some(at) = &res.quote_lines {
+                    out.push_str(&format!(
+                        "- Quote found at {at}, before the cited lines: the citation names the wrong lines\n"
+                    ));
+                }
+            }
             for change in &res.quote_changes {
                 out.push_str(&format!("- Quote changes the source: {}\n", change.describe()));
             }
