@@ -31,18 +31,24 @@ const CHANGED: &[&str] = &[
     "To give only write access to the entrypoint of the application, pass the flag.",
 ];
 
-fn statuses(quotes: &[&str]) -> Vec<(String, String)> {
-    let source = format!("{FILLER}{}\r\n\r\nOther notes follow here.\r\n", SENTENCES.join("\r\n\r\n"));
+/// The report for `quotes` typed `paraphrase` against `source`, with one
+/// result per quote (the callers zip them with the quotes).
+fn report(source: &str, quotes: &[&str]) -> Value {
     let claims: Vec<Value> = quotes
         .iter()
         .enumerate()
         .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "paraphrase"}))
         .collect();
     let report =
-        validate_evidence(&source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
+        validate_evidence(source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
     let report = serde_json::to_value(report).expect("serializable");
-    // one result per quote: the callers zip them with the quotes
     assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
+    report
+}
+
+fn statuses(quotes: &[&str]) -> Vec<(String, String)> {
+    let source = format!("{FILLER}{}\r\n\r\nOther notes follow here.\r\n", SENTENCES.join("\r\n\r\n"));
+    let report = report(&source, quotes);
     report["validated_claims"]
         .as_array()
         .into_iter()
@@ -71,15 +77,7 @@ fn the_same_sentences_as_written_are_validated() {
 /// The claim's status and its failure's suggestions, for claims typed
 /// `paraphrase` against `source`.
 fn judged(source: &str, quotes: &[&str]) -> Vec<(String, String)> {
-    let claims: Vec<Value> = quotes
-        .iter()
-        .enumerate()
-        .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "paraphrase"}))
-        .collect();
-    let report =
-        validate_evidence(source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
-    let report = serde_json::to_value(report).expect("serializable");
-    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
+    let report = report(source, quotes);
     let suggestions = |id: &Value| {
         report["failed_claims"]
             .as_array()
