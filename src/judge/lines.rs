@@ -189,26 +189,22 @@ impl Passage {
         s.push_str(&tagged(&self.cited));
         s
     }
-}
 
-impl Passage {
-    /// The search area without tags: the lines before and the cited lines,
-    /// joined with `\n` (what step 2's meaning check compares the quote
-    /// with, so that its spans are the file's text).
+    /// The search area without tags: `context_before + "\n" +
+    /// cited_text` (what step 2's meaning check compares the quote with, so
+    /// that its spans are the file's text).
     pub fn untagged_area(&self) -> String {
-        join_all(self.before.iter().chain(&self.cited))
-    }
-}
-
-fn join_all<'a>(lines: impl Iterator<Item = &'a Line>) -> String {
-    let mut s = String::new();
-    for (i, l) in lines.enumerate() {
-        if i > 0 {
-            s.push('\n');
+        if self.before.is_empty() {
+            self.cited_text()
+        } else {
+            format!("{}\n{}", self.context_before(), self.cited_text())
         }
-        s.push_str(&l.text);
     }
-    s
+
+    /// The file's line of line `n` (1-based) of [`Passage::untagged_area`].
+    pub fn area_line(&self, n: usize) -> usize {
+        self.range.start.saturating_sub(self.before.len()).saturating_add(n).saturating_sub(1)
+    }
 }
 
 fn join(lines: &[Line]) -> String {

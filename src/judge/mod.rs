@@ -458,12 +458,10 @@ impl Verification {
         // and does it change what the quote says?
         let (comparison, quote_lines) = match (&passage, &quote) {
             (Ok(p), Some(q)) if q.matched => {
-                let first_line = p.before.first().or(p.cited.first()).map_or(p.range.start, |l| l.number);
                 if q.score >= 1.0 {
-                    (None, quote::verbatim_lines(&request.quote, &p.untagged_area(), first_line))
+                    (None, quote::verbatim_lines(&request.quote, p))
                 } else if config.compare_words {
-                    let (comparison, lines) =
-                        quote::changes(&request.quote, &p.untagged_area(), first_line, config.threshold);
+                    let (comparison, lines) = quote::changes(&request.quote, p, config.threshold);
                     (Some(comparison), lines)
                 } else {
                     (None, None)
@@ -632,9 +630,9 @@ impl Verification {
             },
             quote_changes,
             quote_lines: quote_lines.map(|(a, b)| format!("L{a}-L{b}")),
-            quote_outside_cited_lines: quote_lines.is_some_and(|(a, b)| {
-                LineRange::new(request.start_line, request.end_line).is_ok_and(|r| b < r.start || a > r.end)
-            }),
+            quote_outside_cited_lines: quote_lines
+                .zip(passage.as_ref().ok())
+                .is_some_and(|((a, b), p)| b < p.range.start || a > p.range.end),
             claim: request.claim,
             quote: request.quote,
             filename: request.filename,

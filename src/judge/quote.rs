@@ -24,6 +24,7 @@
 //! substring. `JudgeConfig::autojunk` switches CPython's behaviour back on
 //! (the score then still equals CPython's, for reproducing old results).
 
+use crate::judge::lines::Passage;
 use crate::matching::meaning::{Change, EditKind};
 use crate::matching::sequence_matcher::longest_match_score;
 use crate::validate::FoundMatch;
@@ -176,11 +177,7 @@ pub struct QuoteChange {
 impl QuoteChange {
     /// One line for a reader: `"1.6" where line 3 says "1.5" (number)`.
     pub fn describe(&self) -> String {
-        let kind = match self.change {
-            Change::Number => "number",
-            Change::Negation => "negation",
-            Change::Word => "word",
-        };
+        let kind = self.change.as_str();
         match (self.quote.is_empty(), self.source.is_empty()) {
             (true, _) => format!("leaves out {:?} of line {} ({kind})", self.source, self.line),
             (false, true) => format!("adds {:?} at line {} ({kind})", self.quote, self.line),
@@ -205,14 +202,13 @@ pub enum Comparison {
 /// Step 2's meaning check. The spec's score counts only the longest
 /// matching block, so a quote that bends the last fifth of a sentence
 /// (`will not` → `will`, `1.5 million` → `1.6 million`) passes the 0.8
-/// threshold. This finds the passage of `area` (the cited lines and their
-/// context before, untagged, whose first line is the file's line
-/// `first_line`) closest to `quote` in edits, up to the threshold's share
+/// threshold. This finds the passage of the search area (`passage`'s cited
+/// lines and its context before, untagged) closest to `quote` in edits, up to the threshold's share
 /// of the quote's characters, and compares it word by word with the
 /// meaning guard; the quote is faithful when some passage differs only in
 /// case, punctuation, typography or misspellings. Also where the passage
 /// is: its first and last lines in the file (none when none was found).
-pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> (Comparison, Option<(usize, usize)>) {
+pub fn changes(quote: &str, passage: &Passage, threshold: f64) -> (Comparison, Option<(usize, usize)>) {
     let quote = remove_line_tags(quote);
     let chars = quote.chars().count();
     if chars > MAX_COMPARED_QUOTE_CHARS {
@@ -226,14 +222,12 @@ pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> (C
     // quote's characters outside its longest matching block
     let share = (1.0 - threshold.clamp(0.0, 1.0)) * chars as f64;
     let max_edit_distance = (share.ceil() as usize).saturating_add(1).min(crate::validate::MAX_EDIT_DISTANCE_BOUND);
-    let found = match search(&quote, area, max_edit_distance) {
+    let found = match search(&quote, passage, max_edit_distance) {
         Ok(found) => found,
         Err(why) => return (Comparison::Unchecked(why), None),
     };
-    let lines = |m: &FoundMatch| {
-        let at = |n: usize| first_line.saturating_add(n).saturating_sub(1);
-        (at(m.location.line_number), at(m.location.end_line_number))
-    };
+    let lines =
+        |m: &FoundMatch| (passage.area_line(m.location.line_number), passage.area_line(m.location.end_line_number));
     if let Some(m) = found.iter().find(|m| !m.substitution) {
         return (Comparison::Faithful, Some(lines(m)));
     }
@@ -250,27 +244,26 @@ pub fn changes(quote: &str, area: &str, first_line: usize, threshold: f64) -> (C
             reason: e.reason.to_string(),
             quote: e.quote.clone(),
             source: e.source.clone(),
-            line: first_line.saturating_add(e.location.line_number).saturating_sub(1),
+            line: passage.area_line(e.location.line_number),
         })
         .collect();
     (Comparison::Changed(changes), Some(lines(best)))
 }
 
-/// Where a verbatim quote (a step-2 score of 1) is in `area`: the first and
-/// last lines in the file of its first exact place (none when the
-/// library's normalization does not find it exactly).
-pub fn verbatim_lines(quote: &str, area: &str, first_line: usize) -> Option<(usize, usize)> {
-    let found = search(&remove_line_tags(quote), area, 0).ok()?;
+/// Where a verbatim quote (a step-2 score of 1) is in `passage`'s search
+/// area: the first and last lines in the file of its first exact place
+/// (none when the library's normalization does not find it exactly).
+pub fn verbatim_lines(quote: &str, passage: &Passage) -> Option<(usize, usize)> {
+    let found = search(&remove_line_tags(quote), passage, 0).ok()?;
     let m = found.first()?;
-    let at = |n: usize| first_line.saturating_add(n).saturating_sub(1);
-    Some((at(m.location.line_number), at(m.location.end_line_number)))
+    Some((passage.area_line(m.location.line_number), passage.area_line(m.location.end_line_number)))
 }
 
-/// The places of `quote` in `area` (plain text, case and whitespace
-/// folded), exact or within `max_edit_distance` edits.
-fn search(quote: &str, area: &str, max_edit_distance: usize) -> Result<Vec<FoundMatch>, String> {
+/// The places of `quote` in `passage`'s untagged search area (plain text,
+/// case and whitespace folded), exact or within `max_edit_distance` edits.
+fn search(quote: &str, passage: &Passage, max_edit_distance: usize) -> Result<Vec<FoundMatch>, String> {
     use crate::validate::{find, FindOptions};
-    let doc = crate::document::Document::new(area, Some(crate::document::Format::PlainText))
+    let doc = crate::document::Document::new(passage.untagged_area(), Some(crate::document::Format::PlainText))
         .map_err(|e| format!("the cited text could not be compared: {e}"))?;
     let options = FindOptions {
         max_edit_distance,

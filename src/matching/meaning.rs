@@ -126,6 +126,17 @@ pub enum Change {
     Word,
 }
 
+impl Change {
+    /// Its name in reports: `number`, `negation` or `word` (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Number => "number",
+            Change::Negation => "negation",
+            Change::Word => "word",
+        }
+    }
+}
+
 /// One difference between the quote and the passage, as byte ranges of the
 /// two normalized texts (either may be empty: an insertion or deletion).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -808,8 +819,6 @@ fn osa(a: &str, b: &str) -> usize {
     d.last().copied().unwrap_or(0)
 }
 
-/// Whether two stretches say the same numbers: equal quantities by value,
-/// and the same digit runs outside them.
 /// British and American endings of one word: `(british, american, least
 /// length of the British form)`. Suffixes after the ending are listed with
 /// it. The least lengths keep short words apart (`prise`/`prize`), and
@@ -875,6 +884,8 @@ fn spelling_variants(a: &str, b: &str) -> bool {
     a != b && (one_way(a, b) || one_way(b, a)) && lexicon::is_english_word(a) && lexicon::is_english_word(b)
 }
 
+/// Whether two stretches say the same numbers: equal quantities by value,
+/// and the same digit runs outside them.
 fn same_numbers(a: &str, b: &str) -> bool {
     let (qa, qb) = (quantity::quantities(a), quantity::quantities(b));
     if qa.is_empty() || qb.is_empty() {
@@ -1232,6 +1243,9 @@ pub fn plain_edges_ok(text: &str, start: usize, end: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::text::{normalize::Normalized, Profile};
+
     #[test]
     fn british_and_american_spellings_are_one_word() {
         for (a, b) in [
@@ -1270,9 +1284,6 @@ mod tests {
             assert!(!spelling_variants(a, b) && !spelling_variants(b, a), "{a} {b}");
         }
     }
-
-    use super::*;
-    use crate::text::{normalize::Normalized, Profile};
 
     fn norm(s: &str) -> Normalized {
         Normalized::from_plain(s, Profile::default())

@@ -1332,6 +1332,7 @@ pub fn opposites(word: &str) -> &'static [Opposed] {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn opposites_go_both_ways_and_keep_their_forms() {
@@ -1346,7 +1347,6 @@ mod tests {
             assert!(a.iter().all(|w| !b.contains(w)), "{a:?} {b:?}");
         }
     }
-    use std::collections::BTreeSet;
 
     const SOURCES: [&str; 2] = ["/usr/share/dict/american-english", "/usr/share/dict/british-english"];
 

@@ -63,6 +63,9 @@ struct Candidate {
     method: Option<SemanticMethod>,
     /// For an ellipsis quote: each fragment's normalized byte range.
     fragments: Vec<(usize, usize)>,
+    /// A passage of a looser matcher that is a near copy of the quote
+    /// ([`ClaimContext::near_copy_change`]), set by [`ClaimContext::decide`].
+    near_copy: bool,
 }
 
 /// A claim's quote prepared for matching.
@@ -1244,43 +1247,36 @@ impl<'a> ClaimContext<'a> {
         // two changed (the embedding matcher finds the line a claim changed,
         // and ranks it with unrelated ones) is a near copy too: what it
         // changes is its discrepancy, whatever the whole passage holds
-        let mut copies = vec![false; candidates.len()];
         if !candidates.iter().any(|c| aligned(c) && c.discrepancies.is_empty()) {
-            for (c, copy) in candidates.iter_mut().zip(copies.iter_mut()) {
+            for c in candidates.iter_mut().filter(|c| !aligned(c)) {
                 if self.deadline.expired() {
                     return None;
                 }
-                if aligned(c) {
-                    continue;
-                }
                 if let Some(d) = self.near_copy_change(c) {
-                    *copy = true;
+                    c.near_copy = true;
                     if !c.discrepancies.iter().any(|e| e.kind == d.kind) {
                         c.discrepancies.push(d);
                     }
                 }
             }
-            if copies.iter().any(|&c| c) {
-                sort_candidates(&mut candidates, &mut copies);
+            if candidates.iter().any(|c| c.near_copy) {
+                crate::sort::sort_by(&mut candidates, candidate_order);
             }
         }
-        let changed_copy = |c: &Candidate, copy: bool| {
+        let changed_copy = |c: &Candidate| {
             if c.discrepancies.is_empty() {
                 return false;
             }
             if !aligned(c) {
-                return copy;
+                return c.near_copy;
             }
             let changes = c.edits.iter().filter(|e| e.kind == EditKind::Substitution).count();
             c.similarity >= self.config.fuzzy_matching.similarity_threshold
                 && (matches!(c.kind, MatchType::Exact | MatchType::Fuzzy) || changes <= NEAR_COPY_CHANGES)
         };
-        let changed: Vec<bool> = candidates.iter().zip(&copies).map(|(c, &copy)| changed_copy(c, copy)).collect();
-        if changed.iter().any(|&c| c) {
+        if candidates.iter().any(changed_copy) {
             // the changed copies stay, to say what changed
-            let mut keep =
-                candidates.iter().zip(&changed).map(|(c, &ch)| aligned(c) || ch).collect::<Vec<_>>().into_iter();
-            candidates.retain(|_| keep.next().unwrap_or(false));
+            candidates.retain(|c| aligned(c) || changed_copy(c));
         }
         let places = dedupe(candidates, self.deadline)?;
         if places.is_empty() {
@@ -1761,6 +1757,7 @@ impl<'a> ClaimContext<'a> {
             edits: Vec::new(),
             method: None,
             fragments: Vec::new(),
+            near_copy: false,
         })
     }
 
@@ -1806,6 +1803,7 @@ impl<'a> ClaimContext<'a> {
                     edits: Vec::new(),
                     method: None,
                     fragments: Vec::new(),
+                    near_copy: false,
                 })
             })
             .collect()
@@ -2040,12 +2038,7 @@ impl<'a> ClaimContext<'a> {
             let (a, b) = (*a, *b);
             let omitted = original_text(self.index.normalized(), self.doc.source(), (a, b));
             for (change, word) in meaning::omitted_changes(&omitted) {
-                let kind = match change {
-                    Change::Number => "number",
-                    Change::Negation => "negation",
-                    Change::Word => "word",
-                };
-                merge(&mut found, vec![Discrepancy { kind, quote: Vec::new(), source: vec![word] }]);
+                merge(&mut found, vec![Discrepancy { kind: change.as_str(), quote: Vec::new(), source: vec![word] }]);
             }
         }
         crate::sort::sort_by(&mut found, |a, b| kind_rank(a.kind).cmp(&kind_rank(b.kind)));
@@ -2407,11 +2400,7 @@ fn original_text(norm: &Normalized, original: &str, range: (usize, usize)) -> St
 fn substitutions(edits: &[meaning::Edit], quote: (&Normalized, &str), source: (&Normalized, &str)) -> Vec<Discrepancy> {
     let mut out: Vec<Discrepancy> = Vec::new();
     for e in edits.iter().filter(|e| e.kind == EditKind::Substitution) {
-        let kind = match e.change {
-            Some(Change::Number) => "number",
-            Some(Change::Negation) => "negation",
-            _ => "word",
-        };
+        let kind = e.change.unwrap_or(Change::Word).as_str();
         let q = original_text(quote.0, quote.1, e.quote);
         let s = original_text(source.0, source.1, e.source);
         let d = Discrepancy { kind, quote: vec![q], source: vec![s] };
@@ -2453,7 +2442,6 @@ fn negations(text: &str) -> Vec<String> {
     tokens::tokenize(text).iter().map(|t| t.text(text)).filter(|w| tokens::is_negation(w)).map(str::to_string).collect()
 }
 
-/// The text of up to `n` tokens before byte `at`, within the same sentence.
 /// Candidates best first: without discrepancies, then by confidence, kind
 /// and place.
 fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
@@ -2464,17 +2452,7 @@ fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
         .then(a.orig.cmp(&b.orig))
 }
 
-/// Sorts `candidates` by [`candidate_order`] again, `flags` (one per
-/// candidate) along with them.
-fn sort_candidates(candidates: &mut Vec<Candidate>, flags: &mut Vec<bool>) {
-    let mut both: Vec<(Candidate, bool)> = candidates.drain(..).zip(flags.drain(..)).collect();
-    crate::sort::sort_by(&mut both, |a, b| candidate_order(&a.0, &b.0));
-    for (c, f) in both {
-        candidates.push(c);
-        flags.push(f);
-    }
-}
-
+/// The text of up to `n` tokens before byte `at`, within the same sentence.
 fn tokens_before(text: &str, at: usize, n: usize) -> String {
     let mut from = at.saturating_sub(64);
     while !text.is_char_boundary(from) {
@@ -2652,6 +2630,10 @@ pub fn find_quote(doc: &Document, quote: &str, profile: Profile, max_edit_distan
 mod tests {
     use super::*;
 
+    use crate::matching::index::TokenIndex;
+    use crate::test_rng::SplitMix64;
+    use serde_json::json;
+
     #[test]
     fn an_opposite_word_is_a_discrepancy_only_when_the_passage_says_it_instead() {
         let q = QuoteNumbers::of("the build fails on windows and works on linux only");
@@ -2672,9 +2654,6 @@ mod tests {
         assert_eq!(d.quote, ["added", "before"]);
         assert_eq!(d.source, ["removed", "after"]);
     }
-    use crate::matching::index::TokenIndex;
-    use crate::test_rng::SplitMix64;
-    use serde_json::json;
 
     /// The number and negation check as it was before the quote's side was
     /// kept per claim ([`QuoteNumbers`]): everything read from the quote
