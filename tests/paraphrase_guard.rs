@@ -120,3 +120,32 @@ fn a_changed_line_of_a_long_text_is_not_validated_by_an_unrelated_passage() {
     assert!(not.1.contains("\\\"not\\\""), "{}", not.1);
     assert_eq!((works.0.as_str(), spread.0.as_str()), ("VALIDATED", "VALIDATED"));
 }
+
+/// The matchers' passages need not start where a line does: the content
+/// words' chunk began after `- [On`, so the line that says `now has` was 3
+/// word edits from the claim's `no longer has` and the chunk made it
+/// VALIDATED; and the token matcher's passage, bounded by content words,
+/// left out `On` and was said to drop it. The near copy is now looked for
+/// around the chunk too, and a token passage takes in the quote's own
+/// words at its edges. A line quoted as written is VALIDATED at its place,
+/// not AMBIGUOUS with a passage elsewhere that changes it (`Add` for
+/// `Follow`, `s390x-unknown-linux-gnu` for `S390x.`).
+#[test]
+fn a_near_copy_across_a_chunk_edge_is_not_validated_and_its_change_is_named() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/texts/rust-releases.md");
+    let source = std::fs::read_to_string(path).expect("the shared texts (../shared/data/texts)");
+    let got = judged(
+        &source,
+        &[
+            "- [On Unix platforms, the `std::fs::File` type no longer has a \"niche\" of `-1`.][74699]",
+            "- [On Unix platforms, the `std::fs::File` type now has a \"niche\" of `-1`.][74699]",
+            "S390x. These are [tier 2] platforms and may have major defects. Follow the",
+            "libc. These are [tier 2] platforms and may have major defects. Add the",
+        ],
+    );
+    let [changed, written, s390x, libc] = got.as_slice() else { panic!("{got:?}") };
+    assert_ne!(changed.0, "VALIDATED");
+    assert!(changed.1.contains("says \\\"now\\\" where the quote says \\\"no longer\\\""), "{}", changed.1);
+    assert!(!changed.1.contains("says \\\"\\\""), "a word said dropped that the source has: {}", changed.1);
+    assert_eq!((written.0.as_str(), s390x.0.as_str(), libc.0.as_str()), ("VALIDATED", "VALIDATED", "VALIDATED"));
+}

@@ -14,6 +14,7 @@ use crate::matching::{ellipsis, exact, fuzzy, lexical, semantic, sequence_matche
 use crate::text::{lexicon, normalize, quantity, tokens, Normalized, Profile};
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Matches below this confidence are not reported as alternatives.
 const ALTERNATIVE_FLOOR: f64 = 0.5;
@@ -110,6 +111,20 @@ const NEAR_COPY_MIN_WORDS: usize = 5;
 /// Most words of a quote, and of a passage, compared word by word for a
 /// near copy (the comparison is their product).
 const NEAR_COPY_MAX_WORDS: usize = 400;
+
+/// Bytes read at a token passage's edge for its first or last word
+/// ([`ClaimContext::with_edge_words`]): a longer word is not matched there,
+/// and the passage is left as found.
+const EDGE_WORD_BYTES: usize = 40;
+
+/// Least word length, in chars, assumed of a changed word when a failed
+/// claim's closest passage is checked for a near copy to name in its
+/// suggestions ([`ClaimContext::not_found`]).
+const NEAR_MISS_WORD_CHARS: usize = 12;
+
+/// Bytes of spacing or punctuation allowed per word beyond a token
+/// passage's edge ([`ClaimContext::with_edge_words`]).
+const EDGE_GAP_BYTES: usize = 8;
 
 /// Most places (exact or fuzzy occurrences) held and judged per claim. A
 /// quote found more often pins no place: its claim is AMBIGUOUS at best,
@@ -937,7 +952,7 @@ fn markup_discrepancy(
         .and_then(|t| t.chars().next())
         .and_then(|c| norm.original_range(e, e + c.len_utf8()))
         .map_or(src.len(), |r| r.0);
-    let to = floor_char(src, to.min(from.saturating_add(MARKUP_WINDOW_BYTES)));
+    let to = meaning::floor_boundary(src, to.min(from.saturating_add(MARKUP_WINDOW_BYTES)));
     let window = src.get(from..to.max(from)).unwrap_or("");
     let words = alphanumeric_runs(window);
     let mut at = 0;
@@ -1246,9 +1261,21 @@ impl<'a> ClaimContext<'a> {
         // a passage another matcher found that is the quote with a word or
         // two changed (the embedding matcher finds the line a claim changed,
         // and ranks it with unrelated ones) is a near copy too: what it
-        // changes is its discrepancy, whatever the whole passage holds
-        if !candidates.iter().any(|c| aligned(c) && c.discrepancies.is_empty()) {
-            for c in candidates.iter_mut().filter(|c| !aligned(c)) {
+        // changes is its discrepancy, whatever the whole passage holds. Where
+        // the quote is found as it is, a looser passage over that place is
+        // that place; one elsewhere that changes it is no second clean place
+        let clean: Vec<(usize, usize)> =
+            candidates.iter().filter(|c| aligned(c) && c.discrepancies.is_empty()).map(|c| c.orig).collect();
+        {
+            // with a clean place, only a passage that would be a second one
+            let threshold = self.p.claim.confidence_threshold;
+            let elsewhere = |c: &Candidate| {
+                clean.is_empty()
+                    || (c.discrepancies.is_empty()
+                        && c.confidence >= threshold
+                        && !clean.iter().any(|&(s, e)| c.orig.0 < e && s < c.orig.1))
+            };
+            for c in candidates.iter_mut().filter(|c| !aligned(c) && elsewhere(c)) {
                 if self.deadline.expired() {
                     return None;
                 }
@@ -1288,35 +1315,55 @@ impl<'a> ClaimContext<'a> {
     }
 
     /// What a passage another matcher found changes from the quote, when it
-    /// is a near copy of it: the quote's words and the closest run of the
-    /// passage's words (a word-level edit distance whose start and end in
-    /// the passage are free) at most [`NEAR_COPY_CHANGES`] edits apart, and
+    /// is a near copy of it: the quote's words and the closest run of words
+    /// that shares a word with the passage (a word-level edit distance whose
+    /// start and end are free, over the passage and up to the quote's length
+    /// of text on each side: a chunk may start or end inside the changed
+    /// line) at most [`NEAR_COPY_CHANGES`] edits apart, and
     /// their words (by stem) not the same. The change is a negation when a
     /// changed word is one, a number when one holds a digit, else a word;
     /// words only reordered change nothing. `None` for a quote of fewer
     /// than [`NEAR_COPY_MIN_WORDS`] words (a change or two is then most of
     /// it) or more than [`NEAR_COPY_MAX_WORDS`] words on either side.
     fn near_copy_change(&self, c: &Candidate) -> Option<Discrepancy> {
-        let owned;
-        let passage: &str = match c.norm {
-            Some((s, e)) => self.index.text().get(s..e).unwrap_or(""),
-            None => {
-                owned = normalize::normalize_str(
-                    self.doc.source().get(c.orig.0..c.orig.1).unwrap_or(""),
-                    self.config.profile(),
-                );
-                &owned
-            }
-        };
         let quote = self.p.quote.as_str();
         let q: Vec<&str> = tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect();
         if q.len() < NEAR_COPY_MIN_WORDS || q.len() > NEAR_COPY_MAX_WORDS {
             return None;
         }
-        let p: Vec<&str> = tokens::tokenize(passage).iter().map(|t| t.text(passage)).collect();
-        if p.len() > NEAR_COPY_MAX_WORDS {
+        // the passage and, on each side, up to the quote's length of text
+        // around it (a chunk or section may start or end inside the line the
+        // quote changes): up to as many words as the quote on either side
+        let (before, passage, after) = match c.norm {
+            Some((s, e)) => {
+                let text = self.index.text();
+                let (from, to) = around(text, s, e, quote.len());
+                let part = |a: usize, b: usize| Cow::Borrowed(text.get(a..b).unwrap_or(""));
+                (part(from, s), part(s, e), part(e, to))
+            }
+            None => {
+                let source = self.doc.source();
+                let (s, e) = c.orig;
+                let (from, to) = around(source, s, e, quote.len());
+                let part = |a: usize, b: usize| {
+                    Cow::Owned(normalize::normalize_str(source.get(a..b).unwrap_or(""), self.config.profile()))
+                };
+                (part(from, s), part(s, e), part(e, to))
+            }
+        };
+        let own: Vec<&str> = tokens::tokenize(&passage).iter().map(|t| t.text(&passage)).collect();
+        if own.len() > NEAR_COPY_MAX_WORDS {
             return None;
         }
+        let (before_words, after_words) = (tokens::tokenize(&before), tokens::tokenize(&after));
+        // the widening's outer words may be cut: at most the quote's length
+        let before_words = before_words.get(before_words.len().saturating_sub(q.len())..).unwrap_or(&[]);
+        let after_words = after_words.get(..after_words.len().min(q.len())).unwrap_or(&[]);
+        let p: Vec<&str> = (before_words.iter().map(|t| t.text(&before)))
+            .chain(own.iter().copied())
+            .chain(after_words.iter().map(|t| t.text(&after)))
+            .collect();
+        let inside = (before_words.len(), before_words.len() + own.len());
         // each edit loses at most one of the quote's words
         let found = q.iter().filter(|w| p.contains(w)).count();
         if found + NEAR_COPY_CHANGES < q.len() {
@@ -1330,6 +1377,9 @@ impl<'a> ClaimContext<'a> {
             if let Some(first) = row.first_mut() {
                 *first = (i + 1, 0);
             }
+            // a row's least edits never fall in the rows below it: past the
+            // limit on every run, no near copy
+            let mut least = i + 1;
             for (j, pw) in p.iter().enumerate() {
                 let up = row.get(j + 1).copied().unwrap_or((usize::MAX, 0));
                 let left = row.get(j).copied().unwrap_or((usize::MAX, 0));
@@ -1342,12 +1392,21 @@ impl<'a> ClaimContext<'a> {
                 .min_by_key(|&(d, _)| d)
                 .unwrap_or(up);
                 diagonal = up;
+                least = least.min(best.0);
                 if let Some(cell) = row.get_mut(j + 1) {
                     *cell = best;
                 }
             }
+            if least > NEAR_COPY_CHANGES {
+                return None;
+            }
         }
-        let (end, &(edits, start)) = row.iter().enumerate().min_by_key(|(_, &(d, _))| d)?;
+        // the closest run that shares a word with the passage itself
+        let (end, &(edits, start)) = row
+            .iter()
+            .enumerate()
+            .filter(|&(end, &(_, start))| start < inside.1 && end > inside.0)
+            .min_by_key(|(_, &(d, _))| d)?;
         if edits > NEAR_COPY_CHANGES {
             return None;
         }
@@ -1632,9 +1691,60 @@ impl<'a> ClaimContext<'a> {
     fn token_candidates(&self, out: &mut Vec<Candidate>, rejected: &mut Rejected) {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
+        let quote = self.p.quote.as_str();
+        let words: Vec<&str> = tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect();
         for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
-            out.extend(self.token_passage(m.start, m.end, m.score, rejected));
+            let (start, end) = self.with_edge_words(&words, m.start, m.end);
+            out.extend(self.token_passage(start, end, m.score, rejected));
         }
+    }
+
+    /// Normalized bytes `start..end` of a token passage widened over the
+    /// words just outside it that are the quote's own words before its
+    /// first and after its last (the token matcher bounds a passage by the
+    /// quote's content words, so a quote's leading `on the` or trailing
+    /// `of` is left out, and the guard would call them dropped). Only
+    /// words equal to the quote's, and at most the quote's words.
+    fn with_edge_words(&self, q: &[&str], start: usize, end: usize) -> (usize, usize) {
+        let text = self.index.text();
+        // the passage's first and last words (it starts and ends on one)
+        let head = text.get(start..meaning::floor_boundary(text, end.min(start.saturating_add(EDGE_WORD_BYTES))));
+        let tail = text.get(meaning::floor_boundary(text, end.saturating_sub(EDGE_WORD_BYTES).max(start))..end);
+        let first = head.and_then(|h| tokens::tokenize(h).first().map(|t| t.text(h)));
+        let last = tail.and_then(|t| tokens::tokenize(t).last().map(|w| w.text(t)));
+        let (Some(first), Some(last)) = (first, last) else {
+            return (start, end);
+        };
+        // the text read on a side: the quote's words there, and a few
+        // bytes of spacing or punctuation each
+        let reach = |words: &[&str]| words.iter().map(|w| w.len() + EDGE_GAP_BYTES).sum::<usize>();
+        let mut start = start;
+        if let Some(i) = q.iter().position(|w| *w == first).filter(|&i| i > 0) {
+            let wanted = q.get(..i).unwrap_or_default();
+            let (from, _) = around(text, start, start, reach(wanted));
+            let before = text.get(from..start).unwrap_or("");
+            for (w, t) in wanted.iter().rev().zip(tokens::tokenize(before).iter().rev()) {
+                let at = from + t.start as usize;
+                if *w != t.text(before) || meaning::inside_word(text, at) {
+                    break;
+                }
+                start = at;
+            }
+        }
+        let mut end = end;
+        if let Some(i) = q.iter().rposition(|w| *w == last).filter(|&i| i + 1 < q.len()) {
+            let wanted = q.get(i + 1..).unwrap_or_default();
+            let (_, to) = around(text, end, end, reach(wanted));
+            let (base, after) = (end, text.get(end..to).unwrap_or(""));
+            for (w, t) in wanted.iter().zip(&tokens::tokenize(after)) {
+                let at = base + t.end as usize;
+                if *w != t.text(after) || meaning::inside_word(text, at) {
+                    break;
+                }
+                end = at;
+            }
+        }
+        (start, end)
     }
 
     /// Semantic candidates: the host's embeddings when it gave an embedder,
@@ -1669,8 +1779,8 @@ impl<'a> ClaimContext<'a> {
             // two content words, and its shuffled rest must count
             let text = self.index.text();
             let reach = self.p.quote.len();
-            let from = floor_char(text, m.start.saturating_sub(reach));
-            let to = floor_char(text, (m.end + reach).min(text.len()));
+            let from = meaning::floor_boundary(text, m.start.saturating_sub(reach));
+            let to = meaning::floor_boundary(text, (m.end + reach).min(text.len()));
             let passage = text.get(from..to).unwrap_or("");
             let order = lexical::order_agreement(&self.p.quote, passage);
             let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
@@ -2204,11 +2314,7 @@ impl<'a> ClaimContext<'a> {
             format!("the passage differs from the quote in {}", what.join(" and "))
         };
         for d in best.discrepancies.iter().filter(|_| best.fragments.is_empty()) {
-            suggestions.push(format!(
-                "The source at line {line} says {} where the quote says {}: correct the quote.",
-                list_or_nothing(&d.source),
-                list_or_nothing(&d.quote)
-            ));
+            suggestions.push(correct_the_quote(line, d));
         }
         if best.discrepancies.is_empty() {
             suggestions.push(format!(
@@ -2253,6 +2359,21 @@ impl<'a> ClaimContext<'a> {
         crate::sort::sort_by(&mut rejected, |a, b| {
             b.0.confidence.total_cmp(&a.0.confidence).then(a.0.orig.cmp(&b.0.orig))
         });
+        // the closest passage a word or two from the quote: say which (asked
+        // only when its edit distance allows two changed words of about the
+        // quote's longest: a suggestion, not a verdict)
+        let longest = self.p.quote.split_whitespace().map(|w| w.chars().count()).max().unwrap_or(0);
+        let near = |c: &Candidate| {
+            c.edit_distance.is_none_or(|d| d <= NEAR_COPY_CHANGES * (longest.max(NEAR_MISS_WORD_CHARS) + 2))
+        };
+        if let Some(d) = rejected
+            .first()
+            .filter(|(c, _)| near(c))
+            .and_then(|(c, _)| Some((c, self.near_copy_change(c)?)))
+            .map(|(c, d)| correct_the_quote(self.doc.span(c.orig.0, c.orig.1).line, &d))
+        {
+            suggestions.insert(0, d);
+        }
         let attempted: Vec<Attempt> =
             rejected.iter().take(MAX_LISTED).map(|(c, r)| self.attempt(c, r.clone())).collect();
         Decided {
@@ -2396,6 +2517,24 @@ fn original_text(norm: &Normalized, original: &str, range: (usize, usize)) -> St
     original.get(s..e).unwrap_or("").to_string()
 }
 
+/// Bytes `s..e` of `text` widened by up to `reach` bytes on each side, to
+/// char boundaries within the text.
+fn around(text: &str, s: usize, e: usize, reach: usize) -> (usize, usize) {
+    let from = meaning::floor_boundary(text, s.saturating_sub(reach));
+    let to = meaning::floor_boundary(text, e.saturating_add(reach).min(text.len()));
+    (from, to)
+}
+
+/// The suggestion for a passage at `line` that says `d.source` where the
+/// quote says `d.quote`.
+fn correct_the_quote(line: usize, d: &Discrepancy) -> String {
+    format!(
+        "The source at line {line} says {} where the quote says {}: correct the quote.",
+        list_or_nothing(&d.source),
+        list_or_nothing(&d.quote)
+    )
+}
+
 /// The substitutions among `edits`, as discrepancies by kind.
 fn substitutions(edits: &[meaning::Edit], quote: (&Normalized, &str), source: (&Normalized, &str)) -> Vec<Discrepancy> {
     let mut out: Vec<Discrepancy> = Vec::new();
@@ -2465,13 +2604,6 @@ fn tokens_before(text: &str, at: usize, n: usize) -> String {
 }
 
 /// The char boundary at or before `i`.
-fn floor_char(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 fn back_chars(s: &str, from: usize, n: usize) -> usize {
     s.get(..from).map_or(0, |h| h.char_indices().rev().take(n).last().map_or(from, |(i, _)| i))
 }
