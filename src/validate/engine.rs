@@ -2558,16 +2558,21 @@ fn kind_rank(kind: &str) -> u8 {
 
 /// Adds `more` to `into`, one entry per kind.
 fn merge(into: &mut Vec<Discrepancy>, more: Vec<Discrepancy>) {
+    // a word already listed, alone or in a listed phrase (`no` beside `no
+    // longer`), is not listed again
+    let listed = |list: &[String], word: &str| {
+        list.iter().any(|e| tokens::tokenize(e).iter().any(|t| t.text(e).eq_ignore_ascii_case(word)) || e == word)
+    };
     for d in more {
         match into.iter_mut().find(|x| x.kind == d.kind) {
             Some(x) => {
                 for q in d.quote {
-                    if !q.is_empty() && !x.quote.contains(&q) {
+                    if !q.is_empty() && !listed(&x.quote, &q) {
                         x.quote.push(q);
                     }
                 }
                 for s in d.source {
-                    if !s.is_empty() && !x.source.contains(&s) {
+                    if !s.is_empty() && !listed(&x.source, &s) {
                         x.source.push(s);
                     }
                 }
