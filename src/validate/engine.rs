@@ -1778,9 +1778,7 @@ impl<'a> ClaimContext<'a> {
             // ones too: a quote of mostly function words matches on
             // two content words, and its shuffled rest must count
             let text = self.index.text();
-            let reach = self.p.quote.len();
-            let from = meaning::floor_boundary(text, m.start.saturating_sub(reach));
-            let to = meaning::floor_boundary(text, (m.end + reach).min(text.len()));
+            let (from, to) = around(text, m.start, m.end, self.p.quote.len());
             let passage = text.get(from..to).unwrap_or("");
             let order = lexical::order_agreement(&self.p.quote, passage);
             let confidence = m.coverage * self.density(m.start, m.end, quote_tokens) * order;
@@ -2608,7 +2606,6 @@ fn tokens_before(text: &str, at: usize, n: usize) -> String {
     toks.iter().rev().take(n).rev().map(|t| t.text(head)).collect::<Vec<_>>().join(" ")
 }
 
-/// The char boundary at or before `i`.
 fn back_chars(s: &str, from: usize, n: usize) -> usize {
     s.get(..from).map_or(0, |h| h.char_indices().rev().take(n).last().map_or(from, |(i, _)| i))
 }
