@@ -4,9 +4,7 @@
 //! listed.
 #![cfg(not(target_arch = "wasm32"))]
 
-use evidence_validator::host::FixedClock;
-use evidence_validator::validate_evidence;
-use serde_json::{json, Value};
+mod common;
 
 const SOURCE: &str = "Release notes 😀 前言。\r\n\
     Run the “migration” after the backup completes on every node.\r\n\
@@ -14,14 +12,7 @@ const SOURCE: &str = "Release notes 😀 前言。\r\n\
     The scheduler retries a failed job three times before it gives up.\r\n";
 
 fn failed(quotes: &[&str]) -> Vec<(String, Vec<String>)> {
-    let claims: Vec<Value> = quotes
-        .iter()
-        .enumerate()
-        .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "direct_quote"}))
-        .collect();
-    let report =
-        validate_evidence(SOURCE, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
-    let report = serde_json::to_value(report).expect("serializable");
+    let report = common::report_of(SOURCE, quotes, "direct_quote");
     let statuses: Vec<String> = report["validated_claims"]
         .as_array()
         .into_iter()

@@ -7,9 +7,9 @@
 //! The same sentences quoted as written stay VALIDATED.
 #![cfg(not(target_arch = "wasm32"))]
 
-use evidence_validator::host::FixedClock;
-use evidence_validator::validate_evidence;
-use serde_json::{json, Value};
+mod common;
+
+use serde_json::Value;
 
 /// Text around the sentences, so that the lexical matcher has chunks to
 /// choose from (emoji, CJK and CRLF included).
@@ -31,19 +31,9 @@ const CHANGED: &[&str] = &[
     "To give only write access to the entrypoint of the application, pass the flag.",
 ];
 
-/// The report for `quotes` typed `paraphrase` against `source`, with one
-/// result per quote (the callers zip them with the quotes).
+/// The report for `quotes` typed `paraphrase` against `source`.
 fn report(source: &str, quotes: &[&str]) -> Value {
-    let claims: Vec<Value> = quotes
-        .iter()
-        .enumerate()
-        .map(|(i, q)| json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": "paraphrase"}))
-        .collect();
-    let report =
-        validate_evidence(source, &json!({"claims": claims}), &Value::Null, &FixedClock(0.0)).expect("valid input");
-    let report = serde_json::to_value(report).expect("serializable");
-    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
-    report
+    common::report_of(source, quotes, "paraphrase")
 }
 
 fn statuses(quotes: &[&str]) -> Vec<(String, String)> {
@@ -102,8 +92,7 @@ fn judged(source: &str, quotes: &[&str]) -> Vec<(String, String)> {
 /// copy of the claim whatever matcher found it, so what it changes decides.
 #[test]
 fn a_changed_line_of_a_long_text_is_not_validated_by_an_unrelated_passage() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/texts/vim-version9.txt");
-    let source = std::fs::read_to_string(path).expect("the shared texts (../shared/data/texts)");
+    let source = common::shared_text("vim-version9.txt");
     let got = judged(
         &source,
         &[
@@ -132,8 +121,7 @@ fn a_changed_line_of_a_long_text_is_not_validated_by_an_unrelated_passage() {
 /// `Follow`, `s390x-unknown-linux-gnu` for `S390x.`).
 #[test]
 fn a_near_copy_across_a_chunk_edge_is_not_validated_and_its_change_is_named() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/texts/rust-releases.md");
-    let source = std::fs::read_to_string(path).expect("the shared texts (../shared/data/texts)");
+    let source = common::shared_text("rust-releases.md");
     let got = judged(
         &source,
         &[

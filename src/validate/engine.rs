@@ -563,6 +563,7 @@ fn decide_all(
             deadline,
             fragments_capped: std::cell::Cell::new(false),
             quote_numbers: std::cell::OnceCell::new(),
+            quote_words: std::cell::OnceCell::new(),
         };
         let (no_exact, no_fuzzy) = (exact::Occurrences::default(), Vec::new());
         let hits = Hits {
@@ -1155,6 +1156,8 @@ struct ClaimContext<'a> {
     /// What [`ClaimContext::discrepancies`] reads of the quote, read at
     /// its first candidate and kept for the others.
     quote_numbers: std::cell::OnceCell<QuoteNumbers>,
+    /// The normalized quote's words, read once ([`ClaimContext::quote_words`]).
+    quote_words: std::cell::OnceCell<Vec<&'a str>>,
 }
 
 /// The numbers and negations of a claim's quote, as
@@ -1327,7 +1330,7 @@ impl<'a> ClaimContext<'a> {
     /// it) or more than [`NEAR_COPY_MAX_WORDS`] words on either side.
     fn near_copy_change(&self, c: &Candidate) -> Option<Discrepancy> {
         let quote = self.p.quote.as_str();
-        let q: Vec<&str> = tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect();
+        let q = self.quote_words();
         if q.len() < NEAR_COPY_MIN_WORDS || q.len() > NEAR_COPY_MAX_WORDS {
             return None;
         }
@@ -1413,7 +1416,7 @@ impl<'a> ClaimContext<'a> {
         let run = p.get(start..end)?;
         // the words on one side only, by stem and count
         let mut counts: std::collections::HashMap<&str, isize> = std::collections::HashMap::new();
-        for w in &q {
+        for w in q {
             *counts.entry(tokens::stem(w)).or_default() += 1;
         }
         for w in run {
@@ -1428,7 +1431,7 @@ impl<'a> ClaimContext<'a> {
             }
             out
         };
-        let (quote_only, source_only) = (only(&q, 1), only(run, -1));
+        let (quote_only, source_only) = (only(q, 1), only(run, -1));
         if quote_only.is_empty() && source_only.is_empty() {
             return None;
         }
@@ -1691,12 +1694,18 @@ impl<'a> ClaimContext<'a> {
     fn token_candidates(&self, out: &mut Vec<Candidate>, rejected: &mut Rejected) {
         let tokens = self.index.tokens();
         let q = token::TokenQuery::new(&self.p.quote, tokens);
-        let quote = self.p.quote.as_str();
-        let words: Vec<&str> = tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect();
         for m in token::find(&q, tokens, TOKEN_FLOOR, 5, self.deadline) {
-            let (start, end) = self.with_edge_words(&words, m.start, m.end);
+            let (start, end) = self.with_edge_words(m.start, m.end);
             out.extend(self.token_passage(start, end, m.score, rejected));
         }
+    }
+
+    /// The normalized quote's words, in order.
+    fn quote_words(&self) -> &[&'a str] {
+        self.quote_words.get_or_init(|| {
+            let quote = self.p.quote.as_str();
+            tokens::tokenize(quote).iter().map(|t| t.text(quote)).collect()
+        })
     }
 
     /// Normalized bytes `start..end` of a token passage widened over the
@@ -1705,8 +1714,8 @@ impl<'a> ClaimContext<'a> {
     /// quote's content words, so a quote's leading `on the` or trailing
     /// `of` is left out, and the guard would call them dropped). Only
     /// words equal to the quote's, and at most the quote's words.
-    fn with_edge_words(&self, q: &[&str], start: usize, end: usize) -> (usize, usize) {
-        let text = self.index.text();
+    fn with_edge_words(&self, start: usize, end: usize) -> (usize, usize) {
+        let (text, q) = (self.index.text(), self.quote_words());
         // the passage's first and last words (it starts and ends on one)
         let head = text.get(start..meaning::floor_boundary(text, end.min(start.saturating_add(EDGE_WORD_BYTES))));
         let tail = text.get(meaning::floor_boundary(text, end.saturating_sub(EDGE_WORD_BYTES).max(start))..end);

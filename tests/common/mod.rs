@@ -133,3 +133,25 @@ pub fn replay_transcript_case(case: &Value, t: &Transcript) -> Vec<String> {
     }
     failures.into_iter().map(|f| format!("[{name}] {f}")).collect()
 }
+
+/// The report, as JSON, for `quotes` of one `evidence_type` against
+/// `source` (ids `EV000`…, task `P1.T001`, the default configuration); it
+/// holds one result per quote, in their order.
+pub fn report_of(source: &str, quotes: &[&str], evidence_type: &str) -> Value {
+    let claims: Vec<Value> = quotes
+        .iter()
+        .enumerate()
+        .map(|(i, q)| serde_json::json!({"id": format!("EV{i:03}"), "task_id": "P1.T001", "quote": q, "evidence_type": evidence_type}))
+        .collect();
+    let report = validate_evidence(source, &serde_json::json!({"claims": claims}), &Value::Null, &FixedClock(0.0))
+        .expect("valid input");
+    let report = serde_json::to_value(report).expect("serializable");
+    assert_eq!(report["validated_claims"].as_array().map(Vec::len), Some(quotes.len()), "{report:#}");
+    report
+}
+
+/// A long real text of `../shared/data/texts` (read there, not copied).
+pub fn shared_text(name: &str) -> String {
+    let path = format!("{}/../shared/data/texts/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e} (the shared texts, ../shared/data/texts)"))
+}
